@@ -1,0 +1,84 @@
+/* dg_io.h - snapshots on disk: HDF5 (docs/FILE_FORMAT.md), XDMF sidecar,
+ * and the plain-text modal format shared with the Fortran baseline.
+ *
+ * A dg_snapshot is a plain host-side description of one solution: it knows
+ * nothing of backends or layouts, so apps/compare and tools can use it alone.
+ * Element e = i + d1*(j + d2*k); its coefficients are stored var-major, and
+ * within one variable mode (a,b,c) of P_a(xi)P_b(eta)P_c(zeta) sits at
+ * a + n*(b + n*c), n = degree+1 (x-mode fastest).  */
+#ifndef DG_IO_H
+#define DG_IO_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int dim;         /* 2 or 3 */
+  int nvar;        /* components of u */
+  int cells[3];    /* d1, d2, d3 (d3 = 1 in 2D) */
+  double lo[3];    /* box lower corner */
+  double hi[3];    /* box upper corner */
+  int q;           /* solver's Gauss points per direction */
+  double time;     /* simulated time of the snapshot */
+  int64_t step;    /* step count of the snapshot */
+  char model[64];  /* e.g. "advection-constant", "advection-rotation" */
+  int64_t nelem;   /* d1*d2*d3 */
+  uint8_t *degree; /* [nelem] */
+  int64_t *coeff_offset; /* [nelem+1]; element e owns coeff[off[e] .. off[e+1]) */
+  double *coeff;         /* [coeff_offset[nelem]] */
+  /* Optional (NULL when absent): values at the solver's Gauss points,
+   * [nelem][q^dim][nvar], points x-fastest, in element order. */
+  double *gauss_values;
+  /* Optional viewing sub-grid: s samples per element and direction at the
+   * centres of an s^dim sub-cell split; one global cell-centred array
+   * [nvar][d3*s][d2*s][d1*s] (x fastest); 0/NULL when absent. */
+  int view_s;
+  double *view_values;
+  double *view_error; /* same shape as view_values, pointwise error vs exact, or NULL */
+  /* Run parameters as key/value strings (stored as attributes of /parameters). */
+  int nparams;
+  char **param_keys;
+  char **param_values;
+  /* History rows [nhist][4]: step, time, mass, l2_error (NaN when not known). */
+  int64_t nhist;
+  double *history;
+} dg_snapshot;
+
+/* Write `s` to `path` atomically: the data goes to a temporary file in the
+ * same folder which is renamed over `path` only after a complete, closed
+ * write.  On failure the previous file at `path` is untouched and the
+ * temporary is removed.  Returns 0 or DG_ERR_IO/DG_ERR_LIB with a message. */
+int dg_snapshot_write(const char *path, const dg_snapshot *s);
+
+/* Read a snapshot written by dg_snapshot_write into `s` (allocating its
+ * arrays).  Every dataset is checked for presence, type and shape; an error
+ * names the file and the dataset.  On failure `s` holds nothing to free. */
+int dg_snapshot_read(const char *path, dg_snapshot *s);
+
+/* Read the plain-text modal format (docs/FILE_FORMAT.md, "text format")
+ * written by the Fortran baseline; errors name the file and line. */
+int dg_snapshot_read_text(const char *path, dg_snapshot *s);
+
+/* Write the plain-text modal format (17 significant digits). */
+int dg_snapshot_write_text(const char *path, const dg_snapshot *s);
+
+/* Read either format, chosen by content (HDF5 signature or text header). */
+int dg_snapshot_read_any(const char *path, dg_snapshot *s);
+
+/* Free the arrays of `s` and zero it. */
+void dg_snapshot_free(dg_snapshot *s);
+
+/* Write an XDMF sidecar at `xdmf_path` describing a time series of `n`
+ * snapshots (HDF5 files at `h5_paths`, simulated times `times`), all with the
+ * grid and view sub-grid of `shape`.  Paths inside the XDMF are written
+ * relative to the XDMF's folder.  Atomic like dg_snapshot_write. */
+int dg_xdmf_write(const char *xdmf_path, int n, const char *const *h5_paths,
+                  const double *times, const dg_snapshot *shape);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

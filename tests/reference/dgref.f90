@@ -1,0 +1,504 @@
+! dgref: independent Fortran baseline DG solver for dgrid.
+!
+!   dgref key=value ...
+!
+! See README.md in this directory for the keys, the scheme and the output
+! formats.  Input errors print one message on stderr and exit with status 2.
+program dgref
+  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit, iostat_end, iostat_eor
+  use, intrinsic :: iso_c_binding, only: c_int
+  use dgref_basis, only: dp
+  use dgref_solver
+  implicit none
+
+  interface
+    subroutine c_exit(status) bind(c, name='exit')
+      import :: c_int
+      integer(c_int), value :: status
+    end subroutine c_exit
+  end interface
+
+  ! limits that keep a typo from allocating the machine away
+  integer, parameter :: max_degree = 30, max_q = 64
+
+  integer, parameter :: nkeys = 27
+  character(len=8), parameter :: keys(nkeys) = [character(len=8) :: &
+    'nx', 'ny', 'x0', 'x1', 'y0', 'y1', 'q', 'deg', 'degfile', 'vel', &
+    'bx', 'by', 'omega', 'cx', 'cy', 'init', 'bcx', 'bcy', 'radius', 'height', &
+    'value', 'rk', 'dt', 'nsteps', 'out', 'pts', 'help']
+
+  ! Everything lives in run(), so that its allocatables are released on
+  ! return and stay reachable if an input error exits from deep inside.
+  call run()
+
+contains
+
+  subroutine run()
+    type(problem_t) :: pb
+    logical :: seen(nkeys)
+    character(len=:), allocatable :: arg, key, val, degfile, outfile, ptsfile
+    real(dp), allocatable :: u(:)
+    real(dp) :: dt, t, l2, linf, mass
+    integer :: nargs, n, eqpos, kidx, deg_uniform, method, nsteps, step, iq
+
+    seen = .false.
+    deg_uniform = 1
+    iq = 0
+    method = rk_ssprk3
+    dt = 0.0_dp
+    nsteps = 0
+    degfile = ''
+    outfile = ''
+    ptsfile = ''
+    ! values that default from the box are filled in after parsing
+    pb%vel = vel_const
+    pb%init = init_sine
+
+    nargs = command_argument_count()
+    if (nargs == 0) call usage_error('no arguments; try dgref help=1 or see README.md')
+    do n = 1, nargs
+      call get_arg(n, arg)
+      eqpos = index(arg, '=')
+      if (eqpos <= 1) call usage_error('argument "' // arg // '" is not of the form key=value')
+      key = arg(1:eqpos - 1)
+      val = arg(eqpos + 1:)
+      kidx = find_key(key)
+      if (kidx == 0) call usage_error('unknown key "' // key // '"')
+      if (seen(kidx)) call usage_error('key "' // key // '" given more than once')
+      seen(kidx) = .true.
+      if (len(val) == 0) call usage_error('empty value for key "' // key // '"')
+      select case (key)
+      case ('help')
+        call print_help()
+        call c_exit(0_c_int)
+      case ('nx')
+        pb%nx = parse_int(key, val)
+      case ('ny')
+        pb%ny = parse_int(key, val)
+      case ('x0')
+        pb%x0 = parse_real(key, val)
+      case ('x1')
+        pb%x1 = parse_real(key, val)
+      case ('y0')
+        pb%y0 = parse_real(key, val)
+      case ('y1')
+        pb%y1 = parse_real(key, val)
+      case ('q')
+        iq = parse_int(key, val)
+      case ('deg')
+        deg_uniform = parse_int(key, val)
+      case ('degfile')
+        degfile = val
+      case ('vel')
+        select case (val)
+        case ('const')
+          pb%vel = vel_const
+        case ('rot')
+          pb%vel = vel_rot
+        case default
+          call usage_error('bad value "' // val // '" for key "vel" (const or rot)')
+        end select
+      case ('bx')
+        pb%bx = parse_real(key, val)
+      case ('by')
+        pb%by = parse_real(key, val)
+      case ('omega')
+        pb%omega = parse_real(key, val)
+      case ('cx')
+        pb%cx = parse_real(key, val)
+      case ('cy')
+        pb%cy = parse_real(key, val)
+      case ('init')
+        select case (val)
+        case ('parabola')
+          pb%init = init_parabola
+        case ('bell')
+          pb%init = init_bell
+        case ('sine')
+          pb%init = init_sine
+        case ('const')
+          pb%init = init_const
+        case default
+          call usage_error('bad value "' // val // '" for key "init" (parabola, bell, sine or const)')
+        end select
+      case ('bcx')
+        pb%bcx = parse_real(key, val)
+      case ('bcy')
+        pb%bcy = parse_real(key, val)
+      case ('radius')
+        pb%radius = parse_real(key, val)
+      case ('height')
+        pb%height = parse_real(key, val)
+      case ('value')
+        pb%value = parse_real(key, val)
+      case ('rk')
+        select case (val)
+        case ('euler')
+          method = rk_euler
+        case ('ssprk3')
+          method = rk_ssprk3
+        case ('rk4')
+          method = rk_rk4
+        case default
+          call usage_error('bad value "' // val // '" for key "rk" (euler, ssprk3 or rk4)')
+        end select
+      case ('dt')
+        dt = parse_real(key, val)
+      case ('nsteps')
+        nsteps = parse_int(key, val)
+      case ('out')
+        outfile = val
+      case ('pts')
+        ptsfile = val
+      end select
+    end do
+
+    ! ---- consistency checks and defaults that depend on other keys
+    if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
+    if (.not. seen(find_key('nsteps'))) call usage_error('missing required key "nsteps"')
+    if (.not. seen(find_key('out'))) call usage_error('missing required key "out"')
+    if (pb%nx < 1) call usage_error('bad value for key "nx": must be >= 1')
+    if (pb%ny < 1) call usage_error('bad value for key "ny": must be >= 1')
+    if (.not. (pb%x1 > pb%x0)) call usage_error('bad box: need x1 > x0')
+    if (.not. (pb%y1 > pb%y0)) call usage_error('bad box: need y1 > y0')
+    if (.not. (dt > 0.0_dp)) call usage_error('bad value for key "dt": must be > 0')
+    if (nsteps < 0) call usage_error('bad value for key "nsteps": must be >= 0')
+    if (seen(find_key('deg')) .and. seen(find_key('degfile'))) &
+      call usage_error('keys "deg" and "degfile" are mutually exclusive')
+
+    allocate(pb%deg(0:pb%nx * pb%ny - 1))
+    if (seen(find_key('degfile'))) then
+      call read_degfile(degfile, pb%nx, pb%ny, pb%deg)
+    else
+      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
+        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
+      pb%deg = deg_uniform
+    end if
+
+    if (seen(find_key('q'))) then
+      if (iq < maxval(pb%deg) + 1) call usage_error('bad value for key "q": must be >= max degree + 1 = ' // &
+                                                    itoa(maxval(pb%deg) + 1))
+      if (iq > max_q) call usage_error('bad value for key "q": must be <= ' // itoa(max_q))
+      pb%q = iq
+    else
+      pb%q = maxval(pb%deg) + 1
+    end if
+
+    if (.not. seen(find_key('cx'))) pb%cx = 0.5_dp * (pb%x0 + pb%x1)
+    if (.not. seen(find_key('cy'))) pb%cy = 0.5_dp * (pb%y0 + pb%y1)
+    if (.not. seen(find_key('bcx'))) pb%bcx = 0.5_dp * (pb%x0 + pb%x1) - 0.2_dp * (pb%x1 - pb%x0)
+    if (.not. seen(find_key('bcy'))) pb%bcy = 0.5_dp * (pb%y0 + pb%y1) - 0.2_dp * (pb%y1 - pb%y0)
+    if (.not. seen(find_key('radius'))) pb%radius = 0.1_dp * (pb%x1 - pb%x0)
+    if (.not. (pb%radius > 0.0_dp)) call usage_error('bad value for key "radius": must be > 0')
+
+    ! ---- solve
+    call setup_problem(pb)
+    allocate(u(pb%ndof))
+    call project_initial(pb, u)
+    do step = 1, nsteps
+      call time_step(pb, method, dt, u)
+    end do
+    t = real(nsteps, dp) * dt
+
+    call compute_errors(pb, u, t, l2, linf)
+    mass = compute_mass(pb, u)
+    call write_modal(outfile, pb, u, t, nsteps)
+    if (len(ptsfile) > 0) call write_points(ptsfile, pb, u)
+
+    write(output_unit, '(a)') 'dgref: dofs=' // itoa(pb%ndof) // ' steps=' // itoa(nsteps) // &
+      ' l2_error=' // ftoa(l2) // ' linf_error=' // ftoa(linf) // ' mass=' // ftoa(mass)
+  end subroutine run
+
+  ! ------------------------------------------------------------ messages
+
+  subroutine fail(msg, status)
+    character(len=*), intent(in) :: msg
+    integer, intent(in) :: status
+    flush(output_unit)
+    write(error_unit, '(a)') 'dgref: ' // msg
+    flush(error_unit)
+    call c_exit(int(status, c_int))
+  end subroutine fail
+
+  subroutine usage_error(msg)
+    character(len=*), intent(in) :: msg
+    call fail(msg, 2)
+  end subroutine usage_error
+
+  subroutine print_help()
+    write(output_unit, '(a)') 'usage: dgref key=value ...'
+    write(output_unit, '(a)') '  nx ny x0 x1 y0 y1 q deg|degfile=PATH vel=const|rot bx by omega cx cy'
+    write(output_unit, '(a)') '  init=parabola|bell|sine|const bcx bcy radius height value'
+    write(output_unit, '(a)') '  rk=euler|ssprk3|rk4 dt=DT nsteps=N out=PATH [pts=PATH]'
+    write(output_unit, '(a)') 'dt, nsteps and out are required; see tests/reference/README.md'
+  end subroutine print_help
+
+  ! ------------------------------------------------------------ helpers
+
+  subroutine get_arg(n, a)
+    integer, intent(in) :: n
+    character(len=:), allocatable, intent(out) :: a
+    integer :: l
+    call get_command_argument(n, length=l)
+    allocate(character(len=l) :: a)
+    if (l > 0) call get_command_argument(n, value=a)
+  end subroutine get_arg
+
+  integer function find_key(k)
+    character(len=*), intent(in) :: k
+    integer :: m
+    find_key = 0
+    if (len(k) > len(keys(1))) return
+    do m = 1, nkeys
+      if (trim(keys(m)) == k) then
+        find_key = m
+        return
+      end if
+    end do
+  end function find_key
+
+  function itoa(i) result(s)
+    integer, intent(in) :: i
+    character(len=:), allocatable :: s
+    character(len=24) :: buf
+    write(buf, '(i0)') i
+    s = trim(buf)
+  end function itoa
+
+  ! 17 significant digits, round-trips a double
+  function ftoa(v) result(s)
+    real(dp), intent(in) :: v
+    character(len=:), allocatable :: s
+    character(len=32) :: buf
+    write(buf, '(es25.16e3)') v
+    s = trim(adjustl(buf))
+  end function ftoa
+
+  ! Strict integer: optional sign then digits.
+  logical function is_int_text(s)
+    character(len=*), intent(in) :: s
+    integer :: m, first
+    is_int_text = .false.
+    if (len(s) == 0) return
+    first = 1
+    if (s(1:1) == '+' .or. s(1:1) == '-') first = 2
+    if (first > len(s)) return
+    do m = first, len(s)
+      if (index('0123456789', s(m:m)) == 0) return
+    end do
+    is_int_text = .true.
+  end function is_int_text
+
+  ! Strict real: [sign] digits [. digits] [(e|E|d|D) [sign] digits], with at
+  ! least one mantissa digit (".5" and "5." are accepted).
+  logical function is_real_text(s)
+    character(len=*), intent(in) :: s
+    integer :: m, nd
+    is_real_text = .false.
+    m = 1
+    if (m <= len(s)) then
+      if (s(m:m) == '+' .or. s(m:m) == '-') m = m + 1
+    end if
+    nd = 0
+    do while (m <= len(s))
+      if (index('0123456789', s(m:m)) == 0) exit
+      nd = nd + 1
+      m = m + 1
+    end do
+    if (m <= len(s)) then
+      if (s(m:m) == '.') then
+        m = m + 1
+        do while (m <= len(s))
+          if (index('0123456789', s(m:m)) == 0) exit
+          nd = nd + 1
+          m = m + 1
+        end do
+      end if
+    end if
+    if (nd == 0) return
+    if (m <= len(s)) then
+      if (index('eEdD', s(m:m)) == 0) return
+      if (.not. is_int_text(s(m + 1:))) return
+    end if
+    is_real_text = .true.
+  end function is_real_text
+
+  integer function parse_int(k, s)
+    character(len=*), intent(in) :: k, s
+    integer :: ios
+    parse_int = 0
+    if (.not. is_int_text(s)) call usage_error('bad value "' // s // '" for key "' // k // '": not an integer')
+    read(s, *, iostat=ios) parse_int
+    if (ios /= 0) call usage_error('bad value "' // s // '" for key "' // k // '": integer out of range')
+  end function parse_int
+
+  real(dp) function parse_real(k, s)
+    character(len=*), intent(in) :: k, s
+    integer :: ios
+    parse_real = 0.0_dp
+    if (.not. is_real_text(s)) call usage_error('bad value "' // s // '" for key "' // k // '": not a number')
+    read(s, *, iostat=ios) parse_real
+    if (ios /= 0 .or. .not. (abs(parse_real) <= huge(parse_real))) &
+      call usage_error('bad value "' // s // '" for key "' // k // '": number out of range')
+  end function parse_real
+
+  ! One record of any length; ios = 0 on success, iostat_end at end of file.
+  subroutine read_line(unit, line, ios)
+    integer, intent(in) :: unit
+    character(len=:), allocatable, intent(out) :: line
+    integer, intent(out) :: ios
+    character(len=256) :: buf
+    integer :: sz
+    line = ''
+    do
+      read(unit, '(a)', advance='no', iostat=ios, size=sz) buf
+      line = line // buf(1:sz)
+      if (ios == iostat_eor) then
+        ios = 0
+        return
+      end if
+      if (ios == iostat_end .and. len(line) > 0) then
+        ios = 0   ! last line without a newline
+        return
+      end if
+      if (ios /= 0) return
+    end do
+  end subroutine read_line
+
+  ! Degree map: ny data lines of nx integers, the first data line is row j=0.
+  ! Blank lines and lines starting with '#' are skipped.
+  subroutine read_degfile(path, nx, ny, deg)
+    character(len=*), intent(in) :: path
+    integer, intent(in) :: nx, ny
+    integer, intent(out) :: deg(0:)
+    character(len=:), allocatable :: line, tok, ctx
+    integer :: unit, ios, lineno, row, col, m, t0, ival
+    logical :: is_ws
+
+    open(newunit=unit, file=path, status='old', action='read', iostat=ios)
+    if (ios /= 0) call usage_error('degfile "' // path // '": cannot open')
+    lineno = 0
+    row = 0
+    do
+      call read_line(unit, line, ios)
+      if (ios == iostat_end) exit
+      if (ios /= 0) call usage_error('degfile "' // path // '": read error after line ' // itoa(lineno))
+      lineno = lineno + 1
+      ctx = 'degfile "' // path // '" line ' // itoa(lineno) // ': '
+      if (len_trim(blank_ws(line)) == 0) cycle
+      if (index(adjustl(blank_ws(line)), '#') == 1) cycle
+      if (row >= ny) call usage_error(ctx // 'more than ny=' // itoa(ny) // ' rows')
+      col = 0
+      m = 1
+      do while (m <= len(line))
+        is_ws = is_space(line(m:m))
+        if (is_ws) then
+          m = m + 1
+          cycle
+        end if
+        t0 = m
+        do while (m <= len(line))
+          if (is_space(line(m:m))) exit
+          m = m + 1
+        end do
+        tok = line(t0:m - 1)
+        if (.not. is_int_text(tok)) call usage_error(ctx // 'bad entry "' // tok // '"')
+        read(tok, *, iostat=ios) ival
+        if (ios /= 0) call usage_error(ctx // 'bad entry "' // tok // '"')
+        if (ival < 0 .or. ival > max_degree) &
+          call usage_error(ctx // 'degree ' // tok // ' not in 0..' // itoa(max_degree))
+        if (col >= nx) call usage_error(ctx // 'more than nx=' // itoa(nx) // ' entries')
+        deg(col + nx * row) = ival
+        col = col + 1
+      end do
+      if (col /= nx) call usage_error(ctx // itoa(col) // ' entries, expected nx=' // itoa(nx))
+      row = row + 1
+    end do
+    close(unit)
+    if (row /= ny) call usage_error('degfile "' // path // '": ' // itoa(row) // &
+                                    ' rows, expected ny=' // itoa(ny))
+  end subroutine read_degfile
+
+  logical function is_space(c)
+    character(len=1), intent(in) :: c
+    is_space = c == ' ' .or. c == achar(9) .or. c == achar(13)
+  end function is_space
+
+  ! the line with tabs and carriage returns turned into blanks
+  function blank_ws(s) result(r)
+    character(len=*), intent(in) :: s
+    character(len=len(s)) :: r
+    integer :: m
+    r = s
+    do m = 1, len(s)
+      if (is_space(s(m:m))) r(m:m) = ' '
+    end do
+  end function blank_ws
+
+  ! ------------------------------------------------------------ output
+
+  subroutine open_out(path, unit)
+    character(len=*), intent(in) :: path
+    integer, intent(out) :: unit
+    integer :: ios
+    open(newunit=unit, file=path, status='replace', action='write', iostat=ios)
+    if (ios /= 0) call fail('cannot open "' // path // '" for writing', 1)
+  end subroutine open_out
+
+  subroutine write_modal(path, pb, u, t, nsteps)
+    character(len=*), intent(in) :: path
+    type(problem_t), intent(in) :: pb
+    real(dp), intent(in) :: u(:), t
+    integer, intent(in) :: nsteps
+    integer :: unit, e, m, r
+
+    call open_out(path, unit)
+    write(unit, '(a)') 'dgrid-text 1'
+    write(unit, '(a)') '# written by dgref, the Fortran reference solver'
+    write(unit, '(a)') 'dim 2'
+    write(unit, '(a)') 'cells ' // itoa(pb%nx) // ' ' // itoa(pb%ny)
+    write(unit, '(a)') 'box ' // ftoa(pb%x0) // ' ' // ftoa(pb%x1) // ' ' // ftoa(pb%y0) // ' ' // ftoa(pb%y1)
+    write(unit, '(a)') 'nvar 1'
+    write(unit, '(a)') 'q ' // itoa(pb%q)
+    write(unit, '(a)') 'time ' // ftoa(t)
+    write(unit, '(a)') 'step ' // itoa(nsteps)
+    if (pb%vel == vel_rot) then
+      write(unit, '(a)') 'model advection-rotation'
+    else
+      write(unit, '(a)') 'model advection-constant'
+    end if
+    write(unit, '(a)') 'elements ' // itoa(pb%nelem)
+    do e = 0, pb%nelem - 1
+      r = pb%deg(e)
+      write(unit, '(a)') 'e ' // itoa(mod(e, pb%nx)) // ' ' // itoa(e / pb%nx) // ' ' // itoa(r)
+      do m = 1, (r + 1)**2
+        write(unit, '(a)') ftoa(u(pb%off(e) + m))
+      end do
+    end do
+    close(unit)
+  end subroutine write_modal
+
+  subroutine write_points(path, pb, u)
+    character(len=*), intent(in) :: path
+    type(problem_t), intent(in) :: pb
+    real(dp), intent(in) :: u(:)
+    integer :: unit, e, p, k
+    real(dp) :: xc, yc, x, y
+
+    call open_out(path, unit)
+    write(unit, '(a)') '# x y u at the Q x Q Gauss points of each element, elements i fastest'
+    do e = 0, pb%nelem - 1
+      call element_centre(pb, mod(e, pb%nx), e / pb%nx, xc, yc)
+      do k = 1, pb%q
+        do p = 1, pb%q
+          x = xc + 0.5_dp * pb%hx * pb%xq(p)
+          y = yc + 0.5_dp * pb%hy * pb%xq(k)
+          write(unit, '(a)') ftoa(x) // ' ' // ftoa(y) // ' ' // &
+            ftoa(eval_element(pb, u, e, pb%xq(p), pb%xq(k)))
+        end do
+      end do
+    end do
+    close(unit)
+  end subroutine write_points
+
+end program dgref

@@ -23,7 +23,15 @@ int dg_error_prefix(int code, const char *fmt, ...) {
   vsnprintf(head, sizeof head, fmt, ap);
   va_end(ap);
   memcpy(old, dg_error_buf, sizeof old);
-  snprintf(dg_error_buf, sizeof dg_error_buf, "%s: %s", head, old);
+  /* head + ": " + old, cut at the buffer size */
+  size_t n = strlen(head);
+  if (n > DG_ERROR_LEN - 3) n = DG_ERROR_LEN - 3;
+  memcpy(dg_error_buf, head, n);
+  memcpy(dg_error_buf + n, ": ", 2);
+  size_t m = strlen(old);
+  if (m > DG_ERROR_LEN - 1 - (n + 2)) m = DG_ERROR_LEN - 1 - (n + 2);
+  memcpy(dg_error_buf + n + 2, old, m);
+  dg_error_buf[n + 2 + m] = '\0';
   return code;
 }
 

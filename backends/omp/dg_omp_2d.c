@@ -1,0 +1,2 @@
+#define DG_OMP_DIM 2
+#include "dg_omp_stages.inc"

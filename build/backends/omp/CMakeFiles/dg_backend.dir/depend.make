@@ -1,0 +1,2 @@
+# Empty dependencies file for dg_backend.
+# This may be replaced when dependencies are built.

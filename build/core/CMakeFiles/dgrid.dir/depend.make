@@ -1,0 +1,2 @@
+# Empty dependencies file for dgrid.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,212 @@
+/* dg_degree_map.c - degree maps: uniform, band, random, file, callback. */
+#include "dg_degree_map.h"
+
+#include "dg_error.h"
+#include "dg_types.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int map_alloc(dg_degree_map **m, const dg_grid *g) {
+  *m = NULL;
+  dg_degree_map *p = calloc(1, sizeof *p);
+  if (!p) return dg_error(DG_ERR_MEM, "degree map: out of memory");
+  p->nelem = g->nelem;
+  p->deg = malloc((size_t)g->nelem);
+  if (!p->deg) {
+    free(p);
+    return dg_error(DG_ERR_MEM, "degree map: out of memory for %ld elements", g->nelem);
+  }
+  *m = p;
+  return 0;
+}
+
+static void map_finish(dg_degree_map *m) {
+  m->rmin = DG_MAX_DEGREE;
+  m->rmax = 0;
+  for (long e = 0; e < m->nelem; ++e) {
+    if (m->deg[e] < m->rmin) m->rmin = m->deg[e];
+    if (m->deg[e] > m->rmax) m->rmax = m->deg[e];
+  }
+}
+
+static int check_range(const char *what, int rmin, int rmax) {
+  if (rmin < 0 || rmin > DG_MAX_DEGREE)
+    return dg_error(DG_ERR_ARG, "%s: minimum degree %d outside 0..%d", what, rmin, DG_MAX_DEGREE);
+  if (rmax < 0 || rmax > DG_MAX_DEGREE)
+    return dg_error(DG_ERR_ARG, "%s: degree %d outside 0..%d", what, rmax, DG_MAX_DEGREE);
+  if (rmin > rmax)
+    return dg_error(DG_ERR_ARG, "%s: minimum degree %d above maximum %d", what, rmin, rmax);
+  return 0;
+}
+
+int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r) {
+  DG_CALL(check_range("uniform degree map", r, r));
+  DG_CALL(map_alloc(m, g));
+  memset((*m)->deg, r, (size_t)g->nelem);
+  map_finish(*m);
+  return 0;
+}
+
+int dg_degree_map_create_band(dg_degree_map **m, const dg_grid *g, int rmin, int rmax) {
+  DG_CALL(check_range("band degree map", rmin, rmax));
+  DG_CALL(map_alloc(m, g));
+  const int ny = g->n[1], half = (ny + 1) / 2, nb = rmax - rmin + 1;
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    const int dist = ijk[1] < ny - 1 - ijk[1] ? ijk[1] : ny - 1 - ijk[1];
+    int r = rmin + (int)((long)dist * nb / half);
+    (*m)->deg[e] = (uint8_t)(r > rmax ? rmax : r);
+  }
+  map_finish(*m);
+  return 0;
+}
+
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, int rmax,
+                                uint64_t seed) {
+  DG_CALL(check_range("random degree map", rmin, rmax));
+  DG_CALL(map_alloc(m, g));
+  uint64_t s = seed;
+  for (long e = 0; e < g->nelem; ++e)
+    (*m)->deg[e] = (uint8_t)(rmin + (int)(splitmix64(&s) % (uint64_t)(rmax - rmin + 1)));
+  map_finish(*m);
+  return 0;
+}
+
+int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn,
+                                  void *ctx) {
+  DG_CALL(map_alloc(m, g));
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    double xc[3];
+    dg_grid_ijk(g, e, ijk);
+    for (int d = 0; d < 3; ++d) xc[d] = g->lo[d] + (ijk[d] + 0.5) * g->h[d];
+    const int r = fn(ijk, xc, ctx);
+    if (r < 0 || r > DG_MAX_DEGREE) {
+      dg_degree_map_destroy(m);
+      return dg_error(DG_ERR_ARG, "degree callback: element (%d,%d,%d) got degree %d, need 0..%d",
+                      ijk[0], ijk[1], ijk[2], r, DG_MAX_DEGREE);
+    }
+    (*m)->deg[e] = (uint8_t)r;
+  }
+  map_finish(*m);
+  return 0;
+}
+
+/* Parse one data line into up to `want` degrees; returns the count or -1 with
+ * the message recorded. */
+static int parse_row(const char *path, long lineno, char *s, int want, uint8_t *out) {
+  int count = 0;
+  for (;;) {
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') ++s;
+    if (*s == '\0' || *s == '#') break;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || (*end && !isspace((unsigned char)*end) && *end != '#')) {
+      char tok[32];
+      int n = 0;
+      while (s[n] && !isspace((unsigned char)s[n]) && n < 31) {
+        tok[n] = s[n];
+        ++n;
+      }
+      tok[n] = '\0';
+      dg_error(DG_ERR_IO, "degree map %s, line %ld: '%s' is not an integer", path, lineno, tok);
+      return -1;
+    }
+    if (errno || v < 0 || v > DG_MAX_DEGREE) {
+      dg_error(DG_ERR_IO, "degree map %s, line %ld: degree %.*s outside 0..%d", path, lineno,
+               (int)(end - s), s, DG_MAX_DEGREE);
+      return -1;
+    }
+    if (count < want) out[count] = (uint8_t)v;
+    ++count;
+    s = end;
+  }
+  return count;
+}
+
+int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *path) {
+  *m = NULL;
+  FILE *f = fopen(path, "r");
+  if (!f) return dg_error(DG_ERR_IO, "degree map %s: cannot open: %s", path, strerror(errno));
+  int rc = map_alloc(m, g);
+  if (rc) {
+    fclose(f);
+    return rc;
+  }
+  const long rows = (long)g->n[1] * g->n[2];
+  long row = 0, lineno = 0;
+  char buf[65536];
+  while (fgets(buf, sizeof buf, f)) {
+    ++lineno;
+    if (!strchr(buf, '\n') && !feof(f)) {
+      rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: line longer than %zu characters", path,
+                    lineno, sizeof buf - 1);
+      goto fail;
+    }
+    char *s = buf;
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') ++s;
+    if (*s == '\0' || *s == '#') continue;
+    if (row >= rows) {
+      rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: more than the %ld rows the %s grid has",
+                    path, lineno, rows, g->dim == 3 ? "n1*n2" : "n1");
+      goto fail;
+    }
+    const int cnt = parse_row(path, lineno, s, g->n[0], (*m)->deg + row * g->n[0]);
+    if (cnt < 0) {
+      rc = DG_ERR_IO;
+      goto fail;
+    }
+    if (cnt != g->n[0]) {
+      rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: %d entries, the grid has %d elements in x",
+                    path, lineno, cnt, g->n[0]);
+      goto fail;
+    }
+    ++row;
+  }
+  if (ferror(f)) {
+    rc = dg_error(DG_ERR_IO, "degree map %s: read error", path);
+    goto fail;
+  }
+  if (row != rows) {
+    rc = dg_error(DG_ERR_IO, "degree map %s: %ld rows, the grid needs %ld", path, row, rows);
+    goto fail;
+  }
+  fclose(f);
+  map_finish(*m);
+  return 0;
+fail:
+  fclose(f);
+  dg_degree_map_destroy(m);
+  return rc;
+}
+
+int dg_degree_map_write(const dg_degree_map *m, const dg_grid *g, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return dg_error(DG_ERR_IO, "degree map %s: cannot write: %s", path, strerror(errno));
+  fprintf(f, "# dgrid degree map: %d rows of %d degrees, first row j=0%s\n",
+          g->n[1] * g->n[2], g->n[0], g->dim == 3 ? ", k-blocks in order" : "");
+  for (long e = 0; e < m->nelem; ++e)
+    fprintf(f, "%d%c", m->deg[e], (e + 1) % g->n[0] == 0 ? '\n' : ' ');
+  if (fclose(f) != 0) return dg_error(DG_ERR_IO, "degree map %s: write failed", path);
+  return 0;
+}
+
+void dg_degree_map_destroy(dg_degree_map **m) {
+  if (!m || !*m) return;
+  free((*m)->deg);
+  free(*m);
+  *m = NULL;
+}

@@ -1,0 +1,52 @@
+/* dg_degree_map.h - one polynomial degree per element (static p-adaptivity).
+ * Any map with degrees in 0..DG_MAX_DEGREE is legal, jumps included. */
+#ifndef DG_DEGREE_MAP_H
+#define DG_DEGREE_MAP_H
+
+#include "dg_grid.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  long nelem;
+  uint8_t *deg; /* [nelem], element order of dg_grid */
+  int rmin, rmax;
+} dg_degree_map;
+
+/* Every element degree r. */
+int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r);
+
+/* Latitude-like band: rmin on the rows next to both y-boundaries, rising by one
+ * degree per band of rows to rmax on the middle rows; the bands split each
+ * half of the rows into (rmax-rmin+1) equal parts.  Constant in x and z. */
+int dg_degree_map_create_band(dg_degree_map **m, const dg_grid *g, int rmin, int rmax);
+
+/* Independent uniform random degrees in rmin..rmax (splitmix64 from seed:
+ * the same map on every machine). */
+int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, int rmax,
+                                uint64_t seed);
+
+/* Read a text file: n1 lines of n0 integers, first line the lowest row j=0;
+ * in 3D n2 such blocks, k=0 first.  Blank lines and '#' comments are skipped.
+ * Errors name the file and line. */
+int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *path);
+
+/* Degree from a callback fn(ijk, centre, ctx), which returns the degree
+ * (0..DG_MAX_DEGREE) or a negative value to fail. */
+typedef int (*dg_degree_fn)(const int ijk[3], const double centre[3], void *ctx);
+int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn,
+                                  void *ctx);
+
+/* Write the map in the file format above. */
+int dg_degree_map_write(const dg_degree_map *m, const dg_grid *g, const char *path);
+
+void dg_degree_map_destroy(dg_degree_map **m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

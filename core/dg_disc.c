@@ -1,0 +1,374 @@
+/* dg_disc.c - discretisation setup (buckets, layout, neighbour and geometry
+ * tables, basis tables) and the stage driver that hands buckets to the
+ * backend. */
+#include "dg_disc.h"
+
+#include "dg_backend.h"
+#include "dg_error.h"
+#include "dg_field.h"
+#include "dg_lane.h"
+#include "dg_quadrature.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+  long n;      /* elements of this degree */
+  long slot0;  /* first slot (multiple of W) */
+  long nblock; /* microblocks */
+  long base;   /* first storage index */
+} bucket;
+
+struct dg_disc {
+  dg_grid grid;
+  dg_degree_map map; /* own copy */
+  dg_model_params model;
+  int q, nvar, W;
+  long ndofs, len, nslots;
+  bucket bk[DG_MAX_DEGREE + 1];
+  long *elem_slot;  /* [nelem] */
+  long *slot_elem;  /* [nslots], -1 for padding */
+  dg_basis basis;
+  void *basis_dev;  /* backend handle */
+  int *d_nbr;       /* device: [nslots/W][2*dim][W] */
+  dg_real *d_geom;  /* device: [nslots/W][3*dim][W] or NULL */
+  dg_real *d_trace; /* device: [nslots/W][2*dim*nvar*QF][W] */
+  int timing;
+  double t_trace, t_update;
+};
+
+static long ipow(long b, int e) {
+  long p = 1;
+  for (int i = 0; i < e; ++i) p *= b;
+  return p;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int build_basis(dg_disc *d) {
+  double x[DG_MAX_Q], w[DG_MAX_Q], P[DG_MAX_Q * DG_MAX_Q], D[DG_MAX_Q * DG_MAX_Q];
+  const int q = d->q, rt = q - 1; /* tables up to degree q-1 >= rmax */
+  DG_CALL(dg_gauss_legendre(q, x, w));
+  DG_CALL(dg_legendre_table(rt, q, x, P, D));
+  memset(&d->basis, 0, sizeof d->basis);
+  d->basis.q = q;
+  for (int k = 0; k < q; ++k) {
+    d->basis.x[k] = (dg_real)x[k];
+    d->basis.w[k] = (dg_real)w[k];
+  }
+  for (int a = 0; a <= rt; ++a)
+    for (int k = 0; k < q; ++k) {
+      d->basis.P[a][k] = (dg_real)P[a * q + k];
+      d->basis.D[a][k] = (dg_real)D[a * q + k];
+    }
+  return 0;
+}
+
+/* Neighbour trace offsets and coordinates, per slot, built on the host. */
+static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
+  const dg_grid *g = &d->grid;
+  const int dim = g->dim, W = d->W, QF = (int)ipow(d->q, dim - 1);
+  const long tslot = 2L * dim * d->nvar * QF; /* trace values per slot */
+  const long nblk = d->nslots / W;
+  if ((double)nblk * tslot * W >= (double)INT_MAX)
+    return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
+                    INT_MAX);
+  *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
+  *geom = calloc((size_t)nblk * 3 * dim * W, sizeof **geom);
+  if (!*nbr || !*geom) return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
+  for (long s = 0; s < d->nslots; ++s) {
+    const long blk = s / W, lane = s % W, e = d->slot_elem[s];
+    int ijk[3] = {0, 0, 0};
+    if (e >= 0) dg_grid_ijk(g, e, ijk);
+    for (int dd = 0; dd < dim; ++dd)
+      for (int side = 0; side < 2; ++side) {
+        long ns = s; /* padding lanes face themselves: their traces are zero */
+        if (e >= 0) {
+          int nb[3] = {ijk[0], ijk[1], ijk[2]};
+          nb[dd] += side ? 1 : -1;
+          ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
+        }
+        const int fo = 2 * dd + (1 - side);
+        const long off = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
+        (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
+      }
+    if (e < 0) continue;
+    for (int dd = 0; dd < dim; ++dd) {
+      const int i = ijk[dd], n = g->n[dd];
+      dg_real *gp = *geom + (blk * 3 * dim + 3 * dd) * W + lane;
+      gp[0] = (dg_real)(g->lo[dd] + (i + 0.5) * g->h[dd]);
+      /* the minus face as the left neighbour sees it (periodic wrap: hi) */
+      gp[W] = (dg_real)(g->lo[dd] + (i == 0 ? n : i) * g->h[dd]);
+      gp[2 * W] = (dg_real)(g->lo[dd] + (i + 1) * g->h[dd]);
+    }
+  }
+  return 0;
+}
+
+int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,
+                   const dg_model_params *model) {
+  const dg_backend_ops *be = dg_backend();
+  *out = NULL;
+  if (m->nelem != g->nelem)
+    return dg_error(DG_ERR_ARG, "degree map has %ld elements, grid has %ld", m->nelem, g->nelem);
+  if (q == 0) q = m->rmax + 1;
+  if (q < m->rmax + 1 || q > DG_MAX_Q)
+    return dg_error(DG_ERR_ARG, "q = %d: need max degree + 1 = %d <= q <= %d", q, m->rmax + 1,
+                    DG_MAX_Q);
+  DG_CALL(be->init());
+  dg_disc *d = calloc(1, sizeof *d);
+  if (!d) return dg_error(DG_ERR_MEM, "out of memory");
+  int rc = 0;
+  int *nbr = NULL;
+  dg_real *geom = NULL;
+  d->grid = *g;
+  d->model = *model;
+  d->q = q;
+  d->nvar = DG_NVAR;
+  d->W = be->lane_width;
+  d->map.nelem = m->nelem;
+  d->map.rmin = m->rmin;
+  d->map.rmax = m->rmax;
+  d->map.deg = malloc((size_t)m->nelem);
+  d->elem_slot = malloc((size_t)g->nelem * sizeof *d->elem_slot);
+  if (!d->map.deg || !d->elem_slot) {
+    rc = dg_error(DG_ERR_MEM, "out of memory for %ld elements", g->nelem);
+    goto fail;
+  }
+  memcpy(d->map.deg, m->deg, (size_t)m->nelem);
+
+  /* buckets by degree, each padded to whole microblocks */
+  long count[DG_MAX_DEGREE + 1] = {0};
+  for (long e = 0; e < g->nelem; ++e) {
+    if (m->deg[e] > DG_MAX_DEGREE) {
+      rc = dg_error(DG_ERR_ARG, "degree map: element %ld has degree %d > %d", e, m->deg[e],
+                    DG_MAX_DEGREE);
+      goto fail;
+    }
+    count[m->deg[e]]++;
+  }
+  long slot = 0, base = 0;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    bucket *b = &d->bk[r];
+    b->n = count[r];
+    b->slot0 = slot;
+    b->nblock = (count[r] + d->W - 1) / d->W;
+    b->base = base;
+    slot += b->nblock * d->W;
+    base += b->nblock * d->W * d->nvar * ipow(r + 1, g->dim);
+    d->ndofs += count[r] * d->nvar * ipow(r + 1, g->dim);
+  }
+  d->nslots = slot;
+  d->len = base;
+  d->slot_elem = malloc((size_t)(slot ? slot : 1) * sizeof *d->slot_elem);
+  if (!d->slot_elem) {
+    rc = dg_error(DG_ERR_MEM, "out of memory for slot table");
+    goto fail;
+  }
+  for (long s = 0; s < slot; ++s) d->slot_elem[s] = -1;
+  long fill[DG_MAX_DEGREE + 1];
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) fill[r] = d->bk[r].slot0;
+  for (long e = 0; e < g->nelem; ++e) {
+    const long s = fill[m->deg[e]]++;
+    d->elem_slot[e] = s;
+    d->slot_elem[s] = e;
+  }
+
+  if ((rc = build_basis(d))) goto fail;
+  if ((rc = be->basis_create(&d->basis_dev, &d->basis))) goto fail;
+  if ((rc = build_tables(d, &nbr, &geom))) goto fail;
+  {
+    const int dim = g->dim, W = d->W;
+    const size_t nb = (size_t)(d->nslots / W) * 2 * dim * W * sizeof(int);
+    const size_t gb = (size_t)(d->nslots / W) * 3 * dim * W * sizeof(dg_real);
+    const size_t tb = (size_t)d->nslots * 2 * dim * d->nvar * ipow(q, dim - 1) * sizeof(dg_real);
+    void *p;
+    if ((rc = be->alloc(&p, nb))) goto fail;
+    d->d_nbr = p;
+    if ((rc = be->to_device(d->d_nbr, nbr, nb))) goto fail;
+    if (dg_model_needs_x(model)) {
+      if ((rc = be->alloc(&p, gb))) goto fail;
+      d->d_geom = p;
+      if ((rc = be->to_device(d->d_geom, geom, gb))) goto fail;
+    }
+    if ((rc = be->alloc(&p, tb))) goto fail;
+    d->d_trace = p;
+  }
+  free(nbr);
+  free(geom);
+  *out = d;
+  return 0;
+fail:
+  free(nbr);
+  free(geom);
+  dg_disc_destroy(&d);
+  return rc;
+}
+
+void dg_disc_destroy(dg_disc **dp) {
+  if (!dp || !*dp) return;
+  dg_disc *d = *dp;
+  const dg_backend_ops *be = dg_backend();
+  if (d->basis_dev) be->basis_free(d->basis_dev);
+  if (d->d_nbr) be->free(d->d_nbr);
+  if (d->d_geom) be->free(d->d_geom);
+  if (d->d_trace) be->free(d->d_trace);
+  free(d->map.deg);
+  free(d->elem_slot);
+  free(d->slot_elem);
+  free(d);
+  *dp = NULL;
+}
+
+const dg_grid *dg_disc_grid(const dg_disc *d) { return &d->grid; }
+const dg_degree_map *dg_disc_degrees(const dg_disc *d) { return &d->map; }
+const dg_model_params *dg_disc_model(const dg_disc *d) { return &d->model; }
+const dg_basis *dg_disc_basis(const dg_disc *d) { return &d->basis; }
+int dg_disc_q(const dg_disc *d) { return d->q; }
+int dg_disc_nvar(const dg_disc *d) { return d->nvar; }
+long dg_disc_ndofs(const dg_disc *d) { return d->ndofs; }
+long dg_disc_len(const dg_disc *d) { return d->len; }
+
+long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
+  const int r = d->map.deg[elem];
+  const bucket *b = &d->bk[r];
+  const long s = d->elem_slot[elem] - b->slot0;
+  const long M = ipow(r + 1, d->grid.dim);
+  return b->base + ((s / d->W) * d->nvar * M + (long)v * M + mode) * d->W + s % d->W;
+}
+
+double dg_disc_dt_estimate(const dg_disc *d) {
+  const dg_grid *g = &d->grid;
+  double best = INFINITY;
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    double rate = 0;
+    for (int dd = 0; dd < g->dim; ++dd) {
+      double vmax = 0;
+      for (int corner = 0; corner < (1 << g->dim); ++corner) {
+        dg_lane x[3], u[DG_NVAR];
+        for (int t = 0; t < 3; ++t)
+          x[t] = dg_lane_set((dg_real)(g->lo[t] + (ijk[t] + ((corner >> t) & 1)) * g->h[t]));
+        for (int v = 0; v < DG_NVAR; ++v) u[v] = dg_lane_set(0);
+        const double s = (double)dg_lane_get(dg_model_max_speed(&d->model, u, x, dd), 0);
+        if (s > vmax) vmax = s;
+      }
+      rate += vmax / g->h[dd];
+    }
+    rate *= 2 * d->map.deg[e] + 1;
+    if (rate > 0 && 1.0 / rate < best) best = 1.0 / rate;
+  }
+  return best;
+}
+
+/* Flops of a contraction with nin inputs and nout outputs along one direction
+ * times `other` other points: a multiply-add each. */
+static double cflops(double nin, double nout, double other) { return 2.0 * nin * nout * other; }
+
+dg_work dg_disc_work(const dg_disc *d, int reg_streams) {
+  dg_work w;
+  memset(&w, 0, sizeof w);
+  const int dim = d->grid.dim, Q = d->q, nv = d->nvar;
+  const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
+  w.dofs = d->ndofs;
+  w.padded_elems = d->nslots;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    const double n = (double)d->bk[r].n, N = r + 1, M = (double)ipow(r + 1, dim);
+    if (n == 0) continue;
+    double f = 0;
+    /* trace: collapse 2*dim faces, evaluate at face points */
+    f += 2 * dim * (2 * M + (dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q)));
+    /* values at points */
+    f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
+                  : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
+    /* flux and weights per direction, then test with gradients */
+    for (int dd = 0; dd < dim; ++dd) {
+      f += 3 * NP;
+      f += dim == 2 ? cflops(Q, N, Q) + cflops(Q, N, N) + M
+                    : cflops(Q, N, Q * Q) + cflops(Q, N, N * Q) + cflops(Q, N, N * N) + M;
+    }
+    /* faces: Rusanov (about 10 flops a point) and lifting */
+    f += 2 * dim * (10 * QF + (dim == 2 ? cflops(Q, N, 1) : cflops(Q, N, Q) + cflops(Q, N, N)) + M);
+    /* mass scale and RK update */
+    f += 6 * M;
+    w.flops += n * nv * f;
+  }
+  const double rb = sizeof(dg_real);
+  w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
+  const double tr = (double)d->nslots * 2 * dim * nv * QF * rb;
+  w.bytes_moved = (double)d->len * rb * (2 + 1 + reg_streams) /* u read twice, written once */
+                  + 3 * tr                                     /* traces: write, read own + nbr */
+                  + (double)d->nslots * 2 * dim * sizeof(int) +
+                  (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
+  return w;
+}
+
+void dg_disc_set_timing(dg_disc *d, int on) {
+  d->timing = on;
+  d->t_trace = d->t_update = 0;
+}
+
+void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
+  *trace_s = d->t_trace;
+  *update_s = d->t_update;
+}
+
+int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
+                  const dg_rk_coeffs *rk) {
+  const dg_backend_ops *be = dg_backend();
+  DG_CALL(dg_field_to_device(u));
+  if (rk->use_k || rk->save_u0 || rk->use_u0) {
+    if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
+      return dg_error(DG_ERR_ARG, "RK stage needs a register that was not given");
+  }
+  if (k) DG_CALL(dg_field_to_device(k));
+  if (u0) DG_CALL(dg_field_to_device(u0));
+  dg_stage_args a;
+  memset(&a, 0, sizeof a);
+  a.trace = d->d_trace;
+  a.dim = d->grid.dim;
+  for (int t = 0; t < 3; ++t) a.h[t] = (dg_real)d->grid.h[t];
+  a.dt = (dg_real)dt;
+  a.rk = *rk;
+  a.model = d->model;
+  const int dim = d->grid.dim, W = d->W;
+  double t0 = d->timing ? now_s() : 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+      const bucket *b = &d->bk[r];
+      if (b->nblock == 0) continue;
+      a.u = u->dev + b->base;
+      a.u0 = u0 ? u0->dev + b->base : NULL;
+      a.k = k ? k->dev + b->base : NULL;
+      a.nbr = d->d_nbr + (b->slot0 / W) * 2 * dim * W;
+      a.geom = d->d_geom ? d->d_geom + (b->slot0 / W) * 3 * dim * W : NULL;
+      a.slot0 = b->slot0;
+      a.nblock = b->nblock;
+      if (pass == 0)
+        DG_CALL(be->trace(&a, d->basis_dev, r, d->q));
+      else
+        DG_CALL(be->update(&a, d->basis_dev, r, d->q));
+    }
+    if (d->timing) {
+      DG_CALL(be->sync());
+      const double t1 = now_s();
+      if (pass == 0)
+        d->t_trace += t1 - t0;
+      else
+        d->t_update += t1 - t0;
+      t0 = t1;
+    }
+  }
+  dg_field_device_modified(u);
+  if (u0 && (rk->save_u0)) dg_field_device_modified(u0);
+  if (k && rk->use_k) dg_field_device_modified(k);
+  return 0;
+}

@@ -1,0 +1,73 @@
+/* dg_disc.h - the discretisation: grid + degree map + quadrature + model,
+ * the bucketed storage layout, and the stage driver.
+ *
+ * Layout (docs/ARCHITECTURE.md): elements are sorted into buckets by degree;
+ * each bucket is padded to whole microblocks of W = backend lane width
+ * elements.  Element slot s of degree r owns, for variable v and mode m,
+ *   base[r] + ((s_in_bucket / W) * nvar * M + v * M + m) * W + s_in_bucket % W,
+ * M = (r+1)^dim.  The same formula serves CPU (W = SIMD width) and GPU
+ * (W = warp); only W differs. */
+#ifndef DG_DISC_H
+#define DG_DISC_H
+
+#include "dg_basis.h"
+#include "dg_degree_map.h"
+#include "dg_grid.h"
+#include "dg_stage_args.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dg_disc dg_disc;
+typedef struct dg_field dg_field;
+
+/* Work of one RK stage, counted from the sum-factorisation formulas. */
+typedef struct {
+  long dofs;          /* sum over elements of nvar*(r+1)^dim */
+  long padded_elems;  /* elements incl. microblock padding */
+  double flops;       /* floating-point operations per RK stage */
+  double bytes_min;   /* each coefficient read once + written once */
+  double bytes_moved; /* what the implementation moves (traces, tables) */
+} dg_work;
+
+/* Build the discretisation.  q = 0 selects rmax+1; otherwise rmax+1 <= q <=
+ * DG_MAX_QF.  The model parameters are copied. */
+int dg_disc_create(dg_disc **d, const dg_grid *g, const dg_degree_map *m, int q,
+                   const dg_model_params *model);
+void dg_disc_destroy(dg_disc **d);
+
+const dg_grid *dg_disc_grid(const dg_disc *d);
+const dg_degree_map *dg_disc_degrees(const dg_disc *d);
+const dg_model_params *dg_disc_model(const dg_disc *d);
+const dg_basis *dg_disc_basis(const dg_disc *d);
+int dg_disc_q(const dg_disc *d);
+int dg_disc_nvar(const dg_disc *d);
+long dg_disc_ndofs(const dg_disc *d);
+/* Storage length of a field, in reals (with padding). */
+long dg_disc_len(const dg_disc *d);
+/* Storage index of (element, variable, mode). */
+long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
+
+/* Largest stable-looking time step for CFL number 1:
+ * min over elements of 1 / ((2r+1) sum_d max|beta_d| / h_d). */
+double dg_disc_dt_estimate(const dg_disc *d);
+
+/* Work of one RK stage that reads/writes `reg_streams` extra register arrays. */
+dg_work dg_disc_work(const dg_disc *d, int reg_streams);
+
+/* One RK stage: traces of u, then for every element L(u) and the fused update
+ * (stencils/dg_stage_args.h).  u0 and k may be NULL when rk does not use them.
+ * Works on the device copies; marks them modified. */
+int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
+                  const dg_rk_coeffs *rk);
+
+/* Per-phase timing of dg_disc_stage (seconds, summed since the last reset),
+ * measured only when enabled (it synchronises the backend after each phase). */
+void dg_disc_set_timing(dg_disc *d, int on);
+void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

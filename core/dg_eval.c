@@ -1,0 +1,210 @@
+/* dg_eval.c - host-side projection, sampling and norms (sum-factorised). */
+#include "dg_eval.h"
+
+#include "dg_error.h"
+#include "dg_quadrature.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXN (DG_MAX_Q + 8)
+#define MAXP (MAXN * MAXN * MAXN)
+
+static long ipow(long b, int e) {
+  long p = 1;
+  for (int i = 0; i < e; ++i) p *= b;
+  return p;
+}
+
+/* Contract `in` (extents n0,n1,n2) along dir with T (T[a*ld + k], a mode,
+ * k point): to_points maps modes to points, otherwise points to modes. */
+static void contract(const double *in, double *out, int n0, int n1, int n2, int dir, int nout,
+                     const double *T, int ld, int to_points) {
+  const int nin = dir == 0 ? n0 : (dir == 1 ? n1 : n2);
+  const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
+  const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
+  for (int ip = 0; ip < npost; ++ip)
+    for (int k = 0; k < nout; ++k)
+      for (int i = 0; i < npre; ++i) {
+        double acc = 0;
+        for (int a = 0; a < nin; ++a)
+          acc += in[i + npre * (a + nin * ip)] * (to_points ? T[a * ld + k] : T[k * ld + a]);
+        out[i + npre * (k + nout * ip)] = acc;
+      }
+}
+
+/* Tensor apply along all dims: in has extents n^dim, out m^dim. */
+static void tensor(int dim, const double *in, double *out, int n, int m, const double *T, int ld,
+                   int to_points) {
+  double t1[MAXP], t2[MAXP];
+  if (dim == 2) {
+    contract(in, t1, n, n, 1, 0, m, T, ld, to_points);
+    contract(t1, out, m, n, 1, 1, m, T, ld, to_points);
+  } else {
+    contract(in, t1, n, n, n, 0, m, T, ld, to_points);
+    contract(t1, t2, m, n, n, 1, m, T, ld, to_points);
+    contract(t2, out, m, m, n, 2, m, T, ld, to_points);
+  }
+}
+
+int dg_element_coeffs(const dg_disc *d, dg_field *f, long e, double *out) {
+  DG_CALL(dg_field_to_host(f));
+  const int r = dg_disc_degrees(d)->deg[e], nv = dg_disc_nvar(d);
+  const long M = ipow(r + 1, dg_disc_grid(d)->dim);
+  for (int v = 0; v < nv; ++v)
+    for (long m = 0; m < M; ++m) out[v * M + m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
+  return 0;
+}
+
+int dg_element_set_coeffs(const dg_disc *d, dg_field *f, long e, const double *in) {
+  DG_CALL(dg_field_to_host(f));
+  const int r = dg_disc_degrees(d)->deg[e], nv = dg_disc_nvar(d);
+  const long M = ipow(r + 1, dg_disc_grid(d)->dim);
+  for (int v = 0; v < nv; ++v)
+    for (long m = 0; m < M; ++m) f->h[dg_disc_index(d, e, v, (int)m)] = (dg_real)in[v * M + m];
+  dg_field_host_modified(f);
+  return 0;
+}
+
+/* Element geometry: physical point of reference point (xi) in element e. */
+static void phys(const dg_grid *g, const int ijk[3], const double *xi, double *x) {
+  for (int t = 0; t < 3; ++t)
+    x[t] = t < g->dim ? g->lo[t] + (ijk[t] + 0.5) * g->h[t] + 0.5 * g->h[t] * xi[t] : 0.0;
+}
+
+int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx) {
+  const dg_grid *g = dg_disc_grid(d);
+  const dg_basis *B = dg_disc_basis(d);
+  const int dim = g->dim, q = B->q, nv = dg_disc_nvar(d);
+  DG_CALL(dg_field_to_host(f));
+  double xq[DG_MAX_Q], P[DG_MAX_Q * DG_MAX_Q], w[DG_MAX_Q];
+  for (int k = 0; k < q; ++k) {
+    xq[k] = (double)B->x[k];
+    w[k] = (double)B->w[k];
+  }
+  DG_CALL(dg_legendre_table(q - 1, q, xq, P, NULL));
+  const long NP = ipow(q, dim);
+  double *vals = malloc(sizeof(double) * (size_t)NP), *c = malloc(sizeof(double) * MAXP);
+  if (!vals || !c) {
+    free(vals);
+    free(c);
+    return dg_error(DG_ERR_MEM, "projection: out of memory");
+  }
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    const int r = dg_disc_degrees(d)->deg[e], N = r + 1;
+    const long M = ipow(N, dim);
+    for (int v = 0; v < nv; ++v) {
+      for (long p = 0; p < NP; ++p) {
+        const int k[3] = {(int)(p % q), (int)((p / q) % q), (int)(p / ((long)q * q))};
+        double xi[3] = {xq[k[0]], xq[k[1]], dim == 3 ? xq[k[2]] : 0}, x[3];
+        phys(g, ijk, xi, x);
+        double wt = w[k[0]] * w[k[1]] * (dim == 3 ? w[k[2]] : 1.0);
+        vals[p] = wt * fn(x, v, ctx);
+      }
+      tensor(dim, vals, c, q, N, P, q, 0);
+      for (long m = 0; m < M; ++m) {
+        const int a = (int)(m % N), b = (int)((m / N) % N), cc = (int)(m / ((long)N * N));
+        double s = (2 * a + 1) * (2 * b + 1) / 4.0;
+        if (dim == 3) s *= (2 * cc + 1) / 2.0;
+        f->h[dg_disc_index(d, e, v, (int)m)] = (dg_real)(s * c[m]);
+      }
+    }
+  }
+  free(vals);
+  free(c);
+  dg_field_host_modified(f);
+  return 0;
+}
+
+int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *out) {
+  const dg_grid *g = dg_disc_grid(d);
+  const int dim = g->dim, nv = dg_disc_nvar(d), rmax = dg_disc_degrees(d)->rmax;
+  if (np < 1 || np > MAXN) return dg_error(DG_ERR_ARG, "sample: %d points, need 1..%d", np, MAXN);
+  DG_CALL(dg_field_to_host(f));
+  double P[(DG_MAX_DEGREE + 1) * MAXN];
+  DG_CALL(dg_legendre_table(rmax, np, x1d, P, NULL));
+  const long NP = ipow(np, dim);
+  double c[DG_MAX_Q * DG_MAX_Q * DG_MAX_Q], val[MAXP];
+  for (long e = 0; e < g->nelem; ++e) {
+    const int r = dg_disc_degrees(d)->deg[e];
+    const long M = ipow(r + 1, dim);
+    for (int v = 0; v < nv; ++v) {
+      for (long m = 0; m < M; ++m) c[m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
+      tensor(dim, c, val, r + 1, np, P, np, 1);
+      for (long p = 0; p < NP; ++p) out[(e * NP + p) * nv + v] = val[p];
+    }
+  }
+  return 0;
+}
+
+int dg_error_norms(const dg_disc *d, dg_field *f, const dg_problem *pb, double t, double *l2,
+                   double *linf) {
+  const dg_grid *g = dg_disc_grid(d);
+  const int dim = g->dim, qe = dg_disc_q(d) + 3;
+  double xe[MAXN], we[MAXN];
+  DG_CALL(dg_gauss_legendre(qe, xe, we));
+  const long NP = ipow(qe, dim);
+  double *vals = malloc(sizeof(double) * (size_t)(NP * g->nelem * dg_disc_nvar(d)));
+  if (!vals) return dg_error(DG_ERR_MEM, "error norms: out of memory");
+  int rc = dg_sample(d, f, qe, xe, vals);
+  if (rc) {
+    free(vals);
+    return rc;
+  }
+  const double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
+  double s2 = 0, mx = 0;
+  const int nv = dg_disc_nvar(d);
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    for (long p = 0; p < NP; ++p) {
+      const int k[3] = {(int)(p % qe), (int)((p / qe) % qe), (int)(p / ((long)qe * qe))};
+      double xi[3] = {xe[k[0]], xe[k[1]], dim == 3 ? xe[k[2]] : 0}, x[3];
+      phys(g, ijk, xi, x);
+      const double wt = we[k[0]] * we[k[1]] * (dim == 3 ? we[k[2]] : 1.0) * jac;
+      const double err = vals[(e * NP + p) * nv] - dg_problem_exact(pb, x, t);
+      s2 += wt * err * err;
+      if (fabs(err) > mx || err != err) mx = fabs(err);
+    }
+  }
+  free(vals);
+  *l2 = sqrt(s2);
+  *linf = mx;
+  return 0;
+}
+
+int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
+  const dg_grid *g = dg_disc_grid(d);
+  DG_CALL(dg_field_to_host(f));
+  const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
+  double s = 0;
+  for (long e = 0; e < g->nelem; ++e) s += (double)f->h[dg_disc_index(d, e, 0, 0)];
+  *mass = s * vol;
+  return 0;
+}
+
+int dg_check_finite(const dg_disc *d, dg_field *f) {
+  const dg_grid *g = dg_disc_grid(d);
+  DG_CALL(dg_field_to_host(f));
+  for (long i = 0; i < f->n; ++i)
+    if (!isfinite((double)f->h[i])) {
+      /* find the element for the message */
+      for (long e = 0; e < g->nelem; ++e) {
+        const int r = dg_disc_degrees(d)->deg[e];
+        const long M = ipow(r + 1, g->dim);
+        for (int v = 0; v < dg_disc_nvar(d); ++v)
+          for (long m = 0; m < M; ++m)
+            if (dg_disc_index(d, e, v, (int)m) == i) {
+              int ijk[3];
+              dg_grid_ijk(g, e, ijk);
+              return dg_error(DG_ERR_NUMERIC, "non-finite coefficient in element (%d,%d,%d)",
+                              ijk[0], ijk[1], ijk[2]);
+            }
+      }
+      return dg_error(DG_ERR_NUMERIC, "non-finite value in padding at index %ld", i);
+    }
+  return 0;
+}

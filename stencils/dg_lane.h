@@ -1,0 +1,81 @@
+/* dg_lane.h - the SIMD lane abstraction that lets one stage body serve both
+ * backends.
+ *
+ * Storage is in "microblocks" of DG_W elements of one degree: entry i of a
+ * block sits at block + i*DG_W + lane.  A stage is written on the type
+ * dg_lane, which holds DG_VL of those lanes:
+ *  - CPU (OpenMP): dg_lane is a GCC vector of DG_W reals; one call of a stage
+ *    computes a whole microblock, one element per SIMD lane (the deal.II idea
+ *    of vectorising across elements), so every inner loop is SIMD by
+ *    construction.
+ *  - CUDA: dg_lane is one real; one thread computes one element and the
+ *    DG_W = 32 elements of a block are one warp, so every load is coalesced.
+ * Stage bodies use only +,-,* and the helpers below. */
+#ifndef DG_LANE_H
+#define DG_LANE_H
+
+#include "dg_types.h"
+
+#ifdef __CUDACC__
+
+#define DG_W 32 /* layout lanes: one warp */
+#define DG_VL 1 /* lanes per thread */
+typedef dg_real dg_lane;
+
+DG_HD static inline dg_lane dg_lane_set(dg_real s) { return s; }
+DG_HD static inline dg_lane dg_lane_load(const dg_real *p) { return *p; }
+DG_HD static inline void dg_lane_store(dg_real *p, dg_lane v) { *p = v; }
+DG_HD static inline dg_lane dg_lane_abs(dg_lane v) { return v < 0 ? -v : v; }
+DG_HD static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) { return a > b ? a : b; }
+/* Lane l reads base[off[l] + i*DG_W]: neighbour data of another block. */
+DG_HD static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, long i) {
+  return base[off[0] + i * DG_W];
+}
+DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) { (void)l; return v; }
+
+#else /* CPU: GCC vector extensions */
+
+#include <string.h>
+
+#if defined(__AVX512F__)
+#define DG_VBYTES 64
+#else
+#define DG_VBYTES 32
+#endif
+#define DG_W ((int)(DG_VBYTES / sizeof(dg_real)))
+#define DG_VL DG_W
+typedef dg_real dg_lane __attribute__((vector_size(DG_VBYTES)));
+#ifdef DG_REAL_FLOAT
+typedef int dg_ilane __attribute__((vector_size(DG_VBYTES)));
+#else
+typedef long long dg_ilane __attribute__((vector_size(DG_VBYTES)));
+#endif
+
+static inline dg_lane dg_lane_set(dg_real s) {
+  dg_lane v = {0};
+  return v + s;
+}
+static inline dg_lane dg_lane_load(const dg_real *p) {
+  dg_lane v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+static inline void dg_lane_store(dg_real *p, dg_lane v) { memcpy(p, &v, sizeof v); }
+static inline dg_lane dg_lane_abs(dg_lane v) {
+  dg_ilane m = (dg_ilane)v;
+  m &= ~(dg_ilane)dg_lane_set((dg_real)-0.0); /* clear the sign bits */
+  return (dg_lane)m;
+}
+static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
+  dg_ilane m = a > b; /* all ones where a wins */
+  return (dg_lane)(((dg_ilane)a & m) | ((dg_ilane)b & ~m));
+}
+static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, long i) {
+  dg_lane v;
+  for (int l = 0; l < DG_W; ++l) v[l] = base[off[l] + i * DG_W];
+  return v;
+}
+static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
+
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* dg_stage_args.h - everything a stage launch needs, as one plain struct
+ * (passed by value to CUDA kernels, so it lands in the parameter bank).
+ * Core fills it per degree bucket; stages only read it. */
+#ifndef DG_STAGE_ARGS_H
+#define DG_STAGE_ARGS_H
+
+#include "dg_types.h"
+#include "model_advection.h"
+
+/* The fused update of the last stage of an RK stage (see core/dg_ts.c):
+ *   k   <- ka*k + kc*dt*L(u)                       (when use_k)
+ *   u   <- ua*u + u0a*u0 + uk*k + ul*dt*L(u)       (u0 read when use_u0)
+ *   u0  <- u (old value)                           (when save_u0)   */
+typedef struct {
+  dg_real ka, kc, ua, u0a, uk, ul;
+  int use_k, use_u0, save_u0;
+} dg_rk_coeffs;
+
+typedef struct {
+  dg_real *u;        /* this bucket's coefficients (block 0) */
+  dg_real *u0;       /* RK register, same layout (or NULL) */
+  dg_real *k;        /* RK register, same layout (or NULL) */
+  dg_real *trace;    /* all face traces, indexed by slot (all buckets) */
+  const int *nbr;    /* this bucket: [block][2*dim][DG_W] trace offset of the
+                        neighbour's facing trace (v=0, point 0) */
+  const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
+                          and plus-face coordinate per direction; NULL unless
+                          the model needs x */
+  long slot0;        /* first slot of this bucket (a multiple of DG_W) */
+  long nblock;       /* microblocks in this bucket */
+  int dim;
+  dg_real h[3];      /* element sizes */
+  dg_real dt;
+  dg_rk_coeffs rk;
+  dg_model_params model;
+} dg_stage_args;
+
+#endif

@@ -1,0 +1,254 @@
+/* dg_stages.h - the DG stages, written once for every backend.
+ *
+ * A stage computes one microblock of DG_W elements of one degree R (CPU: all
+ * lanes at once; CUDA: the lane `lane` of the block, one element per
+ * thread).  R, Q and DIM are passed as arguments; the backends call these
+ * functions from wrappers where they are compile-time constants, so after
+ * inlining every loop bound is known and the loops unroll.
+ *
+ * One RK stage is two passes over all buckets:
+ *   dg_stage_trace : coefficients -> values on the 2*DIM faces (at the
+ *                    common Q^(DIM-1) face points), stored per slot;
+ *   dg_stage_update: volume term, Rusanov fluxes from own and neighbour
+ *                    traces, lifting, inverse diagonal mass, fused RK update.
+ * Because the update reads neighbours only through traces, it may write its
+ * coefficients in place.  All element operators are sum-factorised: one 1D
+ * contraction per direction (dg_contract), O(Q^(DIM+1)) work per element.
+ *
+ * Mode (a,b,c) of P_a(xi)P_b(eta)P_c(zeta) is mode index a + N*(b + N*c),
+ * point (k0,k1,k2) is k0 + Q*(k1 + Q*k2); face f = 2*d + side (side 0: the
+ * face at xi_d = -1); face points run over the tangential directions in
+ * increasing order, the first fastest. */
+#ifndef DG_STAGES_H
+#define DG_STAGES_H
+
+#include "dg_basis.h"
+#include "dg_lane.h"
+#include "dg_stage_args.h"
+
+#define DG_POW(x, dim) ((dim) == 3 ? (x) * (x) * (x) : (x) * (x))
+/* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
+#define DG_STAGE_WORK(dim, r, q)                                                                   \
+  (2 * DG_NVAR * DG_POW((r) + 1, dim) + 2 * DG_NVAR * DG_POW(q, dim) + 2 * DG_POW(q, dim) +       \
+   DG_NVAR * DG_POW(q, dim))
+
+/* Contract `in` along direction dir with the table T.
+ * in has extents (n0, n1, n2), x fastest; out the same with nout along dir.
+ * to_points: out[..k..] = sum_a in[..a..] T[a][k]   (modes -> points)
+ * otherwise: out[..a..] = sum_k in[..k..] T[a][k]   (points -> modes)   */
+DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int n0, const int n1,
+                                     const int n2, const int dir, const int nout,
+                                     const dg_real (*T)[DG_MAX_Q], const int to_points) {
+  const int nin = dir == 0 ? n0 : (dir == 1 ? n1 : n2);
+  const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
+  const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
+  for (int ip = 0; ip < npost; ++ip)
+    for (int k = 0; k < nout; ++k)
+      for (int i = 0; i < npre; ++i) {
+        dg_lane acc = dg_lane_set(0);
+        for (int a = 0; a < nin; ++a)
+          acc += in[i + npre * (a + nin * ip)] * (to_points ? T[a][k] : T[k][a]);
+        out[i + npre * (k + nout * ip)] = acc;
+      }
+}
+
+/* Modes -> values at the Q^DIM volume points (one variable). */
+DG_HD static inline void dg_eval_points(const dg_basis *B, const dg_lane *c, dg_lane *val,
+                                        dg_lane *t1, dg_lane *t2, const int DIM, const int N,
+                                        const int Q) {
+  if (DIM == 2) {
+    dg_contract(c, t1, N, N, 1, 0, Q, B->P, 1);
+    dg_contract(t1, val, Q, N, 1, 1, Q, B->P, 1);
+  } else {
+    dg_contract(c, t1, N, N, N, 0, Q, B->P, 1);
+    dg_contract(t1, t2, Q, N, N, 1, Q, B->P, 1);
+    dg_contract(t2, val, Q, Q, N, 2, Q, B->P, 1);
+  }
+}
+
+/* Physical coordinates of volume point p (only when the model needs x). */
+DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_basis *B, const dg_lane *xc,
+                                    const int DIM, const int Q, int p, dg_lane *x) {
+  for (int e = 0; e < DIM; ++e) {
+    const int ke = e == 0 ? p % Q : (e == 1 ? (p / Q) % Q : p / (Q * Q));
+    x[e] = xc[e] + (dg_real)0.5 * A->h[e] * B->x[ke];
+  }
+}
+
+DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_basis *B, long blk,
+                                        int lane, const int DIM, const int R, const int Q,
+                                        dg_lane *wk) {
+  const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
+  const dg_real *u = A->u + blk * (long)(DG_NVAR * M * DG_W) + lane;
+  dg_real *tr = A->trace + (A->slot0 / DG_W + blk) * (long)(2 * DIM * DG_NVAR * QF * DG_W) + lane;
+  dg_lane *c = wk, *g = c + M, *t = g + N * N, *val = t + Q * N;
+  for (int v = 0; v < DG_NVAR; ++v) {
+    for (int m = 0; m < M; ++m) c[m] = dg_lane_load(u + (long)(v * M + m) * DG_W);
+    for (int d = 0; d < DIM; ++d) {
+      const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
+      const int s1 = d == 0 ? N : 1;         /* first tangential stride */
+      const int s2 = d == 2 ? N : N * N;     /* second tangential (3D) */
+      const int n2 = DIM == 3 ? N : 1;
+      for (int side = 0; side < 2; ++side) {
+        /* collapse the normal direction with P_n(+-1) = (+-1)^n */
+        for (int j = 0; j < n2; ++j)
+          for (int i = 0; i < N; ++i) {
+            dg_lane acc = dg_lane_set(0);
+            for (int n = 0; n < N; ++n) {
+              const dg_lane cv = c[n * sd + i * s1 + j * s2];
+              if (side == 1 || n % 2 == 0)
+                acc += cv;
+              else
+                acc -= cv;
+            }
+            g[i + N * j] = acc;
+          }
+        if (DIM == 2) {
+          dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1);
+        } else {
+          dg_contract(g, t, N, N, 1, 0, Q, B->P, 1);
+          dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1);
+        }
+        const int f = 2 * d + side;
+        for (int p = 0; p < QF; ++p)
+          dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, val[p]);
+      }
+    }
+  }
+}
+
+DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_basis *B, long blk,
+                                         int lane, const int DIM, const int R, const int Q,
+                                         dg_lane *wk) {
+  const int N = R + 1, M = DG_POW(N, DIM), NP = DG_POW(Q, DIM), QF = DIM == 3 ? Q * Q : Q;
+  const int NV = DG_NVAR;
+  const long bs = blk * (long)(NV * M * DG_W) + lane;
+  dg_real *u = A->u + bs;
+  const long tslot = 2 * DIM * NV * QF * DG_W;
+  const dg_real *own = A->trace + (A->slot0 / DG_W + blk) * tslot + lane;
+  const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
+  const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
+  const int needs_x = geom != 0;
+
+  dg_lane *c = wk, *uq = c + NV * M, *fq = uq + NV * NP, *t1 = fq + NV * NP, *t2 = t1 + NP;
+  dg_lane *rhs = t2 + NP;
+  dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
+  for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
+  if (needs_x)
+    for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+
+  for (int m = 0; m < NV * M; ++m) {
+    c[m] = dg_lane_load(u + (long)m * DG_W);
+    rhs[m] = dg_lane_set(0);
+  }
+  for (int v = 0; v < NV; ++v) dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
+
+  /* volume: sum_d int f_d dpsi/dx_d, one direction at a time */
+  for (int d = 0; d < DIM; ++d) {
+    const dg_real scale = 2 / A->h[d];
+    for (int p = 0; p < NP; ++p) {
+      const int k0 = p % Q, k1 = (p / Q) % Q, k2 = p / (Q * Q);
+      dg_real wgt = B->w[k0] * B->w[k1] * scale;
+      if (DIM == 3) wgt *= B->w[k2];
+      for (int v = 0; v < NV; ++v) up[v] = uq[v * NP + p];
+      if (needs_x) dg_point_x(A, B, xc, DIM, Q, p, x);
+      dg_model_flux(&A->model, up, x, d, f);
+      for (int v = 0; v < NV; ++v) fq[v * NP + p] = f[v] * wgt;
+    }
+    for (int v = 0; v < NV; ++v) {
+      dg_lane *r = rhs + v * M;
+      if (DIM == 2) {
+        dg_contract(fq + v * NP, t1, Q, Q, 1, 0, N, d == 0 ? B->D : B->P, 0);
+        dg_contract(t1, t2, N, Q, 1, 1, N, d == 1 ? B->D : B->P, 0);
+      } else {
+        dg_contract(fq + v * NP, t1, Q, Q, Q, 0, N, d == 0 ? B->D : B->P, 0);
+        dg_contract(t1, t2, N, Q, Q, 1, N, d == 1 ? B->D : B->P, 0);
+        dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->D : B->P, 0);
+      }
+      const dg_lane *res = DIM == 2 ? t2 : t1;
+      for (int m = 0; m < M; ++m) r[m] += res[m];
+    }
+  }
+
+  /* surface: Rusanov flux on each face from the two traces, then lifting */
+  dg_lane *G = fq; /* reuse: NV*QF values */
+  for (int d = 0; d < DIM; ++d) {
+    const dg_real scale = 2 / A->h[d];
+    const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
+    const int s1 = d == 0 ? N : 1, s2 = d == 2 ? N : N * N;
+    const int t1d = d == 0 ? 1 : 0, t2d = d == 2 ? 1 : 2; /* tangential directions */
+    for (int side = 0; side < 2; ++side) {
+      const int fc = 2 * d + side;
+      dg_lane xf = dg_lane_set(0);
+      if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+      for (int p = 0; p < QF; ++p) {
+        const int p1 = p % Q, p2 = p / Q;
+        dg_lane uo[DG_NVAR], un[DG_NVAR], fl[DG_NVAR], fr[DG_NVAR];
+        for (int v = 0; v < NV; ++v) {
+          uo[v] = dg_lane_load(own + (long)((fc * NV + v) * QF + p) * DG_W);
+          un[v] = dg_lane_gather(A->trace, nbr + fc * DG_W, (long)(v * QF + p));
+        }
+        const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
+        if (needs_x) {
+          x[d] = xf;
+          x[t1d] = xc[t1d] + (dg_real)0.5 * A->h[t1d] * B->x[p1];
+          if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * A->h[t2d] * B->x[p2];
+        }
+        dg_model_flux(&A->model, ul, x, d, fl);
+        dg_model_flux(&A->model, ur, x, d, fr);
+        const dg_lane alpha = dg_lane_max(dg_model_max_speed(&A->model, ul, x, d),
+                                          dg_model_max_speed(&A->model, ur, x, d));
+        dg_real wgt = B->w[p1] * scale;
+        if (DIM == 3) wgt *= B->w[p2];
+        for (int v = 0; v < NV; ++v)
+          G[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * wgt);
+      }
+      for (int v = 0; v < NV; ++v) {
+        const dg_lane *hs = t1;
+        if (DIM == 2) {
+          dg_contract(G + v * QF, t1, Q, 1, 1, 0, N, B->P, 0);
+        } else {
+          dg_contract(G + v * QF, t1, Q, Q, 1, 0, N, B->P, 0);
+          dg_contract(t1, t2, N, Q, 1, 1, N, B->P, 0);
+          hs = t2;
+        }
+        dg_lane *r = rhs + v * M;
+        const int n2 = DIM == 3 ? N : 1;
+        for (int n = 0; n < N; ++n)
+          for (int j = 0; j < n2; ++j)
+            for (int i = 0; i < N; ++i) {
+              /* plus face: -F psi(+1); minus face: +F psi(-1) = +F (-1)^n */
+              if (side == 1 || n % 2 == 1)
+                r[n * sd + i * s1 + j * s2] -= hs[i + N * j];
+              else
+                r[n * sd + i * s1 + j * s2] += hs[i + N * j];
+            }
+      }
+    }
+  }
+
+  /* inverse diagonal mass and the fused RK update */
+  const dg_rk_coeffs rk = A->rk;
+  dg_real *ku = A->k ? A->k + bs : 0;
+  dg_real *u0 = A->u0 ? A->u0 + bs : 0;
+  for (int v = 0; v < NV; ++v)
+    for (int m = 0; m < M; ++m) {
+      const int a = m % N, b = (m / N) % N, cc = m / (N * N);
+      dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
+      if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
+      const long o = (long)(v * M + m) * DG_W;
+      const dg_lane cm = c[v * M + m];
+      const dg_lane dtl = rhs[v * M + m] * (s * A->dt);
+      dg_lane un = cm * rk.ua + dtl * rk.ul;
+      if (rk.use_k) {
+        const dg_lane kn = dg_lane_load(ku + o) * rk.ka + dtl * rk.kc;
+        dg_lane_store(ku + o, kn);
+        un += kn * rk.uk;
+      }
+      if (rk.use_u0) un += dg_lane_load(u0 + o) * rk.u0a;
+      if (rk.save_u0) dg_lane_store(u0 + o, cm);
+      dg_lane_store(u + o, un);
+    }
+}
+
+#endif

@@ -1,0 +1,27 @@
+/* dg_types.h - the scalar type, compile-time limits and the host/device marker
+ * shared by every layer.  Plain C11 / C++ (nvcc compiles it too). */
+#ifndef DG_TYPES_H
+#define DG_TYPES_H
+
+/* Highest polynomial degree a degree map may hold (kernels exist for 0..max). */
+#define DG_MAX_DEGREE 10
+/* Most Gauss points per direction; Q >= rmax+1 and Q <= DG_MAX_Q. */
+#define DG_MAX_Q 12
+
+/* dg_real is double unless the build asks for float (-DDGRID_REAL=float). */
+#ifdef DG_REAL_FLOAT
+typedef float dg_real;
+#define DG_REAL_NAME "float"
+#else
+typedef double dg_real;
+#define DG_REAL_NAME "double"
+#endif
+
+/* A stage function compiles for host and device. */
+#ifdef __CUDACC__
+#define DG_HD __host__ __device__
+#else
+#define DG_HD
+#endif
+
+#endif

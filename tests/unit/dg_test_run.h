@@ -1,0 +1,100 @@
+/* dg_test_run.h - set up, run and measure one advection case through the
+ * public C API (what an app does, minus the command line). */
+#ifndef DG_TEST_RUN_H
+#define DG_TEST_RUN_H
+
+#include "dg_disc.h"
+#include "dg_eval.h"
+#include "dg_field.h"
+#include "dg_problem.h"
+#include "dg_test.h"
+#include "dg_ts.h"
+
+#include <string.h>
+
+typedef struct {
+  int dim, n[3];
+  double lo[3], hi[3];
+  int q;                 /* 0: rmax+1 */
+  dg_degree_map *map;    /* borrowed; if NULL: uniform degree r */
+  int r;
+  int velocity;          /* DG_VELOCITY_* */
+  double beta[3], omega;
+  dg_init_kind init;
+  dg_ts_kind ts;
+  double dt;
+  long steps;
+} test_case;
+
+typedef struct {
+  double l2, linf, mass0, mass1;
+  long dofs;
+} test_result;
+
+static double test_init_fn(const double x[3], int v, void *ctx) {
+  (void)v;
+  return dg_problem_initial((const dg_problem *)ctx, x);
+}
+
+static inline void test_case_default(test_case *c, int dim, int n, int r) {
+  memset(c, 0, sizeof *c);
+  c->dim = dim;
+  for (int d = 0; d < 3; ++d) {
+    c->n[d] = n;
+    c->lo[d] = 0;
+    c->hi[d] = 1;
+    c->beta[d] = 1;
+  }
+  c->r = r;
+  c->velocity = DG_VELOCITY_CONSTANT;
+  c->omega = 1;
+  c->init = DG_INIT_SINE;
+  c->ts = DG_TS_RK4;
+}
+
+/* Run; if out_field is not NULL the disc and final field are returned. */
+static inline int test_run(const test_case *c, test_result *res, dg_disc **out_disc,
+                           dg_field **out_field) {
+  dg_grid g;
+  dg_degree_map *own = NULL;
+  dg_disc *d = NULL;
+  dg_field *u = NULL;
+  dg_ts *ts = NULL;
+  OK(dg_grid_init(&g, c->dim, c->n, c->lo, c->hi));
+  const dg_degree_map *m = c->map;
+  if (!m) {
+    OK(dg_degree_map_create_uniform(&own, &g, c->r));
+    m = own;
+  }
+  dg_model_params mp;
+  memset(&mp, 0, sizeof mp);
+  mp.velocity = c->velocity;
+  for (int d2 = 0; d2 < 3; ++d2) {
+    mp.beta[d2] = (dg_real)c->beta[d2];
+    mp.centre[d2] = (dg_real)(0.5 * (c->lo[d2] + c->hi[d2]));
+  }
+  mp.omega = (dg_real)c->omega;
+  OK(dg_disc_create(&d, &g, m, c->q, &mp));
+  dg_problem pb;
+  OK(dg_problem_init(&pb, c->init, &g, &mp));
+  OK(dg_field_create(&u, d));
+  OK(dg_project(d, u, test_init_fn, &pb));
+  OK(dg_mass(d, u, &res->mass0));
+  OK(dg_ts_create(&ts, d, c->ts));
+  for (long s = 0; s < c->steps; ++s) OK(dg_ts_step(ts, u, c->dt));
+  OK(dg_mass(d, u, &res->mass1));
+  OK(dg_error_norms(d, u, &pb, c->dt * (double)c->steps, &res->l2, &res->linf));
+  res->dofs = dg_disc_ndofs(d);
+  dg_ts_destroy(&ts);
+  dg_degree_map_destroy(&own);
+  if (out_field) {
+    *out_disc = d;
+    *out_field = u;
+  } else {
+    dg_field_destroy(&u);
+    dg_disc_destroy(&d);
+  }
+  return 0;
+}
+
+#endif

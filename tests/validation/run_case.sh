@@ -290,6 +290,14 @@ A_STEPS=$(field "$ALINE" steps) R_STEPS=$(field "$RLINE" steps)
 [ "$(field "$CLINE" dofs)" = "$R_DOFS" ] || fail "compare compared $(field "$CLINE" dofs) coefficients, dgref has $R_DOFS"
 { [ "$A_STEPS" = "$K_nsteps" ] && [ "$R_STEPS" = "$K_nsteps" ]; } || fail "step counts: advect $A_STEPS, dgref $R_STEPS, asked $K_nsteps"
 
+# the same quadrature and model recorded in both files (text headers: docs/FILE_FORMAT.md)
+hdr() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+for k in q step model; do
+  a=$(hdr "$WORK/dgrid.txt" $k) r=$(hdr "$WORK/ref.txt" $k)
+  { [ -n "$a" ] && [ "$a" = "$r" ]; } || fail "header '$k' differs: advect's text output has '$a', dgref's '$r'"
+done
+[ "$(hdr "$WORK/ref.txt" q)" = "$K_q" ] || fail "dgref used q=$(hdr "$WORK/ref.txt" q), the case asked q=$K_q"
+
 # advect's two outputs hold the same doubles
 "$COMPARE" --quiet --tol 0 "$WORK/dgrid.txt" "$WORK/dgrid.h5" > "$WORK/compare_self.out" 2>&1 ||
   fail "advect's text and HDF5 outputs differ: $(head -n 2 "$WORK/compare_self.out")"

@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     if (dim == 2)
       n1 = r == 0 ? 32 : (r <= 2 ? 8 : 4);
     else
-      n1 = r == 1 ? 4 : 2;
+      n1 = r == 1 ? 8 : 4;
     const double T = 0.1;
     const double e1 = run(dim, n1, r, T), e2 = run(dim, 2 * n1, r, T);
     const double rate = log(e1 / e2) / log(2.0);

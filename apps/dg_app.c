@@ -1,0 +1,378 @@
+/* dg_app.c - command-line options of the apps and the setup they drive. */
+#include "dg_app.h"
+
+#include "dg_error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dg_app_defaults(dg_app_config *c) {
+  memset(c, 0, sizeof *c);
+  c->dim = 2;
+  c->cells[0] = c->cells[1] = c->cells[2] = 32;
+  for (int d = 0; d < 3; ++d) {
+    c->box[2 * d] = 0;
+    c->box[2 * d + 1] = 1;
+    c->beta[d] = 1;
+  }
+  c->degree = 3;
+  c->degree_min = 0;
+  strcpy(c->map, "uniform");
+  c->seed = 1;
+  c->q = 0;
+  strcpy(c->velocity, "const");
+  c->omega = 1;
+  strcpy(c->init, "bell");
+  c->bell_height = 2;
+  c->value = 1;
+  strcpy(c->integrator, "ssprk3");
+  c->cfl = 0.5;
+  c->t_end = 1.0;
+  strcpy(c->output, "advect.h5");
+  c->progress_every = 100;
+  c->view_samples = 0;
+}
+
+void dg_app_help(FILE *f, const char *prog) {
+  fprintf(f,
+          "usage: %s [options]   (every option also as --name=value)\n"
+          "\n"
+          "grid and degrees\n"
+          "  --dim D              2 or 3                                  [2]\n"
+          "  --cells N1xN2[xN3]   elements per direction                  [32x32(x32)]\n"
+          "  --box x0,x1,y0,y1[,z0,z1]  the periodic box                  [unit box]\n"
+          "  --degree R           uniform degree; max of band/random maps [3]\n"
+          "  --degree-min R       min degree of band/random maps          [0]\n"
+          "  --map KIND           uniform | band | random                 [uniform]\n"
+          "  --map-file PATH      degree map file (N2 lines of N1 integers, first line\n"
+          "                       is the lowest row; 3D: N3 such blocks)   [none]\n"
+          "  --seed S             seed of the random map                  [1]\n"
+          "  --q Q                Gauss points per direction              [max degree + 1]\n"
+          "physics\n"
+          "  --velocity KIND      const | rotation                        [const]\n"
+          "  --beta bx,by[,bz]    constant velocity                       [1,1(,1)]\n"
+          "  --omega W            rotation rate                           [1]\n"
+          "  --rot-centre cx,cy   rotation centre                         [box centre]\n"
+          "  --init KIND          parabola | bell | sine | constant       [bell]\n"
+          "  --bell-centre x,y[,z]  bell centre               [centre - 0.2 box size]\n"
+          "  --bell-radius R      bell radius                             [0.1 (x1-x0)]\n"
+          "  --bell-height H      bell height h0                          [2]\n"
+          "  --value V            constant for --init constant            [1]\n"
+          "time stepping\n"
+          "  --integrator KIND    euler | ssprk2 | ssprk3 | rk4 | lsrk4   [ssprk3]\n"
+          "  --dt DT              fixed time step (excludes --cfl)        [from --cfl]\n"
+          "  --cfl C              dt = C x stable estimate                [0.5]\n"
+          "  --t-end T            final time (excludes --steps)           [1]\n"
+          "  --steps N            number of steps; T = N dt               [from --t-end]\n"
+          "output\n"
+          "  --output PATH        final HDF5 snapshot                     [advect.h5]\n"
+          "  --output-every N     also a snapshot every N steps (PATH_<step>.h5)\n"
+          "                       and an XDMF time series (PATH.xdmf)      [0: off]\n"
+          "  --text-output PATH   final solution in the text modal format  [none]\n"
+          "  --view-samples S     view sub-grid samples per element        [max degree+1, 2..8]\n"
+          "  --restart PATH       continue from a snapshot (same grid, map, model)\n"
+          "  --progress-every N   progress line every N steps (0: off)    [100]\n"
+          "  --history            record mass and L2 error at each progress line\n"
+          "  --quiet              no progress lines\n"
+          "  --help               this text\n"
+          "\n"
+          "The last line on stdout is a machine-readable summary:\n"
+          "  advect: backend=B dofs=N steps=N t=T dt=DT l2_error=E linf_error=E mass=M\n"
+          "          mass_drift=D wall_s=S dof_stage_per_s=X\n",
+          prog);
+}
+
+static int parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || errno)
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt, s);
+  if (v < lo || v > hi)
+    return dg_error(DG_ERR_ARG, "option %s: %ld is outside %ld..%ld", opt, v, lo, hi);
+  *out = v;
+  return 0;
+}
+
+static int parse_int(const char *opt, const char *s, int lo, int hi, int *out) {
+  long v;
+  DG_CALL(parse_long(opt, s, lo, hi, &v));
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_real(const char *opt, const char *s, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
+  *out = v;
+  return 0;
+}
+
+static int parse_pos(const char *opt, const char *s, double *out) {
+  DG_CALL(parse_real(opt, s, out));
+  if (!(*out > 0)) return dg_error(DG_ERR_ARG, "option %s: %s must be positive", opt, s);
+  return 0;
+}
+
+/* Comma-separated reals: between nmin and nmax of them. */
+static int parse_list(const char *opt, const char *s, int nmin, int nmax, double *out, int *n) {
+  char buf[512];
+  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
+  strcpy(buf, s);
+  int k = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (k >= nmax)
+      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, s, nmax);
+    DG_CALL(parse_real(opt, tok, &out[k]));
+    ++k;
+  }
+  if (k < nmin || s[strlen(s) - 1] == ',' || s[0] == ',')
+    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s,
+                    nmin, nmax > nmin ? " or more" : "");
+  *n = k;
+  return 0;
+}
+
+static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
+  char buf[128];
+  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
+  strcpy(buf, s);
+  int k = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
+    if (k >= 3) return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 3 sizes", opt, s);
+    DG_CALL(parse_int(opt, tok, 1, 1 << 24, &cells[k]));
+    ++k;
+  }
+  if (k < 2 || s[strlen(s) - 1] == 'x' || s[0] == 'x')
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, s);
+  *n = k;
+  return 0;
+}
+
+static int parse_word(const char *opt, const char *s, const char *const *allowed, char *out,
+                      size_t cap) {
+  for (int i = 0; allowed[i]; ++i)
+    if (strcmp(s, allowed[i]) == 0) {
+      snprintf(out, cap, "%s", s);
+      return 0;
+    }
+  char list[256] = "";
+  for (int i = 0; allowed[i]; ++i) {
+    strncat(list, allowed[i], sizeof list - strlen(list) - 1);
+    if (allowed[i + 1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+  }
+  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt, s, list);
+}
+
+static int parse_path(const char *opt, const char *s, char *out, size_t cap) {
+  if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty path", opt);
+  if (strlen(s) >= cap) return dg_error(DG_ERR_ARG, "option %s: path longer than %zu", opt, cap - 1);
+  strcpy(out, s);
+  return 0;
+}
+
+static int record(dg_app_config *c, const char *key, const char *val) {
+  for (int i = 0; i < c->nparams; ++i)
+    if (strcmp(c->keys[i], key) == 0) return dg_error(DG_ERR_ARG, "option --%s given twice", key);
+  if (c->nparams >= 64) return dg_error(DG_ERR_ARG, "too many options");
+  c->keys[c->nparams] = strdup(key);
+  c->values[c->nparams] = strdup(val);
+  if (!c->keys[c->nparams] || !c->values[c->nparams]) return dg_error(DG_ERR_MEM, "out of memory");
+  c->nparams++;
+  return 0;
+}
+
+static const char *const maps[] = {"uniform", "band", "random", NULL};
+static const char *const vels[] = {"const", "rotation", NULL};
+static const char *const inits[] = {"parabola", "bell", "sine", "constant", NULL};
+static const char *const tss[] = {"euler", "ssprk2", "ssprk3", "rk4", "lsrk4", NULL};
+
+/* Options without a value. */
+static int is_flag(const char *name) {
+  return !strcmp(name, "quiet") || !strcmp(name, "history") || !strcmp(name, "help");
+}
+
+static int apply(dg_app_config *c, const char *name, const char *v) {
+  char opt[80];
+  snprintf(opt, sizeof opt, "--%s", name);
+  int n = 0;
+  if (!strcmp(name, "dim")) return parse_int(opt, v, 2, 3, &c->dim);
+  if (!strcmp(name, "cells")) {
+    int cells[3] = {0, 0, 1};
+    DG_CALL(parse_cells(opt, v, cells, &n));
+    for (int d = 0; d < 3; ++d) c->cells[d] = cells[d];
+    c->cells_n = n;
+    return 0;
+  }
+  if (!strcmp(name, "box")) {
+    double b[6];
+    DG_CALL(parse_list(opt, v, 4, 6, b, &n));
+    if (n != 4 && n != 6) return dg_error(DG_ERR_ARG, "option --box: '%s' needs 4 or 6 numbers", v);
+    for (int i = 0; i < n; ++i) c->box[i] = b[i];
+    for (int d = 0; d < n / 2; ++d)
+      if (!(b[2 * d + 1] > b[2 * d]))
+        return dg_error(DG_ERR_ARG, "option --box: upper bound %g not above lower bound %g",
+                        b[2 * d + 1], b[2 * d]);
+    return 0;
+  }
+  if (!strcmp(name, "degree")) return parse_int(opt, v, 0, DG_MAX_DEGREE, &c->degree);
+  if (!strcmp(name, "degree-min")) return parse_int(opt, v, 0, DG_MAX_DEGREE, &c->degree_min);
+  if (!strcmp(name, "map")) return parse_word(opt, v, maps, c->map, sizeof c->map);
+  if (!strcmp(name, "map-file")) return parse_path(opt, v, c->map_file, sizeof c->map_file);
+  if (!strcmp(name, "seed")) return parse_long(opt, v, 0, 1L << 62, &c->seed);
+  if (!strcmp(name, "q")) return parse_int(opt, v, 1, DG_MAX_Q, &c->q);
+  if (!strcmp(name, "velocity")) return parse_word(opt, v, vels, c->velocity, sizeof c->velocity);
+  if (!strcmp(name, "beta")) return parse_list(opt, v, 2, 3, c->beta, &n);
+  if (!strcmp(name, "omega")) return parse_real(opt, v, &c->omega);
+  if (!strcmp(name, "rot-centre")) {
+    c->rot_centre_set = 1;
+    return parse_list(opt, v, 2, 3, c->rot_centre, &n);
+  }
+  if (!strcmp(name, "init")) return parse_word(opt, v, inits, c->init, sizeof c->init);
+  if (!strcmp(name, "bell-centre")) {
+    c->bell_centre_set = 1;
+    return parse_list(opt, v, 2, 3, c->bell_centre, &n);
+  }
+  if (!strcmp(name, "bell-radius")) {
+    c->bell_radius_set = 1;
+    return parse_pos(opt, v, &c->bell_radius);
+  }
+  if (!strcmp(name, "bell-height")) return parse_real(opt, v, &c->bell_height);
+  if (!strcmp(name, "value")) return parse_real(opt, v, &c->value);
+  if (!strcmp(name, "integrator"))
+    return parse_word(opt, v, tss, c->integrator, sizeof c->integrator);
+  if (!strcmp(name, "dt")) {
+    c->dt_set = 1;
+    return parse_pos(opt, v, &c->dt);
+  }
+  if (!strcmp(name, "cfl")) {
+    c->cfl_set = 1;
+    return parse_pos(opt, v, &c->cfl);
+  }
+  if (!strcmp(name, "t-end")) {
+    c->t_end_set = 1;
+    return parse_pos(opt, v, &c->t_end);
+  }
+  if (!strcmp(name, "steps")) {
+    c->steps_set = 1;
+    return parse_long(opt, v, 0, 1L << 40, &c->steps);
+  }
+  if (!strcmp(name, "output")) return parse_path(opt, v, c->output, sizeof c->output);
+  if (!strcmp(name, "text-output"))
+    return parse_path(opt, v, c->text_output, sizeof c->text_output);
+  if (!strcmp(name, "restart")) return parse_path(opt, v, c->restart, sizeof c->restart);
+  if (!strcmp(name, "output-every")) return parse_long(opt, v, 0, 1L << 40, &c->output_every);
+  if (!strcmp(name, "progress-every")) return parse_long(opt, v, 0, 1L << 40, &c->progress_every);
+  if (!strcmp(name, "view-samples")) return parse_int(opt, v, 1, 64, &c->view_samples);
+  return dg_error(DG_ERR_ARG, "unknown option '--%s' (see --help)", name);
+}
+
+int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
+  (void)prog;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (strncmp(a, "--", 2) != 0 || a[2] == '\0')
+      return dg_error(DG_ERR_ARG, "unexpected argument '%s' (options start with --; see --help)",
+                      a);
+    char name[64];
+    const char *eq = strchr(a + 2, '=');
+    const size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+    if (len >= sizeof name) return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)", a);
+    memcpy(name, a + 2, len);
+    name[len] = '\0';
+    const char *val;
+    if (is_flag(name)) {
+      if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
+      if (!strcmp(name, "help")) return 1;
+      if (!strcmp(name, "quiet")) c->quiet = 1;
+      if (!strcmp(name, "history")) c->history = 1;
+      DG_CALL(record(c, name, "1"));
+      continue;
+    }
+    if (eq) {
+      val = eq + 1;
+    } else {
+      if (i + 1 >= argc) {
+        /* unknown names are reported as such, not as missing values */
+        int rc = apply(c, name, "");
+        if (rc && strstr(dg_error_message(), "unknown option")) return rc;
+        return dg_error(DG_ERR_ARG, "option --%s needs a value", name);
+      }
+      val = argv[++i];
+    }
+    DG_CALL(apply(c, name, val));
+    DG_CALL(record(c, name, val));
+  }
+  if (c->dt_set && c->cfl_set) return dg_error(DG_ERR_ARG, "options --dt and --cfl exclude each other");
+  if (c->steps_set && c->t_end_set)
+    return dg_error(DG_ERR_ARG, "options --steps and --t-end exclude each other");
+  if (strcmp(c->map, "uniform") != 0 && c->degree_min > c->degree)
+    return dg_error(DG_ERR_ARG, "option --degree-min: %d is above --degree %d", c->degree_min,
+                    c->degree);
+  if (c->cells_n && c->cells_n != c->dim)
+    return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %d", c->cells_n,
+                    c->dim);
+  if (c->view_samples == 0) {
+    c->view_samples = c->degree + 1;
+    if (c->view_samples < 2) c->view_samples = 2;
+    if (c->view_samples > 8) c->view_samples = 8;
+  }
+  return 0;
+}
+
+int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
+  memset(s, 0, sizeof *s);
+  double lo[3], hi[3];
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = c->box[2 * d];
+    hi[d] = c->box[2 * d + 1];
+  }
+  DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
+  const dg_grid *g = &s->grid;
+  if (c->map_file[0])
+    DG_CALL(dg_degree_map_create_file(&s->map, g, c->map_file));
+  else if (!strcmp(c->map, "band"))
+    DG_CALL(dg_degree_map_create_band(&s->map, g, c->degree_min, c->degree));
+  else if (!strcmp(c->map, "random"))
+    DG_CALL(dg_degree_map_create_random(&s->map, g, c->degree_min, c->degree, (uint64_t)c->seed));
+  else
+    DG_CALL(dg_degree_map_create_uniform(&s->map, g, c->degree));
+  memset(&s->model, 0, sizeof s->model);
+  s->model.velocity = strcmp(c->velocity, "rotation") ? DG_VELOCITY_CONSTANT : DG_VELOCITY_ROTATION;
+  for (int d = 0; d < 3; ++d) {
+    s->model.beta[d] = (dg_real)(d < c->dim ? c->beta[d] : 0);
+    s->model.centre[d] = (dg_real)(c->rot_centre_set && d < 2 ? c->rot_centre[d] : 0.5 * (lo[d] + hi[d]));
+  }
+  s->model.omega = (dg_real)c->omega;
+  DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, &s->model));
+  dg_init_kind ik;
+  DG_CALL(dg_init_parse(c->init, &ik));
+  DG_CALL(dg_problem_init(&s->problem, ik, g, &s->model));
+  if (c->bell_centre_set)
+    for (int d = 0; d < c->dim; ++d) s->problem.centre[d] = c->bell_centre[d];
+  if (c->bell_radius_set) s->problem.radius = c->bell_radius;
+  s->problem.height = c->bell_height;
+  s->problem.value = c->value;
+  DG_CALL(dg_ts_parse(c->integrator, &s->ts_kind));
+  return 0;
+}
+
+void dg_app_setup_destroy(dg_app_setup *s) {
+  dg_disc_destroy(&s->disc);
+  dg_degree_map_destroy(&s->map);
+}
+
+void dg_app_config_free(dg_app_config *c) {
+  for (int i = 0; i < c->nparams; ++i) {
+    free(c->keys[i]);
+    free(c->values[i]);
+  }
+  c->nparams = 0;
+}

@@ -1,0 +1,64 @@
+/* dg_app.h - the run configuration shared by the apps: every numerical
+ * choice as a command-line option, strict parsing with one clear message per
+ * bad value, and the setup of grid, degree map, discretisation and problem. */
+#ifndef DG_APP_H
+#define DG_APP_H
+
+#include "dg_degree_map.h"
+#include "dg_disc.h"
+#include "dg_problem.h"
+#include "dg_ts.h"
+
+#include <stdio.h>
+
+typedef struct {
+  int dim;
+  int cells[3];
+  int cells_n; /* sizes given with --cells (0: default) */
+  double box[6];
+  int degree, degree_min;
+  char map[16];       /* uniform | band | random */
+  char map_file[512]; /* overrides map when set */
+  long seed;
+  int q;
+  char velocity[16]; /* const | rotation */
+  double beta[3], omega, rot_centre[3];
+  int rot_centre_set;
+  char init[16];
+  double bell_centre[3], bell_radius, bell_height, value;
+  int bell_centre_set, bell_radius_set;
+  char integrator[16];
+  double dt, cfl, t_end;
+  long steps;
+  int dt_set, cfl_set, t_end_set, steps_set;
+  char output[512], text_output[512], restart[512];
+  long output_every, progress_every;
+  int view_samples;
+  int quiet, history;
+  /* the options as given, for the snapshot's /parameters */
+  int nparams;
+  char *keys[64], *values[64];
+} dg_app_config;
+
+typedef struct {
+  dg_grid grid;
+  dg_degree_map *map;
+  dg_disc *disc;
+  dg_problem problem;
+  dg_model_params model;
+  dg_ts_kind ts_kind;
+} dg_app_setup;
+
+/* Defaults for every option. */
+void dg_app_defaults(dg_app_config *c);
+/* Parse argv into c.  Returns 0, 1 for --help (printed to stdout), or
+ * DG_ERR_ARG with a message naming the option and value. */
+int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
+/* Print the option reference with defaults. */
+void dg_app_help(FILE *f, const char *prog);
+/* Build grid, map, disc and problem from c. */
+int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c);
+void dg_app_setup_destroy(dg_app_setup *s);
+void dg_app_config_free(dg_app_config *c);
+
+#endif

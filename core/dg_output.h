@@ -1,0 +1,32 @@
+/* dg_output.h - between a running discretisation and a dg_snapshot (core/dg_io.h):
+ * fill a snapshot from a field, and load a field from a snapshot (restart)
+ * after checking that the snapshot describes the same problem. */
+#ifndef DG_OUTPUT_H
+#define DG_OUTPUT_H
+
+#include "dg_eval.h"
+#include "dg_io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Name of the model for files: "advection-constant" / "advection-rotation". */
+const char *dg_model_name(const dg_model_params *m);
+
+/* Fill `s` (allocating; free with dg_snapshot_free) from field u at (t, step):
+ * grid, degrees, compact coefficients, values at the Gauss points, the view
+ * sub-grid with view_s samples per element and direction (0: none) and, when
+ * pb is not NULL, the pointwise error there.  Parameters and history are left
+ * empty for the caller. */
+int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double t, long step,
+                           int view_s, const dg_problem *pb);
+
+/* Load u from snapshot s read from `path`, after checking dim, cells, box, q,
+ * nvar, model and every element's degree; a mismatch names what differs. */
+int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -160,8 +160,8 @@ int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *p
     while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') ++s;
     if (*s == '\0' || *s == '#') continue;
     if (row >= rows) {
-      rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: more than the %ld rows the %s grid has",
-                    path, lineno, rows, g->dim == 3 ? "n1*n2" : "n1");
+      rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: more than the %ld rows (%s) the grid has",
+                    path, lineno, rows, g->dim == 3 ? "N2*N3" : "N2");
       goto fail;
     }
     const int cnt = parse_row(path, lineno, s, g->n[0], (*m)->deg + row * g->n[0]);
@@ -180,8 +180,13 @@ int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *p
     rc = dg_error(DG_ERR_IO, "degree map %s: read error", path);
     goto fail;
   }
+  if (lineno == 0) {
+    rc = dg_error(DG_ERR_IO, "degree map %s: empty file, the grid needs %ld rows", path, rows);
+    goto fail;
+  }
   if (row != rows) {
-    rc = dg_error(DG_ERR_IO, "degree map %s: %ld rows, the grid needs %ld", path, row, rows);
+    rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: end of file after %ld rows, the grid needs %ld",
+                  path, lineno, row, rows);
     goto fail;
   }
   fclose(f);

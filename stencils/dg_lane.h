@@ -52,8 +52,9 @@ typedef long long dg_ilane __attribute__((vector_size(DG_VBYTES)));
 #endif
 
 static inline dg_lane dg_lane_set(dg_real s) {
-  dg_lane v = {0};
-  return v + s;
+  dg_lane v;
+  for (int l = 0; l < DG_W; ++l) v[l] = s; /* a broadcast (0 + s would turn -0 into +0) */
+  return v;
 }
 static inline dg_lane dg_lane_load(const dg_real *p) {
   dg_lane v;
@@ -62,9 +63,8 @@ static inline dg_lane dg_lane_load(const dg_real *p) {
 }
 static inline void dg_lane_store(dg_real *p, dg_lane v) { memcpy(p, &v, sizeof v); }
 static inline dg_lane dg_lane_abs(dg_lane v) {
-  dg_ilane m = (dg_ilane)v;
-  m &= ~(dg_ilane)dg_lane_set((dg_real)-0.0); /* clear the sign bits */
-  return (dg_lane)m;
+  const dg_ilane sign = (dg_ilane)dg_lane_set((dg_real)-0.0); /* only the sign bits */
+  return (dg_lane)((dg_ilane)v & ~sign);
 }
 static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
   dg_ilane m = a > b; /* all ones where a wins */

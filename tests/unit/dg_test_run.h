@@ -24,6 +24,8 @@ typedef struct {
   dg_ts_kind ts;
   double dt;
   long steps;
+  double bell_centre[3]; /* used when bell_radius > 0 */
+  double bell_radius;
 } test_case;
 
 typedef struct {
@@ -77,6 +79,10 @@ static inline int test_run(const test_case *c, test_result *res, dg_disc **out_d
   OK(dg_disc_create(&d, &g, m, c->q, &mp));
   dg_problem pb;
   OK(dg_problem_init(&pb, c->init, &g, &mp));
+  if (c->bell_radius > 0) {
+    pb.radius = c->bell_radius;
+    for (int d2 = 0; d2 < 3; ++d2) pb.centre[d2] = c->bell_centre[d2];
+  }
   OK(dg_field_create(&u, d));
   OK(dg_project(d, u, test_init_fn, &pb));
   OK(dg_mass(d, u, &res->mass0));

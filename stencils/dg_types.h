@@ -17,9 +17,12 @@ typedef double dg_real;
 #define DG_REAL_NAME "double"
 #endif
 
-/* A stage function compiles for host and device. */
+/* A stage function compiles for host and device, and is always inlined into
+ * its backend wrapper so that R, Q and DIM become constants there. */
 #ifdef __CUDACC__
-#define DG_HD __host__ __device__
+#define DG_HD __host__ __device__ __forceinline__
+#elif defined(__GNUC__)
+#define DG_HD __attribute__((always_inline))
 #else
 #define DG_HD
 #endif

@@ -10,7 +10,6 @@ interpreter (sys.executable PLOT ...), whatever `python3` on PATH is.
 import csv
 import importlib.machinery
 import importlib.util
-import math
 import os
 import shutil
 import struct
@@ -442,6 +441,10 @@ def case_bad_input():
     path = variant(os.path.join(c, "base.h5"), "offsets.h5", break_offsets)
     want_error([path], "plot: %s: dataset /coeff_offset is inconsistent with /degree at element "
                "4 (4,0): offsets 64..80 span 16 values, degree 2 with nvar 1 needs 9" % path)
+    # Checked even when the solution comes from the view (s2: nvar 2, degree (i+j)%4).
+    path = variant(src, "offsets_view.h5", break_offsets)
+    want_error([path], "plot: %s: dataset /coeff_offset is inconsistent with /degree at element "
+               "4 (4,0): offsets 60..62 span 2 values, degree 2 with nvar 2 needs 18" % path)
 
     # No Python modules (an isolated interpreter without site-packages): exit 1.
     rc, out, err = run_plot(os.path.join(g, "s2.h5"), python=[sys.executable, "-I", "-S"])

@@ -1,2 +1,0 @@
-# Empty dependencies file for dg_backend.
-# This may be replaced when dependencies are built.

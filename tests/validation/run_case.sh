@@ -6,8 +6,9 @@
 # quadrature, initial data, velocity, integrator, dt and step count.
 #
 # usage: run_case.sh --advect PATH --dgref PATH --compare PATH --workdir DIR
-#                    [--name NAME] [--tol T] [--max-l2 E] [--expect-mismatch]
-#                    [--] key=value ...
+#                    [--name NAME] [--tol T] [--max-l2 E] [--threads N]
+#                    [--expect-mismatch] [--] key=value ...
+# --threads N runs advect with OMP_NUM_THREADS=N (otherwise the caller's setting).
 #
 # The case is given once, as dgref-style key=value pairs (see docs/VALIDATION.md
 # and tests/reference/README.md); this script passes every value explicitly to
@@ -49,14 +50,15 @@ set -u
 prog=run_case.sh
 die() { echo "$prog: $*" >&2; exit 2; }
 
-ADVECT='' DGREF='' COMPARE='' WORK='' NAME=case TOL=1e-12 MAXL2='' EXPECT_MISMATCH=0
+ADVECT='' DGREF='' COMPARE='' WORK='' NAME=case TOL=1e-12 MAXL2='' THREADS='' EXPECT_MISMATCH=0
 while [ $# -gt 0 ]; do
   case $1 in
-  --advect | --dgref | --compare | --workdir | --name | --tol | --max-l2)
+  --advect | --dgref | --compare | --workdir | --name | --tol | --max-l2 | --threads)
     [ $# -ge 2 ] || die "option $1 needs a value"
     case $1 in
     --advect) ADVECT=$2 ;; --dgref) DGREF=$2 ;; --compare) COMPARE=$2 ;;
     --workdir) WORK=$2 ;; --name) NAME=$2 ;; --tol) TOL=$2 ;; --max-l2) MAXL2=$2 ;;
+    --threads) THREADS=$2 ;;
     esac
     shift 2 ;;
   --expect-mismatch) EXPECT_MISMATCH=1; shift ;;
@@ -80,6 +82,9 @@ isnum() { printf '%s\n' "$1" | grep -Eq '^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+
 isint() { printf '%s\n' "$1" | grep -Eq '^[0-9]+$'; }
 isnum "$TOL" || die "--tol '$TOL' is not a number"
 [ -z "$MAXL2" ] || isnum "$MAXL2" || die "--max-l2 '$MAXL2' is not a number"
+if [ -n "$THREADS" ]; then
+  { isint "$THREADS" && [ "$THREADS" -ge 1 ]; } || die "--threads '$THREADS' is not a positive integer"
+fi
 
 # ---- the case: key=value pairs into K_<key> (and R_<key> for ref.<key>)
 KEYS="nx ny x0 x1 y0 y1 q deg degfile map degmin seed vel bx by omega cx cy init bcx bcy radius height value rk dt nsteps"
@@ -141,7 +146,6 @@ isint "$MAXDEG" || die "bad degree '$MAXDEG'"
 [ -n "$K_q" ] || K_q=$((MAXDEG + 1))
 
 { rm -rf "$WORK" && mkdir -p "$WORK"; } || die "cannot create work folder '$WORK'"
-WORK=$(cd "$WORK" && pwd)
 
 # ---- helpers
 # qcmd ARGS...: the command line, shell-quoted where needed
@@ -193,7 +197,11 @@ const) set -- "$@" --init constant --value "$K_value" ;;
 esac
 set -- "$@" --integrator "$K_rk" --dt "$K_dt" --steps "$K_nsteps" \
   --output "$WORK/dgrid.h5" --text-output "$WORK/dgrid.txt" --quiet
-{ echo "# $NAME: dgrid"; qcmd "$ADVECT" "$@"; } > "$WORK/commands.txt"
+if [ -n "$THREADS" ]; then
+  OMP_NUM_THREADS=$THREADS
+  export OMP_NUM_THREADS
+fi
+{ echo "# $NAME: dgrid (OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset})"; qcmd "$ADVECT" "$@"; } > "$WORK/commands.txt"
 "$ADVECT" "$@" > "$WORK/advect.out" 2> "$WORK/advect.err"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -214,7 +222,7 @@ if [ -n "$K_map" ]; then
     $1 == "e" && NF == 4 { d[$2 + 0, $3 + 0] = $4 + 0; n++; next }
     END {
       if (n != nx * ny) { printf "advect text output has %d element records, expected %d\n", n, nx * ny > "/dev/stderr"; exit 1 }
-      printf "# %s degree map made by advect (--map %s --degree-min %d --degree %d), read back from dgrid.txt\n", map, map, lo, hi
+      printf "# %s degree map made by advect (--map %s --degree-min %d --degree %d), read back from its text output\n", map, map, lo, hi
       for (j = 0; j < ny; ++j) {
         line = ""
         for (i = 0; i < nx; ++i) {
@@ -226,6 +234,17 @@ if [ -n "$K_map" ]; then
       }
       for (r = lo; r <= hi; ++r)
         if (!(r in cnt)) { printf "the %s map has no element of degree %d (expected every degree %d..%d on %dx%d)\n", map, r, lo, hi, nx, ny > "/dev/stderr"; exit 1 }
+      if (map == "band") {
+        # core/dg_degree_map.h: constant along x, symmetric about the middle
+        # rows, rmin next to both y-boundaries, never falling toward the middle
+        for (j = 0; j < ny; ++j)
+          for (i = 0; i < nx; ++i) {
+            if (d[i, j] != d[0, j]) { printf "band map: row j=%d is not constant in x (element (%d,%d) has %d, (0,%d) has %d)\n", j, i, j, d[i, j], j, d[0, j] > "/dev/stderr"; exit 1 }
+            if (d[i, j] != d[i, ny - 1 - j]) { printf "band map: rows %d and %d differ (not symmetric)\n", j, ny - 1 - j > "/dev/stderr"; exit 1 }
+            if (2 * j < ny - 1 && d[i, j + 1] < d[i, j]) { printf "band map: degree falls from row %d to row %d below the middle\n", j, j + 1 > "/dev/stderr"; exit 1 }
+          }
+        if (d[0, 0] != lo) { printf "band map: row 0 has degree %d, expected --degree-min %d\n", d[0, 0], lo > "/dev/stderr"; exit 1 }
+      }
     }' "$WORK/dgrid.txt" > "$REF_DEGFILE" 2> "$WORK/map.err" || {
     echo "$prog: FAIL: degree map from advect's output is not as asked:" >&2; show "$WORK/map.err"; exit 1; }
 fi
@@ -330,14 +349,19 @@ if [ -n "$MAXL2" ]; then
     fail "dgref's L2 error $R_L2 is above the case's bound $MAXL2 (unstable or wrong setup?)"
 fi
 
+# largest |coefficient| of dgref's solution, for the max relative coefficient difference
+CMAX=$(awk 'past && $1 != "e" && $1 !~ /^#/ { for (i = 1; i <= NF; ++i) { v = $i + 0; if (v < 0) v = -v; if (v > m) m = v } }
+            $1 == "elements" { past = 1 } END { printf "%.17g", m }' "$WORK/ref.txt")
+MAXREL=$(awk -v d="$MAXD" -v m="$CMAX" 'BEGIN { printf "%.17g", (m > 0 ? d / m : d) }')
+
 STATUS=PASS
 [ $FAILED -eq 0 ] || STATUS=FAIL
-printf 'case=%s status=%s cells=%sx%s degrees=%s q=%s vel=%s init=%s rk=%s dt=%s steps=%s dofs=%s advect_l2=%s dgref_l2=%s advect_linf=%s dgref_linf=%s advect_mass=%s dgref_mass=%s rel_l2_diff=%s coeff_rel_l2=%s max_abs_diff=%s\n' \
-  "$NAME" "$STATUS" "$K_nx" "$K_ny" \
+printf 'case=%s status=%s cells=%sx%s box=[%s,%s]x[%s,%s] degrees=%s q=%s vel=%s init=%s rk=%s dt=%s steps=%s dofs=%s advect_l2=%s dgref_l2=%s advect_linf=%s dgref_linf=%s advect_mass=%s dgref_mass=%s rel_l2_diff=%s coeff_rel_l2=%s max_abs_diff=%s max_rel_coeff_diff=%s\n' \
+  "$NAME" "$STATUS" "$K_nx" "$K_ny" "$K_x0" "$K_x1" "$K_y0" "$K_y1" \
   "$(if [ -n "$K_map" ]; then echo "$K_map:$K_degmin..$K_deg"; elif [ -n "$K_degfile" ]; then echo "file:$(basename "$K_degfile")"; else echo "$K_deg"; fi)" \
   "$K_q" "$K_vel" "$K_init" "$K_rk" "$K_dt" "$K_nsteps" "$R_DOFS" "$A_L2" "$R_L2" "$A_LI" "$R_LI" "$A_M" "$R_M" \
-  "$REL" "$CREL" "$MAXD" > "$WORK/result.txt"
-echo "$prog: $STATUS: rel_l2_diff=$REL coeff_rel_l2=$CREL max_abs_diff=$MAXD (at $AT)"
+  "$REL" "$CREL" "$MAXD" "$MAXREL" > "$WORK/result.txt"
+echo "$prog: $STATUS: rel_l2_diff=$REL coeff_rel_l2=$CREL max_abs_diff=$MAXD (at $AT; max|c|=$CMAX)"
 echo "  advect: $ALINE"
 echo "  dgref:  $RLINE"
 [ $FAILED -eq 0 ] || { echo "  files and the exact commands: $WORK (commands.txt)"; exit 1; }

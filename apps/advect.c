@@ -8,11 +8,14 @@
 #include "dg_io.h"
 #include "dg_output.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static double wall(void) {
   struct timespec ts;
@@ -121,7 +124,36 @@ static int write_xdmf(run_state *r) {
   }
   shape.nelem = g->nelem;
   shape.view_s = r->cfg.view_samples;
+  /* every snapshot has /view/error (write_snapshot passes the problem): list it too */
+  double err_marker = 0;
+  shape.view_error = &err_marker;
   return dg_xdmf_write(xp, r->nsnap, (const char *const *)r->snap_paths, r->snap_times, &shape);
+}
+
+/* An output path the run could not write is reported before the run, not after it. */
+static int check_output_path(const char *opt, const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return dg_error(DG_ERR_IO, "option %s: %s is a folder, not a file", opt, path);
+  char dir[600];
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else if (slash == path)
+    snprintf(dir, sizeof dir, "/");
+  else
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+  int err = 0;
+  if (stat(dir, &st) != 0)
+    err = errno;
+  else if (!S_ISDIR(st.st_mode))
+    err = ENOTDIR;
+  else if (access(dir, W_OK | X_OK) != 0)
+    err = errno;
+  if (err)
+    return dg_error(DG_ERR_IO, "option %s: cannot write in folder %s: %s", opt, dir,
+                    strerror(err));
+  return 0;
 }
 
 static int setup_time(run_state *r) {
@@ -151,13 +183,18 @@ static int setup_time(run_state *r) {
 
 static int run(run_state *r) {
   dg_app_config *c = &r->cfg;
+  DG_CALL(check_output_path("--output", c->output));
+  if (c->text_output[0]) DG_CALL(check_output_path("--text-output", c->text_output));
   DG_CALL(dg_app_setup_create(&r->set, c));
   dg_disc *d = r->set.disc;
   DG_CALL(dg_field_create(&r->u, d));
   DG_CALL(setup_time(r));
   if (c->restart[0]) {
     dg_snapshot s;
-    DG_CALL(dg_snapshot_read(c->restart, &s));
+    {
+      int rrc = dg_snapshot_read(c->restart, &s);
+      if (rrc) return dg_error_prefix(rrc, "restart");
+    }
     int rc = dg_field_from_snapshot(d, r->u, &s, c->restart);
     r->step0 = (long)s.step;
     const double tfile = s.time;
@@ -266,7 +303,7 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);
   int rc = dg_app_parse(&r.cfg, argc, argv, "advect");
-  if (rc == 1) {
+  if (rc == DG_APP_HELP) {
     dg_app_help(stdout, "advect");
     dg_app_config_free(&r.cfg);
     return 0;

@@ -72,7 +72,8 @@ void dg_app_help(FILE *f, const char *prog) {
           "                       and an XDMF time series (PATH.xdmf)      [0: off]\n"
           "  --text-output PATH   final solution in the text modal format  [none]\n"
           "  --view-samples S     view sub-grid samples per element        [max degree+1, 2..8]\n"
-          "  --restart PATH       continue from a snapshot (same grid, map, model)\n"
+          "  --restart PATH       continue from a snapshot (same grid, map, model, q);\n"
+          "                       --steps/--t-end still count from t=0    [none]\n"
           "  --progress-every N   progress line every N steps (0: off)    [100]\n"
           "  --history            record mass and L2 error at each progress line\n"
           "  --quiet              no progress lines\n"
@@ -124,6 +125,9 @@ static int parse_list(const char *opt, const char *s, int nmin, int nmax, double
   char buf[512];
   if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
   strcpy(buf, s);
+  /* strtok_r would skip an empty field silently */
+  if (s[0] == ',' || strstr(s, ",,") || (s[0] && s[strlen(s) - 1] == ','))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, s);
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -132,7 +136,7 @@ static int parse_list(const char *opt, const char *s, int nmin, int nmax, double
     DG_CALL(parse_real(opt, tok, &out[k]));
     ++k;
   }
-  if (k < nmin || s[strlen(s) - 1] == ',' || s[0] == ',')
+  if (k < nmin)
     return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s,
                     nmin, nmax > nmin ? " or more" : "");
   *n = k;
@@ -150,7 +154,7 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
     DG_CALL(parse_int(opt, tok, 1, 1 << 24, &cells[k]));
     ++k;
   }
-  if (k < 2 || s[strlen(s) - 1] == 'x' || s[0] == 'x')
+  if (k < 2 || s[strlen(s) - 1] == 'x' || s[0] == 'x' || strstr(s, "xx"))
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, s);
   *n = k;
   return 0;
@@ -290,7 +294,7 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
     const char *val;
     if (is_flag(name)) {
       if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
-      if (!strcmp(name, "help")) return 1;
+      if (!strcmp(name, "help")) return DG_APP_HELP;
       if (!strcmp(name, "quiet")) c->quiet = 1;
       if (!strcmp(name, "history")) c->history = 1;
       DG_CALL(record(c, name, "1"));

@@ -51,8 +51,11 @@ typedef struct {
 
 /* Defaults for every option. */
 void dg_app_defaults(dg_app_config *c);
-/* Parse argv into c.  Returns 0, 1 for --help (printed to stdout), or
- * DG_ERR_ARG with a message naming the option and value. */
+/* dg_app_parse's status for --help: distinct from every DG_ERR_* code. */
+#define DG_APP_HELP (-1)
+
+/* Parse argv into c.  Returns 0, DG_APP_HELP for --help (the caller prints
+ * it to stdout), or DG_ERR_ARG with a message naming the option and value. */
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
 /* Print the option reference with defaults. */
 void dg_app_help(FILE *f, const char *prog);

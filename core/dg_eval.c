@@ -5,6 +5,7 @@
 #include "dg_quadrature.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,9 +200,13 @@ int dg_check_finite(const dg_disc *d, dg_field *f) {
           for (long m = 0; m < M; ++m)
             if (dg_disc_index(d, e, v, (int)m) == i) {
               int ijk[3];
+              char at[64];
               dg_grid_ijk(g, e, ijk);
-              return dg_error(DG_ERR_NUMERIC, "non-finite coefficient in element (%d,%d,%d)",
-                              ijk[0], ijk[1], ijk[2]);
+              if (g->dim == 3)
+                snprintf(at, sizeof at, "(%d,%d,%d)", ijk[0], ijk[1], ijk[2]);
+              else
+                snprintf(at, sizeof at, "(%d,%d)", ijk[0], ijk[1]);
+              return dg_error(DG_ERR_NUMERIC, "non-finite coefficient in element %s", at);
             }
       }
       return dg_error(DG_ERR_NUMERIC, "non-finite value in padding at index %ld", i);

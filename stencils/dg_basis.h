@@ -5,6 +5,7 @@
 #ifndef DG_BASIS_H
 #define DG_BASIS_H
 
+#include "dg_lane.h"
 #include "dg_types.h"
 
 typedef struct {
@@ -14,5 +15,19 @@ typedef struct {
   dg_real P[DG_MAX_Q][DG_MAX_Q];  /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
   dg_real D[DG_MAX_Q][DG_MAX_Q];  /* D[a][k] = P_a'(x_k) */
 } dg_basis;
+
+/* The tables as the stages read them: on the GPU the same struct; on the CPU
+ * P and D pre-broadcast to SIMD lanes (built by the backend's basis_create). */
+#ifdef __CUDACC__
+typedef dg_basis dg_stage_basis;
+#else
+typedef struct {
+  int q;
+  dg_real x[DG_MAX_Q];
+  dg_real w[DG_MAX_Q];
+  dg_tab P[DG_MAX_Q][DG_MAX_Q];
+  dg_tab D[DG_MAX_Q][DG_MAX_Q];
+} dg_stage_basis;
+#endif
 
 #endif

@@ -21,6 +21,7 @@
 #define DG_W 32 /* layout lanes: one warp */
 #define DG_VL 1 /* lanes per thread */
 typedef dg_real dg_lane;
+typedef dg_real dg_tab; /* a basis-table entry as the stages read it */
 
 DG_HD static inline dg_lane dg_lane_set(dg_real s) { return s; }
 DG_HD static inline dg_lane dg_lane_load(const dg_real *p) { return *p; }
@@ -32,6 +33,8 @@ DG_HD static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, 
   return base[off[0] + i * DG_W];
 }
 DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) { (void)l; return v; }
+/* Whether the lanes' neighbours form one whole microblock (then one load). */
+DG_HD static inline int dg_lane_contiguous(const int *off) { (void)off; return 1; }
 
 #else /* CPU: GCC vector extensions */
 
@@ -45,6 +48,9 @@ DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) { (void)l; return v; }
 #define DG_W ((int)(DG_VBYTES / sizeof(dg_real)))
 #define DG_VL DG_W
 typedef dg_real dg_lane __attribute__((vector_size(DG_VBYTES)));
+/* Table entries are stored pre-broadcast, so a contraction step is one FMA
+ * with a memory operand instead of a broadcast and an FMA. */
+typedef dg_lane dg_tab;
 #ifdef DG_REAL_FLOAT
 typedef int dg_ilane __attribute__((vector_size(DG_VBYTES)));
 #else
@@ -76,6 +82,11 @@ static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, long i
   return v;
 }
 static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
+static inline int dg_lane_contiguous(const int *off) {
+  int c = off[0] % DG_W == 0;
+  for (int l = 1; l < DG_W; ++l) c &= off[l] == off[0] + l;
+  return c;
+}
 
 #endif
 #endif

@@ -38,7 +38,7 @@
  * otherwise: out[..a..] = sum_k in[..k..] T[a][k]   (points -> modes)   */
 DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int n0, const int n1,
                                      const int n2, const int dir, const int nout,
-                                     const dg_real (*T)[DG_MAX_Q], const int to_points) {
+                                     const dg_tab (*T)[DG_MAX_Q], const int to_points) {
   const int nin = dir == 0 ? n0 : (dir == 1 ? n1 : n2);
   const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
   const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
@@ -46,6 +46,7 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
     for (int k = 0; k < nout; ++k)
       for (int i = 0; i < npre; ++i) {
         dg_lane acc = dg_lane_set(0);
+        DG_UNROLL
         for (int a = 0; a < nin; ++a)
           acc += in[i + npre * (a + nin * ip)] * (to_points ? T[a][k] : T[k][a]);
         out[i + npre * (k + nout * ip)] = acc;
@@ -53,7 +54,7 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
 }
 
 /* Modes -> values at the Q^DIM volume points (one variable). */
-DG_HD static inline void dg_eval_points(const dg_basis *B, const dg_lane *c, dg_lane *val,
+DG_HD static inline void dg_eval_points(const dg_stage_basis *B, const dg_lane *c, dg_lane *val,
                                         dg_lane *t1, dg_lane *t2, const int DIM, const int N,
                                         const int Q) {
   if (DIM == 2) {
@@ -67,7 +68,7 @@ DG_HD static inline void dg_eval_points(const dg_basis *B, const dg_lane *c, dg_
 }
 
 /* Physical coordinates of volume point p (only when the model needs x). */
-DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_basis *B, const dg_lane *xc,
+DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_stage_basis *B, const dg_lane *xc,
                                     const int DIM, const int Q, int p, dg_lane *x) {
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == 0 ? p % Q : (e == 1 ? (p / Q) % Q : p / (Q * Q));
@@ -75,7 +76,7 @@ DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_basis *B, c
   }
 }
 
-DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_basis *B, long blk,
+DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                         int lane, const int DIM, const int R, const int Q,
                                         dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
@@ -117,7 +118,7 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_basis *
   }
 }
 
-DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_basis *B, long blk,
+DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                          int lane, const int DIM, const int R, const int Q,
                                          dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), NP = DG_POW(Q, DIM), QF = DIM == 3 ? Q * Q : Q;
@@ -181,12 +182,18 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_basis 
       const int fc = 2 * d + side;
       dg_lane xf = dg_lane_set(0);
       if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+      /* neighbours that fill one microblock (a whole row of one degree, the
+         common case) are read with one vector load instead of a gather */
+      const int *noff = nbr + fc * DG_W;
+      const int contig = dg_lane_contiguous(noff);
+      DG_UNROLL
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;
         dg_lane uo[DG_NVAR], un[DG_NVAR], fl[DG_NVAR], fr[DG_NVAR];
         for (int v = 0; v < NV; ++v) {
           uo[v] = dg_lane_load(own + (long)((fc * NV + v) * QF + p) * DG_W);
-          un[v] = dg_lane_gather(A->trace, nbr + fc * DG_W, (long)(v * QF + p));
+          un[v] = contig ? dg_lane_load(A->trace + noff[0] + (long)(v * QF + p) * DG_W)
+                         : dg_lane_gather(A->trace, noff, (long)(v * QF + p));
         }
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) {

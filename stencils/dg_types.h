@@ -17,6 +17,15 @@ typedef double dg_real;
 #define DG_REAL_NAME "double"
 #endif
 
+/* Unroll the loop that follows (bounds are constants in the backend wrappers). */
+#if defined(__CUDACC__)
+#define DG_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define DG_UNROLL _Pragma("GCC unroll 16")
+#else
+#define DG_UNROLL
+#endif
+
 /* A stage function compiles for host and device, and is always inlined into
  * its backend wrapper so that R, Q and DIM become constants there. */
 #ifdef __CUDACC__

@@ -42,9 +42,18 @@ static int be_zero(void *d, size_t bytes) {
 }
 
 static int be_basis_create(void **handle, const dg_basis *b) {
-  dg_basis *c = malloc(sizeof *c);
+  dg_stage_basis *c = aligned_alloc(64, (sizeof *c + 63) / 64 * 64);
   if (!c) return dg_error(DG_ERR_MEM, "out of memory for basis tables");
-  *c = *b;
+  memset(c, 0, sizeof *c);
+  c->q = b->q;
+  for (int k = 0; k < DG_MAX_Q; ++k) {
+    c->x[k] = b->x[k];
+    c->w[k] = b->w[k];
+    for (int a = 0; a < DG_MAX_Q; ++a) {
+      c->P[a][k] = dg_lane_set(b->P[a][k]);
+      c->D[a][k] = dg_lane_set(b->D[a][k]);
+    }
+  }
   *handle = c;
   return 0;
 }
@@ -56,7 +65,7 @@ static int run(int kind, const dg_stage_args *a, const void *basis, int r, int q
     return dg_error(DG_ERR_ARG, "omp backend: no stage for dim %d, degree %d, %d points", a->dim,
                     r, q);
   DG_CALL(be_init());
-  table[a->dim - 2][r][q][kind](a, (const dg_basis *)basis);
+  table[a->dim - 2][r][q][kind](a, (const dg_stage_basis *)basis);
   return 0;
 }
 

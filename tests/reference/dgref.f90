@@ -375,6 +375,7 @@ contains
     integer :: unit, ios, lineno, row, col, m, t0, ival
     logical :: is_ws
 
+    ctx = ''   ! set per line below; initialised for gfortran -O1's flow analysis
     open(newunit=unit, file=path, status='old', action='read', iostat=ios)
     if (ios /= 0) call usage_error('degfile "' // path // '": cannot open')
     lineno = 0

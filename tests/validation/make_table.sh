@@ -64,6 +64,8 @@ done < "$CASES"
 
 # sig X N: X with N significant digits (or '-')
 sig() { if [ -n "$1" ]; then awk -v x="$1" -v n="$2" 'BEGIN { printf "%.*e", n - 1, x }'; else printf -- '-'; fi; }
+# absdiff A B: |A-B|
+absdiff() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2e", d }'; }
 # reldiff A B: |A-B| / max(|A|,|B|)
 reldiff() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; if (a < 0) a = -a; if (b < 0) b = -b; m = a > b ? a : b; printf "%.2e", (m > 0 ? d / m : d) }'; }
 
@@ -80,7 +82,7 @@ done
 echo
 echo "Results (L2 errors against the exact solution as each program prints them; differences of the final coefficients from compare):"
 echo
-echo "| case | L2 error dgrid | L2 error dgref | rel. diff of L2 errors | rel. diff of masses | rel_l2_diff | coeff_rel_l2 | max rel. coeff. diff | result |"
+echo "| case | L2 error dgrid | L2 error dgref | rel. diff of L2 errors | abs. diff of masses | rel_l2_diff | coeff_rel_l2 | max rel. coeff. diff | result |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for name in $names; do
   r=$WORK/$name/result.txt
@@ -95,7 +97,7 @@ for name in $names; do
     echo "| $name | (self-test: dgref runs with beta_y + 1e-7) |||| $(sig "$(field "$r" rel_l2_diff)" 3) | $(sig "$(field "$r" coeff_rel_l2)" 3) | - | mismatch caught: $st |"
     continue
   fi
-  echo "| $name | $(sig "$(field "$r" advect_l2)" 12) | $(sig "$(field "$r" dgref_l2)" 12) | $(reldiff "$(field "$r" advect_l2)" "$(field "$r" dgref_l2)") | $(reldiff "$(field "$r" advect_mass)" "$(field "$r" dgref_mass)") | $(sig "$(field "$r" rel_l2_diff)" 3) | $(sig "$(field "$r" coeff_rel_l2)" 3) | $(sig "$(field "$r" max_rel_coeff_diff)" 3) | $st |"
+  echo "| $name | $(sig "$(field "$r" advect_l2)" 12) | $(sig "$(field "$r" dgref_l2)" 12) | $(reldiff "$(field "$r" advect_l2)" "$(field "$r" dgref_l2)") | $(absdiff "$(field "$r" advect_mass)" "$(field "$r" dgref_mass)") | $(sig "$(field "$r" rel_l2_diff)" 3) | $(sig "$(field "$r" coeff_rel_l2)" 3) | $(sig "$(field "$r" max_rel_coeff_diff)" 3) | $st |"
 done
 
 echo

@@ -35,7 +35,10 @@ struct dg_disc {
   void *basis_dev;  /* backend handle */
   int *d_nbr;       /* device: [nslots/W][2*dim][W] */
   dg_real *d_geom;  /* device: [nslots/W][3*dim][W] or NULL */
-  dg_real *d_trace; /* device: [nslots/W][2*dim*nvar*QF][W] */
+  dg_real *d_trace[2]; /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
+  int cur;              /* buffer holding the traces of trace_src */
+  const dg_field *trace_src; /* field whose current coefficients they are */
+  long trace_stamp;          /* ... at this modification stamp */
   int timing;
   double t_trace, t_update;
 };
@@ -198,8 +201,10 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       d->d_geom = p;
       if ((rc = be->to_device(d->d_geom, geom, gb))) goto fail;
     }
-    if ((rc = be->alloc(&p, tb))) goto fail;
-    d->d_trace = p;
+    for (int b = 0; b < 2; ++b) {
+      if ((rc = be->alloc(&p, tb))) goto fail;
+      d->d_trace[b] = p;
+    }
   }
   free(nbr);
   free(geom);
@@ -219,7 +224,8 @@ void dg_disc_destroy(dg_disc **dp) {
   if (d->basis_dev) be->basis_free(d->basis_dev);
   if (d->d_nbr) be->free(d->d_nbr);
   if (d->d_geom) be->free(d->d_geom);
-  if (d->d_trace) be->free(d->d_trace);
+  for (int b = 0; b < 2; ++b)
+    if (d->d_trace[b]) be->free(d->d_trace[b]);
   free(d->map.deg);
   free(d->elem_slot);
   free(d->slot_elem);
@@ -284,8 +290,9 @@ dg_work dg_disc_work(const dg_disc *d, int reg_streams) {
     const double n = (double)d->bk[r].n, N = r + 1, M = (double)ipow(r + 1, dim);
     if (n == 0) continue;
     double f = 0;
-    /* trace: collapse 2*dim faces, evaluate at face points */
-    f += 2 * dim * (2 * M + (dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q)));
+    /* face values, twice: of the old coefficients (own side of each flux)
+       and of the new ones (the next stage's traces) */
+    f += 2 * 2 * dim * (M + (dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q)));
     /* values at points */
     f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
                   : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
@@ -304,8 +311,8 @@ dg_work dg_disc_work(const dg_disc *d, int reg_streams) {
   const double rb = sizeof(dg_real);
   w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
   const double tr = (double)d->nslots * 2 * dim * nv * QF * rb;
-  w.bytes_moved = (double)d->len * rb * (2 + 1 + reg_streams) /* u read twice, written once */
-                  + 3 * tr                                     /* traces: write, read own + nbr */
+  w.bytes_moved = (double)d->len * rb * (2 + reg_streams) /* u read once, written once */
+                  + 2 * tr                                 /* traces: write new, read neighbours' */
                   + (double)d->nslots * 2 * dim * sizeof(int) +
                   (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
   return w;
@@ -324,24 +331,26 @@ void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
 int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
                   const dg_rk_coeffs *rk) {
   const dg_backend_ops *be = dg_backend();
+  if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
+    return dg_error(DG_ERR_ARG, "RK stage needs a register that was not given");
   DG_CALL(dg_field_to_device(u));
-  if (rk->use_k || rk->save_u0 || rk->use_u0) {
-    if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
-      return dg_error(DG_ERR_ARG, "RK stage needs a register that was not given");
-  }
   if (k) DG_CALL(dg_field_to_device(k));
   if (u0) DG_CALL(dg_field_to_device(u0));
   dg_stage_args a;
   memset(&a, 0, sizeof a);
-  a.trace = d->d_trace;
   a.dim = d->grid.dim;
   for (int t = 0; t < 3; ++t) a.h[t] = (dg_real)d->grid.h[t];
   a.dt = (dg_real)dt;
   a.rk = *rk;
   a.model = d->model;
   const int dim = d->grid.dim, W = d->W;
+  /* traces of u are normally left by the previous update; recompute them
+     only when u changed otherwise (projection, restart, another field) */
+  const int fresh = d->trace_src == u && d->trace_stamp == u->stamp;
   double t0 = d->timing ? now_s() : 0;
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
+    a.trace = d->d_trace[d->cur];
+    a.trace_out = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
     for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
       const bucket *b = &d->bk[r];
       if (b->nblock == 0) continue;
@@ -352,10 +361,11 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
       a.geom = d->d_geom ? d->d_geom + (b->slot0 / W) * 3 * dim * W : NULL;
       a.slot0 = b->slot0;
       a.nblock = b->nblock;
-      if (pass == 0)
-        DG_CALL(be->trace(&a, d->basis_dev, r, d->q));
-      else
-        DG_CALL(be->update(&a, d->basis_dev, r, d->q));
+      int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q) : be->update(&a, d->basis_dev, r, d->q);
+      if (rc) {
+        d->trace_src = NULL; /* the buffers are in an unknown state */
+        return rc;
+      }
     }
     if (d->timing) {
       DG_CALL(be->sync());
@@ -368,7 +378,10 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
     }
   }
   dg_field_device_modified(u);
-  if (u0 && (rk->save_u0)) dg_field_device_modified(u0);
+  if (u0 && rk->save_u0) dg_field_device_modified(u0);
   if (k && rk->use_k) dg_field_device_modified(k);
+  d->cur = 1 - d->cur;
+  d->trace_src = u;
+  d->trace_stamp = u->stamp;
   return 0;
 }

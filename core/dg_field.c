@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static long next_stamp(void) {
+  static long counter;
+  return ++counter;
+}
+
 int dg_field_create(dg_field **f, const dg_disc *d) {
   const dg_backend_ops *be = dg_backend();
   *f = NULL;
@@ -34,6 +39,7 @@ int dg_field_create(dg_field **f, const dg_disc *d) {
     }
   }
   p->host_valid = p->dev_valid = 1;
+  p->stamp = next_stamp();
   *f = p;
   return 0;
 }
@@ -62,11 +68,13 @@ int dg_field_to_device(dg_field *f) {
 }
 
 void dg_field_host_modified(dg_field *f) {
+  f->stamp = next_stamp();
   f->host_valid = 1;
   f->dev_valid = f->h == f->dev;
 }
 
 void dg_field_device_modified(dg_field *f) {
+  f->stamp = next_stamp();
   f->dev_valid = 1;
   f->host_valid = f->h == f->dev;
 }

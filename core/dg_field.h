@@ -17,6 +17,7 @@ struct dg_field {
   dg_real *dev;   /* device copy (== h for the OpenMP backend) */
   int host_valid; /* host copy up to date */
   int dev_valid;  /* device copy up to date */
+  long stamp;     /* changes on every modification (unique across fields) */
 };
 
 /* A zero field (both copies valid). */

@@ -21,6 +21,8 @@ typedef struct {
   dg_real *u0;       /* RK register, same layout (or NULL) */
   dg_real *k;        /* RK register, same layout (or NULL) */
   dg_real *trace;    /* all face traces, indexed by slot (all buckets) */
+  dg_real *trace_out; /* update: where to write the new coefficients' traces
+                         (the other buffer), or NULL */
   const int *nbr;    /* this bucket: [block][2*dim][DG_W] trace offset of the
                         neighbour's facing trace (v=0, point 0) */
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face

@@ -6,11 +6,14 @@
  * functions from wrappers where they are compile-time constants, so after
  * inlining every loop bound is known and the loops unroll.
  *
- * One RK stage is two passes over all buckets:
+ * One RK stage is one pass over all buckets:
+ *   dg_stage_update: volume term, Rusanov fluxes from its own face values and
+ *                    the neighbours' stored traces, lifting, inverse diagonal
+ *                    mass, fused RK update, and the traces of the new
+ *                    coefficients for the next stage (a second buffer).
  *   dg_stage_trace : coefficients -> values on the 2*DIM faces (at the
- *                    common Q^(DIM-1) face points), stored per slot;
- *   dg_stage_update: volume term, Rusanov fluxes from own and neighbour
- *                    traces, lifting, inverse diagonal mass, fused RK update.
+ *                    common Q^(DIM-1) face points), stored per slot; run only
+ *                    when the coefficients changed outside the update.
  * Because the update reads neighbours only through traces, it may write its
  * coefficients in place.  All element operators are sum-factorised: one 1D
  * contraction per direction (dg_contract), O(Q^(DIM+1)) work per element.
@@ -30,7 +33,7 @@
 /* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
 #define DG_STAGE_WORK(dim, r, q)                                                                   \
   (2 * DG_NVAR * DG_POW((r) + 1, dim) + 2 * DG_NVAR * DG_POW(q, dim) + 2 * DG_POW(q, dim) +       \
-   DG_NVAR * DG_POW(q, dim))
+   DG_NVAR * 2 * (dim) * ((dim) == 3 ? (q) * (q) : (q)))
 
 /* Contract `in` along direction dir with the table T.
  * in has extents (n0, n1, n2), x fastest; out the same with nout along dir.
@@ -76,46 +79,69 @@ DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_stage_basis
   }
 }
 
+/* Values of the element's expansion c (one variable, N^DIM modes) at the
+ * QF = Q^(DIM-1) points of each of its 2*DIM faces: out[f*QF + p].  g and t
+ * are scratch of N^(DIM-1) and Q*N lanes.  The trace pass and the update both
+ * use this one function, so both sides of a face always see the same bits. */
+DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *c, dg_lane *out,
+                                        dg_lane *g, dg_lane *t, const int DIM, const int N,
+                                        const int Q) {
+  const int QF = DIM == 3 ? Q * Q : Q;
+  for (int d = 0; d < DIM; ++d) {
+    const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
+    const int s1 = d == 0 ? N : 1;     /* first tangential stride */
+    const int s2 = d == 2 ? N : N * N; /* second tangential (3D) */
+    const int n2 = DIM == 3 ? N : 1;
+    for (int side = 0; side < 2; ++side) {
+      /* collapse the normal direction with P_n(+-1) = (+-1)^n */
+      for (int j = 0; j < n2; ++j)
+        for (int i = 0; i < N; ++i) {
+          dg_lane acc = dg_lane_set(0);
+          DG_UNROLL
+          for (int n = 0; n < N; ++n) {
+            const dg_lane cv = c[n * sd + i * s1 + j * s2];
+            if (side == 1 || n % 2 == 0)
+              acc += cv;
+            else
+              acc -= cv;
+          }
+          g[i + N * j] = acc;
+        }
+      dg_lane *val = out + (2 * d + side) * QF;
+      if (DIM == 2) {
+        dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1);
+      } else {
+        dg_contract(g, t, N, N, 1, 0, Q, B->P, 1);
+        dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1);
+      }
+    }
+  }
+}
+
+/* Store face values fv[v][f][p] of one microblock into the trace array. */
+DG_HD static inline void dg_store_traces(dg_real *tr, const dg_lane *fv, const int DIM,
+                                         const int Q) {
+  const int QF = DIM == 3 ? Q * Q : Q;
+  for (int f = 0; f < 2 * DIM; ++f)
+    for (int v = 0; v < DG_NVAR; ++v)
+      for (int p = 0; p < QF; ++p)
+        dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, fv[(v * 2 * DIM + f) * QF + p]);
+}
+
+/* Trace pass: only needed when the coefficients changed outside the update
+ * (initial data, restart); the update writes the next stage's traces itself. */
 DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                         int lane, const int DIM, const int R, const int Q,
                                         dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
   const dg_real *u = A->u + blk * (long)(DG_NVAR * M * DG_W) + lane;
   dg_real *tr = A->trace + (A->slot0 / DG_W + blk) * (long)(2 * DIM * DG_NVAR * QF * DG_W) + lane;
-  dg_lane *c = wk, *g = c + M, *t = g + N * N, *val = t + Q * N;
+  dg_lane *c = wk, *fv = c + M, *g = fv + DG_NVAR * 2 * DIM * QF, *t = g + N * N;
   for (int v = 0; v < DG_NVAR; ++v) {
     for (int m = 0; m < M; ++m) c[m] = dg_lane_load(u + (long)(v * M + m) * DG_W);
-    for (int d = 0; d < DIM; ++d) {
-      const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
-      const int s1 = d == 0 ? N : 1;         /* first tangential stride */
-      const int s2 = d == 2 ? N : N * N;     /* second tangential (3D) */
-      const int n2 = DIM == 3 ? N : 1;
-      for (int side = 0; side < 2; ++side) {
-        /* collapse the normal direction with P_n(+-1) = (+-1)^n */
-        for (int j = 0; j < n2; ++j)
-          for (int i = 0; i < N; ++i) {
-            dg_lane acc = dg_lane_set(0);
-            for (int n = 0; n < N; ++n) {
-              const dg_lane cv = c[n * sd + i * s1 + j * s2];
-              if (side == 1 || n % 2 == 0)
-                acc += cv;
-              else
-                acc -= cv;
-            }
-            g[i + N * j] = acc;
-          }
-        if (DIM == 2) {
-          dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1);
-        } else {
-          dg_contract(g, t, N, N, 1, 0, Q, B->P, 1);
-          dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1);
-        }
-        const int f = 2 * d + side;
-        for (int p = 0; p < QF; ++p)
-          dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, val[p]);
-      }
-    }
+    dg_face_values(B, c, fv + v * 2 * DIM * QF, g, t, DIM, N, Q);
   }
+  dg_store_traces(tr, fv, DIM, Q);
 }
 
 DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
@@ -126,13 +152,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const long bs = blk * (long)(NV * M * DG_W) + lane;
   dg_real *u = A->u + bs;
   const long tslot = 2 * DIM * NV * QF * DG_W;
-  const dg_real *own = A->trace + (A->slot0 / DG_W + blk) * tslot + lane;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
   const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
   const int needs_x = geom != 0;
 
   dg_lane *c = wk, *uq = c + NV * M, *fq = uq + NV * NP, *t1 = fq + NV * NP, *t2 = t1 + NP;
-  dg_lane *rhs = t2 + NP;
+  dg_lane *rhs = t2 + NP, *fv = rhs + NV * M; /* fv: own face values [v][f][p] */
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
   if (needs_x)
@@ -142,7 +167,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     c[m] = dg_lane_load(u + (long)m * DG_W);
     rhs[m] = dg_lane_set(0);
   }
-  for (int v = 0; v < NV; ++v) dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
+  for (int v = 0; v < NV; ++v) {
+    dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
+    dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
+  }
 
   /* volume: sum_d int f_d dpsi/dx_d, one direction at a time */
   for (int d = 0; d < DIM; ++d) {
@@ -191,7 +219,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         const int p1 = p % Q, p2 = p / Q;
         dg_lane uo[DG_NVAR], un[DG_NVAR], fl[DG_NVAR], fr[DG_NVAR];
         for (int v = 0; v < NV; ++v) {
-          uo[v] = dg_lane_load(own + (long)((fc * NV + v) * QF + p) * DG_W);
+          uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
           un[v] = contig ? dg_lane_load(A->trace + noff[0] + (long)(v * QF + p) * DG_W)
                          : dg_lane_gather(A->trace, noff, (long)(v * QF + p));
         }
@@ -255,7 +283,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       if (rk.use_u0) un += dg_lane_load(u0 + o) * rk.u0a;
       if (rk.save_u0) dg_lane_store(u0 + o, cm);
       dg_lane_store(u + o, un);
+      c[v * M + m] = un;
     }
+
+  /* the next stage's traces, while the new coefficients are at hand */
+  if (A->trace_out) {
+    for (int v = 0; v < NV; ++v) dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
+    dg_store_traces(A->trace_out + (A->slot0 / DG_W + blk) * tslot + lane, fv, DIM, Q);
+  }
 }
 
 #endif

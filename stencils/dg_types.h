@@ -19,7 +19,7 @@ typedef double dg_real;
 
 /* Unroll the loop that follows (bounds are constants in the backend wrappers). */
 #if defined(__CUDACC__)
-#define DG_UNROLL _Pragma("unroll")
+#define DG_UNROLL _Pragma("unroll 16")
 #elif defined(__GNUC__) && !defined(__clang__)
 #define DG_UNROLL _Pragma("GCC unroll 16")
 #else

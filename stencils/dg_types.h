@@ -29,7 +29,9 @@ typedef double dg_real;
 /* A stage function compiles for host and device, and is always inlined into
  * its backend wrapper so that R, Q and DIM become constants there. */
 #ifdef __CUDACC__
-#define DG_HD __host__ __device__ __forceinline__
+/* not __forceinline__: it carries its own `inline`, and the stages are
+ * declared `DG_HD static inline` (nvcc: "duplicate specifier") */
+#define DG_HD __host__ __device__ __attribute__((always_inline))
 #elif defined(__GNUC__)
 #define DG_HD __attribute__((always_inline))
 #else

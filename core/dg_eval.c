@@ -199,13 +199,8 @@ int dg_check_finite(const dg_disc *d, dg_field *f) {
         for (int v = 0; v < dg_disc_nvar(d); ++v)
           for (long m = 0; m < M; ++m)
             if (dg_disc_index(d, e, v, (int)m) == i) {
-              int ijk[3];
               char at[64];
-              dg_grid_ijk(g, e, ijk);
-              if (g->dim == 3)
-                snprintf(at, sizeof at, "(%d,%d,%d)", ijk[0], ijk[1], ijk[2]);
-              else
-                snprintf(at, sizeof at, "(%d,%d)", ijk[0], ijk[1]);
+              dg_grid_label(g, e, at, sizeof at);
               return dg_error(DG_ERR_NUMERIC, "non-finite coefficient in element %s", at);
             }
       }

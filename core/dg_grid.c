@@ -4,6 +4,7 @@
 #include "dg_error.h"
 
 #include <math.h>
+#include <stdio.h>
 
 int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const double hi[3]) {
   static const char axis[3] = {'x', 'y', 'z'};
@@ -41,4 +42,14 @@ void dg_grid_ijk(const dg_grid *g, long e, int ijk[3]) {
   ijk[0] = (int)(e % g->n[0]);
   ijk[1] = (int)((e / g->n[0]) % g->n[1]);
   ijk[2] = (int)(e / ((long)g->n[0] * g->n[1]));
+}
+
+const char *dg_grid_label(const dg_grid *g, long e, char *buf, unsigned long len) {
+  int ijk[3];
+  dg_grid_ijk(g, e, ijk);
+  if (g->dim == 3)
+    snprintf(buf, len, "(%d,%d,%d)", ijk[0], ijk[1], ijk[2]);
+  else
+    snprintf(buf, len, "(%d,%d)", ijk[0], ijk[1]);
+  return buf;
 }

@@ -26,6 +26,9 @@ long dg_grid_elem(const dg_grid *g, long i, long j, long k);
 /* (i,j,k) of element e. */
 void dg_grid_ijk(const dg_grid *g, long e, int ijk[3]);
 
+/* "(i,j)" or "(i,j,k)" of element e into buf (for messages); returns buf. */
+const char *dg_grid_label(const dg_grid *g, long e, char *buf, unsigned long len);
+
 #ifdef __cplusplus
 }
 #endif

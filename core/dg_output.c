@@ -127,13 +127,8 @@ int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, 
                     dg_disc_q(d));
   for (long e = 0; e < g->nelem; ++e)
     if (s->degree[e] != m->deg[e]) {
-      int ijk[3];
       char at[64];
-      dg_grid_ijk(g, e, ijk);
-      if (g->dim == 3)
-        snprintf(at, sizeof at, "(%d,%d,%d)", ijk[0], ijk[1], ijk[2]);
-      else
-        snprintf(at, sizeof at, "(%d,%d)", ijk[0], ijk[1]);
+      dg_grid_label(g, e, at, sizeof at);
       return dg_error(DG_ERR_ARG,
                       "restart %s: degree map differs at element %s: file has %d, this run has %d",
                       path, at, s->degree[e], m->deg[e]);

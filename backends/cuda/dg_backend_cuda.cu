@@ -1,0 +1,346 @@
+/* dg_backend_cuda.cu - the CUDA backend: device memory, copies, the STREAM
+ * triad and the stage dispatch over the kernels of dg_cuda_stages.cuh.
+ *
+ * Every CUDA call is checked; a failure records a message naming the call
+ * (and the kernel, for launches) and returns DG_ERR_BACKEND.  Errors that
+ * happen while a kernel runs surface at the next synchronising call (a copy,
+ * sync); with DGRID_CUDA_SYNC=1 in the environment every launch is followed
+ * by cudaDeviceSynchronize, so the message names the kernel that failed
+ * (slow; for debugging).
+ *
+ * Streams.  Core calls a stage once per degree bucket, in increasing degree,
+ * and the buckets of one pass are independent (each reads the traces of the
+ * previous pass and writes its own coefficients and new traces).  So the
+ * launches of one pass go round-robin to DGRID_CUDA_STREAMS blocking streams
+ * and run concurrently: the small buckets of a variable-degree map fill each
+ * other's tails instead of each paying a partly empty last wave.  A new pass
+ * starts when the stage kind, the trace buffers or the grid change, or the
+ * degree does not increase; then every stream of the new pass first waits for
+ * every stream of the last (events).  Copies, memsets and the triad use the
+ * legacy default stream, which is ordered with the blocking streams both
+ * ways, so they see finished stages and stages see finished copies.
+ *
+ * Environment (for experiments, all optional):
+ *   DGRID_CUDA_DEVICE  device ordinal                       [0]
+ *   DGRID_CUDA_SYNC    1: synchronise after every launch   [0]
+ *   DGRID_CUDA_BLOCK   threads per block, a multiple of 32 up to
+ *                      DG_CUDA_BLOCK                        [DG_CUDA_BLOCK]
+ *   DGRID_CUDA_WARPS   most resident warps per SM the stage grid may fill
+ *                      (0: one thread per element, no limit) [0]
+ *   DGRID_CUDA_STREAMS streams a pass's buckets are spread over, 1..8 [4]  */
+#include "dg_backend.h"
+#include "dg_cuda.h"
+#include "dg_error.h"
+#include "dg_lane.h"
+
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DG_CUDA_MAX_STREAMS 8
+
+namespace {
+
+struct backend_state {
+  int ready;  /* init succeeded */
+  int failed; /* init failed: rc and message are kept */
+  int rc;
+  char msg[512];
+  int device, sms, max_threads_sm;
+  int sync_each; /* DGRID_CUDA_SYNC */
+  int block;     /* DGRID_CUDA_BLOCK */
+  int warps_sm;  /* DGRID_CUDA_WARPS */
+  int nstreams;  /* DGRID_CUDA_STREAMS */
+  dg_cuda_table table;
+  /* the current pass (see "Streams" above) */
+  cudaStream_t stream[DG_CUDA_MAX_STREAMS];
+  cudaEvent_t done[DG_CUDA_MAX_STREAMS];
+  int in_pass, last_kind, last_r, last_dim, pos;
+  const void *last_trace, *last_trace_out;
+  unsigned used, prev_used, waited; /* stream bit masks */
+  unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][2];
+};
+
+backend_state st;
+
+int cuda_fail(cudaError_t e, const char *call, const char *what) {
+  return dg_error(DG_ERR_BACKEND, "cuda backend: %s%s%s failed: %s (%s)", call, what ? " " : "",
+                  what ? what : "", cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+/* Check a CUDA call: on failure record "cuda backend: <call> failed: ...". */
+#define DG_CUDA_CHECK(call, what)                                                                  \
+  do {                                                                                             \
+    cudaError_t dg_cuda_e_ = (call);                                                               \
+    if (dg_cuda_e_ != cudaSuccess) return cuda_fail(dg_cuda_e_, #call, what);                      \
+  } while (0)
+
+int env_int(const char *name, int def) {
+  const char *s = getenv(name);
+  if (!s || !*s) return def;
+  char *end;
+  const long v = strtol(s, &end, 10);
+  return *end ? -1 : (int)v;
+}
+
+__global__ void triad_kernel(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, size_t n) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    a[i] = b[i] + s * c[i];
+}
+
+int do_init(void) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess)
+    return dg_error(DG_ERR_BACKEND, "no CUDA device: cudaGetDeviceCount failed: %s (%s)",
+                    cudaGetErrorString(e), cudaGetErrorName(e));
+  if (n == 0) return dg_error(DG_ERR_BACKEND, "no CUDA device: cudaGetDeviceCount found none");
+  st.device = env_int("DGRID_CUDA_DEVICE", 0);
+  if (st.device < 0 || st.device >= n)
+    return dg_error(DG_ERR_ARG, "cuda backend: DGRID_CUDA_DEVICE='%s' is not a device 0..%d",
+                    getenv("DGRID_CUDA_DEVICE"), n - 1);
+  st.sync_each = env_int("DGRID_CUDA_SYNC", 0) > 0;
+  st.block = env_int("DGRID_CUDA_BLOCK", DG_CUDA_BLOCK);
+  if (st.block < DG_W || st.block > DG_CUDA_BLOCK || st.block % DG_W)
+    return dg_error(DG_ERR_ARG,
+                    "cuda backend: DGRID_CUDA_BLOCK='%s': need a multiple of %d up to %d",
+                    getenv("DGRID_CUDA_BLOCK"), DG_W, DG_CUDA_BLOCK);
+  st.warps_sm = env_int("DGRID_CUDA_WARPS", 0);
+  if (st.warps_sm < 0)
+    return dg_error(DG_ERR_ARG, "cuda backend: DGRID_CUDA_WARPS='%s' is not a count >= 0",
+                    getenv("DGRID_CUDA_WARPS"));
+  st.nstreams = env_int("DGRID_CUDA_STREAMS", 4);
+  if (st.nstreams < 1 || st.nstreams > DG_CUDA_MAX_STREAMS)
+    return dg_error(DG_ERR_ARG, "cuda backend: DGRID_CUDA_STREAMS='%s': need 1..%d",
+                    getenv("DGRID_CUDA_STREAMS"), DG_CUDA_MAX_STREAMS);
+  DG_CUDA_CHECK(cudaSetDevice(st.device), "");
+  cudaDeviceProp p;
+  DG_CUDA_CHECK(cudaGetDeviceProperties(&p, st.device), "");
+  st.sms = p.multiProcessorCount;
+  st.max_threads_sm = p.maxThreadsPerMultiProcessor;
+  /* a kernel image for this device?  (the build targets DGRID_CUDA_ARCH) */
+  cudaFuncAttributes fa;
+  e = cudaFuncGetAttributes(&fa, (const void *)triad_kernel);
+  if (e != cudaSuccess)
+    return dg_error(DG_ERR_BACKEND,
+                    "cuda backend: device %d (%s, compute capability %d.%d) cannot run this "
+                    "build's kernels (built for sm_%s; set DGRID_CUDA_ARCH): %s",
+                    st.device, p.name, p.major, p.minor, DG_CUDA_ARCH_STR, cudaGetErrorString(e));
+  for (int i = 0; i < st.nstreams; ++i) {
+    DG_CUDA_CHECK(cudaStreamCreate(&st.stream[i]), "");
+    DG_CUDA_CHECK(cudaEventCreateWithFlags(&st.done[i], cudaEventDisableTiming), "");
+  }
+#define DG_CUDA_CALL_PART(d, part) dg_cuda_part_##d##_##part(st.table);
+  DG_CUDA_FOR_EACH_PART(DG_CUDA_CALL_PART)
+  return 0;
+}
+
+/* The stream for the next launch of a stage; starts a new pass when this
+ * launch cannot belong to the current one (see "Streams" above). */
+int pick_stream(int kind, const dg_stage_args *a, int r, cudaStream_t *out) {
+  const int new_pass = !st.in_pass || kind != st.last_kind || r <= st.last_r ||
+                       a->dim != st.last_dim || (const void *)a->trace != st.last_trace ||
+                       (const void *)a->trace_out != st.last_trace_out;
+  if (new_pass) {
+    for (int j = 0; j < st.nstreams; ++j)
+      if (st.used >> j & 1) DG_CUDA_CHECK(cudaEventRecord(st.done[j], st.stream[j]), "(pass end)");
+    st.prev_used = st.used;
+    st.used = st.waited = 0;
+    st.pos = 0;
+    st.in_pass = 1;
+    st.last_kind = kind;
+    st.last_dim = a->dim;
+    st.last_trace = a->trace;
+    st.last_trace_out = a->trace_out;
+  }
+  st.last_r = r;
+  const int k = st.pos++ % st.nstreams;
+  if (!(st.waited >> k & 1)) {
+    for (int j = 0; j < st.nstreams; ++j)
+      if (j != k && (st.prev_used >> j & 1))
+        DG_CUDA_CHECK(cudaStreamWaitEvent(st.stream[k], st.done[j], 0), "(pass start)");
+    st.waited |= 1u << k;
+  }
+  st.used |= 1u << k;
+  *out = st.stream[k];
+  return 0;
+}
+
+/* Once per kernel: prefer L1 over shared memory (the stages use none; local
+ * scratch is cached in L1). */
+int configure(int dim, int r, int q, int kind) {
+  unsigned char *done = &st.configured[dim - 2][r][q][kind];
+  if (*done) return 0;
+  const dg_cuda_kernel *k = &st.table[dim - 2][r][q][kind];
+  DG_CUDA_CHECK(cudaFuncSetAttribute(k->fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     (int)cudaSharedmemCarveoutMaxL1),
+                k->name);
+  *done = 1;
+  return 0;
+}
+
+int be_init(void) {
+  if (st.ready) return 0;
+  if (st.failed) return dg_error(st.rc, "%s", st.msg);
+  const int rc = do_init();
+  if (rc) {
+    st.failed = 1;
+    st.rc = rc;
+    snprintf(st.msg, sizeof st.msg, "%s", dg_error_message());
+    return rc;
+  }
+  st.ready = 1;
+  return 0;
+}
+
+int be_alloc(void **p, size_t bytes) {
+  *p = NULL;
+  DG_CALL(be_init());
+  const size_t n = bytes ? bytes : 256;
+  cudaError_t e = cudaMalloc(p, n);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    size_t fr = 0, tot = 0;
+    cudaMemGetInfo(&fr, &tot);
+    return dg_error(DG_ERR_MEM,
+                    "cuda backend: cudaMalloc of %zu bytes failed: %s (%zu of %zu bytes free)",
+                    bytes, cudaGetErrorString(e), fr, tot);
+  }
+  e = cudaMemset(*p, 0, n);
+  if (e != cudaSuccess) {
+    cudaFree(*p);
+    *p = NULL;
+    return cuda_fail(e, "cudaMemset", "(zero-fill after cudaMalloc)");
+  }
+  return 0;
+}
+
+void be_free(void *p) {
+  if (p) cudaFree(p); /* errors here are sticky ones already reported */
+}
+
+int be_to_device(void *d, const void *h, size_t bytes) {
+  DG_CUDA_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "(host to device)");
+  return 0;
+}
+
+int be_to_host(void *h, const void *d, size_t bytes) {
+  DG_CUDA_CHECK(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost), "(device to host)");
+  return 0;
+}
+
+int be_zero(void *d, size_t bytes) {
+  DG_CUDA_CHECK(cudaMemset(d, 0, bytes), "");
+  return 0;
+}
+
+/* The handle is a host copy: it is passed by value to every stage kernel
+ * (constant bank, see dg_cuda_stages.cuh). */
+int be_basis_create(void **handle, const dg_basis *b) {
+  dg_basis *c = (dg_basis *)malloc(sizeof *c);
+  if (!c) return dg_error(DG_ERR_MEM, "cuda backend: out of memory for basis tables");
+  *c = *b;
+  *handle = c;
+  return 0;
+}
+
+void be_basis_free(void *h) { free(h); }
+
+int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
+  DG_CALL(be_init());
+  if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
+    return dg_error(DG_ERR_ARG, "cuda backend: no stage for dim %d, degree %d, %d points", a->dim,
+                    r, q);
+  const dg_cuda_kernel *k = &st.table[a->dim - 2][r][q][kind];
+  if (!k->fn)
+    return dg_error(DG_ERR_BACKEND,
+                    "cuda backend: no %s kernel compiled for dim %d, degree %d, q %d",
+                    kind ? "update" : "trace", a->dim, r, q);
+  if (a->nblock <= 0) return 0;
+  DG_CALL(configure(a->dim, r, q, kind));
+  const int wpb = st.block / DG_W; /* microblocks (warps) per block */
+  long blocks = (a->nblock + wpb - 1) / wpb;
+  if (st.warps_sm > 0) {
+    const long cap = (long)st.sms * ((st.warps_sm + wpb - 1) / wpb);
+    if (blocks > cap) blocks = cap;
+  }
+  if (blocks > 0x7fffffffL) blocks = 0x7fffffffL; /* the grid strides over the rest */
+  cudaStream_t stream;
+  DG_CALL(pick_stream(kind, a, r, &stream));
+  dg_stage_args av = *a;
+  void *args[2] = {&av, (void *)basis};
+  cudaError_t e =
+      cudaLaunchKernel(k->fn, dim3((unsigned)blocks), dim3((unsigned)st.block), args, 0, stream);
+  if (e == cudaSuccess) e = cudaGetLastError();
+  if (e != cudaSuccess) {
+    cudaGetLastError(); /* clear a non-sticky launch error */
+    cudaFuncAttributes fa;
+    memset(&fa, 0, sizeof fa);
+    cudaFuncGetAttributes(&fa, k->fn);
+    return dg_error(DG_ERR_BACKEND,
+                    "cuda backend: cudaLaunchKernel (%s, %ld blocks of %d threads, %zu bytes of "
+                    "local memory per thread) failed: %s (%s)",
+                    k->name, blocks, st.block, (size_t)fa.localSizeBytes, cudaGetErrorString(e),
+                    cudaGetErrorName(e));
+  }
+  if (st.sync_each) DG_CUDA_CHECK(cudaDeviceSynchronize(), k->name);
+  return 0;
+}
+
+int be_trace(const dg_stage_args *a, const void *basis, int r, int q) {
+  return run(0, a, basis, r, q);
+}
+
+int be_update(const dg_stage_args *a, const void *basis, int r, int q) {
+  return run(1, a, basis, r, q);
+}
+
+int be_sync(void) {
+  DG_CALL(be_init());
+  DG_CUDA_CHECK(cudaDeviceSynchronize(), "");
+  return 0;
+}
+
+int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, size_t n) {
+  DG_CALL(be_init());
+  if (n == 0) return 0;
+  const int threads = 256;
+  size_t blocks = (n + threads - 1) / threads;
+  const size_t cap = (size_t)st.sms * (st.max_threads_sm / threads) * 8;
+  if (blocks > cap) blocks = cap;
+  triad_kernel<<<(unsigned)blocks, threads>>>(a, b, c, s, n);
+  DG_CUDA_CHECK(cudaGetLastError(), "(triad_kernel launch)");
+  if (st.sync_each) DG_CUDA_CHECK(cudaDeviceSynchronize(), "(triad_kernel)");
+  return 0;
+}
+
+int be_parallelism(void) {
+  if (be_init()) return 0;
+  return st.sms;
+}
+
+const dg_backend_ops ops = {
+    "cuda",          /* name */
+    DG_W,            /* lane_width */
+    0,               /* host_is_device */
+    be_init,         /* init */
+    be_alloc,        /* alloc */
+    be_free,         /* free */
+    be_to_device,    /* to_device */
+    be_to_host,      /* to_host */
+    be_zero,         /* zero */
+    be_basis_create, /* basis_create */
+    be_basis_free,   /* basis_free */
+    be_trace,        /* trace */
+    be_update,       /* update */
+    be_sync,         /* sync */
+    be_triad,        /* triad */
+    be_parallelism,  /* parallelism */
+};
+
+} // namespace
+
+extern "C" const dg_backend_ops *dg_backend(void) { return &ops; }

@@ -1,0 +1,29 @@
+/* dg_cuda.h - private to backends/cuda: the kernel table shared by the
+ * backend (dg_backend_cuda.cu) and the stage parts (dg_cuda_stages.cuh,
+ * compiled as several translation units so a parallel build splits them). */
+#ifndef DG_CUDA_H
+#define DG_CUDA_H
+
+#include "dg_basis.h"
+#include "dg_stage_args.h"
+
+/* One compiled stage kernel.  fn is the kernel's host handle (for
+ * cudaLaunchKernel and cudaFuncGetAttributes); every kernel takes
+ * (dg_stage_args, dg_basis) by value. */
+typedef struct {
+  const void *fn;
+  const char *name; /* "update 3D r=7 q=8", for messages */
+} dg_cuda_kernel;
+
+/* t[dim-2][r][q][kind], kind 0 = trace, 1 = update. */
+typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][2];
+
+/* Threads per block of the stage kernels (a multiple of 32: one warp per
+ * microblock); the __launch_bounds__ of every stage kernel. */
+#define DG_CUDA_BLOCK 128
+
+/* The parts: dg_cuda_part_<dim>_<part>(t) fills the entries it compiled.
+ * The list and the part counts come from the generated dg_cuda_parts.h. */
+#include "dg_cuda_parts.h"
+
+#endif

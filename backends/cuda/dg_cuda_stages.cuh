@@ -1,0 +1,88 @@
+/* dg_cuda_stages.cuh - the stencils/ stages as CUDA kernels, one kernel per
+ * (DIM, R, Q) and stage, and one part of the dispatch table.
+ *
+ * Included by the generated files dg_cuda_<dim>d_<part>.cu (CMakeLists.txt)
+ * with DG_CUDA_DIM, DG_CUDA_PART and DG_CUDA_NPARTS set: that file compiles
+ * the (R, Q) pairs of DG_FOR_EACH_RQ whose position in the list is PART
+ * modulo NPARTS, so the 78 pairs x 2 stages of one dimension spread evenly
+ * over NPARTS translation units that a parallel build compiles at once.
+ *
+ * A thread computes one element: warp w of the grid takes microblock w (the
+ * DG_W = 32 elements of a microblock are one warp, lane = threadIdx.x % 32,
+ * so every coefficient and trace load is coalesced).  A grid smaller than
+ * the bucket strides over it.  The stage bodies are the ones the OpenMP
+ * backend runs (DESIGN.md, decision 1); with DIM, R and Q template constants
+ * their loops have constant bounds.
+ *
+ * The basis tables travel as a by-value __grid_constant__ kernel parameter:
+ * kernel parameters live in a constant bank, so the tables are read through
+ * the constant cache exactly like a __constant__ symbol (every lane of a
+ * warp reads the same entry: one broadcast), with no symbol to keep in step
+ * when several discretisations with different tables are alive. */
+#include "dg_cuda.h"
+#include "dg_instances.h"
+#include "dg_stages.h"
+
+#if !defined(DG_CUDA_DIM) || !defined(DG_CUDA_PART) || !defined(DG_CUDA_NPARTS)
+#error "define DG_CUDA_DIM, DG_CUDA_PART and DG_CUDA_NPARTS before including dg_cuda_stages.cuh"
+#endif
+
+#if DG_W != 32
+#error "the CUDA stage kernels map one microblock to one warp: DG_W must be 32"
+#endif
+
+namespace {
+
+template <int DIM, int R, int Q>
+__global__ void __launch_bounds__(DG_CUDA_BLOCK)
+    dg_cuda_trace(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+  const int lane = threadIdx.x % DG_W;
+  const long stride = (long)gridDim.x * (blockDim.x / DG_W);
+  for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
+       blk += stride) {
+    dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
+    dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
+  }
+}
+
+template <int DIM, int R, int Q>
+__global__ void __launch_bounds__(DG_CUDA_BLOCK)
+    dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+  const int lane = threadIdx.x % DG_W;
+  const long stride = (long)gridDim.x * (blockDim.x / DG_W);
+  for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
+       blk += stride) {
+    dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
+    dg_stage_update(&a, &b, blk, lane, DIM, R, Q, wk);
+  }
+}
+
+/* Position of (R, Q) in DG_FOR_EACH_RQ: pairs come by Q, then R. */
+constexpr int dg_cuda_rq_index(int r, int q) { return q * (q - 1) / 2 + r; }
+
+template <int DIM, int R, int Q, bool MINE> struct dg_cuda_fill {
+  static void run(dg_cuda_table, const char *, const char *) {}
+};
+
+template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
+  static void run(dg_cuda_table t, const char *trace_name, const char *update_name) {
+    t[DIM - 2][R][Q][0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
+    t[DIM - 2][R][Q][0].name = trace_name;
+    t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q>;
+    t[DIM - 2][R][Q][1].name = update_name;
+  }
+};
+
+} // namespace
+
+#define DG_CUDA_STR_(x)        #x
+#define DG_CUDA_STR(x)         DG_CUDA_STR_(x)
+#define DG_CUDA_PART_FN_(d, p) dg_cuda_part_##d##_##p
+#define DG_CUDA_PART_FN(d, p)  DG_CUDA_PART_FN_(d, p)
+
+#define DG_CUDA_FILL(R, Q)                                                                         \
+  dg_cuda_fill<DG_CUDA_DIM, R, Q, dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run(   \
+      t, "trace " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                     \
+      "update " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
+
+void DG_CUDA_PART_FN(DG_CUDA_DIM, DG_CUDA_PART)(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }

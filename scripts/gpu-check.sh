@@ -1,0 +1,250 @@
+#!/bin/bash
+# gpu-check.sh - everything the CUDA backend needs checked on a machine with an
+# NVIDIA GPU, in one go (for a leased GPU machine: one call, logs under $OUT):
+#   1. GSL from .debs/*.deb when the system has none (see below), HDF5 from the system;
+#   2. configure + build an OpenMP variant (build-omp) and the CUDA variant (build-cuda);
+#   3. ctest in the CUDA build, then the backend consistency test (tests/gpu);
+#   4. compute-sanitizer memcheck and racecheck on small advect runs, the largest
+#      kernels (3D degree 10, q 12), and the no-GPU message;
+#   5. a benchmark: apps/bench when it is built (uniform 1..7 and a band map 1..7 at
+#      16M DOFs in 2D, forward Euler; the GridTools case), else advect timings;
+#   6. a short table, printed last.
+# Exit status: 0 when every check passed, 1 otherwise (the table says which).
+#
+# GSL on a machine without it: here, in the repository root,
+#   mkdir -p .debs && (cd .debs && apt-get download libgsl-dev libgsl27 libgslcblas0)
+# (.debs is ignored through .git/info/exclude); the script unpacks them to /tmp/gsl.
+#
+# Environment (all optional):
+#   OUT              where logs, CSVs and the table go            [./gpu-check-out]
+#   JOBS             parallel build jobs                          [nproc]
+#   GPU_CHECK_PARTS  "N2 N3": translation units for the 2D and 3D stage kernels
+#                    (more than the CI default, so many cores build faster)  [4 12]
+#   GPU_CHECK_BENCH  full | quick | none                          [full]
+#   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
+#                    VAR=VALUE ("DGRID_CUDA_STREAMS=1 DGRID_CUDA_BLOCK=64"; backends/cuda/
+#                    README.md), while less than GPU_CHECK_SWEEP_BEFORE [420] s have passed
+#   GPU_CHECK_CONSISTENCY  full | quick (rk4, lsrk4 only)         [full]
+#   GPU_CHECK_NCU    1: profile the update kernel (ncu) at degrees 1, 3, 5, 7 -> ncu.txt
+#   GPU_CHECK_PACK   1: pack the logs into $OUT/logs.tgz at the end (few files come back
+#                    from a leased machine)                                [1]
+# Each step runs under `timeout`, so one hung step cannot eat the lease.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+FINAL=${OUT:-$ROOT/gpu-check-out}
+OUT=$FINAL/logs # every log; packed at the end
+mkdir -p "$OUT"
+JOBS=${JOBS:-$(nproc)}
+read -r PARTS2 PARTS3 <<<"${GPU_CHECK_PARTS:-4 12}"
+BENCH=${GPU_CHECK_BENCH:-full}
+TABLE=$FINAL/table.txt
+: >"$TABLE"
+overall=0
+T0=$(date +%s)
+
+row() { printf '%-34s %-6s %s\n' "$1" "$2" "$3" >>"$TABLE"; }
+note() { echo "== [$(($(date +%s) - T0)) s] $*"; }
+# check NAME LOG SECONDS CMD...: run under timeout, log, one table row
+check() {
+  local name=$1 log=$2 limit=$3
+  shift 3
+  local t=$(date +%s)
+  timeout "$limit" "$@" >"$log" 2>&1
+  local rc=$?
+  local dt=$(($(date +%s) - t))
+  if [ $rc -eq 0 ]; then
+    row "$name" ok "${dt} s"
+  else
+    local why="rc=$rc"
+    [ $rc -eq 124 ] && why="timed out after $limit s"
+    row "$name" FAIL "$why, ${dt} s, see logs/$(basename "$log")"
+    overall=1
+  fi
+  return $rc
+}
+
+note "machine"
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -n 2
+  cmake --version | head -n 1
+  gcc --version | head -n 1
+  command -v gfortran h5cc h5dump compute-sanitizer || true
+  ls -d /usr/include/hdf5* /usr/lib/x86_64-linux-gnu/libhdf5*.so* 2>/dev/null | head -n 8
+} 2>&1 | tee "$OUT/machine.txt"
+
+# ---- dependencies
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DDGRID_WERROR=OFF)
+if [ ! -e /usr/include/gsl/gsl_sf.h ] && ls .debs/*.deb >/dev/null 2>&1; then
+  note "GSL from .debs"
+  rm -rf /tmp/gsl && mkdir -p /tmp/gsl
+  for f in .debs/*.deb; do dpkg -x "$f" /tmp/gsl; done
+  gl=/tmp/gsl/usr/lib/x86_64-linux-gnu
+  cmake_args+=(-DGSL_INCLUDE_DIR=/tmp/gsl/usr/include -DGSL_LIBRARY=$gl/libgsl.so
+    -DGSL_CBLAS_LIBRARY=$gl/libgslcblas.so)
+  export LD_LIBRARY_PATH=$gl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+command -v gfortran >/dev/null 2>&1 || cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
+
+# ---- builds (OpenMP and CUDA at once; the CUDA parts dominate)
+note "configure"
+check "configure omp" "$OUT/configure-omp.log" 120 cmake -S . -B build-omp "${cmake_args[@]}" ||
+  { tail -n 30 "$OUT/configure-omp.log"; }
+check "configure cuda" "$OUT/configure-cuda.log" 120 cmake -S . -B build-cuda "${cmake_args[@]}" \
+  -DDGRID_BACKEND=cuda -DDGRID_CUDA_RESOURCE_USAGE=ON -DDGRID_CUDA_PARTS_2D="$PARTS2" \
+  -DDGRID_CUDA_PARTS_3D="$PARTS3" -DDGRID_OMP_ADVECT="$ROOT/build-omp/apps/advect" ||
+  { tail -n 30 "$OUT/configure-cuda.log"; }
+note "build (jobs $JOBS)"
+tb=$(date +%s)
+cmake --build build-omp -j 4 >"$OUT/build-omp.log" 2>&1 &
+pid_omp=$!
+cmake --build build-cuda -j "$JOBS" >"$OUT/build-cuda.log" 2>&1
+rc_cuda=$?
+wait $pid_omp
+rc_omp=$?
+for v in omp cuda; do
+  eval "rc=\$rc_$v"
+  if [ "$rc" -eq 0 ]; then row "build $v" ok "$(($(date +%s) - tb)) s"; else
+    row "build $v" FAIL "see build-$v.log"
+    overall=1
+    grep -E "error|Error" "$OUT/build-$v.log" | head -n 20
+  fi
+done
+# registers, stack frame (local memory) and spills of every stage kernel, one line each,
+# from ptxas's report in the build log (DGRID_CUDA_RESOURCE_USAGE)
+perl -ne '
+  if (/Compiling entry function .*dg_cuda_(trace|update)ILi(\d+)ELi(\d+)ELi(\d+)E/) {
+    ($k, $d, $r, $q) = ($1, $2, $3, $4); next }
+  if (defined $k && /(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads/) {
+    ($st, $ss, $sl) = ($1, $2, $3); next }
+  if (defined $k && /Used (\d+) registers/) {
+    printf "%-6s %dD r=%-2d q=%-2d regs %3d stack %6d spill_st %5d spill_ld %5d\n",
+      $k, $d, $r, $q, $1, $st, $ss, $sl;
+    undef $k }' "$OUT/build-cuda.log" | sort -k2,2 -k1,1 -k3,3V -k4,4V >"$FINAL/resource-usage.txt"
+A=build-cuda/apps/advect
+if [ ! -x $A ]; then
+  echo "no CUDA advect: stopping"
+  cat "$TABLE"
+  exit 1
+fi
+
+# ---- tests
+note "ctest (CUDA build)"
+check "ctest cuda (all but gpu.*)" "$OUT/ctest-cuda.log" 300 \
+  ctest --test-dir build-cuda --output-on-failure -j 8 -LE gpu
+grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-cuda.log" | tail -n 15
+note "consistency CUDA vs OpenMP"
+cq=()
+[ "${GPU_CHECK_CONSISTENCY:-full}" = quick ] && cq=(--quick)
+check "consistency (1e-12)" "$OUT/consistency.log" 300 sh tests/gpu/consistency.sh \
+  --cuda $A --omp build-omp/apps/advect --compare build-cuda/apps/compare \
+  --workdir /tmp/consistency --tol 1e-12 "${cq[@]}"
+tail -n 3 "$OUT/consistency.log"
+cp /tmp/consistency/summary.txt "$OUT/consistency-cases.txt" 2>/dev/null
+row "  largest rel_l2_diff" "" "$(sed -n 's/.*largest rel_l2_diff //p' "$OUT/consistency.log")"
+
+note "compute-sanitizer"
+small=(--cells 8x6 --map random --degree-min 0 --degree 4 --velocity rotation --steps 2
+  --integrator ssprk3 --quiet --output /tmp/san.h5)
+small3=(--dim 3 --cells 3x3x2 --map band --degree-min 1 --degree 3 --steps 1 --quiet
+  --output /tmp/san3.h5)
+for tool in memcheck racecheck; do
+  extra=()
+  [ $tool = memcheck ] && extra=(--leak-check full)
+  check "sanitizer $tool" "$OUT/sanitizer-$tool.log" 240 bash -c "
+    compute-sanitizer --tool $tool ${extra[*]} --error-exitcode 3 $A ${small[*]} &&
+    compute-sanitizer --tool $tool ${extra[*]} --error-exitcode 3 $A ${small3[*]}"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$OUT/sanitizer-$tool.log"
+done
+note "largest kernels and the no-GPU message"
+check "3D r=10 q=12 (largest scratch)" "$OUT/big3d.log" 120 $A --dim 3 --cells 2x2x2 --degree 10 \
+  --q 12 --steps 1 --integrator rk4 --quiet --output /tmp/big3.h5
+check "2D r=10 q=12" "$OUT/big2d.log" 120 $A --cells 8x8 --degree 10 --q 12 --steps 2 --quiet \
+  --output /tmp/big2.h5
+CUDA_VISIBLE_DEVICES= timeout 60 $A --steps 1 --quiet --output /tmp/nogpu.h5 >"$OUT/nogpu.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "no CUDA device" "$OUT/nogpu.log"; then
+  row "no GPU: clear message" ok "rc=$rc: $(head -c 90 "$OUT/nogpu.log")"
+else
+  row "no GPU: clear message" FAIL "rc=$rc, see nogpu.log"
+  overall=1
+fi
+
+# ---- benchmark
+B=build-cuda/apps/bench
+if [ "$BENCH" != none ] && [ -x $B ]; then
+  note "bench"
+  bargs=(--quiet --min-time 0.1 --repeats 3 --warmup 0.1)
+  [ "$BENCH" = quick ] && bargs=(--quiet --min-time 0.05 --repeats 2 --warmup 0.05)
+  check "bench uniform+band 1..7, 16M" "$OUT/bench-16M.log" 300 $B --dims 2 --degrees 1-7 \
+    --sizes 16M --maps uniform,band --degree-min 1 --integrators euler "${bargs[@]}" \
+    --csv "$OUT/bench-16M.csv"
+  cp "$OUT/bench-16M.log" "$FINAL/bench-16M.txt"
+  check "bench gridtools 200x200" "$OUT/bench-gridtools.log" 120 $B --gridtools \
+    --csv "$OUT/bench-gridtools.csv" --quiet
+  cp "$OUT/bench-gridtools.log" "$FINAL/bench-gridtools.txt"
+  for v in ${GPU_CHECK_SWEEP:-}; do
+    [ $(($(date +%s) - T0)) -lt "${GPU_CHECK_SWEEP_BEFORE:-420}" ] || break
+    check "bench sweep $v" "$OUT/bench-sweep-$v.log" 120 env "$v" $B --dims 2 --degrees 1-7 \
+      --sizes 16M --maps uniform,band --degree-min 1 --integrators euler --min-time 0.05 \
+      --repeats 2 \
+      --warmup 0.05 --quiet --csv "$OUT/bench-sweep-$v.csv"
+    echo "--- $v" >>"$FINAL/bench-sweep.txt"
+    cat "$OUT/bench-sweep-$v.log" >>"$FINAL/bench-sweep.txt"
+  done
+elif [ "$BENCH" != none ]; then
+  note "advect timings (no apps/bench in this tree)"
+  export CUDA_MODULE_LOADING=EAGER
+  adv() { # LABEL ARGS...: wall_s of the stepping loop
+    local label=$1
+    shift
+    $A "$@" --quiet --integrator euler --output /tmp/bench.h5 >/tmp/adv.log 2>&1 ||
+      { row "$label" FAIL "$(tail -n 1 /tmp/adv.log)"; overall=1; return; }
+    local line=$(tail -n 1 /tmp/adv.log)
+    echo "$label $line" >>"$OUT/advect-timings.txt"
+    local w=$(sed -n 's/.*wall_s=\([^ ]*\).*/\1/p' <<<"$line")
+    local d=$(sed -n 's/.*dofs=\([^ ]*\).*/\1/p' <<<"$line")
+    local s=$(sed -n 's/.* steps=\([^ ]*\).*/\1/p' <<<"$line")
+    row "$label" "" "dofs=$d steps=$s wall=${w}s per_step=$(awk -v w=$w -v s=$s 'BEGIN{printf "%.3g ms", 1e3*w/s}')"
+  }
+  for r in 1 2 3 4 5 6 7; do
+    n=$(awk -v r=$r 'BEGIN { printf "%d", sqrt(16777216 / ((r + 1) * (r + 1))) + 0.5 }')
+    adv "advect uniform $r ${n}x${n}" --cells ${n}x${n} --degree $r --steps 20
+  done
+  n=$(awk 'BEGIN { printf "%d", sqrt(16777216 / 64) + 0.5 }')
+  adv "advect band 1..7 ${n}x${n}" --cells ${n}x${n} --map band --degree-min 1 --degree 7 --steps 20
+  adv "advect gridtools band 1..4" --cells 200x200 --map band --degree-min 1 --degree 4 --steps 40
+  adv "advect gridtools uniform 4" --cells 200x200 --degree 4 --steps 40
+fi
+
+# ---- profile (optional): what limits the update kernel, per degree
+if [ "${GPU_CHECK_NCU:-0}" = 1 ] && command -v ncu >/dev/null 2>&1; then
+  note "ncu"
+  for r in 1 3 5 7; do
+    n=$(awk -v r=$r 'BEGIN { printf "%d", sqrt(4194304 / ((r + 1) * (r + 1))) + 0.5 }')
+    timeout 120 ncu --clock-control none -k regex:dg_cuda_update -c 1 --section SpeedOfLight \
+      --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      --metrics l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+      $A --cells ${n}x${n} --degree $r --steps 2 --integrator euler --quiet \
+      --output /tmp/ncu.h5 >"$OUT/ncu-r$r.log" 2>&1
+    {
+      echo "--- update kernel, 2D uniform degree $r, ${n}x${n} cells"
+      grep -E "^  [a-z]|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|local_op|dram__bytes|Mem Busy|Max Bandwidth" \
+        "$OUT/ncu-r$r.log" | grep -v "^==" | head -n 24
+    } >>"$FINAL/ncu.txt"
+  done
+fi
+
+echo
+echo "gpu-check: $(($(date +%s) - T0)) s; logs in $OUT"
+if [ "${GPU_CHECK_PACK:-1}" = 1 ]; then
+  tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$OUT" && echo "(packed into $FINAL/logs.tgz)"
+  OUT=$FINAL/logs.tgz
+fi
+for f in "$FINAL"/bench*.txt "$FINAL"/ncu.txt; do
+  [ -f "$f" ] && { echo "--- $(basename "$f")"; cat "$f"; }
+done
+echo "--- gpu-check table"
+cat "$TABLE"
+exit $overall

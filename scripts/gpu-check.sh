@@ -1,7 +1,7 @@
 #!/bin/bash
 # gpu-check.sh - everything the CUDA backend needs checked on a machine with an
 # NVIDIA GPU, in one go (for a leased GPU machine: one call, logs under $OUT):
-#   1. GSL from .debs/*.deb when the system has none (see below), HDF5 from the system;
+#   1. GSL and h5dump/h5ls from .debs/*.deb when the system lacks them (see below);
 #   2. configure + build an OpenMP variant (build-omp) and the CUDA variant (build-cuda);
 #   3. ctest in the CUDA build, then the backend consistency test (tests/gpu);
 #   4. compute-sanitizer memcheck and racecheck on small advect runs, the largest
@@ -11,9 +11,9 @@
 #   6. a short table, printed last.
 # Exit status: 0 when every check passed, 1 otherwise (the table says which).
 #
-# GSL on a machine without it: here, in the repository root,
-#   mkdir -p .debs && (cd .debs && apt-get download libgsl-dev libgsl27 libgslcblas0)
-# (.debs is ignored through .git/info/exclude); the script unpacks them to /tmp/gsl.
+# GSL and the HDF5 tools on a machine without them: here, in the repository root,
+#   mkdir -p .debs && (cd .debs && apt-get download libgsl-dev libgsl27 libgslcblas0 hdf5-tools)
+# (.debs is ignored); the script unpacks them to /tmp/debs and uses what the system lacks.
 #
 # Environment (all optional):
 #   OUT              where logs, CSVs and the table go            [./gpu-check-out]
@@ -24,7 +24,6 @@
 #   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
 #                    VAR=VALUE ("DGRID_CUDA_STREAMS=1 DGRID_CUDA_BLOCK=64"; backends/cuda/
 #                    README.md), while less than GPU_CHECK_SWEEP_BEFORE [420] s have passed
-#   GPU_CHECK_CONSISTENCY  full | quick (rk4, lsrk4 only)         [full]
 #   GPU_CHECK_NCU    1: profile the update kernel (ncu) at degrees 1, 3, 5, 7 -> ncu.txt
 #   GPU_CHECK_PACK   1: pack the logs into $OUT/logs.tgz at the end (few files come back
 #                    from a leased machine)                                [1]
@@ -74,16 +73,20 @@ note "machine"
   ls -d /usr/include/hdf5* /usr/lib/x86_64-linux-gnu/libhdf5*.so* 2>/dev/null | head -n 8
 } 2>&1 | tee "$OUT/machine.txt"
 
-# ---- dependencies
+# ---- dependencies: packages missing here, unpacked from .debs (never into /)
 cmake_args=(-DCMAKE_BUILD_TYPE=Release -DDGRID_WERROR=OFF)
-if [ ! -e /usr/include/gsl/gsl_sf.h ] && ls .debs/*.deb >/dev/null 2>&1; then
-  note "GSL from .debs"
-  rm -rf /tmp/gsl && mkdir -p /tmp/gsl
-  for f in .debs/*.deb; do dpkg -x "$f" /tmp/gsl; done
-  gl=/tmp/gsl/usr/lib/x86_64-linux-gnu
-  cmake_args+=(-DGSL_INCLUDE_DIR=/tmp/gsl/usr/include -DGSL_LIBRARY=$gl/libgsl.so
-    -DGSL_CBLAS_LIBRARY=$gl/libgslcblas.so)
-  export LD_LIBRARY_PATH=$gl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if ls .debs/*.deb >/dev/null 2>&1; then
+  note "unpacking .debs to /tmp/debs"
+  rm -rf /tmp/debs && mkdir -p /tmp/debs
+  for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
+  gl=/tmp/debs/usr/lib/x86_64-linux-gnu
+  if [ ! -e /usr/include/gsl/gsl_sf.h ] && [ -e /tmp/debs/usr/include/gsl/gsl_sf.h ]; then
+    cmake_args+=(-DGSL_INCLUDE_DIR=/tmp/debs/usr/include -DGSL_LIBRARY=$gl/libgsl.so
+      -DGSL_CBLAS_LIBRARY=$gl/libgslcblas.so)
+    export LD_LIBRARY_PATH=$gl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  fi
+  # h5dump/h5ls for tests/io and tests/app
+  command -v h5dump >/dev/null 2>&1 || export PATH=$PATH:/tmp/debs/usr/bin
 fi
 command -v gfortran >/dev/null 2>&1 || cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 
@@ -134,14 +137,11 @@ note "ctest (CUDA build)"
 check "ctest cuda (all but gpu.*)" "$OUT/ctest-cuda.log" 300 \
   ctest --test-dir build-cuda --output-on-failure -j 8 -LE gpu
 grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-cuda.log" | tail -n 15
-note "consistency CUDA vs OpenMP"
-cq=()
-[ "${GPU_CHECK_CONSISTENCY:-full}" = quick ] && cq=(--quick)
-check "consistency (1e-12)" "$OUT/consistency.log" 300 sh tests/gpu/consistency.sh \
-  --cuda $A --omp build-omp/apps/advect --compare build-cuda/apps/compare \
-  --workdir /tmp/consistency --tol 1e-12 "${cq[@]}"
-tail -n 3 "$OUT/consistency.log"
-cp /tmp/consistency/summary.txt "$OUT/consistency-cases.txt" 2>/dev/null
+note "consistency CUDA vs OpenMP (ctest -L gpu: gpu.consistency)"
+check "consistency (1e-12)" "$OUT/consistency.log" 300 \
+  ctest --test-dir build-cuda --output-on-failure -V -L gpu
+grep -E "^[0-9]+: consistency:|tests passed|No tests" "$OUT/consistency.log"
+cp build-cuda/tests/gpu/consistency/summary.txt "$OUT/consistency-cases.txt" 2>/dev/null
 row "  largest rel_l2_diff" "" "$(sed -n 's/.*largest rel_l2_diff //p' "$OUT/consistency.log")"
 
 note "compute-sanitizer"

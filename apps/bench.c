@@ -777,7 +777,9 @@ static double peak_kernel(long iters) {
 static double peak_run(long iters, int *nthr_out) {
   double sink = 0;
   int nthr = 0;
+#ifdef _OPENMP
 #pragma omp parallel reduction(+ : sink, nthr)
+#endif
   {
     sink += peak_kernel(iters);
     nthr += 1;

@@ -45,8 +45,11 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
   const int nin = dir == 0 ? n0 : (dir == 1 ? n1 : n2);
   const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
   const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
+  DG_UNROLL_ALL
   for (int ip = 0; ip < npost; ++ip)
+    DG_UNROLL_ALL
     for (int k = 0; k < nout; ++k)
+      DG_UNROLL_ALL
       for (int i = 0; i < npre; ++i) {
         dg_lane acc = dg_lane_set(0);
         DG_UNROLL
@@ -73,6 +76,7 @@ DG_HD static inline void dg_eval_points(const dg_stage_basis *B, const dg_lane *
 /* Physical coordinates of volume point p (only when the model needs x). */
 DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_stage_basis *B, const dg_lane *xc,
                                     const int DIM, const int Q, int p, dg_lane *x) {
+  DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == 0 ? p % Q : (e == 1 ? (p / Q) % Q : p / (Q * Q));
     x[e] = xc[e] + (dg_real)0.5 * A->h[e] * B->x[ke];
@@ -87,14 +91,18 @@ DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *
                                         dg_lane *g, dg_lane *t, const int DIM, const int N,
                                         const int Q) {
   const int QF = DIM == 3 ? Q * Q : Q;
+  DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
     const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
     const int s1 = d == 0 ? N : 1;     /* first tangential stride */
     const int s2 = d == 2 ? N : N * N; /* second tangential (3D) */
     const int n2 = DIM == 3 ? N : 1;
+    DG_UNROLL_ALL
     for (int side = 0; side < 2; ++side) {
       /* collapse the normal direction with P_n(+-1) = (+-1)^n */
+      DG_UNROLL_ALL
       for (int j = 0; j < n2; ++j)
+        DG_UNROLL_ALL
         for (int i = 0; i < N; ++i) {
           dg_lane acc = dg_lane_set(0);
           DG_UNROLL
@@ -122,8 +130,11 @@ DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *
 DG_HD static inline void dg_store_traces(dg_real *tr, const dg_lane *fv, const int DIM,
                                          const int Q) {
   const int QF = DIM == 3 ? Q * Q : Q;
+  DG_UNROLL_ALL
   for (int f = 0; f < 2 * DIM; ++f)
+    DG_UNROLL_ALL
     for (int v = 0; v < DG_NVAR; ++v)
+      DG_UNROLL_ALL
       for (int p = 0; p < QF; ++p)
         dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, fv[(v * 2 * DIM + f) * QF + p]);
 }
@@ -137,7 +148,9 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
   const dg_real *u = A->u + blk * (long)(DG_NVAR * M * DG_W) + lane;
   dg_real *tr = A->trace + (A->slot0 / DG_W + blk) * (long)(2 * DIM * DG_NVAR * QF * DG_W) + lane;
   dg_lane *c = wk, *fv = c + M, *g = fv + DG_NVAR * 2 * DIM * QF, *t = g + N * N;
+  DG_UNROLL_ALL
   for (int v = 0; v < DG_NVAR; ++v) {
+    DG_UNROLL_ALL
     for (int m = 0; m < M; ++m) c[m] = dg_lane_load(u + (long)(v * M + m) * DG_W);
     dg_face_values(B, c, fv + v * 2 * DIM * QF, g, t, DIM, N, Q);
   }
@@ -159,31 +172,40 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_lane *c = wk, *uq = c + NV * M, *fq = uq + NV * NP, *t1 = fq + NV * NP, *t2 = t1 + NP;
   dg_lane *rhs = t2 + NP, *fv = rhs + NV * M; /* fv: own face values [v][f][p] */
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
+  DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
   if (needs_x)
+    DG_UNROLL_ALL
     for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
+  DG_UNROLL_ALL
   for (int m = 0; m < NV * M; ++m) {
     c[m] = dg_lane_load(u + (long)m * DG_W);
     rhs[m] = dg_lane_set(0);
   }
+  DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
     dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
   }
 
   /* volume: sum_d int f_d dpsi/dx_d, one direction at a time */
+  DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
     const dg_real scale = 2 / A->h[d];
+    DG_UNROLL_ALL
     for (int p = 0; p < NP; ++p) {
       const int k0 = p % Q, k1 = (p / Q) % Q, k2 = p / (Q * Q);
       dg_real wgt = B->w[k0] * B->w[k1] * scale;
       if (DIM == 3) wgt *= B->w[k2];
+      DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = uq[v * NP + p];
       if (needs_x) dg_point_x(A, B, xc, DIM, Q, p, x);
       dg_model_flux(&A->model, up, x, d, f);
+      DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) fq[v * NP + p] = f[v] * wgt;
     }
+    DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       dg_lane *r = rhs + v * M;
       if (DIM == 2) {
@@ -195,17 +217,20 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->D : B->P, 0);
       }
       const dg_lane *res = DIM == 2 ? t2 : t1;
+      DG_UNROLL_ALL
       for (int m = 0; m < M; ++m) r[m] += res[m];
     }
   }
 
   /* surface: Rusanov flux on each face from the two traces, then lifting */
   dg_lane *G = fq; /* reuse: NV*QF values */
+  DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
     const dg_real scale = 2 / A->h[d];
     const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
     const int s1 = d == 0 ? N : 1, s2 = d == 2 ? N : N * N;
     const int t1d = d == 0 ? 1 : 0, t2d = d == 2 ? 1 : 2; /* tangential directions */
+    DG_UNROLL_ALL
     for (int side = 0; side < 2; ++side) {
       const int fc = 2 * d + side;
       dg_lane xf = dg_lane_set(0);
@@ -218,6 +243,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;
         dg_lane uo[DG_NVAR], un[DG_NVAR], fl[DG_NVAR], fr[DG_NVAR];
+        DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
           un[v] = contig ? dg_lane_load(A->trace + noff[0] + (long)(v * QF + p) * DG_W)
@@ -235,9 +261,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
                                           dg_model_max_speed(&A->model, ur, x, d));
         dg_real wgt = B->w[p1] * scale;
         if (DIM == 3) wgt *= B->w[p2];
+        DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v)
           G[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * wgt);
       }
+      DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) {
         const dg_lane *hs = t1;
         if (DIM == 2) {
@@ -249,8 +277,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         }
         dg_lane *r = rhs + v * M;
         const int n2 = DIM == 3 ? N : 1;
+        DG_UNROLL_ALL
         for (int n = 0; n < N; ++n)
+          DG_UNROLL_ALL
           for (int j = 0; j < n2; ++j)
+            DG_UNROLL_ALL
             for (int i = 0; i < N; ++i) {
               /* plus face: -F psi(+1); minus face: +F psi(-1) = +F (-1)^n */
               if (side == 1 || n % 2 == 1)
@@ -266,7 +297,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
+  DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v)
+    DG_UNROLL_ALL
     for (int m = 0; m < M; ++m) {
       const int a = m % N, b = (m / N) % N, cc = m / (N * N);
       dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
@@ -288,6 +321,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
 
   /* the next stage's traces, while the new coefficients are at hand */
   if (A->trace_out) {
+    DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
     dg_store_traces(A->trace_out + (A->slot0 / DG_W + blk) * tslot + lane, fv, DIM, Q);
   }

@@ -17,13 +17,23 @@ typedef double dg_real;
 #define DG_REAL_NAME "double"
 #endif
 
-/* Unroll the loop that follows (bounds are constants in the backend wrappers). */
-#if defined(__CUDACC__)
+/* Unroll the loop that follows (bounds are constants in the backend wrappers).
+ * DG_UNROLL marks inner loops (capped at 16); DG_UNROLL_ALL marks every other
+ * loop of a stage and unrolls only where a backend asks for it with
+ * DG_FULL_UNROLL (the CUDA 2D kernels: then the scratch lives in registers
+ * instead of local memory).  On the CPU DG_UNROLL_ALL is empty. */
+#if defined(__CUDACC__) && defined(DG_FULL_UNROLL)
+#define DG_UNROLL _Pragma("unroll")
+#define DG_UNROLL_ALL _Pragma("unroll")
+#elif defined(__CUDACC__)
 #define DG_UNROLL _Pragma("unroll 16")
+#define DG_UNROLL_ALL
 #elif defined(__GNUC__) && !defined(__clang__)
 #define DG_UNROLL _Pragma("GCC unroll 16")
+#define DG_UNROLL_ALL
 #else
 #define DG_UNROLL
+#define DG_UNROLL_ALL
 #endif
 
 /* A stage function compiles for host and device, and is always inlined into

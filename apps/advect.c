@@ -151,8 +151,7 @@ static int check_output_path(const char *opt, const char *path) {
   else if (access(dir, W_OK | X_OK) != 0)
     err = errno;
   if (err)
-    return dg_error(DG_ERR_IO, "option %s: cannot write in folder %s: %s", opt, dir,
-                    strerror(err));
+    return dg_error(DG_ERR_IO, "option %s: cannot write in folder %s: %s", opt, dir, strerror(err));
   return 0;
 }
 
@@ -219,8 +218,7 @@ static int run(run_state *r) {
     printf("advect: %s backend, %dD, %ld elements, degrees %d..%d, q=%d, %ld dofs, %s, "
            "dt=%.6g, %ld steps\n",
            dg_backend()->name, c->dim, r->set.grid.nelem, dg_disc_degrees(d)->rmin,
-           dg_disc_degrees(d)->rmax, dg_disc_q(d), dofs, c->integrator, r->dt,
-           r->steps - r->step0);
+           dg_disc_degrees(d)->rmax, dg_disc_q(d), dofs, c->integrator, r->dt, r->steps - r->step0);
   if (c->history) DG_CALL(add_history(r, r->step0, r->step0 * r->dt, r->mass0, NAN));
   const double w0 = wall();
   double wprev = w0;
@@ -233,8 +231,8 @@ static int run(run_state *r) {
       const double t = (double)step * r->dt;
       int rc = dg_check_finite(d, r->u);
       if (rc)
-        return dg_error_prefix(rc, "solution not finite at step %ld, t=%.6g (last good output kept)",
-                               step, t);
+        return dg_error_prefix(
+            rc, "solution not finite at step %ld, t=%.6g (last good output kept)", step, t);
       double mass, l2 = NAN, linf;
       DG_CALL(dg_mass(d, r->u, &mass));
       if (progress && c->history) {

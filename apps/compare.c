@@ -132,8 +132,7 @@ static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b) {
     }
   }
   if (a->nvar != b->nvar) {
-    fprintf(stderr, "compare: variables differ: A has nvar %d, B has nvar %d\n", a->nvar,
-            b->nvar);
+    fprintf(stderr, "compare: variables differ: A has nvar %d, B has nvar %d\n", a->nvar, b->nvar);
     return EXIT_ERR;
   }
   return 0;
@@ -297,8 +296,7 @@ int main(int argc, char **argv) {
     printf("  elements with different degrees: %" PRId64 "; uncompared modes: %" PRId64
            ", largest |coefficient| among them: %.6e\n",
            res.deg_mismatch, res.uncompared, res.uncompared_max);
-    if (a.time != b.time)
-      printf("  note: A is at time %.17g, B at %.17g\n", a.time, b.time);
+    if (a.time != b.time) printf("  note: A is at time %.17g, B at %.17g\n", a.time, b.time);
   }
   if (have_tol) {
     if (!(rel <= tol)) {

@@ -137,8 +137,8 @@ static int parse_list(const char *opt, const char *s, int nmin, int nmax, double
     ++k;
   }
   if (k < nmin)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s,
-                    nmin, nmax > nmin ? " or more" : "");
+    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s, nmin,
+                    nmax > nmin ? " or more" : "");
   *n = k;
   return 0;
 }
@@ -177,7 +177,8 @@ static int parse_word(const char *opt, const char *s, const char *const *allowed
 
 static int parse_path(const char *opt, const char *s, char *out, size_t cap) {
   if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty path", opt);
-  if (strlen(s) >= cap) return dg_error(DG_ERR_ARG, "option %s: path longer than %zu", opt, cap - 1);
+  if (strlen(s) >= cap)
+    return dg_error(DG_ERR_ARG, "option %s: path longer than %zu", opt, cap - 1);
   strcpy(out, s);
   return 0;
 }
@@ -314,7 +315,8 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
     DG_CALL(apply(c, name, val));
     DG_CALL(record(c, name, val));
   }
-  if (c->dt_set && c->cfl_set) return dg_error(DG_ERR_ARG, "options --dt and --cfl exclude each other");
+  if (c->dt_set && c->cfl_set)
+    return dg_error(DG_ERR_ARG, "options --dt and --cfl exclude each other");
   if (c->steps_set && c->t_end_set)
     return dg_error(DG_ERR_ARG, "options --steps and --t-end exclude each other");
   if (strcmp(c->map, "uniform") != 0 && c->degree_min > c->degree)
@@ -352,7 +354,8 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
   s->model.velocity = strcmp(c->velocity, "rotation") ? DG_VELOCITY_CONSTANT : DG_VELOCITY_ROTATION;
   for (int d = 0; d < 3; ++d) {
     s->model.beta[d] = (dg_real)(d < c->dim ? c->beta[d] : 0);
-    s->model.centre[d] = (dg_real)(c->rot_centre_set && d < 2 ? c->rot_centre[d] : 0.5 * (lo[d] + hi[d]));
+    s->model.centre[d] =
+        (dg_real)(c->rot_centre_set && d < 2 ? c->rot_centre[d] : 0.5 * (lo[d] + hi[d]));
   }
   s->model.omega = (dg_real)c->omega;
   DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, &s->model));

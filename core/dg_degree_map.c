@@ -84,8 +84,7 @@ int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, i
   return 0;
 }
 
-int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn,
-                                  void *ctx) {
+int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn, void *ctx) {
   DG_CALL(map_alloc(m, g));
   for (long e = 0; e < g->nelem; ++e) {
     int ijk[3];
@@ -185,8 +184,9 @@ int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *p
     goto fail;
   }
   if (row != rows) {
-    rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: end of file after %ld rows, the grid needs %ld",
-                  path, lineno, row, rows);
+    rc = dg_error(DG_ERR_IO,
+                  "degree map %s, line %ld: end of file after %ld rows, the grid needs %ld", path,
+                  lineno, row, rows);
     goto fail;
   }
   fclose(f);
@@ -201,8 +201,8 @@ fail:
 int dg_degree_map_write(const dg_degree_map *m, const dg_grid *g, const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return dg_error(DG_ERR_IO, "degree map %s: cannot write: %s", path, strerror(errno));
-  fprintf(f, "# dgrid degree map: %d rows of %d degrees, first row j=0%s\n",
-          g->n[1] * g->n[2], g->n[0], g->dim == 3 ? ", k-blocks in order" : "");
+  fprintf(f, "# dgrid degree map: %d rows of %d degrees, first row j=0%s\n", g->n[1] * g->n[2],
+          g->n[0], g->dim == 3 ? ", k-blocks in order" : "");
   for (long e = 0; e < m->nelem; ++e)
     fprintf(f, "%d%c", m->deg[e], (e + 1) % g->n[0] == 0 ? '\n' : ' ');
   if (fclose(f) != 0) return dg_error(DG_ERR_IO, "degree map %s: write failed", path);

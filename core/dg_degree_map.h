@@ -38,8 +38,7 @@ int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *p
 /* Degree from a callback fn(ijk, centre, ctx), which returns the degree
  * (0..DG_MAX_DEGREE) or a negative value to fail. */
 typedef int (*dg_degree_fn)(const int ijk[3], const double centre[3], void *ctx);
-int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn,
-                                  void *ctx);
+int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn, void *ctx);
 
 /* Write the map in the file format above. */
 int dg_degree_map_write(const dg_degree_map *m, const dg_grid *g, const char *path);

@@ -29,14 +29,14 @@ struct dg_disc {
   int q, nvar, W;
   long ndofs, len, nslots;
   bucket bk[DG_MAX_DEGREE + 1];
-  long *elem_slot;  /* [nelem] */
-  long *slot_elem;  /* [nslots], -1 for padding */
+  long *elem_slot; /* [nelem] */
+  long *slot_elem; /* [nslots], -1 for padding */
   dg_basis basis;
-  void *basis_dev;  /* backend handle */
-  int *d_nbr;       /* device: [nslots/W][2*dim][W] */
-  dg_real *d_geom;  /* device: [nslots/W][3*dim][W] or NULL */
-  dg_real *d_trace[2]; /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
-  int cur;              /* buffer holding the traces of trace_src */
+  void *basis_dev;           /* backend handle */
+  int *d_nbr;                /* device: [nslots/W][2*dim][W] */
+  dg_real *d_geom;           /* device: [nslots/W][3*dim][W] or NULL */
+  dg_real *d_trace[2];       /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
+  int cur;                   /* buffer holding the traces of trace_src */
   const dg_field *trace_src; /* field whose current coefficients they are */
   long trace_stamp;          /* ... at this modification stamp */
   int timing;
@@ -312,7 +312,7 @@ dg_work dg_disc_work(const dg_disc *d, int reg_streams) {
   w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
   const double tr = (double)d->nslots * 2 * dim * nv * QF * rb;
   w.bytes_moved = (double)d->len * rb * (2 + reg_streams) /* u read once, written once */
-                  + 2 * tr                                 /* traces: write new, read neighbours' */
+                  + 2 * tr                                /* traces: write new, read neighbours' */
                   + (double)d->nslots * 2 * dim * sizeof(int) +
                   (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
   return w;
@@ -361,7 +361,8 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
       a.geom = d->d_geom ? d->d_geom + (b->slot0 / W) * 3 * dim * W : NULL;
       a.slot0 = b->slot0;
       a.nblock = b->nblock;
-      int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q) : be->update(&a, d->basis_dev, r, d->q);
+      int rc =
+          pass == 0 ? be->trace(&a, d->basis_dev, r, d->q) : be->update(&a, d->basis_dev, r, d->q);
       if (rc) {
         d->trace_src = NULL; /* the buffers are in an unknown state */
         return rc;

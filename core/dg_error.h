@@ -43,10 +43,10 @@ int dg_error_prefix(int code, const char *fmt, ...)
 void dg_error_clear(void);
 
 /* Propagate a non-zero status: DG_CALL(f(x)); */
-#define DG_CALL(expr)                                                          \
-  do {                                                                         \
-    int dg_call_rc_ = (expr);                                                  \
-    if (dg_call_rc_ != 0) return dg_call_rc_;                                  \
+#define DG_CALL(expr)                                                                              \
+  do {                                                                                             \
+    int dg_call_rc_ = (expr);                                                                      \
+    if (dg_call_rc_ != 0) return dg_call_rc_;                                                      \
   } while (0)
 
 #ifdef __cplusplus

@@ -80,7 +80,8 @@ void dg_field_device_modified(dg_field *f) {
 }
 
 int dg_field_copy(dg_field *dst, dg_field *src) {
-  if (dst->n != src->n) return dg_error(DG_ERR_ARG, "field copy: sizes %ld and %ld", dst->n, src->n);
+  if (dst->n != src->n)
+    return dg_error(DG_ERR_ARG, "field copy: sizes %ld and %ld", dst->n, src->n);
   DG_CALL(dg_field_to_host(src));
   memcpy(dst->h, src->h, (size_t)src->n * sizeof(dg_real));
   dg_field_host_modified(dst);

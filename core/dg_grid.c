@@ -22,8 +22,7 @@ int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const 
       return dg_error(DG_ERR_ARG, "box: %c range [%g, %g] is empty or not finite", axis[d],
                       g->lo[d], g->hi[d]);
     g->h[d] = (g->hi[d] - g->lo[d]) / g->n[d];
-    if (g->nelem > (1L << 40) / g->n[d])
-      return dg_error(DG_ERR_ARG, "cells: too many elements");
+    if (g->nelem > (1L << 40) / g->n[d]) return dg_error(DG_ERR_ARG, "cells: too many elements");
     g->nelem *= g->n[d];
   }
   return 0;

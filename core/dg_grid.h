@@ -8,12 +8,12 @@ extern "C" {
 #endif
 
 typedef struct {
-  int dim;       /* 2 or 3 */
-  int n[3];      /* elements per direction (n[2] = 1 in 2D) */
-  double lo[3];  /* box lower corner */
-  double hi[3];  /* box upper corner */
-  double h[3];   /* element size per direction */
-  long nelem;    /* n0*n1*n2 */
+  int dim;      /* 2 or 3 */
+  int n[3];     /* elements per direction (n[2] = 1 in 2D) */
+  double lo[3]; /* box lower corner */
+  double hi[3]; /* box upper corner */
+  double h[3];  /* element size per direction */
+  long nelem;   /* n0*n1*n2 */
 } dg_grid;
 
 /* Fill `g`; checks dim in {2,3}, n >= 1, hi > lo (finite).  In 2D n[2], lo[2]

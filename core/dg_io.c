@@ -27,14 +27,14 @@
 #define DG_MAX_DEGREE 10
 #endif
 
-#define FORMAT_NAME "dgrid-snapshot"
+#define FORMAT_NAME    "dgrid-snapshot"
 #define FORMAT_VERSION 1
-#define TEXT_MAGIC "dgrid-text"
-#define TEXT_VERSION 1
+#define TEXT_MAGIC     "dgrid-text"
+#define TEXT_VERSION   1
 
 /* Guards against absurd sizes from corrupt files before we allocate. */
-#define MAX_CELLS_PER_DIM 1073741824LL /* 2^30 */
-#define MAX_NELEM 1099511627776LL      /* 2^40 */
+#define MAX_CELLS_PER_DIM 1073741824LL    /* 2^30 */
+#define MAX_NELEM         1099511627776LL /* 2^40 */
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
@@ -62,8 +62,7 @@ static int64_t ipow64(int64_t b, int e) {
 }
 
 /* "(i,j)" or "(i,j,k)" for element e. */
-static const char *elem_label(char *buf, size_t len, int dim, const int cells[3],
-                              int64_t e) {
+static const char *elem_label(char *buf, size_t len, int dim, const int cells[3], int64_t e) {
   int64_t i = e % cells[0], j = (e / cells[0]) % cells[1];
   int64_t k = e / ((int64_t)cells[0] * cells[1]);
   if (dim == 3)
@@ -95,8 +94,7 @@ static char *dup_str(const char *s) {
 
 /* Dimension sizes of the element grid, slowest first (HDF5/C order). */
 static void grid_dims(const dg_snapshot *s, int64_t scale, hsize_t *dims) {
-  for (int r = 0; r < s->dim; ++r)
-    dims[r] = (hsize_t)((int64_t)s->cells[s->dim - 1 - r] * scale);
+  for (int r = 0; r < s->dim; ++r) dims[r] = (hsize_t)((int64_t)s->cells[s->dim - 1 - r] * scale);
 }
 
 /* The injected failure of a writer (testing hook, docs/FILE_FORMAT.md). */
@@ -168,8 +166,7 @@ static int check_grid(const char *path, const dg_snapshot *s, const char *what) 
 static int check_coeff(const char *path, const dg_snapshot *s, const char *what) {
   char lab[64];
   if (!s->degree || !s->coeff_offset || !s->coeff)
-    return dg_error(DG_ERR_ARG, "%s: cannot %s: degree, coeff_offset or coeff is NULL", path,
-                    what);
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: degree, coeff_offset or coeff is NULL", path, what);
   if (s->coeff_offset[0] != 0)
     return dg_error(DG_ERR_ARG, "%s: cannot %s: coeff_offset[0] is %" PRId64 ", must be 0", path,
                     what, s->coeff_offset[0]);
@@ -205,8 +202,8 @@ static int check_snapshot(const char *path, const dg_snapshot *s) {
   if (s->view_s > 64)
     return dg_error(DG_ERR_ARG, "%s: cannot %s: view_s is %d, at most 64", path, what, s->view_s);
   if (s->nparams < 0 || (s->nparams > 0 && (!s->param_keys || !s->param_values)))
-    return dg_error(DG_ERR_ARG, "%s: cannot %s: nparams is %d without key/value arrays", path,
-                    what, s->nparams);
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: nparams is %d without key/value arrays", path, what,
+                    s->nparams);
   for (int i = 0; i < s->nparams; ++i) {
     if (!s->param_keys[i] || !s->param_values[i] || s->param_keys[i][0] == '\0' ||
         strcmp(s->param_keys[i], ".") == 0)
@@ -218,8 +215,8 @@ static int check_snapshot(const char *path, const dg_snapshot *s) {
                         s->param_keys[i]);
   }
   if (s->nhist < 0 || (s->nhist > 0 && !s->history))
-    return dg_error(DG_ERR_ARG, "%s: cannot %s: nhist is %" PRId64 " with history NULL", path,
-                    what, s->nhist);
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: nhist is %" PRId64 " with history NULL", path, what,
+                    s->nhist);
   return 0;
 }
 
@@ -273,8 +270,7 @@ static int h5_close(hid_t *id, herr_t (*fn)(hid_t), int rc, const char *path, co
   if (*id < 0) return rc;
   herr_t st = fn(*id);
   *id = H5I_INVALID_HID;
-  if (st < 0 && rc == 0)
-    return dg_error(DG_ERR_LIB, "%s: cannot close %s%s", path, what, h5_why());
+  if (st < 0 && rc == 0) return dg_error(DG_ERR_LIB, "%s: cannot close %s%s", path, what, h5_why());
   return rc;
 }
 
@@ -320,8 +316,7 @@ static int w_attr(const h5w *w, hid_t loc, const char *obj, const char *name, hi
 }
 
 /* Fixed-length, NUL-terminated UTF-8 string attribute. */
-static int w_attr_str(const h5w *w, hid_t loc, const char *obj, const char *name,
-                      const char *val) {
+static int w_attr_str(const h5w *w, hid_t loc, const char *obj, const char *name, const char *val) {
   int rc = 0;
   hid_t t = H5Tcopy(H5T_C_S1);
   if (t < 0 || H5Tset_size(t, strlen(val) + 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
@@ -474,8 +469,7 @@ static int write_h5(const char *path, const char *tmp, const dg_snapshot *s) {
   }
   if (rc == 0 && s->gauss_values) {
     hsize_t dims[3] = {(hsize_t)s->nelem, (hsize_t)ipow64(s->q, s->dim), (hsize_t)s->nvar};
-    rc = w_dset(&w, "/gauss_values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims,
-                s->gauss_values);
+    rc = w_dset(&w, "/gauss_values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, s->gauss_values);
   }
   if (rc == 0 && s->view_s > 0) rc = w_view(&w, s);
   if (rc == 0) rc = w_params(&w, s);
@@ -538,17 +532,21 @@ static int r_exists(const h5r *r, const char *name, int *exists) {
 
 static const char *class_name(H5T_class_t c) {
   switch (c) {
-  case H5T_INTEGER: return "integer";
-  case H5T_FLOAT: return "floating-point";
-  case H5T_STRING: return "string";
-  default: return "non-numeric";
+  case H5T_INTEGER:
+    return "integer";
+  case H5T_FLOAT:
+    return "floating-point";
+  case H5T_STRING:
+    return "string";
+  default:
+    return "non-numeric";
   }
 }
 
 /* Read one scalar numeric attribute; `want` is H5T_INTEGER or H5T_FLOAT
  * (a float attribute also accepts integer storage). */
-static int r_attr_num(const h5r *r, hid_t loc, const char *obj, const char *name,
-                      H5T_class_t want, hid_t mtype, void *out) {
+static int r_attr_num(const h5r *r, hid_t loc, const char *obj, const char *name, H5T_class_t want,
+                      hid_t mtype, void *out) {
   htri_t ex = H5Aexists(loc, name);
   if (ex < 0)
     return dg_error(DG_ERR_IO, "%s: cannot look up attribute '%s' of %s%s", r->path, name, obj,
@@ -562,17 +560,17 @@ static int r_attr_num(const h5r *r, hid_t loc, const char *obj, const char *name
   if ((at = H5Aopen(loc, name, H5P_DEFAULT)) < 0 || (sp = H5Aget_space(at)) < 0 ||
       (npts = H5Sget_simple_extent_npoints(sp)) < 0 || (ft = H5Aget_type(at)) < 0 ||
       (cls = H5Tget_class(ft)) == H5T_NO_CLASS) {
-    rc = dg_error(DG_ERR_IO, "%s: cannot open attribute '%s' of %s%s", r->path, name, obj,
-                  h5_why());
+    rc =
+        dg_error(DG_ERR_IO, "%s: cannot open attribute '%s' of %s%s", r->path, name, obj, h5_why());
   } else if (npts != 1) {
-    rc = dg_error(DG_ERR_IO, "%s: attribute '%s' of %s has %lld values, expected 1", r->path,
-                  name, obj, (long long)npts);
+    rc = dg_error(DG_ERR_IO, "%s: attribute '%s' of %s has %lld values, expected 1", r->path, name,
+                  obj, (long long)npts);
   } else if (cls != want && !(want == H5T_FLOAT && cls == H5T_INTEGER)) {
     rc = dg_error(DG_ERR_IO, "%s: attribute '%s' of %s is %s, expected %s", r->path, name, obj,
                   class_name(cls), class_name(want));
   } else if (H5Aread(at, mtype, out) < 0) {
-    rc = dg_error(DG_ERR_IO, "%s: cannot read attribute '%s' of %s%s", r->path, name, obj,
-                  h5_why());
+    rc =
+        dg_error(DG_ERR_IO, "%s: cannot read attribute '%s' of %s%s", r->path, name, obj, h5_why());
   }
   rc = h5_close(&ft, H5Tclose, rc, r->path, "attribute type");
   rc = h5_close(&sp, H5Sclose, rc, r->path, "attribute dataspace");
@@ -599,8 +597,8 @@ static int r_attr_str(const h5r *r, hid_t loc, const char *obj, const char *name
   if ((at = H5Aopen(loc, name, H5P_DEFAULT)) < 0 || (sp = H5Aget_space(at)) < 0 ||
       (npts = H5Sget_simple_extent_npoints(sp)) < 0 || (ft = H5Aget_type(at)) < 0 ||
       (cls = H5Tget_class(ft)) == H5T_NO_CLASS) {
-    rc = dg_error(DG_ERR_IO, "%s: cannot open attribute '%s' of %s%s", r->path, name, obj,
-                  h5_why());
+    rc =
+        dg_error(DG_ERR_IO, "%s: cannot open attribute '%s' of %s%s", r->path, name, obj, h5_why());
     goto done;
   }
   if (npts != 1 || cls != H5T_STRING) {
@@ -661,8 +659,7 @@ done:
 }
 
 /* Shape of dataset `name` (which must exist): rank and dims[<=4]. */
-static int r_shape(const h5r *r, const char *name, int *rank, hsize_t dims[4],
-                   H5T_class_t *cls) {
+static int r_shape(const h5r *r, const char *name, int *rank, hsize_t dims[4], H5T_class_t *cls) {
   int ex;
   DG_CALL(r_exists(r, name, &ex));
   if (!ex) return dg_error(DG_ERR_IO, "%s: dataset %s is missing", r->path, name);
@@ -675,8 +672,7 @@ static int r_shape(const h5r *r, const char *name, int *rank, hsize_t dims[4],
   } else if (nd > 4) {
     rc = dg_error(DG_ERR_IO, "%s: dataset %s has rank %d, at most 4 expected", r->path, name, nd);
   } else if (H5Sget_simple_extent_dims(sp, dims, NULL) < 0) {
-    rc = dg_error(DG_ERR_IO, "%s: cannot read the shape of dataset %s%s", r->path, name,
-                  h5_why());
+    rc = dg_error(DG_ERR_IO, "%s: cannot read the shape of dataset %s%s", r->path, name, h5_why());
   } else {
     *rank = nd;
   }
@@ -712,8 +708,8 @@ static int r_dset(const h5r *r, const char *name, H5T_class_t want, hid_t mtype,
   }
   void *buf = malloc(count ? (size_t)count * esize : 1);
   if (!buf)
-    return dg_error(DG_ERR_MEM, "%s: out of memory reading dataset %s (%llu values)", r->path,
-                    name, (unsigned long long)count);
+    return dg_error(DG_ERR_MEM, "%s: out of memory reading dataset %s (%llu values)", r->path, name,
+                    (unsigned long long)count);
   int rc = 0;
   hid_t ds = H5Dopen2(r->file, name, H5P_DEFAULT);
   if (ds < 0 || (count > 0 && H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0))
@@ -799,14 +795,15 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
   DG_CALL(r_attr_str(r, r->file, "/", "format", &fmt));
   int bad = strcmp(fmt, FORMAT_NAME) != 0;
   if (bad)
-    dg_error(DG_ERR_IO, "%s: not a dgrid snapshot (attribute 'format' of / is '%.64s', expected '%s')",
+    dg_error(DG_ERR_IO,
+             "%s: not a dgrid snapshot (attribute 'format' of / is '%.64s', expected '%s')",
              r->path, fmt, FORMAT_NAME);
   free(fmt);
   if (bad) return DG_ERR_IO;
   DG_CALL(r_attr_num(r, r->file, "/", "format_version", H5T_INTEGER, H5T_NATIVE_INT, &version));
   if (version != FORMAT_VERSION)
-    return dg_error(DG_ERR_IO, "%s: unsupported format_version %d (this reader knows %d)",
-                    r->path, version, FORMAT_VERSION);
+    return dg_error(DG_ERR_IO, "%s: unsupported format_version %d (this reader knows %d)", r->path,
+                    version, FORMAT_VERSION);
   DG_CALL(r_attr_num(r, r->file, "/", "dim", H5T_INTEGER, H5T_NATIVE_INT, &s->dim));
   DG_CALL(r_attr_num(r, r->file, "/", "nvar", H5T_INTEGER, H5T_NATIVE_INT, &s->nvar));
   DG_CALL(r_attr_num(r, r->file, "/", "q", H5T_INTEGER, H5T_NATIVE_INT, &s->q));
@@ -816,8 +813,8 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
   size_t n = strlen(model);
   if (n >= sizeof s->model) {
     free(model);
-    return dg_error(DG_ERR_IO, "%s: attribute 'model' of / is %zu characters, at most %zu",
-                    r->path, n, sizeof s->model - 1);
+    return dg_error(DG_ERR_IO, "%s: attribute 'model' of / is %zu characters, at most %zu", r->path,
+                    n, sizeof s->model - 1);
   }
   memcpy(s->model, model, n + 1);
   free(model);
@@ -826,8 +823,7 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
   if (s->nvar < 1 || s->nvar > 1000000)
     return dg_error(DG_ERR_IO, "%s: attribute 'nvar' of / is %d, must be >= 1", r->path, s->nvar);
   if (s->q < 1 || s->q > 1000)
-    return dg_error(DG_ERR_IO, "%s: attribute 'q' of / is %d, must be in [1, 1000]", r->path,
-                    s->q);
+    return dg_error(DG_ERR_IO, "%s: attribute 'q' of / is %d, must be in [1, 1000]", r->path, s->q);
   return 0;
 }
 
@@ -850,7 +846,8 @@ static int r_grid(const h5r *r, dg_snapshot *s) {
       rc = dg_error(DG_ERR_IO, "%s: dataset /grid/cells: entry %d is %d, must be in [1, %lld]",
                     r->path, d, (int)cells[d], MAX_CELLS_PER_DIM);
     } else if (!isfinite(lo[d]) || !isfinite(hi[d]) || !(lo[d] < hi[d])) {
-      rc = dg_error(DG_ERR_IO, "%s: datasets /grid/lo, /grid/hi: side %d is [%.17g, %.17g], need lo < hi",
+      rc = dg_error(DG_ERR_IO,
+                    "%s: datasets /grid/lo, /grid/hi: side %d is [%.17g, %.17g], need lo < hi",
                     r->path, d, lo[d], hi[d]);
     } else {
       double want = (hi[d] - lo[d]) / cells[d];
@@ -879,8 +876,8 @@ static int r_coeff(const h5r *r, dg_snapshot *s) {
   hsize_t dims[3];
   char lab[64];
   grid_dims(s, 1, dims);
-  DG_CALL(r_dset(r, "/degree", H5T_INTEGER, H5T_NATIVE_UINT8, 1, s->dim, dims,
-                 (void **)&s->degree));
+  DG_CALL(
+      r_dset(r, "/degree", H5T_INTEGER, H5T_NATIVE_UINT8, 1, s->dim, dims, (void **)&s->degree));
   for (int64_t e = 0; e < s->nelem; ++e)
     if (s->degree[e] > DG_MAX_DEGREE)
       return dg_error(DG_ERR_IO, "%s: dataset /degree: element %" PRId64 " %s has degree %d > %d",
@@ -970,8 +967,7 @@ static int read_h5(const char *path, dg_snapshot *s) {
   if (fapl < 0) return rc;
   h5r r = {path, H5I_INVALID_HID};
   r.file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  if (r.file < 0)
-    rc = dg_error(DG_ERR_IO, "%s: cannot open HDF5 file%s", path, h5_why());
+  if (r.file < 0) rc = dg_error(DG_ERR_IO, "%s: cannot open HDF5 file%s", path, h5_why());
   rc = h5_close(&fapl, H5Pclose, rc, path, "file access list");
   if (rc == 0) rc = r_root_attrs(&r, s);
   if (rc == 0) rc = r_grid(&r, s);
@@ -1199,8 +1195,8 @@ static int text_header(txt *t, dg_snapshot *s, long long *nrec) {
     DG_CALL(hdr_val(t, &k, 2 * d + 1, 2 * s->dim, &v));
     DG_CALL(val_double(t, &k, &v, &s->hi[d]));
     if (!isfinite(s->lo[d]) || !isfinite(s->hi[d]) || !(s->lo[d] < s->hi[d]))
-      return dg_error(DG_ERR_IO, "%s:%ld: 'box' side %d is [%.17g, %.17g], need lo < hi",
-                      t->path, k.line, d, s->lo[d], s->hi[d]);
+      return dg_error(DG_ERR_IO, "%s:%ld: 'box' side %d is [%.17g, %.17g], need lo < hi", t->path,
+                      k.line, d, s->lo[d], s->hi[d]);
   }
   DG_CALL(hdr_end(t, &k));
   DG_CALL(hdr_long(t, "nvar", 1, 1000000, &x));
@@ -1239,7 +1235,7 @@ static int text_elements(txt *t, dg_snapshot *s, long long nrec) {
   size_t cap = 1024, used = 0;
   double *vals = malloc(cap * sizeof *vals);
   int64_t *where = malloc((size_t)s->nelem * sizeof *where); /* start in vals */
-  long *seen = calloc((size_t)s->nelem, sizeof *seen);      /* line of record, 0 = none */
+  long *seen = calloc((size_t)s->nelem, sizeof *seen);       /* line of record, 0 = none */
   s->degree = calloc((size_t)s->nelem, 1);
   s->coeff_offset = malloc(((size_t)s->nelem + 1) * sizeof *s->coeff_offset);
   if (!vals || !where || !seen || !s->degree || !s->coeff_offset) {
@@ -1251,8 +1247,9 @@ static int text_elements(txt *t, dg_snapshot *s, long long nrec) {
     long long idx[3] = {0, 0, 0}, r;
     tok_next(t, &k);
     if (k.n == 0) {
-      rc = dg_error(DG_ERR_IO, "%s:%ld: expected %lld element records, found %lld before end of file",
-                    t->path, k.line, nrec, rec);
+      rc = dg_error(DG_ERR_IO,
+                    "%s:%ld: expected %lld element records, found %lld before end of file", t->path,
+                    k.line, nrec, rec);
       goto done;
     }
     if (!tok_is(&k, "e")) {
@@ -1267,8 +1264,8 @@ static int text_elements(txt *t, dg_snapshot *s, long long nrec) {
     for (int d = 0; d < s->dim; ++d) {
       if ((rc = hdr_val(t, &k, d, s->dim + 1, &v)) != 0) goto done;
       if (tok_long(&v, &idx[d]) != 0) {
-        rc = dg_error(DG_ERR_IO, "%s:%ld: element index %s '%s' is not an integer", t->path,
-                      v.line, names[d], tok_show(&v, sh, sizeof sh));
+        rc = dg_error(DG_ERR_IO, "%s:%ld: element index %s '%s' is not an integer", t->path, v.line,
+                      names[d], tok_show(&v, sh, sizeof sh));
         goto done;
       }
       if (idx[d] < 0 || idx[d] >= s->cells[d]) {
@@ -1313,8 +1310,8 @@ static int text_elements(txt *t, dg_snapshot *s, long long nrec) {
       tok_next(t, &v);
       if (v.n == 0 || tok_is(&v, "e")) {
         rc = dg_error(DG_ERR_IO,
-                      "%s:%ld: expected %" PRId64 " coefficient value%s for element %s, found %" PRId64
-                      " before %s",
+                      "%s:%ld: expected %" PRId64
+                      " coefficient value%s for element %s, found %" PRId64 " before %s",
                       t->path, k.line, want, want == 1 ? "" : "s", lab, got,
                       v.n == 0 ? "end of file" : "the next element record");
         goto done;
@@ -1430,8 +1427,9 @@ static int finish_text(FILE *f, int bad, const char *path, const char *tmp, cons
     if (fflush(f) != 0)
       rc = dg_error(DG_ERR_IO, "%s: write error on temporary %s: %s", path, tmp, strerror(errno));
     else
-      rc = dg_error(DG_ERR_IO, "%s: injected failure (DGRID_IO_FAIL=%s) after a partial write of %s",
-                    path, hook, tmp);
+      rc =
+          dg_error(DG_ERR_IO, "%s: injected failure (DGRID_IO_FAIL=%s) after a partial write of %s",
+                   path, hook, tmp);
   }
   if (fclose(f) != 0 && rc == 0)
     rc = dg_error(DG_ERR_IO, "%s: cannot finish writing temporary %s: %s", path, tmp,
@@ -1449,8 +1447,8 @@ int dg_snapshot_write_text(const char *path, const dg_snapshot *s) {
   if (s->q < 1) return dg_error(DG_ERR_ARG, "%s: cannot %s: q is %d", path, what, s->q);
   size_t mlen = strnlen(s->model, sizeof s->model);
   if (mlen == 0 || mlen == sizeof s->model)
-    return dg_error(DG_ERR_ARG, "%s: cannot %s: model name is empty or not NUL-terminated",
-                    path, what);
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: model name is empty or not NUL-terminated", path,
+                    what);
   for (size_t i = 0; i < mlen; ++i)
     if (isspace((unsigned char)s->model[i]) || s->model[i] == '#')
       return dg_error(DG_ERR_ARG, "%s: cannot %s: model name '%s' contains a blank or '#'", path,
@@ -1483,8 +1481,7 @@ int dg_snapshot_write_text(const char *path, const dg_snapshot *s) {
     /* One line per x-row of modes: n values. */
     const double *c = s->coeff + s->coeff_offset[e];
     int64_t len = s->coeff_offset[e + 1] - s->coeff_offset[e];
-    for (int64_t m = 0; m < len; ++m)
-      put(f, &bad, "%.17g%c", c[m], (m + 1) % n == 0 ? '\n' : ' ');
+    for (int64_t m = 0; m < len; ++m) put(f, &bad, "%.17g%c", c[m], (m + 1) % n == 0 ? '\n' : ' ');
   }
   int rc = finish_text(f, bad, path, tmp, "text");
   free(tmp);
@@ -1582,10 +1579,18 @@ static char *rel_path(const char *dir, const char *to) {
 static void put_xml(FILE *f, int *bad, const char *s) {
   for (; *s; ++s) {
     switch (*s) {
-    case '&': put(f, bad, "&amp;"); break;
-    case '<': put(f, bad, "&lt;"); break;
-    case '>': put(f, bad, "&gt;"); break;
-    case '"': put(f, bad, "&quot;"); break;
+    case '&':
+      put(f, bad, "&amp;");
+      break;
+    case '<':
+      put(f, bad, "&lt;");
+      break;
+    case '>':
+      put(f, bad, "&gt;");
+      break;
+    case '"':
+      put(f, bad, "&quot;");
+      break;
     default:
       if (fputc(*s, f) == EOF) *bad = 1;
     }
@@ -1604,9 +1609,11 @@ static void xdmf_attr(FILE *f, int *bad, const char *name, const char *h5rel, co
   snprintf(full, sizeof full, "%d %s", nvar, shape);
   put(f, bad, "        <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n", name);
   if (nvar > 1) {
-    put(f, bad, "          <DataItem ItemType=\"HyperSlab\" Type=\"HyperSlab\" Dimensions=\"1 %s\">\n",
+    put(f, bad,
+        "          <DataItem ItemType=\"HyperSlab\" Type=\"HyperSlab\" Dimensions=\"1 %s\">\n",
         shape);
-    put(f, bad, "            <DataItem Dimensions=\"3 %d\" NumberType=\"Int\" Format=\"XML\">", dim + 1);
+    put(f, bad, "            <DataItem Dimensions=\"3 %d\" NumberType=\"Int\" Format=\"XML\">",
+        dim + 1);
     put(f, bad, "%d", v);
     for (int r = 0; r < dim; ++r) put(f, bad, " 0");
     for (int r = 0; r <= dim; ++r) put(f, bad, " 1");
@@ -1642,10 +1649,13 @@ int dg_xdmf_write(const char *xdmf_path, int n, const char *const *h5_paths, con
                       what, i);
   }
   char *xabs = abs_norm(xdmf_path);
-  if (!xabs) return dg_error(DG_ERR_IO, "%s: cannot resolve the path: %s", xdmf_path, strerror(errno));
+  if (!xabs)
+    return dg_error(DG_ERR_IO, "%s: cannot resolve the path: %s", xdmf_path, strerror(errno));
   char *slash = strrchr(xabs, '/');
-  if (slash == xabs) slash[1] = '\0';
-  else *slash = '\0';
+  if (slash == xabs)
+    slash[1] = '\0';
+  else
+    *slash = '\0';
 
   char *tmp;
   int rc = tmp_name(xdmf_path, &tmp);
@@ -1689,30 +1699,40 @@ int dg_xdmf_write(const char *xdmf_path, int n, const char *const *h5_paths, con
     /* Origin and spacing slowest axis first, like Dimensions. */
     put(f, &bad, "        <Geometry GeometryType=\"%s\">\n",
         dim == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
-    put(f, &bad, "          <DataItem Name=\"Origin\" Dimensions=\"%d\" NumberType=\"Float\" "
-        "Precision=\"8\" Format=\"XML\">", dim);
+    put(f, &bad,
+        "          <DataItem Name=\"Origin\" Dimensions=\"%d\" NumberType=\"Float\" "
+        "Precision=\"8\" Format=\"XML\">",
+        dim);
     for (int d = dim - 1; d >= 0; --d) put(f, &bad, "%.17g%s", s->lo[d], d ? " " : "");
     put(f, &bad, "</DataItem>\n");
-    put(f, &bad, "          <DataItem Name=\"Spacing\" Dimensions=\"%d\" NumberType=\"Float\" "
-        "Precision=\"8\" Format=\"XML\">", dim);
+    put(f, &bad,
+        "          <DataItem Name=\"Spacing\" Dimensions=\"%d\" NumberType=\"Float\" "
+        "Precision=\"8\" Format=\"XML\">",
+        dim);
     for (int d = dim - 1; d >= 0; --d)
       put(f, &bad, "%.17g%s", (s->hi[d] - s->lo[d]) / s->cells[d] / vs, d ? " " : "");
     put(f, &bad, "</DataItem>\n        </Geometry>\n");
     char name[32];
     for (int v = 0; v < s->nvar; ++v) {
-      if (s->nvar == 1) snprintf(name, sizeof name, "u");
-      else snprintf(name, sizeof name, "u%d", v);
+      if (s->nvar == 1)
+        snprintf(name, sizeof name, "u");
+      else
+        snprintf(name, sizeof name, "u%d", v);
       xdmf_attr(f, &bad, name, hrel, "/view/values", s->nvar, v, dim, vd);
     }
     if (s->view_error)
       for (int v = 0; v < s->nvar; ++v) {
-        if (s->nvar == 1) snprintf(name, sizeof name, "error");
-        else snprintf(name, sizeof name, "error%d", v);
+        if (s->nvar == 1)
+          snprintf(name, sizeof name, "error");
+        else
+          snprintf(name, sizeof name, "error%d", v);
         xdmf_attr(f, &bad, name, hrel, "/view/error", s->nvar, v, dim, vd);
       }
     put(f, &bad, "        <Attribute Name=\"degree\" AttributeType=\"Scalar\" Center=\"Cell\">\n");
-    put(f, &bad, "          <DataItem Dimensions=\"%s\" NumberType=\"UChar\" Precision=\"1\" "
-        "Format=\"HDF\">", cellshape);
+    put(f, &bad,
+        "          <DataItem Dimensions=\"%s\" NumberType=\"UChar\" Precision=\"1\" "
+        "Format=\"HDF\">",
+        cellshape);
     put_xml(f, &bad, hrel);
     put(f, &bad, ":/view/degree</DataItem>\n        </Attribute>\n      </Grid>\n");
     free(hrel);

@@ -16,17 +16,17 @@ extern "C" {
 #endif
 
 typedef struct {
-  int dim;         /* 2 or 3 */
-  int nvar;        /* components of u */
-  int cells[3];    /* d1, d2, d3 (d3 = 1 in 2D) */
-  double lo[3];    /* box lower corner */
-  double hi[3];    /* box upper corner */
-  int q;           /* solver's Gauss points per direction */
-  double time;     /* simulated time of the snapshot */
-  int64_t step;    /* step count of the snapshot */
-  char model[64];  /* e.g. "advection-constant", "advection-rotation" */
-  int64_t nelem;   /* d1*d2*d3 */
-  uint8_t *degree; /* [nelem] */
+  int dim;               /* 2 or 3 */
+  int nvar;              /* components of u */
+  int cells[3];          /* d1, d2, d3 (d3 = 1 in 2D) */
+  double lo[3];          /* box lower corner */
+  double hi[3];          /* box upper corner */
+  int q;                 /* solver's Gauss points per direction */
+  double time;           /* simulated time of the snapshot */
+  int64_t step;          /* step count of the snapshot */
+  char model[64];        /* e.g. "advection-constant", "advection-rotation" */
+  int64_t nelem;         /* d1*d2*d3 */
+  uint8_t *degree;       /* [nelem] */
   int64_t *coeff_offset; /* [nelem+1]; element e owns coeff[off[e] .. off[e+1]) */
   double *coeff;         /* [coeff_offset[nelem]] */
   /* Optional (NULL when absent): values at the solver's Gauss points,
@@ -75,8 +75,8 @@ void dg_snapshot_free(dg_snapshot *s);
  * snapshots (HDF5 files at `h5_paths`, simulated times `times`), all with the
  * grid and view sub-grid of `shape`.  Paths inside the XDMF are written
  * relative to the XDMF's folder.  Atomic like dg_snapshot_write. */
-int dg_xdmf_write(const char *xdmf_path, int n, const char *const *h5_paths,
-                  const double *times, const dg_snapshot *shape);
+int dg_xdmf_write(const char *xdmf_path, int n, const char *const *h5_paths, const double *times,
+                  const dg_snapshot *shape);
 
 #ifdef __cplusplus
 }

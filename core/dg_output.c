@@ -113,8 +113,9 @@ int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, 
                       axis[k], g->n[k]);
     const double tol = 1e-12 * (g->hi[k] - g->lo[k]);
     if (fabs(s->lo[k] - g->lo[k]) > tol || fabs(s->hi[k] - g->hi[k]) > tol)
-      return dg_error(DG_ERR_ARG, "restart %s: box in %c is [%.17g, %.17g], this run has [%.17g, %.17g]",
-                      path, axis[k], s->lo[k], s->hi[k], g->lo[k], g->hi[k]);
+      return dg_error(DG_ERR_ARG,
+                      "restart %s: box in %c is [%.17g, %.17g], this run has [%.17g, %.17g]", path,
+                      axis[k], s->lo[k], s->hi[k], g->lo[k], g->hi[k]);
   }
   if (s->nvar != dg_disc_nvar(d))
     return dg_error(DG_ERR_ARG, "restart %s: nvar %d, this run has %d", path, s->nvar,

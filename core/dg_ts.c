@@ -16,8 +16,10 @@ typedef struct {
  * are written so that ua + u0a == 1 exactly in floating point (1/3 as
  * 1 - 2/3): otherwise every step scales the mass by 1 - 2^-53. */
 #define ST(ka, kc, ua, u0a, uk, ul, use_k, use_u0, save)                                           \
-  { (dg_real)(ka), (dg_real)(kc), (dg_real)(ua), (dg_real)(u0a), (dg_real)(uk), (dg_real)(ul),     \
-    use_k, use_u0, save }
+  {                                                                                                \
+    (dg_real)(ka), (dg_real)(kc), (dg_real)(ua), (dg_real)(u0a), (dg_real)(uk), (dg_real)(ul),     \
+        use_k, use_u0, save                                                                        \
+  }
 
 /* Carpenter & Kennedy (1994), NASA TM-109112, solution 3: 2N-storage
  * k <- A_i k + dt L(u); u <- u + B_i k. */
@@ -65,8 +67,7 @@ int dg_ts_parse(const char *name, dg_ts_kind *kind) {
       *kind = (dg_ts_kind)i;
       return 0;
     }
-  return dg_error(DG_ERR_ARG, "unknown integrator '%s' (euler, ssprk2, ssprk3, rk4, lsrk4)",
-                  name);
+  return dg_error(DG_ERR_ARG, "unknown integrator '%s' (euler, ssprk2, ssprk3, rk4, lsrk4)", name);
 }
 
 const char *dg_ts_name(dg_ts_kind kind) { return schemes[kind].name; }
@@ -76,8 +77,7 @@ int dg_ts_order(dg_ts_kind kind) { return schemes[kind].order; }
 double dg_ts_register_streams(dg_ts_kind kind) {
   const scheme *s = &schemes[kind];
   double n = 0;
-  for (int i = 0; i < s->nstages; ++i)
-    n += 2 * s->st[i].use_k + s->st[i].use_u0 + s->st[i].save_u0;
+  for (int i = 0; i < s->nstages; ++i) n += 2 * s->st[i].use_k + s->st[i].use_u0 + s->st[i].save_u0;
   return n / s->nstages;
 }
 
@@ -114,6 +114,7 @@ void dg_ts_destroy(dg_ts **ts) {
 
 int dg_ts_step(dg_ts *ts, dg_field *u, double dt) {
   const scheme *s = &schemes[ts->kind];
-  for (int i = 0; i < s->nstages; ++i) DG_CALL(dg_disc_stage(ts->disc, u, ts->u0, ts->k, dt, &s->st[i]));
+  for (int i = 0; i < s->nstages; ++i)
+    DG_CALL(dg_disc_stage(ts->disc, u, ts->u0, ts->k, dt, &s->st[i]));
   return 0;
 }

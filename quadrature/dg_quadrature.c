@@ -11,12 +11,11 @@
 #include <stdlib.h>
 
 #define DG_QUAD_MAXQ 64
-#define DG_LEG_MAXR 64
+#define DG_LEG_MAXR  64
 
 int dg_gauss_legendre(int q, double *x, double *w) {
   if (q < 1 || q > DG_QUAD_MAXQ)
-    return dg_error(DG_ERR_ARG, "Gauss-Legendre: %d points requested, need 1..%d", q,
-                    DG_QUAD_MAXQ);
+    return dg_error(DG_ERR_ARG, "Gauss-Legendre: %d points requested, need 1..%d", q, DG_QUAD_MAXQ);
   gsl_set_error_handler_off();
   gsl_integration_glfixed_table *t = gsl_integration_glfixed_table_alloc((size_t)q);
   if (!t) return dg_error(DG_ERR_LIB, "gsl_integration_glfixed_table_alloc(%d) failed", q);

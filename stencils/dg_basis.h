@@ -9,11 +9,11 @@
 #include "dg_types.h"
 
 typedef struct {
-  int q;                          /* Gauss points per direction */
-  dg_real x[DG_MAX_Q];            /* nodes on [-1,1], ascending */
-  dg_real w[DG_MAX_Q];            /* weights */
-  dg_real P[DG_MAX_Q][DG_MAX_Q];  /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
-  dg_real D[DG_MAX_Q][DG_MAX_Q];  /* D[a][k] = P_a'(x_k) */
+  int q;                         /* Gauss points per direction */
+  dg_real x[DG_MAX_Q];           /* nodes on [-1,1], ascending */
+  dg_real w[DG_MAX_Q];           /* weights */
+  dg_real P[DG_MAX_Q][DG_MAX_Q]; /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
+  dg_real D[DG_MAX_Q][DG_MAX_Q]; /* D[a][k] = P_a'(x_k) */
 } dg_basis;
 
 /* The tables as the stages read them: on the GPU the same struct; on the CPU

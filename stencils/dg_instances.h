@@ -1,9 +1,10 @@
 /* dg_instances.h - the (degree R, points Q) pairs every backend compiles a
  * stage for: 0 <= R <= DG_MAX_DEGREE, R < Q <= DG_MAX_Q.  X(R, Q) is applied
- * to each.  Generated once by hand from those bounds; keep them in step. */
+ * to each, by Q then R.  Keep in step with those bounds. */
 #ifndef DG_INSTANCES_H
 #define DG_INSTANCES_H
 
+// clang-format off
 #define DG_FOR_EACH_RQ(X) \
   X(0, 1) \
   X(0, 2) X(1, 2) \
@@ -17,5 +18,6 @@
   X(0, 10) X(1, 10) X(2, 10) X(3, 10) X(4, 10) X(5, 10) X(6, 10) X(7, 10) X(8, 10) X(9, 10) \
   X(0, 11) X(1, 11) X(2, 11) X(3, 11) X(4, 11) X(5, 11) X(6, 11) X(7, 11) X(8, 11) X(9, 11) X(10, 11) \
   X(0, 12) X(1, 12) X(2, 12) X(3, 12) X(4, 12) X(5, 12) X(6, 12) X(7, 12) X(8, 12) X(9, 12) X(10, 12)
+// clang-format on
 
 #endif

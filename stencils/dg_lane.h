@@ -18,8 +18,8 @@
 
 #ifdef __CUDACC__
 
-#define DG_W 32 /* layout lanes: one warp */
-#define DG_VL 1 /* lanes per thread */
+#define DG_W  32 /* layout lanes: one warp */
+#define DG_VL 1  /* lanes per thread */
 typedef dg_real dg_lane;
 typedef dg_real dg_tab; /* a basis-table entry as the stages read it */
 
@@ -32,9 +32,15 @@ DG_HD static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) { return a > b ? a
 DG_HD static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, long i) {
   return base[off[0] + i * DG_W];
 }
-DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) { (void)l; return v; }
+DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
+  (void)l;
+  return v;
+}
 /* Whether the lanes' neighbours form one whole microblock (then one load). */
-DG_HD static inline int dg_lane_contiguous(const int *off) { (void)off; return 1; }
+DG_HD static inline int dg_lane_contiguous(const int *off) {
+  (void)off;
+  return 1;
+}
 
 #else /* CPU: GCC vector extensions */
 
@@ -45,7 +51,7 @@ DG_HD static inline int dg_lane_contiguous(const int *off) { (void)off; return 1
 #else
 #define DG_VBYTES 32
 #endif
-#define DG_W ((int)(DG_VBYTES / sizeof(dg_real)))
+#define DG_W  ((int)(DG_VBYTES / sizeof(dg_real)))
 #define DG_VL DG_W
 typedef dg_real dg_lane __attribute__((vector_size(DG_VBYTES)));
 /* Table entries are stored pre-broadcast, so a contraction step is one FMA

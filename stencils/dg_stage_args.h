@@ -17,21 +17,21 @@ typedef struct {
 } dg_rk_coeffs;
 
 typedef struct {
-  dg_real *u;        /* this bucket's coefficients (block 0) */
-  dg_real *u0;       /* RK register, same layout (or NULL) */
-  dg_real *k;        /* RK register, same layout (or NULL) */
-  dg_real *trace;    /* all face traces, indexed by slot (all buckets) */
-  dg_real *trace_out; /* update: where to write the new coefficients' traces
-                         (the other buffer), or NULL */
-  const int *nbr;    /* this bucket: [block][2*dim][DG_W] trace offset of the
-                        neighbour's facing trace (v=0, point 0) */
+  dg_real *u;          /* this bucket's coefficients (block 0) */
+  dg_real *u0;         /* RK register, same layout (or NULL) */
+  dg_real *k;          /* RK register, same layout (or NULL) */
+  dg_real *trace;      /* all face traces, indexed by slot (all buckets) */
+  dg_real *trace_out;  /* update: where to write the new coefficients' traces
+                          (the other buffer), or NULL */
+  const int *nbr;      /* this bucket: [block][2*dim][DG_W] trace offset of the
+                          neighbour's facing trace (v=0, point 0) */
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
                           and plus-face coordinate per direction; NULL unless
                           the model needs x */
-  long slot0;        /* first slot of this bucket (a multiple of DG_W) */
-  long nblock;       /* microblocks in this bucket */
+  long slot0;          /* first slot of this bucket (a multiple of DG_W) */
+  long nblock;         /* microblocks in this bucket */
   int dim;
-  dg_real h[3];      /* element sizes */
+  dg_real h[3]; /* element sizes */
   dg_real dt;
   dg_rk_coeffs rk;
   dg_model_params model;

@@ -32,7 +32,7 @@
 #define DG_POW(x, dim) ((dim) == 3 ? (x) * (x) * (x) : (x) * (x))
 /* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
 #define DG_STAGE_WORK(dim, r, q)                                                                   \
-  (2 * DG_NVAR * DG_POW((r) + 1, dim) + 2 * DG_NVAR * DG_POW(q, dim) + 2 * DG_POW(q, dim) +       \
+  (2 * DG_NVAR * DG_POW((r) + 1, dim) + 2 * DG_NVAR * DG_POW(q, dim) + 2 * DG_POW(q, dim) +        \
    DG_NVAR * 2 * (dim) * ((dim) == 3 ? (q) * (q) : (q)))
 
 /* Contract `in` along direction dir with the table T.
@@ -46,17 +46,15 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
   const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
   const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
   DG_UNROLL_ALL
-  for (int ip = 0; ip < npost; ++ip)
-    DG_UNROLL_ALL
-    for (int k = 0; k < nout; ++k)
-      DG_UNROLL_ALL
-      for (int i = 0; i < npre; ++i) {
-        dg_lane acc = dg_lane_set(0);
-        DG_UNROLL
-        for (int a = 0; a < nin; ++a)
-          acc += in[i + npre * (a + nin * ip)] * (to_points ? T[a][k] : T[k][a]);
-        out[i + npre * (k + nout * ip)] = acc;
-      }
+  for (int ip = 0; ip < npost; ++ip) DG_UNROLL_ALL
+  for (int k = 0; k < nout; ++k) DG_UNROLL_ALL
+  for (int i = 0; i < npre; ++i) {
+    dg_lane acc = dg_lane_set(0);
+    DG_UNROLL
+    for (int a = 0; a < nin; ++a)
+      acc += in[i + npre * (a + nin * ip)] * (to_points ? T[a][k] : T[k][a]);
+    out[i + npre * (k + nout * ip)] = acc;
+  }
 }
 
 /* Modes -> values at the Q^DIM volume points (one variable). */
@@ -74,8 +72,9 @@ DG_HD static inline void dg_eval_points(const dg_stage_basis *B, const dg_lane *
 }
 
 /* Physical coordinates of volume point p (only when the model needs x). */
-DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_stage_basis *B, const dg_lane *xc,
-                                    const int DIM, const int Q, int p, dg_lane *x) {
+DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_stage_basis *B,
+                                    const dg_lane *xc, const int DIM, const int Q, int p,
+                                    dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == 0 ? p % Q : (e == 1 ? (p / Q) % Q : p / (Q * Q));
@@ -101,20 +100,19 @@ DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *
     for (int side = 0; side < 2; ++side) {
       /* collapse the normal direction with P_n(+-1) = (+-1)^n */
       DG_UNROLL_ALL
-      for (int j = 0; j < n2; ++j)
-        DG_UNROLL_ALL
-        for (int i = 0; i < N; ++i) {
-          dg_lane acc = dg_lane_set(0);
-          DG_UNROLL
-          for (int n = 0; n < N; ++n) {
-            const dg_lane cv = c[n * sd + i * s1 + j * s2];
-            if (side == 1 || n % 2 == 0)
-              acc += cv;
-            else
-              acc -= cv;
-          }
-          g[i + N * j] = acc;
+      for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
+      for (int i = 0; i < N; ++i) {
+        dg_lane acc = dg_lane_set(0);
+        DG_UNROLL
+        for (int n = 0; n < N; ++n) {
+          const dg_lane cv = c[n * sd + i * s1 + j * s2];
+          if (side == 1 || n % 2 == 0)
+            acc += cv;
+          else
+            acc -= cv;
         }
+        g[i + N * j] = acc;
+      }
       dg_lane *val = out + (2 * d + side) * QF;
       if (DIM == 2) {
         dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1);
@@ -131,12 +129,10 @@ DG_HD static inline void dg_store_traces(dg_real *tr, const dg_lane *fv, const i
                                          const int Q) {
   const int QF = DIM == 3 ? Q * Q : Q;
   DG_UNROLL_ALL
-  for (int f = 0; f < 2 * DIM; ++f)
-    DG_UNROLL_ALL
-    for (int v = 0; v < DG_NVAR; ++v)
-      DG_UNROLL_ALL
-      for (int p = 0; p < QF; ++p)
-        dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, fv[(v * 2 * DIM + f) * QF + p]);
+  for (int f = 0; f < 2 * DIM; ++f) DG_UNROLL_ALL
+  for (int v = 0; v < DG_NVAR; ++v) DG_UNROLL_ALL
+  for (int p = 0; p < QF; ++p)
+    dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, fv[(v * 2 * DIM + f) * QF + p]);
 }
 
 /* Trace pass: only needed when the coefficients changed outside the update
@@ -174,9 +170,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
-  if (needs_x)
-    DG_UNROLL_ALL
-    for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+  if (needs_x) DG_UNROLL_ALL
+  for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
   DG_UNROLL_ALL
   for (int m = 0; m < NV * M; ++m) {
@@ -278,17 +273,15 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         dg_lane *r = rhs + v * M;
         const int n2 = DIM == 3 ? N : 1;
         DG_UNROLL_ALL
-        for (int n = 0; n < N; ++n)
-          DG_UNROLL_ALL
-          for (int j = 0; j < n2; ++j)
-            DG_UNROLL_ALL
-            for (int i = 0; i < N; ++i) {
-              /* plus face: -F psi(+1); minus face: +F psi(-1) = +F (-1)^n */
-              if (side == 1 || n % 2 == 1)
-                r[n * sd + i * s1 + j * s2] -= hs[i + N * j];
-              else
-                r[n * sd + i * s1 + j * s2] += hs[i + N * j];
-            }
+        for (int n = 0; n < N; ++n) DG_UNROLL_ALL
+        for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
+        for (int i = 0; i < N; ++i) {
+          /* plus face: -F psi(+1); minus face: +F psi(-1) = +F (-1)^n */
+          if (side == 1 || n % 2 == 1)
+            r[n * sd + i * s1 + j * s2] -= hs[i + N * j];
+          else
+            r[n * sd + i * s1 + j * s2] += hs[i + N * j];
+        }
       }
     }
   }
@@ -298,31 +291,31 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
   DG_UNROLL_ALL
-  for (int v = 0; v < NV; ++v)
-    DG_UNROLL_ALL
-    for (int m = 0; m < M; ++m) {
-      const int a = m % N, b = (m / N) % N, cc = m / (N * N);
-      dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
-      if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
-      const long o = (long)(v * M + m) * DG_W;
-      const dg_lane cm = c[v * M + m];
-      const dg_lane dtl = rhs[v * M + m] * (s * A->dt);
-      dg_lane un = cm * rk.ua + dtl * rk.ul;
-      if (rk.use_k) {
-        const dg_lane kn = dg_lane_load(ku + o) * rk.ka + dtl * rk.kc;
-        dg_lane_store(ku + o, kn);
-        un += kn * rk.uk;
-      }
-      if (rk.use_u0) un += dg_lane_load(u0 + o) * rk.u0a;
-      if (rk.save_u0) dg_lane_store(u0 + o, cm);
-      dg_lane_store(u + o, un);
-      c[v * M + m] = un;
+  for (int v = 0; v < NV; ++v) DG_UNROLL_ALL
+  for (int m = 0; m < M; ++m) {
+    const int a = m % N, b = (m / N) % N, cc = m / (N * N);
+    dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
+    if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
+    const long o = (long)(v * M + m) * DG_W;
+    const dg_lane cm = c[v * M + m];
+    const dg_lane dtl = rhs[v * M + m] * (s * A->dt);
+    dg_lane un = cm * rk.ua + dtl * rk.ul;
+    if (rk.use_k) {
+      const dg_lane kn = dg_lane_load(ku + o) * rk.ka + dtl * rk.kc;
+      dg_lane_store(ku + o, kn);
+      un += kn * rk.uk;
     }
+    if (rk.use_u0) un += dg_lane_load(u0 + o) * rk.u0a;
+    if (rk.save_u0) dg_lane_store(u0 + o, cm);
+    dg_lane_store(u + o, un);
+    c[v * M + m] = un;
+  }
 
   /* the next stage's traces, while the new coefficients are at hand */
   if (A->trace_out) {
     DG_UNROLL_ALL
-    for (int v = 0; v < NV; ++v) dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
+    for (int v = 0; v < NV; ++v)
+      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
     dg_store_traces(A->trace_out + (A->slot0 / DG_W + blk) * tslot + lane, fv, DIM, Q);
   }
 }

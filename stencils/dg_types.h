@@ -23,7 +23,7 @@ typedef double dg_real;
  * DG_FULL_UNROLL (the CUDA 2D kernels: then the scratch lives in registers
  * instead of local memory).  On the CPU DG_UNROLL_ALL is empty. */
 #if defined(__CUDACC__) && defined(DG_FULL_UNROLL)
-#define DG_UNROLL _Pragma("unroll")
+#define DG_UNROLL     _Pragma("unroll")
 #define DG_UNROLL_ALL _Pragma("unroll")
 #elif defined(__CUDACC__)
 #define DG_UNROLL _Pragma("unroll 16")

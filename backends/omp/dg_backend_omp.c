@@ -62,8 +62,8 @@ static void be_basis_free(void *h) { free(h); }
 
 static int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
-    return dg_error(DG_ERR_ARG, "omp backend: no stage for dim %d, degree %d, %d points", a->dim,
-                    r, q);
+    return dg_error(DG_ERR_ARG, "omp backend: no stage for dim %d, degree %d, %d points", a->dim, r,
+                    q);
   DG_CALL(be_init());
   table[a->dim - 2][r][q][kind](a, (const dg_stage_basis *)basis);
   return 0;

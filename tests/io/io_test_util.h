@@ -35,7 +35,7 @@ static int g_failures __attribute__((unused)) = 0;
   do {                                                                                             \
     CHECK((rc) == (want_rc), "status %d, expected %d (message: %s)", (rc), (want_rc),              \
           dg_error_message());                                                                     \
-    CHECK(strcmp(dg_error_message(), (want_msg)) == 0, "message\n   got: %s\n  want: %s",         \
+    CHECK(strcmp(dg_error_message(), (want_msg)) == 0, "message\n   got: %s\n  want: %s",          \
           dg_error_message(), (want_msg));                                                         \
   } while (0)
 
@@ -76,14 +76,14 @@ typedef struct {
   int dim, nvar, cells[3];
   double lo[3], hi[3];
   int q;
-  int max_degree;    /* degrees uniform in [0, max_degree] ... */
-  int fixed_degree;  /* ... unless >= 0 */
-  int wild;          /* rng_wild values instead of smooth decaying ones */
-  int view_s;        /* 0: no view */
-  int with_error;    /* /view/error */
-  int with_gauss;    /* /gauss_values */
-  int nparams;       /* parameters key0..: value strings */
-  int nhist;         /* history rows */
+  int max_degree;   /* degrees uniform in [0, max_degree] ... */
+  int fixed_degree; /* ... unless >= 0 */
+  int wild;         /* rng_wild values instead of smooth decaying ones */
+  int view_s;       /* 0: no view */
+  int with_error;   /* /view/error */
+  int with_gauss;   /* /gauss_values */
+  int nparams;      /* parameters key0..: value strings */
+  int nhist;        /* history rows */
   uint64_t seed;
 } gen_opts;
 
@@ -200,7 +200,7 @@ static inline int bits_equal(const void *a, const void *b, size_t n) {
 /* Bit-exact comparison.  `full`: also the HDF5-only fields (gauss values,
  * view, parameters, history).  Returns 1 when equal, else 0 with a reason. */
 static inline int snap_equal(const dg_snapshot *a, const dg_snapshot *b, int full, char *why,
-                      size_t len) {
+                             size_t len) {
 #define DIFF(...)                                                                                  \
   do {                                                                                             \
     snprintf(why, len, __VA_ARGS__);                                                               \

@@ -11,8 +11,8 @@ static char g_dir[512];
 static void expect_injected(int rc, const char *target, const char *hook) {
   char want[1400];
   snprintf(want, sizeof want,
-           "%s: injected failure (DGRID_IO_FAIL=%s) after a partial write of %s/.%s.tmp.%ld", target,
-           hook, g_dir, strrchr(target, '/') + 1, (long)getpid());
+           "%s: injected failure (DGRID_IO_FAIL=%s) after a partial write of %s/.%s.tmp.%ld",
+           target, hook, g_dir, strrchr(target, '/') + 1, (long)getpid());
   CHECK_ERR(rc, DG_ERR_IO, want);
 }
 

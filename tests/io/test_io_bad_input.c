@@ -119,8 +119,8 @@ static void bad_hdf5(void) {
     memcpy(off, s.coeff_offset, sizeof off);
     for (int e = 6; e <= 35; ++e) off[e] += 1;
     hsize_t n = 36;
-    make_replaced(good, in_dir(p, sizeof p, "bad_offset.h5"), "/coeff_offset", H5T_NATIVE_INT64,
-                  1, &n, off);
+    make_replaced(good, in_dir(p, sizeof p, "bad_offset.h5"), "/coeff_offset", H5T_NATIVE_INT64, 1,
+                  &n, off);
     int r = s.degree[5];
     snprintf(want, sizeof want,
              "%s: dataset /coeff_offset is inconsistent with /degree at element 5 (5,0): offsets "
@@ -129,8 +129,8 @@ static void bad_hdf5(void) {
     expect_fail(dg_snapshot_read, p, want);
 
     for (int e = 0; e <= 35; ++e) off[e] = s.coeff_offset[e] + 2;
-    make_replaced(good, in_dir(p, sizeof p, "offset_start.h5"), "/coeff_offset",
-                  H5T_NATIVE_INT64, 1, &n, off);
+    make_replaced(good, in_dir(p, sizeof p, "offset_start.h5"), "/coeff_offset", H5T_NATIVE_INT64,
+                  1, &n, off);
     snprintf(want, sizeof want, "%s: dataset /coeff_offset starts at 2, must start at 0", p);
     expect_fail(dg_snapshot_read, p, want);
   }
@@ -146,8 +146,8 @@ static void bad_hdf5(void) {
     deg[3] = 12;
     dims[0] = 5;
     dims[1] = 7;
-    make_replaced(good, in_dir(p, sizeof p, "degree_big.h5"), "/degree", H5T_NATIVE_UINT8, 2,
-                  dims, deg);
+    make_replaced(good, in_dir(p, sizeof p, "degree_big.h5"), "/degree", H5T_NATIVE_UINT8, 2, dims,
+                  deg);
     snprintf(want, sizeof want, "%s: dataset /degree: element 3 (3,0) has degree 12 > 10", p);
     expect_fail(dg_snapshot_read, p, want);
   }
@@ -208,28 +208,28 @@ static void bad_hdf5(void) {
 /* ---- text ---- */
 
 static const char *const base_text[] = {
-    "dgrid-text 1",          /* 1 */
-    "# a comment line",      /* 2 */
-    "dim 2",                 /* 3 */
-    "cells 2 2",             /* 4 */
-    "box 0 1 0 1",           /* 5 */
-    "nvar 1",                /* 6 */
-    "q 3",                   /* 7 */
-    "time 0.5",              /* 8 */
-    "step 10",               /* 9 */
+    "dgrid-text 1",             /* 1 */
+    "# a comment line",         /* 2 */
+    "dim 2",                    /* 3 */
+    "cells 2 2",                /* 4 */
+    "box 0 1 0 1",              /* 5 */
+    "nvar 1",                   /* 6 */
+    "q 3",                      /* 7 */
+    "time 0.5",                 /* 8 */
+    "step 10",                  /* 9 */
     "model advection-constant", /* 10 */
-    "elements 4",            /* 11 */
-    "e 0 0 1",               /* 12 */
-    "1 2",                   /* 13 */
-    "3 4",                   /* 14 */
-    "e 1 0 0",               /* 15 */
-    "5",                     /* 16 */
-    "e 0 1 2",               /* 17 */
-    "1 2 3",                 /* 18 */
-    "4 5 6",                 /* 19 */
-    "7 8 9",                 /* 20 */
-    "e 1 1 1",               /* 21 */
-    "1 2 3 4",               /* 22 */
+    "elements 4",               /* 11 */
+    "e 0 0 1",                  /* 12 */
+    "1 2",                      /* 13 */
+    "3 4",                      /* 14 */
+    "e 1 0 0",                  /* 15 */
+    "5",                        /* 16 */
+    "e 0 1 2",                  /* 17 */
+    "1 2 3",                    /* 18 */
+    "4 5 6",                    /* 19 */
+    "7 8 9",                    /* 20 */
+    "e 1 1 1",                  /* 21 */
+    "1 2 3 4",                  /* 22 */
 };
 #define BASE_LINES ((int)(sizeof base_text / sizeof base_text[0]))
 

@@ -83,7 +83,9 @@ static void text_any_order(void) {
     dg_snapshot_free(&s);
     return;
   }
-  fprintf(f, "# written by hand, elements reversed\r\ndgrid-text 1\r\n\r\ndim 3   # trailing comment\n");
+  fprintf(
+      f,
+      "# written by hand, elements reversed\r\ndgrid-text 1\r\n\r\ndim 3   # trailing comment\n");
   fprintf(f, "cells 3 2 2\nbox %.17g %.17g %.17g %.17g %.17g %.17g\n", s.lo[0], s.hi[0], s.lo[1],
           s.hi[1], s.lo[2], s.hi[2]);
   fprintf(f, "nvar 2\nq %d\ntime %.17g\nstep %" PRId64 "\nmodel %s\nelements %" PRId64 "\n", s.q,

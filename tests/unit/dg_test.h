@@ -31,7 +31,7 @@ static inline int dg_close(double a, double b, double atol, double rtol) {
 #define OK(call)                                                                                   \
   do {                                                                                             \
     if ((call) != 0) {                                                                             \
-      printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, dg_error_message());              \
+      printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call, dg_error_message());               \
       exit(1);                                                                                     \
     }                                                                                              \
   } while (0)

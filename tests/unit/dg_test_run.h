@@ -15,10 +15,10 @@
 typedef struct {
   int dim, n[3];
   double lo[3], hi[3];
-  int q;                 /* 0: rmax+1 */
-  dg_degree_map *map;    /* borrowed; if NULL: uniform degree r */
+  int q;              /* 0: rmax+1 */
+  dg_degree_map *map; /* borrowed; if NULL: uniform degree r */
   int r;
-  int velocity;          /* DG_VELOCITY_* */
+  int velocity; /* DG_VELOCITY_* */
   double beta[3], omega;
   dg_init_kind init;
   dg_ts_kind ts;

@@ -34,7 +34,8 @@ int main(void) {
     /* one degree more is not exact: the rule is no stronger than claimed */
     double s = 0;
     for (int i = 0; i < q; ++i) s += w[i] * pow(x[i], 2 * q);
-    CHECK(!check_sharp || fabs(s - 2.0 / (2 * q + 1)) > 1e-6, "q=%d integrates x^%d exactly?", q, 2 * q);
+    CHECK(!check_sharp || fabs(s - 2.0 / (2 * q + 1)) > 1e-6, "q=%d integrates x^%d exactly?", q,
+          2 * q);
   }
   /* orthogonality with Q = 12 points: sum w P_a P_b = delta 2/(2a+1) */
   const int q = DG_MAX_Q;

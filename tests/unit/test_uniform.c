@@ -49,8 +49,8 @@ int main(void) {
         } else {
           long diff = 0;
           for (long i = 0; i < len; ++i) diff += u->h[i] != ref[i];
-          CHECK(u->n == len && diff == 0, "dim %d %s: map kind %d differs in %ld coefficients",
-                dim, dg_ts_name(c.ts), k, diff);
+          CHECK(u->n == len && diff == 0, "dim %d %s: map kind %d differs in %ld coefficients", dim,
+                dg_ts_name(c.ts), k, diff);
         }
         dg_field_destroy(&u);
         dg_disc_destroy(&d);

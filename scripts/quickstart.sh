@@ -9,7 +9,8 @@ cmake --build build -j"$(nproc)"
 mkdir -p build/example
 ./build/apps/advect --init bell --cells 64x64 --degree 3 --integrator ssprk3 --cfl 0.5 \
   --t-end 1 --progress-every 200 --history --output build/example/bell.h5
-if [ -x tools/plot ]; then
-  python3 tools/plot build/example/bell.h5 --out-dir build/example
-  echo "quickstart: pictures are in build/example/ (bell_*.png)"
-fi
+# Debian's python3 carries matplotlib/h5py; prefer it over another python3 on PATH
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+"$py" tools/plot --out-dir build/example build/example/bell.h5
+echo "quickstart: the solution, degree map, error and history are in build/example/bell_*.png"

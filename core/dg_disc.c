@@ -83,9 +83,11 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   if ((double)nblk * tslot * W >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
                     INT_MAX);
+  const int needs_x = dg_model_needs_x(&d->model);
   *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
-  *geom = calloc((size_t)nblk * 3 * dim * W, sizeof **geom);
-  if (!*nbr || !*geom) return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
+  *geom = needs_x ? calloc((size_t)nblk * 3 * dim * W, sizeof **geom) : NULL;
+  if (!*nbr || (needs_x && !*geom))
+    return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];
     int ijk[3] = {0, 0, 0};
@@ -102,7 +104,7 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
         const long off = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
-    if (e < 0) continue;
+    if (e < 0 || !*geom) continue;
     for (int dd = 0; dd < dim; ++dd) {
       const int i = ijk[dd], n = g->n[dd];
       dg_real *gp = *geom + (blk * 3 * dim + 3 * dd) * W + lane;
@@ -279,7 +281,7 @@ double dg_disc_dt_estimate(const dg_disc *d) {
  * times `other` other points: a multiply-add each. */
 static double cflops(double nin, double nout, double other) { return 2.0 * nin * nout * other; }
 
-dg_work dg_disc_work(const dg_disc *d, int reg_streams) {
+dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   dg_work w;
   memset(&w, 0, sizeof w);
   const int dim = d->grid.dim, Q = d->q, nv = d->nvar;

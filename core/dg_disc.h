@@ -53,8 +53,9 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
  * min over elements of 1 / ((2r+1) sum_d max|beta_d| / h_d). */
 double dg_disc_dt_estimate(const dg_disc *d);
 
-/* Work of one RK stage that reads/writes `reg_streams` extra register arrays. */
-dg_work dg_disc_work(const dg_disc *d, int reg_streams);
+/* Work of one RK stage that reads/writes `reg_streams` extra register arrays
+ * (an average over the stages may be fractional: dg_ts_register_streams). */
+dg_work dg_disc_work(const dg_disc *d, double reg_streams);
 
 /* One RK stage: traces of u, then for every element L(u) and the fused update
  * (stencils/dg_stage_args.h).  u0 and k may be NULL when rk does not use them.

@@ -395,15 +395,9 @@ static int parse_args(bench_opts *o, int argc, char **argv) {
   int nseen = 0;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
-    if (strncmp(a, "--", 2) != 0 || a[2] == '\0')
-      return dg_error(DG_ERR_ARG, "unexpected argument '%s' (options start with --; see --help)",
-                      a);
     char name[64];
-    const char *eq = strchr(a + 2, '=');
-    const size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-    if (len >= sizeof name) return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)", a);
-    memcpy(name, a + 2, len);
-    name[len] = '\0';
+    const char *eq; /* the value after '=', or NULL */
+    DG_CALL(dg_app_split_option(a, name, sizeof name, &eq));
     if (is_flag(name)) {
       if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
       if (!strcmp(name, "help")) return BENCH_HELP;
@@ -438,7 +432,7 @@ static int parse_args(bench_opts *o, int argc, char **argv) {
     }
     const char *val;
     if (eq) {
-      val = eq + 1;
+      val = eq;
     } else {
       if (i + 1 >= argc) {
         /* unknown names are reported as such, not as missing values */

@@ -279,19 +279,26 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   return dg_error(DG_ERR_ARG, "unknown option '--%s' (see --help)", name);
 }
 
+int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value) {
+  if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
+    return dg_error(DG_ERR_ARG, "unexpected argument '%s' (options start with --; see --help)",
+                    arg);
+  const char *eq = strchr(arg + 2, '=');
+  const size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
+  if (len >= cap) return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)", arg);
+  memcpy(name, arg + 2, len);
+  name[len] = '\0';
+  *value = eq ? eq + 1 : NULL;
+  return 0;
+}
+
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   (void)prog;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
-    if (strncmp(a, "--", 2) != 0 || a[2] == '\0')
-      return dg_error(DG_ERR_ARG, "unexpected argument '%s' (options start with --; see --help)",
-                      a);
     char name[64];
-    const char *eq = strchr(a + 2, '=');
-    const size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-    if (len >= sizeof name) return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)", a);
-    memcpy(name, a + 2, len);
-    name[len] = '\0';
+    const char *eq; /* the value after '=', or NULL */
+    DG_CALL(dg_app_split_option(a, name, sizeof name, &eq));
     const char *val;
     if (is_flag(name)) {
       if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
@@ -302,7 +309,7 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
       continue;
     }
     if (eq) {
-      val = eq + 1;
+      val = eq;
     } else {
       if (i + 1 >= argc) {
         /* unknown names are reported as such, not as missing values */

@@ -57,6 +57,9 @@ void dg_app_defaults(dg_app_config *c);
 /* Parse argv into c.  Returns 0, DG_APP_HELP for --help (the caller prints
  * it to stdout), or DG_ERR_ARG with a message naming the option and value. */
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
+/* Split one argument "--name[=value]": name into name[cap], *value = the text
+ * after '=' or NULL.  DG_ERR_ARG for an argument that is not an option. */
+int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value);
 /* Print the option reference with defaults. */
 void dg_app_help(FILE *f, const char *prog);
 /* Build grid, map, disc and problem from c. */

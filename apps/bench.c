@@ -128,27 +128,13 @@ static void help(FILE *f) {
         f);
 }
 
-static int parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
-  char *end;
-  errno = 0;
-  const long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || errno)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt, s);
-  if (v < lo || v > hi)
-    return dg_error(DG_ERR_ARG, "option %s: %ld is outside %ld..%ld", opt, v, lo, hi);
-  *out = v;
-  return 0;
-}
-
-static int parse_real(const char *opt, const char *s, double lo, double hi, double *out) {
-  char *end;
-  errno = 0;
-  const double v = strtod(s, &end);
-  if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
-  if (v < lo || v > hi)
-    return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
-  *out = v;
+/* Copy a comma-separated list into buf after checking it has no empty item. */
+static int list_copy(const char *opt, const char *s, char *buf, size_t cap) {
+  if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty list", opt);
+  if (strlen(s) >= cap) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
+  if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty item", opt, s);
+  strcpy(buf, s);
   return 0;
 }
 
@@ -156,11 +142,7 @@ static int parse_real(const char *opt, const char *s, double lo, double hi, doub
 static int parse_int_list(const char *opt, const char *s, int lo, int hi, int *out, int cap,
                           int *n) {
   char buf[256];
-  if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty list", opt);
-  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
-  if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty item", opt, s);
-  strcpy(buf, s);
+  DG_CALL(list_copy(opt, s, buf, sizeof buf));
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -168,11 +150,11 @@ static int parse_int_list(const char *opt, const char *s, int lo, int hi, int *o
     char *dash = strchr(tok + 1, '-'); /* tok+1: a leading '-' is a sign */
     if (dash) {
       *dash = '\0';
-      DG_CALL(parse_long(opt, tok, lo, hi, &a));
-      DG_CALL(parse_long(opt, dash + 1, lo, hi, &b));
+      DG_CALL(dg_app_parse_long(opt, tok, lo, hi, &a));
+      DG_CALL(dg_app_parse_long(opt, dash + 1, lo, hi, &b));
       if (b < a) return dg_error(DG_ERR_ARG, "option %s: range %ld-%ld is empty", opt, a, b);
     } else {
-      DG_CALL(parse_long(opt, tok, lo, hi, &a));
+      DG_CALL(dg_app_parse_long(opt, tok, lo, hi, &a));
       b = a;
     }
     for (long v = a; v <= b; ++v) {
@@ -190,11 +172,7 @@ static int parse_int_list(const char *opt, const char *s, int lo, int hi, int *o
 static int parse_word_list(const char *opt, const char *s, const char *const *names, int nnames,
                            int *out, int cap, int *n) {
   char buf[256];
-  if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty list", opt);
-  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
-  if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty item", opt, s);
-  strcpy(buf, s);
+  DG_CALL(list_copy(opt, s, buf, sizeof buf));
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -221,11 +199,7 @@ static int parse_word_list(const char *opt, const char *s, const char *const *na
 /* DOF counts with K/M/G (binary) suffixes. */
 static int parse_sizes(const char *opt, const char *s, long *out, int *n) {
   char buf[256];
-  if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty list", opt);
-  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
-  if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty item", opt, s);
-  strcpy(buf, s);
+  DG_CALL(list_copy(opt, s, buf, sizeof buf));
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -237,7 +211,7 @@ static int parse_sizes(const char *opt, const char *s, long *out, int *n) {
     if (suf == 'G' || suf == 'g') mult = 1L << 30;
     if (mult > 1) tok[len - 1] = '\0';
     long v;
-    DG_CALL(parse_long(opt, tok, 1, (1L << 40) / mult, &v));
+    DG_CALL(dg_app_parse_long(opt, tok, 1, (1L << 40) / mult, &v));
     if (k >= MAX_SIZES)
       return dg_error(DG_ERR_ARG, "option %s: more than %d sizes", opt, MAX_SIZES);
     for (int i = 0; i < k; ++i)
@@ -260,7 +234,7 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
   for (char *tok = strtok_r(buf, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
     if (k >= 3) return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 3 sizes", opt, s);
     long v;
-    DG_CALL(parse_long(opt, tok, 1, 1 << 24, &v));
+    DG_CALL(dg_app_parse_long(opt, tok, 1, 1 << 24, &v));
     cells[k++] = (int)v;
   }
   if (k < 2) return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, s);
@@ -315,7 +289,7 @@ static int apply(bench_opts *o, const char *name, const char *v) {
   if (!strcmp(name, "degree-min")) {
     long r;
     DG_CALL(once(&o->degree_min_set, opt));
-    DG_CALL(parse_long(opt, v, 0, DG_MAX_DEGREE, &r));
+    DG_CALL(dg_app_parse_long(opt, v, 0, DG_MAX_DEGREE, &r));
     o->degree_min = (int)r;
     return 0;
   }
@@ -337,22 +311,22 @@ static int apply(bench_opts *o, const char *name, const char *v) {
     DG_CALL(once(&o->set_integ, opt));
     return parse_word_list(opt, v, names, DG_TS_COUNT, o->integ, DG_TS_COUNT, &o->ninteg);
   }
-  if (!strcmp(name, "steps")) return parse_long(opt, v, 1, 1L << 40, &o->steps);
+  if (!strcmp(name, "steps")) return dg_app_parse_long(opt, v, 1, 1L << 40, &o->steps);
   if (!strcmp(name, "repeats")) {
     long r;
-    DG_CALL(parse_long(opt, v, 1, 10000, &r));
+    DG_CALL(dg_app_parse_long(opt, v, 1, 10000, &r));
     o->repeats = (int)r;
     o->repeats_set = 1;
     return 0;
   }
-  if (!strcmp(name, "warmup")) return parse_real(opt, v, 0, 3600, &o->warmup);
+  if (!strcmp(name, "warmup")) return dg_app_parse_real(opt, v, 0, 3600, &o->warmup);
   if (!strcmp(name, "min-time")) {
     o->min_time_set = 1;
-    DG_CALL(parse_real(opt, v, 1e-6, 3600, &o->min_time));
+    DG_CALL(dg_app_parse_real(opt, v, 1e-6, 3600, &o->min_time));
     return 0;
   }
-  if (!strcmp(name, "stream-mib")) return parse_real(opt, v, 1, 1 << 20, &o->stream_mib);
-  if (!strcmp(name, "max-mem")) return parse_real(opt, v, 1e-3, 1 << 20, &o->max_mem_gib);
+  if (!strcmp(name, "stream-mib")) return dg_app_parse_real(opt, v, 1, 1 << 20, &o->stream_mib);
+  if (!strcmp(name, "max-mem")) return dg_app_parse_real(opt, v, 1e-3, 1 << 20, &o->max_mem_gib);
   if (!strcmp(name, "csv")) return parse_path(opt, v, o->csv, sizeof o->csv);
   if (!strcmp(name, "json")) return parse_path(opt, v, o->json, sizeof o->json);
   if (is_forwarded(name)) {

@@ -85,7 +85,7 @@ void dg_app_help(FILE *f, const char *prog) {
           prog);
 }
 
-static int parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
+int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
@@ -99,19 +99,26 @@ static int parse_long(const char *opt, const char *s, long lo, long hi, long *ou
 
 static int parse_int(const char *opt, const char *s, int lo, int hi, int *out) {
   long v;
-  DG_CALL(parse_long(opt, s, lo, hi, &v));
+  DG_CALL(dg_app_parse_long(opt, s, lo, hi, &v));
   *out = (int)v;
   return 0;
 }
 
-static int parse_real(const char *opt, const char *s, double *out) {
+int dg_app_parse_real(const char *opt, const char *s, double lo, double hi, double *out) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
   if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
+  if (v < lo || v > hi)
+    return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
   *out = v;
   return 0;
+}
+
+/* Any finite real. */
+static int parse_real(const char *opt, const char *s, double *out) {
+  return dg_app_parse_real(opt, s, -HUGE_VAL, HUGE_VAL, out);
 }
 
 static int parse_pos(const char *opt, const char *s, double *out) {
@@ -231,7 +238,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "degree-min")) return parse_int(opt, v, 0, DG_MAX_DEGREE, &c->degree_min);
   if (!strcmp(name, "map")) return parse_word(opt, v, maps, c->map, sizeof c->map);
   if (!strcmp(name, "map-file")) return parse_path(opt, v, c->map_file, sizeof c->map_file);
-  if (!strcmp(name, "seed")) return parse_long(opt, v, 0, 1L << 62, &c->seed);
+  if (!strcmp(name, "seed")) return dg_app_parse_long(opt, v, 0, 1L << 62, &c->seed);
   if (!strcmp(name, "q")) return parse_int(opt, v, 1, DG_MAX_Q, &c->q);
   if (!strcmp(name, "velocity")) return parse_word(opt, v, vels, c->velocity, sizeof c->velocity);
   if (!strcmp(name, "beta")) return parse_list(opt, v, 2, 3, c->beta, &n);
@@ -267,14 +274,16 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   }
   if (!strcmp(name, "steps")) {
     c->steps_set = 1;
-    return parse_long(opt, v, 0, 1L << 40, &c->steps);
+    return dg_app_parse_long(opt, v, 0, 1L << 40, &c->steps);
   }
   if (!strcmp(name, "output")) return parse_path(opt, v, c->output, sizeof c->output);
   if (!strcmp(name, "text-output"))
     return parse_path(opt, v, c->text_output, sizeof c->text_output);
   if (!strcmp(name, "restart")) return parse_path(opt, v, c->restart, sizeof c->restart);
-  if (!strcmp(name, "output-every")) return parse_long(opt, v, 0, 1L << 40, &c->output_every);
-  if (!strcmp(name, "progress-every")) return parse_long(opt, v, 0, 1L << 40, &c->progress_every);
+  if (!strcmp(name, "output-every"))
+    return dg_app_parse_long(opt, v, 0, 1L << 40, &c->output_every);
+  if (!strcmp(name, "progress-every"))
+    return dg_app_parse_long(opt, v, 0, 1L << 40, &c->progress_every);
   if (!strcmp(name, "view-samples")) return parse_int(opt, v, 1, 64, &c->view_samples);
   return dg_error(DG_ERR_ARG, "unknown option '--%s' (see --help)", name);
 }

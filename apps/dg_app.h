@@ -57,6 +57,10 @@ void dg_app_defaults(dg_app_config *c);
 /* Parse argv into c.  Returns 0, DG_APP_HELP for --help (the caller prints
  * it to stdout), or DG_ERR_ARG with a message naming the option and value. */
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
+/* Strict numbers for option values: the whole text must parse, lo <= value
+ * <= hi; errors name the option and the value. */
+int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
+int dg_app_parse_real(const char *opt, const char *s, double lo, double hi, double *out);
 /* Split one argument "--name[=value]": name into name[cap], *value = the text
  * after '=' or NULL.  DG_ERR_ARG for an argument that is not an option. */
 int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value);

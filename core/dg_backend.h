@@ -26,7 +26,6 @@ typedef struct {
   void (*free)(void *p);
   int (*to_device)(void *d, const void *h, size_t bytes);
   int (*to_host)(void *h, const void *d, size_t bytes);
-  int (*zero)(void *d, size_t bytes);
   /* Place basis tables where the stages read them; *handle is passed back to
    * the stage calls.  basis_free releases it. */
   int (*basis_create)(void **handle, const dg_basis *b);

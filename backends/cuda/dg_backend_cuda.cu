@@ -232,11 +232,6 @@ int be_to_host(void *h, const void *d, size_t bytes) {
   return 0;
 }
 
-int be_zero(void *d, size_t bytes) {
-  DG_CUDA_CHECK(cudaMemset(d, 0, bytes), "");
-  return 0;
-}
-
 /* The handle is a host copy: it is passed by value to every stage kernel
  * (constant bank, see dg_cuda_stages.cuh). */
 int be_basis_create(void **handle, const dg_basis *b) {
@@ -331,7 +326,6 @@ const dg_backend_ops ops = {
     be_free,         /* free */
     be_to_device,    /* to_device */
     be_to_host,      /* to_host */
-    be_zero,         /* zero */
     be_basis_create, /* basis_create */
     be_basis_free,   /* basis_free */
     be_trace,        /* trace */

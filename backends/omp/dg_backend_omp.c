@@ -36,11 +36,6 @@ static int be_copy(void *dst, const void *src, size_t bytes) {
   return 0;
 }
 
-static int be_zero(void *d, size_t bytes) {
-  memset(d, 0, bytes);
-  return 0;
-}
-
 static int be_basis_create(void **handle, const dg_basis *b) {
   dg_stage_basis *c = aligned_alloc(64, (sizeof *c + 63) / 64 * 64);
   if (!c) return dg_error(DG_ERR_MEM, "out of memory for basis tables");
@@ -96,7 +91,6 @@ static const dg_backend_ops ops = {
     .free = be_free,
     .to_device = be_copy,
     .to_host = be_copy,
-    .zero = be_zero,
     .basis_create = be_basis_create,
     .basis_free = be_basis_free,
     .trace = be_trace,

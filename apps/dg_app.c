@@ -228,6 +228,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
     DG_CALL(parse_list(opt, v, 4, 6, b, &n));
     if (n != 4 && n != 6) return dg_error(DG_ERR_ARG, "option --box: '%s' needs 4 or 6 numbers", v);
     for (int i = 0; i < n; ++i) c->box[i] = b[i];
+    c->box_n = n;
     for (int d = 0; d < n / 2; ++d)
       if (!(b[2 * d + 1] > b[2 * d]))
         return dg_error(DG_ERR_ARG, "option --box: upper bound %g not above lower bound %g",
@@ -241,16 +242,16 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "seed")) return dg_app_parse_long(opt, v, 0, 1L << 62, &c->seed);
   if (!strcmp(name, "q")) return parse_int(opt, v, 1, DG_MAX_Q, &c->q);
   if (!strcmp(name, "velocity")) return parse_word(opt, v, vels, c->velocity, sizeof c->velocity);
-  if (!strcmp(name, "beta")) return parse_list(opt, v, 2, 3, c->beta, &n);
+  if (!strcmp(name, "beta")) return parse_list(opt, v, 2, 3, c->beta, &c->beta_n);
   if (!strcmp(name, "omega")) return parse_real(opt, v, &c->omega);
   if (!strcmp(name, "rot-centre")) {
     c->rot_centre_set = 1;
-    return parse_list(opt, v, 2, 3, c->rot_centre, &n);
+    return parse_list(opt, v, 2, 2, c->rot_centre, &n); /* rotation about z */
   }
   if (!strcmp(name, "init")) return parse_word(opt, v, inits, c->init, sizeof c->init);
   if (!strcmp(name, "bell-centre")) {
     c->bell_centre_set = 1;
-    return parse_list(opt, v, 2, 3, c->bell_centre, &n);
+    return parse_list(opt, v, 2, 3, c->bell_centre, &c->bell_centre_n);
   }
   if (!strcmp(name, "bell-radius")) {
     c->bell_radius_set = 1;
@@ -338,6 +339,16 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   if (strcmp(c->map, "uniform") != 0 && c->degree_min > c->degree)
     return dg_error(DG_ERR_ARG, "option --degree-min: %d is above --degree %d", c->degree_min,
                     c->degree);
+  /* a value list must match the dimension: no number is silently ignored or defaulted */
+  if (c->box_n && c->box_n != 2 * c->dim)
+    return dg_error(DG_ERR_ARG, "option --box: %d numbers given but --dim %d needs %d", c->box_n,
+                    c->dim, 2 * c->dim);
+  if (c->beta_n && c->beta_n != c->dim)
+    return dg_error(DG_ERR_ARG, "option --beta: %d components given but --dim is %d", c->beta_n,
+                    c->dim);
+  if (c->bell_centre_n && c->bell_centre_n != c->dim)
+    return dg_error(DG_ERR_ARG, "option --bell-centre: %d coordinates given but --dim is %d",
+                    c->bell_centre_n, c->dim);
   if (c->cells_n && c->cells_n != c->dim)
     return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %d", c->cells_n,
                     c->dim);

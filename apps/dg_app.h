@@ -14,7 +14,8 @@
 typedef struct {
   int dim;
   int cells[3];
-  int cells_n; /* sizes given with --cells (0: default) */
+  int cells_n;                      /* sizes given with --cells (0: default) */
+  int box_n, beta_n, bell_centre_n; /* numbers given (0: default) */
   double box[6];
   int degree, degree_min;
   char map[16];       /* uniform | band | random */

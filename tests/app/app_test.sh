@@ -194,6 +194,12 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --box 0,1,0,1,0|advect: option --box: '0,1,0,1,0' needs 4 or 6 numbers
 --box 0,1,0,1,0,1,0|advect: option --box: '0,1,0,1,0,1,0' has more than 6 values
 --box 0,1,1,0|advect: option --box: upper bound 0 not above lower bound 1
+--box 0,1,0,1,0,1|advect: option --box: 6 numbers given but --dim 2 needs 4
+--dim 3 --box 0,1,0,1|advect: option --box: 4 numbers given but --dim 3 needs 6
+--beta 1,1,1|advect: option --beta: 3 components given but --dim is 2
+--dim 3 --beta 1,1|advect: option --beta: 2 components given but --dim is 3
+--bell-centre 0.5,0.5,0.5|advect: option --bell-centre: 3 coordinates given but --dim is 2
+--rot-centre 0.5,0.5,0.5|advect: option --rot-centre: '0.5,0.5,0.5' has more than 2 values
 --box 0,,1,0,1|advect: option --box: '0,,1,0,1' has an empty value
 --beta 1,1,|advect: option --beta: '1,1,' has an empty value
 --beta 1,x|advect: option --beta: 'x' is not a finite number

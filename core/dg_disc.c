@@ -66,10 +66,25 @@ static int build_basis(dg_disc *d) {
     d->basis.x[k] = (dg_real)x[k];
     d->basis.w[k] = (dg_real)w[k];
   }
+  /* The stages split every contraction into even and odd parts over the
+     point pairs (k, q-1-k) and read only the first half of each table row, so
+     the tables are made exactly symmetric here (GSL's nodes already are):
+     x[q-1-k] = -x[k], P_a(-x) = (-1)^a P_a(x), P_a'(-x) = (-1)^(a+1) P_a'(x). */
+  for (int k = 0; k < q / 2; ++k) {
+    d->basis.x[q - 1 - k] = -d->basis.x[k];
+    d->basis.w[q - 1 - k] = d->basis.w[k];
+  }
+  if (q % 2) d->basis.x[q / 2] = 0;
   for (int a = 0; a <= rt; ++a)
     for (int k = 0; k < q; ++k) {
-      d->basis.P[a][k] = (dg_real)P[a * q + k];
-      d->basis.D[a][k] = (dg_real)D[a * q + k];
+      const int km = k < (q + 1) / 2 ? k : q - 1 - k; /* the mirror in the first half */
+      const double sp = k == km || a % 2 == 0 ? 1.0 : -1.0, sd = k == km ? 1.0 : -sp;
+      d->basis.P[a][k] = (dg_real)(sp * P[a * q + km]);
+      d->basis.D[a][k] = (dg_real)(sd * D[a * q + km]);
+      if (q % 2 && k == q / 2) { /* x = 0: odd functions vanish */
+        if (a % 2) d->basis.P[a][k] = 0;
+        else d->basis.D[a][k] = 0;
+      }
     }
   return 0;
 }
@@ -277,9 +292,14 @@ double dg_disc_dt_estimate(const dg_disc *d) {
   return best;
 }
 
-/* Flops of a contraction with nin inputs and nout outputs along one direction
- * times `other` other points: a multiply-add each. */
-static double cflops(double nin, double nout, double other) { return 2.0 * nin * nout * other; }
+/* Flops of a contraction between nm modes and nq points along one direction,
+ * times `other` lines, in the even-odd form of dg_contract: nm*ceil(nq/2)
+ * multiply-adds and floor(nq/2) sums and differences per line.  (Rows of odd
+ * parity skip the middle point when nq is odd; not counted: an upper bound.) */
+static double cflops(double nm, double nq, double other) {
+  const double h = floor(nq / 2), hc = ceil(nq / 2);
+  return other * (2.0 * nm * hc + 2.0 * h);
+}
 
 dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   dg_work w;
@@ -301,11 +321,11 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
     /* flux and weights per direction, then test with gradients */
     for (int dd = 0; dd < dim; ++dd) {
       f += 3 * NP;
-      f += dim == 2 ? cflops(Q, N, Q) + cflops(Q, N, N) + M
-                    : cflops(Q, N, Q * Q) + cflops(Q, N, N * Q) + cflops(Q, N, N * N) + M;
+      f += dim == 2 ? cflops(N, Q, Q) + cflops(N, Q, N) + M
+                    : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N) + M;
     }
     /* faces: Rusanov (about 10 flops a point) and lifting */
-    f += 2 * dim * (10 * QF + (dim == 2 ? cflops(Q, N, 1) : cflops(Q, N, Q) + cflops(Q, N, N)) + M);
+    f += 2 * dim * (10 * QF + (dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, Q) + cflops(N, Q, N)) + M);
     /* mass scale and RK update */
     f += 6 * M;
     w.flops += n * nv * f;

@@ -38,22 +38,63 @@
 /* Contract `in` along direction dir with the table T.
  * in has extents (n0, n1, n2), x fastest; out the same with nout along dir.
  * to_points: out[..k..] = sum_a in[..a..] T[a][k]   (modes -> points)
- * otherwise: out[..a..] = sum_k in[..k..] T[a][k]   (points -> modes)   */
+ * otherwise: out[..a..] = sum_k in[..k..] T[a][k]   (points -> modes)
+ * The Gauss points are symmetric and row a of T has parity (-1)^(a+par)
+ * (par 0: P_a, par 1: P_a'), T[a][Q-1-k] = (-1)^(a+par) T[a][k], so each
+ * contraction is split into even and odd parts over point pairs (k, Q-1-k):
+ * half the multiply-adds, and only the first ceil(Q/2) columns of T read. */
 DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int n0, const int n1,
                                      const int n2, const int dir, const int nout,
-                                     const dg_tab (*T)[DG_MAX_Q], const int to_points) {
+                                     const dg_tab (*T)[DG_MAX_Q], const int to_points,
+                                     const int par) {
   const int nin = dir == 0 ? n0 : (dir == 1 ? n1 : n2);
   const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
   const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
+  const int nq = to_points ? nout : nin, h = nq / 2, odd = nq % 2;
   DG_UNROLL_ALL
   for (int ip = 0; ip < npost; ++ip) DG_UNROLL_ALL
-  for (int k = 0; k < nout; ++k) DG_UNROLL_ALL
   for (int i = 0; i < npre; ++i) {
-    dg_lane acc = dg_lane_set(0);
-    DG_UNROLL
-    for (int a = 0; a < nin; ++a)
-      acc += in[i + npre * (a + nin * ip)] * (to_points ? T[a][k] : T[k][a]);
-    out[i + npre * (k + nout * ip)] = acc;
+    const dg_lane *x = in + i + npre * nin * ip;
+    dg_lane *y = out + i + npre * nout * ip;
+    if (to_points) {
+      DG_UNROLL
+      for (int k = 0; k < h + odd; ++k) {
+        dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+        DG_UNROLL
+        for (int a = 0; a < nin; ++a) {
+          if ((a + par) % 2 == 0)
+            e += x[npre * a] * T[a][k];
+          else
+            o += x[npre * a] * T[a][k];
+        }
+        if (k < h) {
+          y[npre * k] = e + o;
+          y[npre * (nq - 1 - k)] = e - o;
+        } else {
+          y[npre * k] = e; /* the middle point x = 0: the odd part vanishes */
+        }
+      }
+    } else {
+      dg_lane s[DG_MAX_Q / 2 + 1], d[DG_MAX_Q / 2];
+      DG_UNROLL
+      for (int k = 0; k < h; ++k) {
+        s[k] = x[npre * k] + x[npre * (nq - 1 - k)];
+        d[k] = x[npre * k] - x[npre * (nq - 1 - k)];
+      }
+      if (odd) s[h] = x[npre * h];
+      DG_UNROLL
+      for (int a = 0; a < nout; ++a) {
+        dg_lane acc = dg_lane_set(0);
+        if ((a + par) % 2 == 0) {
+          DG_UNROLL
+          for (int k = 0; k < h + odd; ++k) acc += s[k] * T[a][k];
+        } else {
+          DG_UNROLL
+          for (int k = 0; k < h; ++k) acc += d[k] * T[a][k];
+        }
+        y[npre * a] = acc;
+      }
+    }
   }
 }
 
@@ -62,12 +103,12 @@ DG_HD static inline void dg_eval_points(const dg_stage_basis *B, const dg_lane *
                                         dg_lane *t1, dg_lane *t2, const int DIM, const int N,
                                         const int Q) {
   if (DIM == 2) {
-    dg_contract(c, t1, N, N, 1, 0, Q, B->P, 1);
-    dg_contract(t1, val, Q, N, 1, 1, Q, B->P, 1);
+    dg_contract(c, t1, N, N, 1, 0, Q, B->P, 1, 0);
+    dg_contract(t1, val, Q, N, 1, 1, Q, B->P, 1, 0);
   } else {
-    dg_contract(c, t1, N, N, N, 0, Q, B->P, 1);
-    dg_contract(t1, t2, Q, N, N, 1, Q, B->P, 1);
-    dg_contract(t2, val, Q, Q, N, 2, Q, B->P, 1);
+    dg_contract(c, t1, N, N, N, 0, Q, B->P, 1, 0);
+    dg_contract(t1, t2, Q, N, N, 1, Q, B->P, 1, 0);
+    dg_contract(t2, val, Q, Q, N, 2, Q, B->P, 1, 0);
   }
 }
 
@@ -115,10 +156,10 @@ DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *
       }
       dg_lane *val = out + (2 * d + side) * QF;
       if (DIM == 2) {
-        dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1);
+        dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1, 0);
       } else {
-        dg_contract(g, t, N, N, 1, 0, Q, B->P, 1);
-        dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1);
+        dg_contract(g, t, N, N, 1, 0, Q, B->P, 1, 0);
+        dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1, 0);
       }
     }
   }
@@ -204,12 +245,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     for (int v = 0; v < NV; ++v) {
       dg_lane *r = rhs + v * M;
       if (DIM == 2) {
-        dg_contract(fq + v * NP, t1, Q, Q, 1, 0, N, d == 0 ? B->D : B->P, 0);
-        dg_contract(t1, t2, N, Q, 1, 1, N, d == 1 ? B->D : B->P, 0);
+        dg_contract(fq + v * NP, t1, Q, Q, 1, 0, N, d == 0 ? B->D : B->P, 0, d == 0);
+        dg_contract(t1, t2, N, Q, 1, 1, N, d == 1 ? B->D : B->P, 0, d == 1);
       } else {
-        dg_contract(fq + v * NP, t1, Q, Q, Q, 0, N, d == 0 ? B->D : B->P, 0);
-        dg_contract(t1, t2, N, Q, Q, 1, N, d == 1 ? B->D : B->P, 0);
-        dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->D : B->P, 0);
+        dg_contract(fq + v * NP, t1, Q, Q, Q, 0, N, d == 0 ? B->D : B->P, 0, d == 0);
+        dg_contract(t1, t2, N, Q, Q, 1, N, d == 1 ? B->D : B->P, 0, d == 1);
+        dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->D : B->P, 0, d == 2);
       }
       const dg_lane *res = DIM == 2 ? t2 : t1;
       DG_UNROLL_ALL
@@ -264,10 +305,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       for (int v = 0; v < NV; ++v) {
         const dg_lane *hs = t1;
         if (DIM == 2) {
-          dg_contract(G + v * QF, t1, Q, 1, 1, 0, N, B->P, 0);
+          dg_contract(G + v * QF, t1, Q, 1, 1, 0, N, B->P, 0, 0);
         } else {
-          dg_contract(G + v * QF, t1, Q, Q, 1, 0, N, B->P, 0);
-          dg_contract(t1, t2, N, Q, 1, 1, N, B->P, 0);
+          dg_contract(G + v * QF, t1, Q, Q, 1, 0, N, B->P, 0, 0);
+          dg_contract(t1, t2, N, Q, 1, 1, N, B->P, 0, 0);
           hs = t2;
         }
         dg_lane *r = rhs + v * M;

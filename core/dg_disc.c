@@ -79,12 +79,14 @@ static int build_basis(dg_disc *d) {
     for (int k = 0; k < q; ++k) {
       const int km = k < (q + 1) / 2 ? k : q - 1 - k; /* the mirror in the first half */
       const double sp = k == km || a % 2 == 0 ? 1.0 : -1.0, sd = k == km ? 1.0 : -sp;
-      d->basis.P[a][k] = (dg_real)(sp * P[a * q + km]);
-      d->basis.D[a][k] = (dg_real)(sd * D[a * q + km]);
+      double p = sp * P[a * q + km], dp = sd * D[a * q + km];
       if (q % 2 && k == q / 2) { /* x = 0: odd functions vanish */
-        if (a % 2) d->basis.P[a][k] = 0;
-        else d->basis.D[a][k] = 0;
+        if (a % 2) p = 0;
+        else dp = 0;
       }
+      d->basis.P[a][k] = (dg_real)p;
+      d->basis.Pw[a][k] = (dg_real)(p * w[km]);
+      d->basis.Dw[a][k] = (dg_real)(dp * w[km]);
     }
   return 0;
 }

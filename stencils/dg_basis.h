@@ -12,12 +12,13 @@ typedef struct {
   int q;                         /* Gauss points per direction */
   dg_real x[DG_MAX_Q];           /* nodes on [-1,1], ascending */
   dg_real w[DG_MAX_Q];           /* weights */
-  dg_real P[DG_MAX_Q][DG_MAX_Q]; /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
-  dg_real D[DG_MAX_Q][DG_MAX_Q]; /* D[a][k] = P_a'(x_k) */
+  dg_real P[DG_MAX_Q][DG_MAX_Q];  /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
+  dg_real Pw[DG_MAX_Q][DG_MAX_Q]; /* Pw[a][k] = P_a(x_k) w_k: tests a point value */
+  dg_real Dw[DG_MAX_Q][DG_MAX_Q]; /* Dw[a][k] = P_a'(x_k) w_k: tests a flux */
 } dg_basis;
 
 /* The tables as the stages read them: on the GPU the same struct; on the CPU
- * P and D pre-broadcast to SIMD lanes (built by the backend's basis_create). */
+ * the tables pre-broadcast to SIMD lanes (built by the backend's basis_create). */
 #ifdef __CUDACC__
 typedef dg_basis dg_stage_basis;
 #else
@@ -26,7 +27,8 @@ typedef struct {
   dg_real x[DG_MAX_Q];
   dg_real w[DG_MAX_Q];
   dg_tab P[DG_MAX_Q][DG_MAX_Q];
-  dg_tab D[DG_MAX_Q][DG_MAX_Q];
+  dg_tab Pw[DG_MAX_Q][DG_MAX_Q];
+  dg_tab Dw[DG_MAX_Q][DG_MAX_Q];
 } dg_stage_basis;
 #endif
 

@@ -29,6 +29,9 @@
 #include "dg_lane.h"
 #include "dg_stage_args.h"
 
+#ifndef DG_PREFETCH_AHEAD
+#define DG_PREFETCH_AHEAD 1 /* microblocks */
+#endif
 #define DG_POW(x, dim) ((dim) == 3 ? (x) * (x) * (x) : (x) * (x))
 /* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
 #define DG_STAGE_WORK(dim, r, q)                                                                   \
@@ -214,6 +217,16 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
+  if (blk + DG_PREFETCH_AHEAD < A->nblock) { /* the streams of a later block */
+    const long ahead = DG_PREFETCH_AHEAD * (long)(NV * M * DG_W);
+    const long bytes = (long)sizeof(dg_real) * NV * M * DG_W;
+    dg_prefetch(u + ahead - lane, bytes);
+    if (A->k) dg_prefetch(A->k + bs + ahead - lane, bytes);
+    if (A->u0) dg_prefetch(A->u0 + bs + ahead - lane, bytes);
+    const int *nb = nbr + DG_PREFETCH_AHEAD * (2 * DIM * DG_W) - lane;
+    for (int fc = 0; fc < 2 * DIM; ++fc)
+      dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W);
+  }
   DG_UNROLL_ALL
   for (int m = 0; m < NV * M; ++m) {
     c[m] = dg_lane_load(u + (long)m * DG_W);
@@ -225,32 +238,30 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
   }
 
-  /* volume: sum_d int f_d dpsi/dx_d, one direction at a time */
+  /* volume: sum_d int f_d dpsi/dx_d, one direction at a time; the quadrature
+     weights sit in the test tables Pw and Dw */
   DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
     const dg_real scale = 2 / A->h[d];
     DG_UNROLL_ALL
     for (int p = 0; p < NP; ++p) {
-      const int k0 = p % Q, k1 = (p / Q) % Q, k2 = p / (Q * Q);
-      dg_real wgt = B->w[k0] * B->w[k1] * scale;
-      if (DIM == 3) wgt *= B->w[k2];
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = uq[v * NP + p];
       if (needs_x) dg_point_x(A, B, xc, DIM, Q, p, x);
       dg_model_flux(&A->model, up, x, d, f);
       DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) fq[v * NP + p] = f[v] * wgt;
+      for (int v = 0; v < NV; ++v) fq[v * NP + p] = f[v] * scale;
     }
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       dg_lane *r = rhs + v * M;
       if (DIM == 2) {
-        dg_contract(fq + v * NP, t1, Q, Q, 1, 0, N, d == 0 ? B->D : B->P, 0, d == 0);
-        dg_contract(t1, t2, N, Q, 1, 1, N, d == 1 ? B->D : B->P, 0, d == 1);
+        dg_contract(fq + v * NP, t1, Q, Q, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
+        dg_contract(t1, t2, N, Q, 1, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
       } else {
-        dg_contract(fq + v * NP, t1, Q, Q, Q, 0, N, d == 0 ? B->D : B->P, 0, d == 0);
-        dg_contract(t1, t2, N, Q, Q, 1, N, d == 1 ? B->D : B->P, 0, d == 1);
-        dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->D : B->P, 0, d == 2);
+        dg_contract(fq + v * NP, t1, Q, Q, Q, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
+        dg_contract(t1, t2, N, Q, Q, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
+        dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->Dw : B->Pw, 0, d == 2);
       }
       const dg_lane *res = DIM == 2 ? t2 : t1;
       DG_UNROLL_ALL
@@ -295,20 +306,18 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         dg_model_flux(&A->model, ur, x, d, fr);
         const dg_lane alpha = dg_lane_max(dg_model_max_speed(&A->model, ul, x, d),
                                           dg_model_max_speed(&A->model, ur, x, d));
-        dg_real wgt = B->w[p1] * scale;
-        if (DIM == 3) wgt *= B->w[p2];
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v)
-          G[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * wgt);
+          G[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
       }
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) {
         const dg_lane *hs = t1;
         if (DIM == 2) {
-          dg_contract(G + v * QF, t1, Q, 1, 1, 0, N, B->P, 0, 0);
+          dg_contract(G + v * QF, t1, Q, 1, 1, 0, N, B->Pw, 0, 0);
         } else {
-          dg_contract(G + v * QF, t1, Q, Q, 1, 0, N, B->P, 0, 0);
-          dg_contract(t1, t2, N, Q, 1, 1, N, B->P, 0, 0);
+          dg_contract(G + v * QF, t1, Q, Q, 1, 0, N, B->Pw, 0, 0);
+          dg_contract(t1, t2, N, Q, 1, 1, N, B->Pw, 0, 0);
           hs = t2;
         }
         dg_lane *r = rhs + v * M;

@@ -46,7 +46,8 @@ static int be_basis_create(void **handle, const dg_basis *b) {
     c->w[k] = b->w[k];
     for (int a = 0; a < DG_MAX_Q; ++a) {
       c->P[a][k] = dg_lane_set(b->P[a][k]);
-      c->D[a][k] = dg_lane_set(b->D[a][k]);
+      c->Pw[a][k] = dg_lane_set(b->Pw[a][k]);
+      c->Dw[a][k] = dg_lane_set(b->Dw[a][k]);
     }
   }
   *handle = c;

@@ -81,8 +81,10 @@ static int build_basis(dg_disc *d) {
       const double sp = k == km || a % 2 == 0 ? 1.0 : -1.0, sd = k == km ? 1.0 : -sp;
       double p = sp * P[a * q + km], dp = sd * D[a * q + km];
       if (q % 2 && k == q / 2) { /* x = 0: odd functions vanish */
-        if (a % 2) p = 0;
-        else dp = 0;
+        if (a % 2)
+          p = 0;
+        else
+          dp = 0;
       }
       d->basis.P[a][k] = (dg_real)p;
       d->basis.Pw[a][k] = (dg_real)(p * w[km]);

@@ -9,9 +9,9 @@
 #include "dg_types.h"
 
 typedef struct {
-  int q;                         /* Gauss points per direction */
-  dg_real x[DG_MAX_Q];           /* nodes on [-1,1], ascending */
-  dg_real w[DG_MAX_Q];           /* weights */
+  int q;                          /* Gauss points per direction */
+  dg_real x[DG_MAX_Q];            /* nodes on [-1,1], ascending */
+  dg_real w[DG_MAX_Q];            /* weights */
   dg_real P[DG_MAX_Q][DG_MAX_Q];  /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
   dg_real Pw[DG_MAX_Q][DG_MAX_Q]; /* Pw[a][k] = P_a(x_k) w_k: tests a point value */
   dg_real Dw[DG_MAX_Q][DG_MAX_Q]; /* Dw[a][k] = P_a'(x_k) w_k: tests a flux */

@@ -28,18 +28,21 @@ DG_HD static inline dg_lane dg_lane_load(const dg_real *p) { return *p; }
 DG_HD static inline void dg_lane_store(dg_real *p, dg_lane v) { *p = v; }
 DG_HD static inline dg_lane dg_lane_abs(dg_lane v) { return v < 0 ? -v : v; }
 DG_HD static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) { return a > b ? a : b; }
-/* Lane l reads base[off[l] + i*DG_W]: neighbour data of another block. */
-DG_HD static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, long i) {
+/* Neighbour data: lane l reads base[off[l] + i*DG_W].  dg_lane_nbr_kind
+ * classifies the offsets once per face, dg_lane_nbr_load reads with it; on
+ * the GPU each thread simply loads its own (adjacent threads: coalesced). */
+DG_HD static inline int dg_lane_nbr_kind(const int *off) {
+  (void)off;
+  return 0;
+}
+DG_HD static inline dg_lane dg_lane_nbr_load(const dg_real *base, const int *off, int kind,
+                                             long i) {
+  (void)kind;
   return base[off[0] + i * DG_W];
 }
 DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
   (void)l;
   return v;
-}
-/* Whether the lanes' neighbours form one whole microblock (then one load). */
-DG_HD static inline int dg_lane_contiguous(const int *off) {
-  (void)off;
-  return 1;
 }
 /* Hint that `bytes` from p will be read soon: a no-op on the GPU, where
  * other warps hide the latency. */
@@ -88,8 +91,34 @@ static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
   dg_ilane m = a > b; /* all ones where a wins */
   return (dg_lane)(((dg_ilane)a & m) | ((dg_ilane)b & ~m));
 }
-static inline dg_lane dg_lane_gather(const dg_real *base, const int *off, long i) {
+/* Neighbour data: lane l reads base[off[l] + i*DG_W].  The offsets of a
+ * microblock's neighbours across one face take one of three shapes:
+ *   kind 0      : one whole microblock (off[l] = off[0] + l, off[0] aligned);
+ *                 one vector load;
+ *   kind j > 0  : consecutive slots starting at lane j of one microblock and
+ *                 running on into lane 0 of another (the neighbours along
+ *                 the direction the microblock runs in); two aligned loads
+ *                 and a lane shift;
+ *   kind -1     : anything else (a grid boundary, a degree change): a gather. */
+static inline int dg_lane_nbr_kind(const int *off) {
+  const int j = off[0] % DG_W, s = DG_W - j;
+  int ok = 1;
+  for (int l = 1; l < s; ++l) ok &= off[l] == off[0] + l;
+  if (j == 0) return ok ? 0 : -1;
+  ok &= off[s] % DG_W == 0;
+  for (int l = s + 1; l < DG_W; ++l) ok &= off[l] == off[s] + (l - s);
+  return ok ? j : -1;
+}
+static inline dg_lane dg_lane_nbr_load(const dg_real *base, const int *off, int kind, long i) {
   dg_lane v;
+  if (kind == 0) return dg_lane_load(base + off[0] + i * DG_W);
+  if (kind > 0) {
+    const dg_lane a = dg_lane_load(base + off[0] - kind + i * DG_W);
+    const dg_lane b = dg_lane_load(base + off[DG_W - kind] + i * DG_W);
+    dg_ilane idx;
+    for (int l = 0; l < DG_W; ++l) idx[l] = l;
+    return __builtin_shuffle(a, b, idx + kind);
+  }
   for (int l = 0; l < DG_W; ++l) v[l] = base[off[l] + i * DG_W];
   return v;
 }

@@ -116,13 +116,12 @@ DG_HD static inline void dg_eval_points(const dg_stage_basis *B, const dg_lane *
 }
 
 /* Physical coordinates of volume point p (only when the model needs x). */
-DG_HD static inline void dg_point_x(const dg_stage_args *A, const dg_stage_basis *B,
-                                    const dg_lane *xc, const int DIM, const int Q, int p,
-                                    dg_lane *x) {
+DG_HD static inline void dg_point_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
+                                    const int DIM, const int Q, int p, dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == 0 ? p % Q : (e == 1 ? (p / Q) % Q : p / (Q * Q));
-    x[e] = xc[e] + (dg_real)0.5 * A->h[e] * B->x[ke];
+    x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
   }
 }
 
@@ -208,6 +207,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
   const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
   const int needs_x = geom != 0;
+  /* local copies: the stores below could alias *A as far as the compiler
+     knows, so without them every point would reload and re-broadcast these */
+  const dg_model_params mp = A->model;
+  const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt;
 
   dg_lane *c = wk, *uq = c + NV * M, *fq = uq + NV * NP, *t1 = fq + NV * NP, *t2 = t1 + NP;
   dg_lane *rhs = t2 + NP, *fv = rhs + NV * M; /* fv: own face values [v][f][p] */
@@ -242,13 +245,13 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      weights sit in the test tables Pw and Dw */
   DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
-    const dg_real scale = 2 / A->h[d];
+    const dg_real scale = 2 / h[d];
     DG_UNROLL_ALL
     for (int p = 0; p < NP; ++p) {
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = uq[v * NP + p];
-      if (needs_x) dg_point_x(A, B, xc, DIM, Q, p, x);
-      dg_model_flux(&A->model, up, x, d, f);
+      if (needs_x) dg_point_x(h, B, xc, DIM, Q, p, x);
+      dg_model_flux(&mp, up, x, d, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) fq[v * NP + p] = f[v] * scale;
     }
@@ -273,7 +276,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_lane *G = fq; /* reuse: NV*QF values */
   DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
-    const dg_real scale = 2 / A->h[d];
+    const dg_real scale = 2 / h[d];
     const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
     const int s1 = d == 0 ? N : 1, s2 = d == 2 ? N : N * N;
     const int t1d = d == 0 ? 1 : 0, t2d = d == 2 ? 1 : 2; /* tangential directions */
@@ -282,10 +285,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       const int fc = 2 * d + side;
       dg_lane xf = dg_lane_set(0);
       if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
-      /* neighbours that fill one microblock (a whole row of one degree, the
-         common case) are read with one vector load instead of a gather */
+      /* the neighbours' traces: vector loads where the neighbours are whole
+         or shifted microblocks (dg_lane_nbr_kind), a gather elsewhere */
       const int *noff = nbr + fc * DG_W;
-      const int contig = dg_lane_contiguous(noff);
+      const int kind = dg_lane_nbr_kind(noff);
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;
@@ -293,19 +296,18 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
-          un[v] = contig ? dg_lane_load(A->trace + noff[0] + (long)(v * QF + p) * DG_W)
-                         : dg_lane_gather(A->trace, noff, (long)(v * QF + p));
+          un[v] = dg_lane_nbr_load(A->trace, noff, kind, (long)(v * QF + p));
         }
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) {
           x[d] = xf;
-          x[t1d] = xc[t1d] + (dg_real)0.5 * A->h[t1d] * B->x[p1];
-          if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * A->h[t2d] * B->x[p2];
+          x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
+          if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        dg_model_flux(&A->model, ul, x, d, fl);
-        dg_model_flux(&A->model, ur, x, d, fr);
-        const dg_lane alpha = dg_lane_max(dg_model_max_speed(&A->model, ul, x, d),
-                                          dg_model_max_speed(&A->model, ur, x, d));
+        dg_model_flux(&mp, ul, x, d, fl);
+        dg_model_flux(&mp, ur, x, d, fr);
+        const dg_lane alpha =
+            dg_lane_max(dg_model_max_speed(&mp, ul, x, d), dg_model_max_speed(&mp, ur, x, d));
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v)
           G[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
@@ -348,7 +350,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
     const long o = (long)(v * M + m) * DG_W;
     const dg_lane cm = c[v * M + m];
-    const dg_lane dtl = rhs[v * M + m] * (s * A->dt);
+    const dg_lane dtl = rhs[v * M + m] * (s * dt);
     dg_lane un = cm * rk.ua + dtl * rk.ul;
     if (rk.use_k) {
       const dg_lane kn = dg_lane_load(ku + o) * rk.ka + dtl * rk.kc;

@@ -177,8 +177,8 @@ if [ "$BENCH" != none ] && [ -x $B ]; then
   note "bench"
   bargs=(--quiet --min-time 0.1 --repeats 3 --warmup 0.1)
   [ "$BENCH" = quick ] && bargs=(--quiet --min-time 0.05 --repeats 2 --warmup 0.05)
-  check "bench uniform+band 1..7, 16M" "$OUT/bench-16M.log" 300 $B --dims 2 --degrees 1-7 \
-    --sizes 16M --maps uniform,band --degree-min 1 --integrators euler "${bargs[@]}" \
+  check "bench uniform+band 1..7, 16M" "$OUT/bench-16M.log" 420 $B --dims 2 --degrees 1-7 \
+    --sizes 16M --maps uniform,band --degree-min 1 --integrators euler,lsrk4 "${bargs[@]}" \
     --csv "$OUT/bench-16M.csv"
   cp "$OUT/bench-16M.log" "$FINAL/bench-16M.txt"
   check "bench gridtools 200x200" "$OUT/bench-gridtools.log" 120 $B --gridtools \

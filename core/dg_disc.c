@@ -318,7 +318,9 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
     double f = 0;
     /* face values, twice: of the old coefficients (own side of each flux)
        and of the new ones (the next stage's traces) */
-    f += 2 * 2 * dim * (M + (dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q)));
+    const double NF = (double)ipow(r + 1, dim - 1);
+    const double fc = dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q);
+    f += 2 * dim * (M + 2 * NF + 2 * fc); /* per direction: even/odd sums, both sides */
     /* values at points */
     f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
                   : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
@@ -329,7 +331,7 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
                     : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N) + M;
     }
     /* faces: Rusanov (about 10 flops a point) and lifting */
-    f += 2 * dim * (10 * QF + (dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, Q) + cflops(N, Q, N)) + M);
+    f += 2 * dim * 10 * QF + dim * (2 * QF + 2 * fc + M); /* lifts G- -+ G+ per direction */
     /* mass scale and RK update */
     f += 6 * M;
     w.flops += n * nv * f;

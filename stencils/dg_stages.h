@@ -34,9 +34,10 @@
 #endif
 #define DG_POW(x, dim) ((dim) == 3 ? (x) * (x) * (x) : (x) * (x))
 /* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
+#define DG_FACE_POINTS(dim, q) ((dim) == 3 ? (q) * (q) : (q))
 #define DG_STAGE_WORK(dim, r, q)                                                                   \
   (2 * DG_NVAR * DG_POW((r) + 1, dim) + 2 * DG_NVAR * DG_POW(q, dim) + 2 * DG_POW(q, dim) +        \
-   DG_NVAR * 2 * (dim) * ((dim) == 3 ? (q) * (q) : (q)))
+   DG_NVAR * (2 * (dim) + 2) * DG_FACE_POINTS(dim, q) + 2 * DG_FACE_POINTS(dim, (r) + 1))
 
 /* Contract `in` along direction dir with the table T.
  * in has extents (n0, n1, n2), x fastest; out the same with nout along dir.
@@ -127,40 +128,41 @@ DG_HD static inline void dg_point_x(const dg_real *h, const dg_stage_basis *B, c
 
 /* Values of the element's expansion c (one variable, N^DIM modes) at the
  * QF = Q^(DIM-1) points of each of its 2*DIM faces: out[f*QF + p].  g and t
- * are scratch of N^(DIM-1) and Q*N lanes.  The trace pass and the update both
+ * are scratch of 2*N^(DIM-1) and Q*N lanes.  The trace pass and the update both
  * use this one function, so both sides of a face always see the same bits. */
 DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *c, dg_lane *out,
                                         dg_lane *g, dg_lane *t, const int DIM, const int N,
                                         const int Q) {
-  const int QF = DIM == 3 ? Q * Q : Q;
+  const int QF = DIM == 3 ? Q * Q : Q, NF = DIM == 3 ? N * N : N;
   DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
     const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
     const int s1 = d == 0 ? N : 1;     /* first tangential stride */
     const int s2 = d == 2 ? N : N * N; /* second tangential (3D) */
     const int n2 = DIM == 3 ? N : 1;
+    /* collapse the normal direction with P_n(+-1) = (+-1)^n: the even and
+       odd mode sums give both sides, e - o at -1 (g) and e + o at +1 (g+NF) */
+    DG_UNROLL_ALL
+    for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
+    for (int i = 0; i < N; ++i) {
+      dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+      DG_UNROLL
+      for (int n = 0; n < N; ++n) {
+        if (n % 2 == 0)
+          e += c[n * sd + i * s1 + j * s2];
+        else
+          o += c[n * sd + i * s1 + j * s2];
+      }
+      g[i + N * j] = e - o;
+      g[NF + i + N * j] = e + o;
+    }
     DG_UNROLL_ALL
     for (int side = 0; side < 2; ++side) {
-      /* collapse the normal direction with P_n(+-1) = (+-1)^n */
-      DG_UNROLL_ALL
-      for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
-      for (int i = 0; i < N; ++i) {
-        dg_lane acc = dg_lane_set(0);
-        DG_UNROLL
-        for (int n = 0; n < N; ++n) {
-          const dg_lane cv = c[n * sd + i * s1 + j * s2];
-          if (side == 1 || n % 2 == 0)
-            acc += cv;
-          else
-            acc -= cv;
-        }
-        g[i + N * j] = acc;
-      }
       dg_lane *val = out + (2 * d + side) * QF;
       if (DIM == 2) {
-        dg_contract(g, val, N, 1, 1, 0, Q, B->P, 1, 0);
+        dg_contract(g + side * NF, val, N, 1, 1, 0, Q, B->P, 1, 0);
       } else {
-        dg_contract(g, t, N, N, 1, 0, Q, B->P, 1, 0);
+        dg_contract(g + side * NF, t, N, N, 1, 0, Q, B->P, 1, 0);
         dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1, 0);
       }
     }
@@ -186,7 +188,8 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
   const dg_real *u = A->u + blk * (long)(DG_NVAR * M * DG_W) + lane;
   dg_real *tr = A->trace + (A->slot0 / DG_W + blk) * (long)(2 * DIM * DG_NVAR * QF * DG_W) + lane;
-  dg_lane *c = wk, *fv = c + M, *g = fv + DG_NVAR * 2 * DIM * QF, *t = g + N * N;
+  const int NF = DIM == 3 ? N * N : N;
+  dg_lane *c = wk, *fv = c + M, *g = fv + DG_NVAR * 2 * DIM * QF, *t = g + 2 * NF;
   DG_UNROLL_ALL
   for (int v = 0; v < DG_NVAR; ++v) {
     DG_UNROLL_ALL
@@ -214,6 +217,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
 
   dg_lane *c = wk, *uq = c + NV * M, *fq = uq + NV * NP, *t1 = fq + NV * NP, *t2 = t1 + NP;
   dg_lane *rhs = t2 + NP, *fv = rhs + NV * M; /* fv: own face values [v][f][p] */
+  dg_lane *G = fv + NV * 2 * DIM * QF;        /* face fluxes [side][v][p] */
+  dg_lane *gf = G + 2 * NV * QF;              /* face-value scratch, 2 N^(DIM-1) */
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
@@ -238,7 +243,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
-    dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
+    dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t2, DIM, N, Q);
   }
 
   /* volume: sum_d int f_d dpsi/dx_d, one direction at a time; the quadrature
@@ -273,7 +278,6 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   }
 
   /* surface: Rusanov flux on each face from the two traces, then lifting */
-  dg_lane *G = fq; /* reuse: NV*QF values */
   DG_UNROLL_ALL
   for (int d = 0; d < DIM; ++d) {
     const dg_real scale = 2 / h[d];
@@ -310,26 +314,40 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
             dg_lane_max(dg_model_max_speed(&mp, ul, x, d), dg_model_max_speed(&mp, ur, x, d));
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v)
-          G[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
+          G[(side * NV + v) * QF + p] =
+              ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
       }
+    }
+    /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
+       subtracts F psi(+1) = F, so the even modes n get G- - G+ and the odd
+       ones -(G- + G+): two liftings of the combined fluxes, each scattered
+       into half of the modes */
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      dg_lane *gm = G + v * QF, *gp = G + (NV + v) * QF;
+      DG_UNROLL
+      for (int p = 0; p < QF; ++p) {
+        const dg_lane a = gm[p], b = gp[p];
+        gm[p] = a - b;
+        gp[p] = a + b;
+      }
+      dg_lane *r = rhs + v * M;
+      const int n2 = DIM == 3 ? N : 1;
       DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) {
+      for (int par = 0; par < 2; ++par) {
         const dg_lane *hs = t1;
         if (DIM == 2) {
-          dg_contract(G + v * QF, t1, Q, 1, 1, 0, N, B->Pw, 0, 0);
+          dg_contract(par ? gp : gm, t1, Q, 1, 1, 0, N, B->Pw, 0, 0);
         } else {
-          dg_contract(G + v * QF, t1, Q, Q, 1, 0, N, B->Pw, 0, 0);
+          dg_contract(par ? gp : gm, t1, Q, Q, 1, 0, N, B->Pw, 0, 0);
           dg_contract(t1, t2, N, Q, 1, 1, N, B->Pw, 0, 0);
           hs = t2;
         }
-        dg_lane *r = rhs + v * M;
-        const int n2 = DIM == 3 ? N : 1;
         DG_UNROLL_ALL
-        for (int n = 0; n < N; ++n) DG_UNROLL_ALL
+        for (int n = par; n < N; n += 2) DG_UNROLL_ALL
         for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
         for (int i = 0; i < N; ++i) {
-          /* plus face: -F psi(+1); minus face: +F psi(-1) = +F (-1)^n */
-          if (side == 1 || n % 2 == 1)
+          if (par)
             r[n * sd + i * s1 + j * s2] -= hs[i + N * j];
           else
             r[n * sd + i * s1 + j * s2] += hs[i + N * j];
@@ -367,7 +385,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   if (A->trace_out) {
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v)
-      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, t1, t2, DIM, N, Q);
+      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t2, DIM, N, Q);
     dg_store_traces(A->trace_out + (A->slot0 / DG_W + blk) * tslot + lane, fv, DIM, Q);
   }
 }

@@ -10,9 +10,12 @@
 # one fused pass per element (the traces of the new coefficients are written
 # by the update that makes them):
 #   face values, twice (old coefficients: own side of each flux; new ones:
-#            the next stage's traces): per face, collapse the normal
-#            direction (M adds) and contract the tangential ones to the Q
-#            face points
+#            the next stage's traces): per direction, collapse the normal
+#            direction into even and odd sums (M adds, then e-o and e+o for
+#            the two sides) and contract the tangential ones to the Q face
+#            points on each side
+#   lifting: per direction, the two faces' fluxes combined (G- - G+ for the
+#            even modes, G- + G+ for the odd), contracted, added to M modes
 #   every 1D contraction is split into even and odd parts over the
 #            symmetric point pairs (dg_contract)
 #   volume : values at the Q^d points, flux x weight per direction, test with
@@ -110,14 +113,14 @@ check_csv() {
       # form: N ceil(Q/2) multiply-adds and floor(Q/2) sums/differences
       C = 2 * N * int((Q + 1) / 2) + 2 * int(Q / 2)
       if (d == 2) {
-        f = 2 * 4 * (M + C) + C * N + C * Q
+        f = 2 * 2 * (M + 2 * N + 2 * C) + C * N + C * Q
         f += 2 * (3 * NP + C * Q + C * N + M)
-        f += 4 * (10 * QF + C + M) + 6 * M
+        f += 4 * 10 * QF + 2 * (2 * QF + 2 * C + M) + 6 * M
       } else {
-        f = 2 * 6 * (M + C * N + C * Q)
+        f = 2 * 3 * (M + 2 * N * N + 2 * (C * N + C * Q))
         f += C * N * N + C * Q * N + C * Q * Q
         f += 3 * (3 * NP + C * Q * Q + C * N * Q + C * N * N + M)
-        f += 6 * (10 * QF + C * Q + C * N + M) + 6 * M
+        f += 6 * 10 * QF + 3 * (2 * QF + 2 * (C * Q + C * N) + M) + 6 * M
       }
       close_to("flops_stage", fl, nel * f)
       integ = $(col["integrator"])

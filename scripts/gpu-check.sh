@@ -74,20 +74,8 @@ note "machine"
 } 2>&1 | tee "$OUT/machine.txt"
 
 # ---- dependencies: packages missing here, unpacked from .debs (never into /)
-cmake_args=(-DCMAKE_BUILD_TYPE=Release -DDGRID_WERROR=OFF)
-if ls .debs/*.deb >/dev/null 2>&1; then
-  note "unpacking .debs to /tmp/debs"
-  rm -rf /tmp/debs && mkdir -p /tmp/debs
-  for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
-  gl=/tmp/debs/usr/lib/x86_64-linux-gnu
-  if [ ! -e /usr/include/gsl/gsl_sf.h ] && [ -e /tmp/debs/usr/include/gsl/gsl_sf.h ]; then
-    cmake_args+=(-DGSL_INCLUDE_DIR=/tmp/debs/usr/include -DGSL_LIBRARY=$gl/libgsl.so
-      -DGSL_CBLAS_LIBRARY=$gl/libgslcblas.so)
-    export LD_LIBRARY_PATH=$gl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  fi
-  # h5dump/h5ls for tests/io and tests/app
-  command -v h5dump >/dev/null 2>&1 || export PATH=$PATH:/tmp/debs/usr/bin
-fi
+note "dependencies"
+. scripts/gpu-deps.sh
 command -v gfortran >/dev/null 2>&1 || cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 
 # ---- builds (OpenMP and CUDA at once; the CUDA parts dominate)

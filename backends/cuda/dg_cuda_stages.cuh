@@ -37,6 +37,17 @@
 #error "the CUDA stage kernels map one microblock to one warp: DG_W must be 32"
 #endif
 
+/* The update kernels hold a whole element per thread; at degree 3 and up
+ * they take every register the compiler may use, which leaves few warps to
+ * hide memory latency.  DG_CUDA_MIN_BLOCKS > 0 (CMake DGRID_CUDA_MIN_BLOCKS)
+ * asks for that many blocks per SM, capping the registers (more spills to
+ * L1-cached local memory, more warps in flight). */
+#if !defined(DG_CUDA_MIN_BLOCKS) || DG_CUDA_MIN_BLOCKS == 0
+#define DG_CUDA_UPDATE_BOUNDS __launch_bounds__(DG_CUDA_BLOCK)
+#else
+#define DG_CUDA_UPDATE_BOUNDS __launch_bounds__(DG_CUDA_BLOCK, DG_CUDA_MIN_BLOCKS)
+#endif
+
 namespace {
 
 template <int DIM, int R, int Q>
@@ -52,7 +63,7 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
 }
 
 template <int DIM, int R, int Q>
-__global__ void __launch_bounds__(DG_CUDA_BLOCK)
+__global__ void DG_CUDA_UPDATE_BOUNDS
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);

@@ -60,6 +60,11 @@ DG_HD static inline void dg_prefetch(const dg_real *p, long bytes) {
 #else
 #define DG_VBYTES 32
 #endif
+#ifdef DG_REAL_FLOAT
+#define DG_REAL_BYTES 4
+#else
+#define DG_REAL_BYTES 8
+#endif
 #define DG_W  ((int)(DG_VBYTES / sizeof(dg_real)))
 #define DG_VL DG_W
 typedef dg_real dg_lane __attribute__((vector_size(DG_VBYTES)));
@@ -91,6 +96,44 @@ static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
   dg_ilane m = a > b; /* all ones where a wins */
   return (dg_lane)(((dg_ilane)a & m) | ((dg_ilane)b & ~m));
 }
+/* Lanes j..W-1 of a followed by lanes 0..j-1 of b (0 < j < W), with
+ * constant shuffles (a variable two-source shuffle costs a dozen
+ * instructions on AVX2). */
+#define DG_NLANES (DG_VBYTES / DG_REAL_BYTES)
+static inline dg_lane dg_lane_shift(dg_lane a, dg_lane b, int j) {
+#if DG_NLANES == 4
+  switch (j) {
+  case 1:
+    return __builtin_shufflevector(a, b, 1, 2, 3, 4);
+  case 2:
+    return __builtin_shufflevector(a, b, 2, 3, 4, 5);
+  default:
+    return __builtin_shufflevector(a, b, 3, 4, 5, 6);
+  }
+#elif DG_NLANES == 8
+  switch (j) {
+  case 1:
+    return __builtin_shufflevector(a, b, 1, 2, 3, 4, 5, 6, 7, 8);
+  case 2:
+    return __builtin_shufflevector(a, b, 2, 3, 4, 5, 6, 7, 8, 9);
+  case 3:
+    return __builtin_shufflevector(a, b, 3, 4, 5, 6, 7, 8, 9, 10);
+  case 4:
+    return __builtin_shufflevector(a, b, 4, 5, 6, 7, 8, 9, 10, 11);
+  case 5:
+    return __builtin_shufflevector(a, b, 5, 6, 7, 8, 9, 10, 11, 12);
+  case 6:
+    return __builtin_shufflevector(a, b, 6, 7, 8, 9, 10, 11, 12, 13);
+  default:
+    return __builtin_shufflevector(a, b, 7, 8, 9, 10, 11, 12, 13, 14);
+  }
+#else
+  dg_lane v;
+  for (int l = 0; l < DG_W; ++l) v[l] = l + j < DG_W ? a[l + j] : b[l + j - DG_W];
+  return v;
+#endif
+}
+
 /* Neighbour data: lane l reads base[off[l] + i*DG_W].  The offsets of a
  * microblock's neighbours across one face take one of three shapes:
  *   kind 0      : one whole microblock (off[l] = off[0] + l, off[0] aligned);
@@ -115,9 +158,7 @@ static inline dg_lane dg_lane_nbr_load(const dg_real *base, const int *off, int 
   if (kind > 0) {
     const dg_lane a = dg_lane_load(base + off[0] - kind + i * DG_W);
     const dg_lane b = dg_lane_load(base + off[DG_W - kind] + i * DG_W);
-    dg_ilane idx;
-    for (int l = 0; l < DG_W; ++l) idx[l] = l;
-    return __builtin_shuffle(a, b, idx + kind);
+    return dg_lane_shift(a, b, kind);
   }
   for (int l = 0; l < DG_W; ++l) v[l] = base[off[l] + i * DG_W];
   return v;

@@ -1053,7 +1053,7 @@ static const char *const csv_cols =
     "degree_min,cells,q,stages,repeats,min_step_s,max_step_s,iqr_step_s,flops_stage,"
     "bytes_min_stage,bytes_moved_stage,reg_streams,gbs,bw_fraction_moved,peak_gflops,"
     "flop_fraction,cost_vs_dof_share,flops_vs_dof_share,lane_width,target_dofs,degree_req,dt,setup_"
-    "s,finite";
+    "s,finite,reuse_traces";
 
 static void csv_num(FILE *f, double v) {
   if (isfinite(v))
@@ -1090,7 +1090,7 @@ static void csv_row(bench_run *b, const result *r) {
   fprintf(f, ",%d,%ld,%d", r->lane_width, r->p.target, r->degree_req);
   csv_num(f, r->dt);
   csv_num(f, r->setup_s);
-  fprintf(f, ",%d\n", r->finite);
+  fprintf(f, ",%d,%d\n", r->finite, b->be->reuse_traces);
   fflush(f);
 }
 

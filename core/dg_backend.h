@@ -19,6 +19,7 @@ typedef struct {
   const char *name;   /* "omp" or "cuda" */
   int lane_width;     /* DG_W of this backend's layout (microblock size) */
   int host_is_device; /* 1: device pointers are host memory (no copies) */
+  int reuse_traces;   /* dg_stage_args.reuse_traces for every update */
   /* Check that the backend can run here (CUDA: a device is present). */
   int (*init)(void);
   /* Device memory, zero-filled. */

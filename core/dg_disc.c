@@ -310,17 +310,20 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   memset(&w, 0, sizeof w);
   const int dim = d->grid.dim, Q = d->q, nv = d->nvar;
   const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
+  const int reuse = dg_backend()->reuse_traces;
   w.dofs = d->ndofs;
   w.padded_elems = d->nslots;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     const double n = (double)d->bk[r].n, N = r + 1, M = (double)ipow(r + 1, dim);
     if (n == 0) continue;
     double f = 0;
-    /* face values, twice: of the old coefficients (own side of each flux)
-       and of the new ones (the next stage's traces) */
+    /* face values of the new coefficients (the next stage's traces) and of
+       the old ones (own side of each flux) */
     const double NF = (double)ipow(r + 1, dim - 1);
     const double fc = dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q);
-    f += 2 * dim * (M + 2 * NF + 2 * fc); /* per direction: even/odd sums, both sides */
+    /* per direction: even/odd sums, both sides; once when the update reads
+       the old face values back (reuse_traces) */
+    f += (reuse ? 1 : 2) * dim * (M + 2 * NF + 2 * fc);
     /* values at points */
     f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
                   : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
@@ -340,7 +343,7 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
   const double tr = (double)d->nslots * 2 * dim * nv * QF * rb;
   w.bytes_moved = (double)d->len * rb * (2 + reg_streams) /* u read once, written once */
-                  + 2 * tr                                /* traces: write new, read neighbours' */
+                  + (reuse ? 3 : 2) * tr /* traces: write new, read neighbours' (and own) */
                   + (double)d->nslots * 2 * dim * sizeof(int) +
                   (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
   return w;
@@ -371,6 +374,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   a.dt = (dg_real)dt;
   a.rk = *rk;
   a.model = d->model;
+  a.reuse_traces = be->reuse_traces;
   const int dim = d->grid.dim, W = d->W;
   /* traces of u are normally left by the previous update; recompute them
      only when u changed otherwise (projection, restart, another field) */

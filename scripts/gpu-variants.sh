@@ -13,6 +13,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/gpu-variants-out}
+LOG=$(mktemp -d) # build logs, packed into $OUT/logs.tgz at the end (few files come back)
 mkdir -p "$OUT"
 IFS=';' read -r -a variants <<<"${GPU_VARIANTS:?set GPU_VARIANTS (see the header)}"
 rounds=${GPU_ROUNDS:-2}
@@ -30,22 +31,24 @@ for v in "${variants[@]}"; do
   # shellcheck disable=SC2086
   (cmake -S . -B "build-var-$name" "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 \
     -DDGRID_CUDA_PARTS_2D="$jobs" -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_RESOURCE_USAGE=ON \
-    $args >"$OUT/configure-$name.log" 2>&1 &&
-    cmake --build "build-var-$name" -j "$jobs" --target bench >"$OUT/build-$name.log" 2>&1) &
+    $args >"$LOG/configure-$name.log" 2>&1 &&
+    cmake --build "build-var-$name" -j "$jobs" --target bench >"$LOG/build-$name.log" 2>&1) &
   pids+=($!)
 done
 fail=0
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
 if [ $fail -ne 0 ]; then
   echo "gpu-variants: a build failed:" >&2
-  grep -l -E "error|Error" "$OUT"/build-*.log "$OUT"/configure-*.log >&2
+  grep -h -E "error|Error" "$LOG"/build-*.log "$LOG"/configure-*.log | head -n 20 >&2
+  tar -C "$LOG" -czf "$OUT/logs.tgz" .
   exit 1
 fi
 for ((round = 1; round <= rounds; round++)); do
   for v in "${variants[@]}"; do
     name=${v%%=*}
     echo "== round $round: $name (${v#*=})"
-    "build-var-$name/apps/bench" "$@" --quiet --csv "$OUT/bench-$name-$round.csv" |
+    "build-var-$name/apps/bench" "$@" --quiet --csv "$LOG/bench-$name-$round.csv" |
       tee "$OUT/bench-$name-$round.txt" | grep -E "^ +[23] "
   done
 done
+tar -C "$LOG" -czf "$OUT/logs.tgz" .

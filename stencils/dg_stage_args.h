@@ -28,6 +28,10 @@ typedef struct {
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
                           and plus-face coordinate per direction; NULL unless
                           the model needs x */
+  int reuse_traces;    /* update: read its own old face values from `trace`
+                          (left there by the previous update or trace pass,
+                          the same bits) instead of recomputing them: fewer
+                          flops, more bytes; the backend decides */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   int dim;

@@ -234,16 +234,27 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     const int *nb = nbr + DG_PREFETCH_AHEAD * (2 * DIM * DG_W) - lane;
     for (int fc = 0; fc < 2 * DIM; ++fc)
       dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W);
+    if (A->reuse_traces)
+      dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
+                  (long)sizeof(dg_real) * tslot);
   }
   DG_UNROLL_ALL
   for (int m = 0; m < NV * M; ++m) {
     c[m] = dg_lane_load(u + (long)m * DG_W);
     rhs[m] = dg_lane_set(0);
   }
+  const dg_real *own = A->trace + (A->slot0 / DG_W + blk) * tslot + lane;
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
-    dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t2, DIM, N, Q);
+    if (A->reuse_traces) {
+      DG_UNROLL_ALL
+      for (int fc = 0; fc < 2 * DIM; ++fc) DG_UNROLL_ALL
+      for (int p = 0; p < QF; ++p)
+        fv[(v * 2 * DIM + fc) * QF + p] = dg_lane_load(own + (long)((fc * NV + v) * QF + p) * DG_W);
+    } else {
+      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t2, DIM, N, Q);
+    }
   }
 
   /* volume: sum_d int f_d dpsi/dx_d, one direction at a time; the quadrature

@@ -317,22 +317,29 @@ int be_parallelism(void) {
   return st.sms;
 }
 
+/* Whether the update reads its own old face values instead of recomputing
+ * them (CMake DGRID_CUDA_REUSE_TRACES): bytes against flops. */
+#ifndef DG_CUDA_REUSE_TRACES
+#define DG_CUDA_REUSE_TRACES 0
+#endif
+
 const dg_backend_ops ops = {
-    "cuda",          /* name */
-    DG_W,            /* lane_width */
-    0,               /* host_is_device */
-    be_init,         /* init */
-    be_alloc,        /* alloc */
-    be_free,         /* free */
-    be_to_device,    /* to_device */
-    be_to_host,      /* to_host */
-    be_basis_create, /* basis_create */
-    be_basis_free,   /* basis_free */
-    be_trace,        /* trace */
-    be_update,       /* update */
-    be_sync,         /* sync */
-    be_triad,        /* triad */
-    be_parallelism,  /* parallelism */
+    "cuda",               /* name */
+    DG_W,                 /* lane_width */
+    0,                    /* host_is_device */
+    DG_CUDA_REUSE_TRACES, /* reuse_traces */
+    be_init,              /* init */
+    be_alloc,             /* alloc */
+    be_free,              /* free */
+    be_to_device,         /* to_device */
+    be_to_host,           /* to_host */
+    be_basis_create,      /* basis_create */
+    be_basis_free,        /* basis_free */
+    be_trace,             /* trace */
+    be_update,            /* update */
+    be_sync,              /* sync */
+    be_triad,             /* triad */
+    be_parallelism,       /* parallelism */
 };
 
 } // namespace

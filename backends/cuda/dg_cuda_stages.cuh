@@ -37,16 +37,22 @@
 #error "the CUDA stage kernels map one microblock to one warp: DG_W must be 32"
 #endif
 
-/* The update kernels hold a whole element per thread; at degree 3 and up
+/* The update kernels hold a whole element per thread; from degree 3 on
  * they take every register the compiler may use, which leaves few warps to
- * hide memory latency.  DG_CUDA_MIN_BLOCKS > 0 (CMake DGRID_CUDA_MIN_BLOCKS)
- * asks for that many blocks per SM, capping the registers (more spills to
- * L1-cached local memory, more warps in flight). */
-#if !defined(DG_CUDA_MIN_BLOCKS) || DG_CUDA_MIN_BLOCKS == 0
-#define DG_CUDA_UPDATE_BOUNDS __launch_bounds__(DG_CUDA_BLOCK)
-#else
-#define DG_CUDA_UPDATE_BOUNDS __launch_bounds__(DG_CUDA_BLOCK, DG_CUDA_MIN_BLOCKS)
+ * hide memory latency.  A minimum of blocks per SM in __launch_bounds__ caps
+ * the registers (more warps in flight, but spills to L1-cached local memory
+ * once the element no longer fits).  DG_CUDA_MIN_BLOCKS (CMake
+ * DGRID_CUDA_MIN_BLOCKS) sets it for every update kernel; -1 (auto) takes
+ * the per-degree choice below, measured on the H100 with 128-thread blocks
+ * (BENCHMARKS.md): 2D degree 2 at 4 blocks (<= 128 registers, +3%), degree
+ * 3 at 3 (<= 168, +27%); higher degrees lose from any cap (they spill). */
+#ifndef DG_CUDA_MIN_BLOCKS
+#define DG_CUDA_MIN_BLOCKS -1
 #endif
+constexpr int dg_cuda_min_blocks(int dim, int r) {
+  return DG_CUDA_MIN_BLOCKS > 0 ? DG_CUDA_MIN_BLOCKS
+                                : (dim == 2 && r == 2 ? 4 : (dim == 2 && r == 3 ? 3 : 1));
+}
 
 namespace {
 
@@ -63,7 +69,7 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
 }
 
 template <int DIM, int R, int Q>
-__global__ void DG_CUDA_UPDATE_BOUNDS
+__global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);

@@ -83,10 +83,17 @@ static int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, s
 
 static int be_parallelism(void) { return omp_get_max_threads(); }
 
+/* The CPU stages are compute-bound: reading the element's own old face
+ * values (a few more bytes) beats computing them again (BENCHMARKS.md). */
+#ifndef DG_OMP_REUSE_TRACES
+#define DG_OMP_REUSE_TRACES 1
+#endif
+
 static const dg_backend_ops ops = {
     .name = "omp",
     .lane_width = DG_W,
     .host_is_device = 1,
+    .reuse_traces = DG_OMP_REUSE_TRACES,
     .init = be_init,
     .alloc = be_alloc,
     .free = be_free,

@@ -9,8 +9,9 @@
 # velocity), separately from core/dg_disc.c's dg_disc_work.  One RK stage is
 # one fused pass per element (the traces of the new coefficients are written
 # by the update that makes them):
-#   face values, twice (old coefficients: own side of each flux; new ones:
-#            the next stage's traces): per direction, collapse the normal
+#   face values of the new coefficients (the next stage's traces) and, unless
+#            the backend reads them back from the trace array (CSV column
+#            reuse_traces), of the old ones (own side of each flux): per direction, collapse the normal
 #            direction into even and odd sums (M adds, then e-o and e+o for
 #            the two sides) and contract the tangential ones to the Q face
 #            points on each side
@@ -22,7 +23,8 @@
 #            the gradient; faces: Rusanov, lifting; mass scale and RK update
 #   bytes_min   = dofs x real x (2 + register streams)       (the definition)
 #   bytes_moved = padded coefficients x real x (2 + register streams)
-#                 + 2 x face traces (write new, read the neighbours')
+#                 + (2 + reuse_traces) x face traces (write new, read the
+#                   neighbours' and, with reuse_traces, the own old ones)
 #                 + neighbour offsets (int)
 # bytes_min and dofs follow from their definitions; the flops and bytes_moved
 # mirror the implementation and change with it: when dg_disc_work's model
@@ -112,12 +114,16 @@ check_csv() {
       # a contraction between N modes and Q points, per line, in the even-odd
       # form: N ceil(Q/2) multiply-adds and floor(Q/2) sums/differences
       C = 2 * N * int((Q + 1) / 2) + 2 * int(Q / 2)
+      # face values once (new coefficients) or twice (old ones too, unless
+      # the backend reads them back: column reuse_traces)
+      reuse = num("reuse_traces"); nfv = reuse ? 1 : 2
+      if (reuse != 0 && reuse != 1) fail("row " NR ": reuse_traces = " reuse)
       if (d == 2) {
-        f = 2 * 2 * (M + 2 * N + 2 * C) + C * N + C * Q
+        f = nfv * 2 * (M + 2 * N + 2 * C) + C * N + C * Q
         f += 2 * (3 * NP + C * Q + C * N + M)
         f += 4 * 10 * QF + 2 * (2 * QF + 2 * C + M) + 6 * M
       } else {
-        f = 2 * 3 * (M + 2 * N * N + 2 * (C * N + C * Q))
+        f = nfv * 3 * (M + 2 * N * N + 2 * (C * N + C * Q))
         f += C * N * N + C * Q * N + C * Q * Q
         f += 3 * (3 * NP + C * Q * Q + C * N * Q + C * N * N + M)
         f += 6 * 10 * QF + 3 * (2 * QF + 2 * (C * Q + C * N) + M) + 6 * M
@@ -128,7 +134,7 @@ check_csv() {
       close_to("stages", stages, integ == "euler" ? 1 : (integ == "ssprk2" ? 2 : (integ == "ssprk3" ? 3 : (integ == "rk4" ? 4 : 5))))
       slots = int((nel + W - 1) / W) * W
       close_to("bytes_min_stage", bmin, dofs * rb * (2 + reg))
-      close_to("bytes_moved_stage", bmov, slots * M * rb * (2 + reg) + 2 * slots * 2 * d * QF * rb + slots * 2 * d * 4)
+      close_to("bytes_moved_stage", bmov, slots * M * rb * (2 + reg) + (2 + reuse) * slots * 2 * d * QF * rb + slots * 2 * d * 4)
     }
     END {
       if (nrow != want_rows) fail(nrow " rows, expected " want_rows)

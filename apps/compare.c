@@ -2,6 +2,7 @@
  * text modal file (docs/FILE_FORMAT.md).  Coefficients are compared on the
  * modes both sides have; the L2 norm uses the diagonal Legendre mass matrix.
  * Exit status: 0 compared (and within --tol), 1 beyond --tol, 2 error. */
+#include "dg_app.h"
 #include "dg_error.h"
 #include "dg_io.h"
 
@@ -222,9 +223,8 @@ int main(int argc, char **argv) {
           fprintf(stderr, "compare: --tol needs a value (see compare --help)\n");
           return EXIT_ERR;
         }
-        char *end;
-        tol = strtod(val, &end);
-        if (end == val || *end != '\0' || !isfinite(tol) || tol < 0) {
+        /* the apps' one strict number parser (decimal only: no hex, inf, blanks) */
+        if (dg_app_parse_real("--tol", val, 0, HUGE_VAL, &tol)) {
           fprintf(stderr, "compare: --tol needs a non-negative number, got '%s'\n", val);
           return EXIT_ERR;
         }

@@ -3,6 +3,7 @@
 
 #include "dg_error.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -89,7 +90,8 @@ int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *ou
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || errno)
+  /* strtol skips leading blanks: " 5" is not what the user meant to type */
+  if (*s == '\0' || isspace((unsigned char)*s) || *end != '\0' || errno)
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt, s);
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %ld is outside %ld..%ld", opt, v, lo, hi);
@@ -108,7 +110,10 @@ int dg_app_parse_real(const char *opt, const char *s, double lo, double hi, doub
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (*s == '\0' || *end != '\0' || errno == ERANGE || !isfinite(v))
+  /* decimal notation only: strtod would also take blanks, hex ("0x10" = 16),
+     "inf" and "nan" */
+  if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s) || *end != '\0' || errno == ERANGE ||
+      !isfinite(v))
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);

@@ -147,6 +147,9 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --dt=1e-3x|advect: option --dt: '1e-3x' is not a finite number
 --cfl abc|advect: option --cfl: 'abc' is not a finite number
 --dt nan|advect: option --dt: 'nan' is not a finite number
+--dt 0x10|advect: option --dt: '0x10' is not a finite number
+--cfl inf|advect: option --cfl: 'inf' is not a finite number
+--t-end 1e-3e|advect: option --t-end: '1e-3e' is not a finite number
 --t-end 1e999|advect: option --t-end: '1e999' is not a finite number
 --omega 1,5|advect: option --omega: '1,5' is not a finite number
 --cells 10xa|advect: option --cells: 'a' is not an integer

@@ -120,6 +120,8 @@ usage)
   want_rc 2; want_err "compare: --tol needs a non-negative number, got 'abc'"
   run --tol -1 "$DIR/base.h5" "$DIR/base.h5"
   want_rc 2; want_err "compare: --tol needs a non-negative number, got '-1'"
+  run --tol 0x1p-40 "$DIR/base.h5" "$DIR/base.h5"
+  want_rc 2; want_err "compare: --tol needs a non-negative number, got '0x1p-40'"
   run "$DIR/base.h5" "$DIR/base.h5" --tol
   want_rc 2; want_err "compare: --tol needs a value (see compare --help)"
   run --help

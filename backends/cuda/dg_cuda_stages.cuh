@@ -45,13 +45,15 @@
  * DGRID_CUDA_MIN_BLOCKS) sets it for every update kernel; -1 (auto) takes
  * the per-degree choice below, measured on the H100 with 128-thread blocks
  * (BENCHMARKS.md): 2D degree 2 at 4 blocks (<= 128 registers, +3%), degree
- * 3 at 3 (<= 168, +27%); higher degrees lose from any cap (they spill). */
+ * 3 at 3 (<= 168, +27%), degree 5 at 2 (the register limit stays 255, but
+ * ptxas allocates differently: +10%); tighter caps cost degrees 4-7 20-50%
+ * (they spill more). */
 #ifndef DG_CUDA_MIN_BLOCKS
 #define DG_CUDA_MIN_BLOCKS -1
 #endif
 constexpr int dg_cuda_min_blocks(int dim, int r) {
   return DG_CUDA_MIN_BLOCKS > 0 ? DG_CUDA_MIN_BLOCKS
-                                : (dim == 2 && r == 2 ? 4 : (dim == 2 && r == 3 ? 3 : 1));
+                                : (dim != 2 ? 1 : (r == 2 ? 4 : (r == 3 ? 3 : (r == 5 ? 2 : 1))));
 }
 
 namespace {

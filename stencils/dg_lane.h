@@ -170,11 +170,6 @@ static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
 static inline void dg_prefetch(const dg_real *p, long bytes) {
   for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
 }
-static inline int dg_lane_contiguous(const int *off) {
-  int c = off[0] % DG_W == 0;
-  for (int l = 1; l < DG_W; ++l) c &= off[l] == off[0] + l;
-  return c;
-}
 
 #endif
 #endif

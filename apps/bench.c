@@ -242,14 +242,6 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
   return 0;
 }
 
-static int parse_path(const char *opt, const char *s, char *out, size_t cap) {
-  if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty path", opt);
-  if (strlen(s) >= cap)
-    return dg_error(DG_ERR_ARG, "option %s: path longer than %zu", opt, cap - 1);
-  strcpy(out, s);
-  return 0;
-}
-
 /* Options handed to dg_app_parse (physics, time step, map file). */
 static const char *const forwarded[] = {
     "box",  "map-file",    "seed",        "q",           "velocity", "beta", "omega", "rot-centre",
@@ -327,8 +319,8 @@ static int apply(bench_opts *o, const char *name, const char *v) {
   }
   if (!strcmp(name, "stream-mib")) return dg_app_parse_real(opt, v, 1, 1 << 20, &o->stream_mib);
   if (!strcmp(name, "max-mem")) return dg_app_parse_real(opt, v, 1e-3, 1 << 20, &o->max_mem_gib);
-  if (!strcmp(name, "csv")) return parse_path(opt, v, o->csv, sizeof o->csv);
-  if (!strcmp(name, "json")) return parse_path(opt, v, o->json, sizeof o->json);
+  if (!strcmp(name, "csv")) return dg_app_parse_path(opt, v, o->csv, sizeof o->csv);
+  if (!strcmp(name, "json")) return dg_app_parse_path(opt, v, o->json, sizeof o->json);
   if (is_forwarded(name)) {
     if (o->nfwd >= 63) return dg_error(DG_ERR_ARG, "too many options");
     const size_t len = strlen(name) + strlen(v) + 4;

@@ -187,7 +187,7 @@ static int parse_word(const char *opt, const char *s, const char *const *allowed
   return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt, s, list);
 }
 
-static int parse_path(const char *opt, const char *s, char *out, size_t cap) {
+int dg_app_parse_path(const char *opt, const char *s, char *out, size_t cap) {
   if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty path", opt);
   if (strlen(s) >= cap)
     return dg_error(DG_ERR_ARG, "option %s: path longer than %zu", opt, cap - 1);
@@ -243,7 +243,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "degree")) return parse_int(opt, v, 0, DG_MAX_DEGREE, &c->degree);
   if (!strcmp(name, "degree-min")) return parse_int(opt, v, 0, DG_MAX_DEGREE, &c->degree_min);
   if (!strcmp(name, "map")) return parse_word(opt, v, maps, c->map, sizeof c->map);
-  if (!strcmp(name, "map-file")) return parse_path(opt, v, c->map_file, sizeof c->map_file);
+  if (!strcmp(name, "map-file")) return dg_app_parse_path(opt, v, c->map_file, sizeof c->map_file);
   if (!strcmp(name, "seed")) return dg_app_parse_long(opt, v, 0, 1L << 62, &c->seed);
   if (!strcmp(name, "q")) return parse_int(opt, v, 1, DG_MAX_Q, &c->q);
   if (!strcmp(name, "velocity")) return parse_word(opt, v, vels, c->velocity, sizeof c->velocity);
@@ -282,10 +282,10 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
     c->steps_set = 1;
     return dg_app_parse_long(opt, v, 0, 1L << 40, &c->steps);
   }
-  if (!strcmp(name, "output")) return parse_path(opt, v, c->output, sizeof c->output);
+  if (!strcmp(name, "output")) return dg_app_parse_path(opt, v, c->output, sizeof c->output);
   if (!strcmp(name, "text-output"))
-    return parse_path(opt, v, c->text_output, sizeof c->text_output);
-  if (!strcmp(name, "restart")) return parse_path(opt, v, c->restart, sizeof c->restart);
+    return dg_app_parse_path(opt, v, c->text_output, sizeof c->text_output);
+  if (!strcmp(name, "restart")) return dg_app_parse_path(opt, v, c->restart, sizeof c->restart);
   if (!strcmp(name, "output-every"))
     return dg_app_parse_long(opt, v, 0, 1L << 40, &c->output_every);
   if (!strcmp(name, "progress-every"))

@@ -62,6 +62,8 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
  * <= hi; errors name the option and the value. */
 int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
 int dg_app_parse_real(const char *opt, const char *s, double lo, double hi, double *out);
+/* A path option: non-empty and shorter than cap, copied into out. */
+int dg_app_parse_path(const char *opt, const char *s, char *out, size_t cap);
 /* Split one argument "--name[=value]": name into name[cap], *value = the text
  * after '=' or NULL.  DG_ERR_ARG for an argument that is not an option. */
 int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value);

@@ -44,8 +44,8 @@ DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
   (void)l;
   return v;
 }
-/* Hint that `bytes` from p will be read soon: a no-op on the GPU, where
- * other warps hide the latency. */
+/* No software prefetch on the GPU: other warps hide the latency. */
+#define DG_PREFETCH 0
 DG_HD static inline void dg_prefetch(const dg_real *p, long bytes) {
   (void)p;
   (void)bytes;
@@ -167,6 +167,7 @@ static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
 /* Hint that `bytes` from p will be read soon: one prefetch per cache line.
  * One core of these machines cannot keep enough misses in flight for the
  * update's streams by the hardware prefetcher alone. */
+#define DG_PREFETCH 1
 static inline void dg_prefetch(const dg_real *p, long bytes) {
   for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
 }

@@ -225,7 +225,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
-  if (blk + DG_PREFETCH_AHEAD < A->nblock) { /* the streams of a later block */
+  /* the streams of a later block (CPU only: DG_PREFETCH is 0 on the GPU, so
+     not even the neighbour offsets are read there) */
+  if (DG_PREFETCH && blk + DG_PREFETCH_AHEAD < A->nblock) {
     const long ahead = DG_PREFETCH_AHEAD * (long)(NV * M * DG_W);
     const long bytes = (long)sizeof(dg_real) * NV * M * DG_W;
     dg_prefetch(u + ahead - lane, bytes);

@@ -58,28 +58,32 @@ constexpr int dg_cuda_min_blocks(int dim, int r) {
 
 namespace {
 
-template <int DIM, int R, int Q>
-__global__ void __launch_bounds__(DG_CUDA_BLOCK)
-    dg_cuda_trace(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+/* Warp w of the grid takes microblock w (striding over the bucket); both
+ * stage kernels are this loop around their stencils/ stage. */
+template <int DIM, int R, int Q, bool UPDATE>
+__device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_basis &b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);
   for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
-    dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
+    if (UPDATE)
+      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, wk);
+    else
+      dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
   }
+}
+
+template <int DIM, int R, int Q>
+__global__ void __launch_bounds__(DG_CUDA_BLOCK)
+    dg_cuda_trace(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+  dg_cuda_blocks<DIM, R, Q, false>(a, b);
 }
 
 template <int DIM, int R, int Q>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  const int lane = threadIdx.x % DG_W;
-  const long stride = (long)gridDim.x * (blockDim.x / DG_W);
-  for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
-       blk += stride) {
-    dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
-    dg_stage_update(&a, &b, blk, lane, DIM, R, Q, wk);
-  }
+  dg_cuda_blocks<DIM, R, Q, true>(a, b);
 }
 
 /* Position of (R, Q) in DG_FOR_EACH_RQ: pairs come by Q, then R. */

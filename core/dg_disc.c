@@ -330,8 +330,8 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
     /* flux and weights per direction, then test with gradients */
     for (int dd = 0; dd < dim; ++dd) {
       f += 3 * NP;
-      f += dim == 2 ? cflops(N, Q, Q) + cflops(N, Q, N) + M
-                    : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N) + M;
+      f += dim == 2 ? cflops(N, Q, Q) + cflops(N, Q, N)
+                    : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N);
     }
     /* faces: Rusanov (about 10 flops a point) and lifting */
     f += 2 * dim * 10 * QF + dim * (2 * QF + 2 * fc + M); /* lifts G- -+ G+ per direction */

@@ -7,10 +7,11 @@
  * inlining every loop bound is known and the loops unroll.
  *
  * One RK stage is one pass over all buckets:
- *   dg_stage_update: volume term, Rusanov fluxes from its own face values and
- *                    the neighbours' stored traces, lifting, inverse diagonal
- *                    mass, fused RK update, and the traces of the new
- *                    coefficients for the next stage (a second buffer).
+ *   dg_stage_update: Rusanov fluxes from its own face values and the
+ *                    neighbours' stored traces, lifting, volume term,
+ *                    inverse diagonal mass, fused RK update, and the traces
+ *                    of the new coefficients for the next stage (a second
+ *                    buffer).
  *   dg_stage_trace : coefficients -> values on the 2*DIM faces (at the
  *                    common Q^(DIM-1) face points), stored per slot; run only
  *                    when the coefficients changed outside the update.
@@ -36,8 +37,10 @@
 /* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
 #define DG_FACE_POINTS(dim, q) ((dim) == 3 ? (q) * (q) : (q))
 #define DG_STAGE_WORK(dim, r, q)                                                                   \
-  (2 * DG_NVAR * DG_POW((r) + 1, dim) + 2 * DG_NVAR * DG_POW(q, dim) + 2 * DG_POW(q, dim) +        \
-   DG_NVAR * (2 * (dim) + 2) * DG_FACE_POINTS(dim, q) + 2 * DG_FACE_POINTS(dim, (r) + 1))
+  (DG_NVAR * (2 * DG_POW((r) + 1, dim) + DG_FACE_POINTS(dim, q) * ((r) + 1) +                      \
+              (2 * (dim) + 5) * DG_FACE_POINTS(dim, q) + 2 * DG_FACE_POINTS(dim, (r) + 1)) +       \
+   2 * DG_FACE_POINTS(dim, (r) + 1) + ((dim) == 3 ? (q) * ((r) + 1) * ((r) + 1) : (q)) +           \
+   ((r) + 1) * ((r) + 1))
 
 /* Contract `in` along direction dir with the table T.
  * in has extents (n0, n1, n2), x fastest; out the same with nout along dir.
@@ -102,26 +105,14 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
   }
 }
 
-/* Modes -> values at the Q^DIM volume points (one variable). */
-DG_HD static inline void dg_eval_points(const dg_stage_basis *B, const dg_lane *c, dg_lane *val,
-                                        dg_lane *t1, dg_lane *t2, const int DIM, const int N,
-                                        const int Q) {
-  if (DIM == 2) {
-    dg_contract(c, t1, N, N, 1, 0, Q, B->P, 1, 0);
-    dg_contract(t1, val, Q, N, 1, 1, Q, B->P, 1, 0);
-  } else {
-    dg_contract(c, t1, N, N, N, 0, Q, B->P, 1, 0);
-    dg_contract(t1, t2, Q, N, N, 1, Q, B->P, 1, 0);
-    dg_contract(t2, val, Q, Q, N, 2, Q, B->P, 1, 0);
-  }
-}
-
-/* Physical coordinates of volume point p (only when the model needs x). */
-DG_HD static inline void dg_point_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
-                                    const int DIM, const int Q, int p, dg_lane *x) {
+/* Physical coordinates of point p of slab ls: p runs over the first DIM-1
+ * directions (first fastest), ls is the index along the last direction. */
+DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
+                                   const int DIM, const int Q, const int p, const int ls,
+                                   dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
-    const int ke = e == 0 ? p % Q : (e == 1 ? (p / Q) % Q : p / (Q * Q));
+    const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
     x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
   }
 }
@@ -202,7 +193,8 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
 DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                          int lane, const int DIM, const int R, const int Q,
                                          dg_lane *wk) {
-  const int N = R + 1, M = DG_POW(N, DIM), NP = DG_POW(Q, DIM), QF = DIM == 3 ? Q * Q : Q;
+  const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
+  const int NF = DIM == 3 ? N * N : N;
   const int NV = DG_NVAR;
   const long bs = blk * (long)(NV * M * DG_W) + lane;
   dg_real *u = A->u + bs;
@@ -215,10 +207,16 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_model_params mp = A->model;
   const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt;
 
-  dg_lane *c = wk, *uq = c + NV * M, *fq = uq + NV * NP, *t1 = fq + NV * NP, *t2 = t1 + NP;
-  dg_lane *rhs = t2 + NP, *fv = rhs + NV * M; /* fv: own face values [v][f][p] */
-  dg_lane *G = fv + NV * 2 * DIM * QF;        /* face fluxes [side][v][p] */
-  dg_lane *gf = G + 2 * NV * QF;              /* face-value scratch, 2 N^(DIM-1) */
+  /* scratch, see DG_STAGE_WORK */
+  dg_lane *c = wk, *tv = c + NV * M, *rhs = tv + NV * QF * N;
+  dg_lane *fv = rhs + NV * M;                    /* own face values [v][f][p] */
+  dg_lane *G = fv + NV * 2 * DIM * QF;           /* face fluxes [side][v][p] */
+  dg_lane *us = G + 2 * NV * QF;                 /* values on a slab pair [s][v][p] */
+  dg_lane *fs = us + 2 * NV * QF;                /* flux on one slab [v][p] */
+  dg_lane *st = fs + NV * QF;                    /* slab fluxes tested in-slab [s][v][i] */
+  dg_lane *gf = st + 2 * NV * NF;                /* face-value collapse, 2 N^(DIM-1) */
+  dg_lane *t1 = gf + 2 * NF;                     /* contraction scratch */
+  dg_lane *t2 = t1 + (DIM == 3 ? Q * N * N : Q); /* N^2, the 3D lifting */
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
@@ -240,53 +238,37 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
                   (long)sizeof(dg_real) * tslot);
   }
-  DG_UNROLL_ALL
-  for (int m = 0; m < NV * M; ++m) {
-    c[m] = dg_lane_load(u + (long)m * DG_W);
-    rhs[m] = dg_lane_set(0);
-  }
+
+  /* The update is ordered so that little is alive at once (one thread holds
+   * a whole element on the GPU, where the scratch is registers): the
+   * coefficients are needed only to start the volume term (contracted in all
+   * but the last direction: tv) and for the own face values; the surface
+   * term goes into rhs next, while tv waits; the volume term then runs over
+   * pairs of slabs (index l and Q-1-l along the last direction), so only two
+   * slabs of point values are alive; the RK update reads the old
+   * coefficients again. */
   const dg_real *own = A->trace + (A->slot0 / DG_W + blk) * tslot + lane;
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
-    dg_eval_points(B, c + v * M, uq + v * NP, t1, t2, DIM, N, Q);
+    dg_lane *cv = c + v * M;
+    DG_UNROLL_ALL
+    for (int m = 0; m < M; ++m) {
+      cv[m] = dg_lane_load(u + (long)(v * M + m) * DG_W);
+      rhs[v * M + m] = dg_lane_set(0);
+    }
+    if (DIM == 2) {
+      dg_contract(cv, tv + v * QF * N, N, N, 1, 0, Q, B->P, 1, 0);
+    } else {
+      dg_contract(cv, t1, N, N, N, 0, Q, B->P, 1, 0);
+      dg_contract(t1, tv + v * QF * N, Q, N, N, 1, Q, B->P, 1, 0);
+    }
     if (A->reuse_traces) {
       DG_UNROLL_ALL
       for (int fc = 0; fc < 2 * DIM; ++fc) DG_UNROLL_ALL
       for (int p = 0; p < QF; ++p)
         fv[(v * 2 * DIM + fc) * QF + p] = dg_lane_load(own + (long)((fc * NV + v) * QF + p) * DG_W);
     } else {
-      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t2, DIM, N, Q);
-    }
-  }
-
-  /* volume: sum_d int f_d dpsi/dx_d, one direction at a time; the quadrature
-     weights sit in the test tables Pw and Dw */
-  DG_UNROLL_ALL
-  for (int d = 0; d < DIM; ++d) {
-    const dg_real scale = 2 / h[d];
-    DG_UNROLL_ALL
-    for (int p = 0; p < NP; ++p) {
-      DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) up[v] = uq[v * NP + p];
-      if (needs_x) dg_point_x(h, B, xc, DIM, Q, p, x);
-      dg_model_flux(&mp, up, x, d, f);
-      DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) fq[v * NP + p] = f[v] * scale;
-    }
-    DG_UNROLL_ALL
-    for (int v = 0; v < NV; ++v) {
-      dg_lane *r = rhs + v * M;
-      if (DIM == 2) {
-        dg_contract(fq + v * NP, t1, Q, Q, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
-        dg_contract(t1, t2, N, Q, 1, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
-      } else {
-        dg_contract(fq + v * NP, t1, Q, Q, Q, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
-        dg_contract(t1, t2, N, Q, Q, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
-        dg_contract(t2, t1, N, N, Q, 2, N, d == 2 ? B->Dw : B->Pw, 0, d == 2);
-      }
-      const dg_lane *res = DIM == 2 ? t2 : t1;
-      DG_UNROLL_ALL
-      for (int m = 0; m < M; ++m) r[m] += res[m];
+      dg_face_values(B, cv, fv + v * 2 * DIM * QF, gf, t1, DIM, N, Q);
     }
   }
 
@@ -369,6 +351,81 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     }
   }
 
+  /* volume: sum_d int f_d dpsi/dx_d over pairs of slabs.  The last
+     direction is contracted with the even/odd split of dg_contract: point
+     values on slabs l and Q-1-l are e + o and e - o, and a slab pair tests
+     mode n with T[n][l] (s_l +- s_{Q-1-l}) (T[n][Q-1-l] = +-T[n][l]).  The
+     quadrature weights sit in the test tables Pw and Dw. */
+  const int hq = Q / 2, oq = Q % 2;
+  DG_UNROLL_ALL
+  for (int l = 0; l < hq + oq; ++l) {
+    const int mid = l == hq; /* the middle slab of an odd Q has no partner */
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      const dg_lane *t = tv + v * QF * N;
+      DG_UNROLL
+      for (int p = 0; p < QF; ++p) {
+        dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+        DG_UNROLL
+        for (int n = 0; n < N; ++n) {
+          if (n % 2 == 0)
+            e += t[p + QF * n] * B->P[n][l];
+          else if (!mid)
+            o += t[p + QF * n] * B->P[n][l];
+        }
+        us[v * QF + p] = e + o;
+        us[(NV + v) * QF + p] = e - o;
+      }
+    }
+    DG_UNROLL_ALL
+    for (int d = 0; d < DIM; ++d) {
+      const dg_real scale = 2 / h[d];
+      DG_UNROLL_ALL
+      for (int s = 0; s < 2 - mid; ++s) {
+        DG_UNROLL
+        for (int p = 0; p < QF; ++p) {
+          DG_UNROLL_ALL
+          for (int v = 0; v < NV; ++v) up[v] = us[(s * NV + v) * QF + p];
+          if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
+          dg_model_flux(&mp, up, x, d, f);
+          DG_UNROLL_ALL
+          for (int v = 0; v < NV; ++v) fs[v * QF + p] = f[v] * scale;
+        }
+        /* test within the slab: the gradient table along d, values elsewhere */
+        DG_UNROLL_ALL
+        for (int v = 0; v < NV; ++v) {
+          dg_lane *sv = st + (s * NV + v) * NF;
+          if (DIM == 2) {
+            dg_contract(fs + v * QF, sv, Q, 1, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
+          } else {
+            dg_contract(fs + v * QF, t1, Q, Q, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
+            dg_contract(t1, sv, N, Q, 1, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
+          }
+        }
+      }
+      /* test along the last direction */
+      const int par = d == DIM - 1;
+      const dg_tab(*TL)[DG_MAX_Q] = par ? B->Dw : B->Pw;
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) {
+        dg_lane *r = rhs + v * M;
+        const dg_lane *s0 = st + v * NF, *s1 = st + (NV + v) * NF;
+        DG_UNROLL
+        for (int i = 0; i < NF; ++i) {
+          const dg_lane sum = mid ? s0[i] : s0[i] + s1[i];
+          const dg_lane dif = mid ? s0[i] : s0[i] - s1[i];
+          DG_UNROLL
+          for (int n = 0; n < N; ++n) {
+            if ((n + par) % 2 == 0)
+              r[i + NF * n] += sum * TL[n][l];
+            else if (!mid)
+              r[i + NF * n] += dif * TL[n][l];
+          }
+        }
+      }
+    }
+  }
+
   /* inverse diagonal mass and the fused RK update */
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;
@@ -380,7 +437,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
     if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
     const long o = (long)(v * M + m) * DG_W;
-    const dg_lane cm = c[v * M + m];
+    const dg_lane cm = dg_lane_load(u + o);
     const dg_lane dtl = rhs[v * M + m] * (s * dt);
     dg_lane un = cm * rk.ua + dtl * rk.ul;
     if (rk.use_k) {
@@ -398,7 +455,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   if (A->trace_out) {
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v)
-      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t2, DIM, N, Q);
+      dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t1, DIM, N, Q);
     dg_store_traces(A->trace_out + (A->slot0 / DG_W + blk) * tslot + lane, fv, DIM, Q);
   }
 }

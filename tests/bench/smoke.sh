@@ -120,12 +120,12 @@ check_csv() {
       if (reuse != 0 && reuse != 1) fail("row " NR ": reuse_traces = " reuse)
       if (d == 2) {
         f = nfv * 2 * (M + 2 * N + 2 * C) + C * N + C * Q
-        f += 2 * (3 * NP + C * Q + C * N + M)
+        f += 2 * (3 * NP + C * Q + C * N)
         f += 4 * 10 * QF + 2 * (2 * QF + 2 * C + M) + 6 * M
       } else {
         f = nfv * 3 * (M + 2 * N * N + 2 * (C * N + C * Q))
         f += C * N * N + C * Q * N + C * Q * Q
-        f += 3 * (3 * NP + C * Q * Q + C * N * Q + C * N * N + M)
+        f += 3 * (3 * NP + C * Q * Q + C * N * Q + C * N * N)
         f += 6 * 10 * QF + 3 * (2 * QF + 2 * (C * Q + C * N) + M) + 6 * M
       }
       close_to("flops_stage", fl, nel * f)

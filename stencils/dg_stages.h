@@ -356,9 +356,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      values on slabs l and Q-1-l are e + o and e - o, and a slab pair tests
      mode n with T[n][l] (s_l +- s_{Q-1-l}) (T[n][Q-1-l] = +-T[n][l]).  The
      quadrature weights sit in the test tables Pw and Dw. */
-  const int hq = Q / 2, oq = Q % 2;
-  DG_UNROLL_ALL
-  for (int l = 0; l < hq + oq; ++l) {
+  const int hq = Q / 2, oq = Q % 2, nl = hq + oq;
+  /* chunks of slab pairs: one chunk of all pairs (unrolled where the
+     backend unrolls), or from degree DG_ROLL_SLABS_FROM on a rolled loop of
+     one pair each (see DG_ROLL) */
+  const int chunk = R >= DG_ROLL_SLABS_FROM ? 1 : nl;
+  DG_ROLL
+  for (int l0 = 0; l0 < nl; l0 += chunk) DG_UNROLL_ALL
+  for (int l = l0; l < l0 + chunk; ++l) {
     const int mid = l == hq; /* the middle slab of an odd Q has no partner */
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {

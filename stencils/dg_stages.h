@@ -358,9 +358,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      quadrature weights sit in the test tables Pw and Dw. */
   const int hq = Q / 2, oq = Q % 2, nl = hq + oq;
   /* chunks of slab pairs: one chunk of all pairs (unrolled where the
-     backend unrolls), or from degree DG_ROLL_SLABS_FROM on a rolled loop of
+     backend unrolls), or from DG_ROLL_SLABS_FROM points on a rolled loop of
      one pair each (see DG_ROLL) */
-  const int chunk = R >= DG_ROLL_SLABS_FROM ? 1 : nl;
+  const int chunk = Q >= DG_ROLL_SLABS_FROM ? 1 : nl;
   DG_ROLL
   for (int l0 = 0; l0 < nl; l0 += chunk) DG_UNROLL_ALL
   for (int l = l0; l < l0 + chunk; ++l) {

@@ -37,17 +37,17 @@ typedef double dg_real;
 #endif
 
 /* DG_ROLL marks a loop that stays a loop even where everything else
- * unrolls (CUDA 2D): the update's slab pairs from degree DG_ROLL_SLABS_FROM
- * on.  Unrolled, the compiler interleaves the pairs and keeps all their
- * values alive at once (2D degree 7: 2.4 KB of spills per thread unrolled,
- * 0.7 KB rolled, and 1.4x faster); below that degree everything fits in
- * registers and the unrolled loop is faster (degree 4: +5%).  The CPU never
- * unrolls these loops.  Measured on the H100 (backends/cuda/README.md);
- * -DDG_ROLL_SLABS_FROM=N overrides it. */
+ * unrolls (CUDA 2D): the update's slab pairs from DG_ROLL_SLABS_FROM points
+ * per direction on.  Unrolled, the compiler interleaves the pairs and keeps
+ * all their values alive at once (2D degree 7: 2.4 KB of spills per thread
+ * unrolled, 0.7 KB rolled, and 1.4x faster); with fewer points everything
+ * fits in registers and the unrolled loop is faster (degree 4, 5 points:
+ * +5%).  The CPU never unrolls these loops.  Measured on the H100
+ * (backends/cuda/README.md); -DDG_ROLL_SLABS_FROM=N overrides it. */
 #ifdef __CUDACC__
 #define DG_ROLL _Pragma("unroll 1")
 #ifndef DG_ROLL_SLABS_FROM
-#define DG_ROLL_SLABS_FROM 5
+#define DG_ROLL_SLABS_FROM 6
 #endif
 #else
 #define DG_ROLL

@@ -47,13 +47,17 @@
  * (BENCHMARKS.md): 2D degree 2 at 4 blocks (<= 128 registers, +3%), degree
  * 3 at 3 (<= 168, +27%), degree 5 at 2 (the register limit stays 255, but
  * ptxas allocates differently: +10%); tighter caps cost degrees 4-7 20-50%
- * (they spill more). */
+ * (they spill more).  The caps of degrees 2 and 3 hold up to Q = 5 points:
+ * at the Q of a higher degree (the buckets of a band map) they need more
+ * registers (degree 2 at Q = 8: 166) and spilled up to 0.8 KB under the
+ * cap (uncapped at every Q: band 1..7 LSRK4 3% faster, band 1..4 7% slower). */
 #ifndef DG_CUDA_MIN_BLOCKS
 #define DG_CUDA_MIN_BLOCKS -1
 #endif
-constexpr int dg_cuda_min_blocks(int dim, int r) {
-  return DG_CUDA_MIN_BLOCKS > 0 ? DG_CUDA_MIN_BLOCKS
-                                : (dim != 2 ? 1 : (r == 2 ? 4 : (r == 3 ? 3 : (r == 5 ? 2 : 1))));
+constexpr int dg_cuda_min_blocks(int dim, int r, int q) {
+  return DG_CUDA_MIN_BLOCKS > 0
+             ? DG_CUDA_MIN_BLOCKS
+             : (dim != 2 ? 1 : (r == 2 && q <= 5 ? 4 : (r == 3 && q <= 5 ? 3 : (r == 5 ? 2 : 1))));
 }
 
 namespace {
@@ -81,7 +85,7 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
 }
 
 template <int DIM, int R, int Q>
-__global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R))
+__global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
   dg_cuda_blocks<DIM, R, Q, true>(a, b);
 }

@@ -38,7 +38,8 @@
 #define DG_FACE_POINTS(dim, q) ((dim) == 3 ? (q) * (q) : (q))
 #define DG_STAGE_WORK(dim, r, q)                                                                   \
   (DG_NVAR * (2 * DG_POW((r) + 1, dim) + DG_FACE_POINTS(dim, q) * ((r) + 1) +                      \
-              (2 * (dim) + 5) * DG_FACE_POINTS(dim, q) + 2 * DG_FACE_POINTS(dim, (r) + 1)) +       \
+              (2 * (dim) + 3) * DG_FACE_POINTS(dim, q) +                                           \
+              2 * (((q) + 1) / 2) * (DG_FACE_POINTS(dim, q) + DG_FACE_POINTS(dim, (r) + 1))) +     \
    2 * DG_FACE_POINTS(dim, (r) + 1) + ((dim) == 3 ? (q) * ((r) + 1) * ((r) + 1) : (q)) +           \
    ((r) + 1) * ((r) + 1))
 
@@ -211,10 +212,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_lane *c = wk, *tv = c + NV * M, *rhs = tv + NV * QF * N;
   dg_lane *fv = rhs + NV * M;                    /* own face values [v][f][p] */
   dg_lane *G = fv + NV * 2 * DIM * QF;           /* face fluxes [side][v][p] */
-  dg_lane *us = G + 2 * NV * QF;                 /* values on a slab pair [s][v][p] */
-  dg_lane *fs = us + 2 * NV * QF;                /* flux on one slab [v][p] */
-  dg_lane *st = fs + NV * QF;                    /* slab fluxes tested in-slab [s][v][i] */
-  dg_lane *gf = st + 2 * NV * NF;                /* face-value collapse, 2 N^(DIM-1) */
+  const int NS = 2 * ((Q + 1) / 2);              /* slabs of the largest chunk of pairs */
+  dg_lane *us = G + 2 * NV * QF;                 /* values on a chunk's slabs [slab][v][p] */
+  dg_lane *fs = us + NS * NV * QF;               /* flux on one slab [v][p] */
+  dg_lane *st = fs + NV * QF;                    /* slab fluxes tested in-slab [slab][v][i] */
+  dg_lane *gf = st + NS * NV * NF;               /* face-value collapse, 2 N^(DIM-1) */
   dg_lane *t1 = gf + 2 * NF;                     /* contraction scratch */
   dg_lane *t2 = t1 + (DIM == 3 ? Q * N * N : Q); /* N^2, the 3D lifting */
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
@@ -355,76 +357,96 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      direction is contracted with the even/odd split of dg_contract: point
      values on slabs l and Q-1-l are e + o and e - o, and a slab pair tests
      mode n with T[n][l] (s_l +- s_{Q-1-l}) (T[n][Q-1-l] = +-T[n][l]).  The
-     quadrature weights sit in the test tables Pw and Dw. */
+     quadrature weights sit in the test tables Pw and Dw.  The pairs come in
+     chunks of nc: all of them at once (the CPU, and the GPU below
+     DG_ROLL_SLABS_FROM points: rhs is read and written once per direction),
+     or one pair per turn of a rolled loop (the GPU from there on, so that
+     only one pair's values are alive, see DG_ROLL). */
   const int hq = Q / 2, oq = Q % 2, nl = hq + oq;
-  /* chunks of slab pairs: one chunk of all pairs (unrolled where the
-     backend unrolls), or from DG_ROLL_SLABS_FROM points on a rolled loop of
-     one pair each (see DG_ROLL) */
-  const int chunk = Q >= DG_ROLL_SLABS_FROM ? 1 : nl;
+  const int nc = Q >= DG_ROLL_SLABS_FROM ? 1 : nl;
   DG_ROLL
-  for (int l0 = 0; l0 < nl; l0 += chunk) DG_UNROLL_ALL
-  for (int l = l0; l < l0 + chunk; ++l) {
-    const int mid = l == hq; /* the middle slab of an odd Q has no partner */
-    DG_UNROLL_ALL
-    for (int v = 0; v < NV; ++v) {
-      const dg_lane *t = tv + v * QF * N;
-      DG_UNROLL
-      for (int p = 0; p < QF; ++p) {
-        dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+  for (int l0 = 0; l0 < nl; l0 += nc) {
+    DG_UNROLL_SLABS
+    for (int ic = 0; ic < nc; ++ic) {
+      const int l = l0 + ic, mid = l == hq; /* the middle slab of an odd Q has no partner */
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) {
+        const dg_lane *t = tv + v * QF * N;
+        dg_lane *u0 = us + (2 * ic * NV + v) * QF, *u1 = u0 + NV * QF;
         DG_UNROLL
-        for (int n = 0; n < N; ++n) {
-          if (n % 2 == 0)
-            e += t[p + QF * n] * B->P[n][l];
-          else if (!mid)
-            o += t[p + QF * n] * B->P[n][l];
+        for (int p = 0; p < QF; ++p) {
+          dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+          DG_UNROLL
+          for (int n = 0; n < N; ++n) {
+            if (n % 2 == 0)
+              e += t[p + QF * n] * B->P[n][l];
+            else if (!mid)
+              o += t[p + QF * n] * B->P[n][l];
+          }
+          u0[p] = e + o;
+          u1[p] = e - o;
         }
-        us[v * QF + p] = e + o;
-        us[(NV + v) * QF + p] = e - o;
       }
     }
     DG_UNROLL_ALL
     for (int d = 0; d < DIM; ++d) {
       const dg_real scale = 2 / h[d];
-      DG_UNROLL_ALL
-      for (int s = 0; s < 2 - mid; ++s) {
-        DG_UNROLL
-        for (int p = 0; p < QF; ++p) {
-          DG_UNROLL_ALL
-          for (int v = 0; v < NV; ++v) up[v] = us[(s * NV + v) * QF + p];
-          if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
-          dg_model_flux(&mp, up, x, d, f);
-          DG_UNROLL_ALL
-          for (int v = 0; v < NV; ++v) fs[v * QF + p] = f[v] * scale;
-        }
-        /* test within the slab: the gradient table along d, values elsewhere */
+      DG_UNROLL_SLABS
+      for (int ic = 0; ic < nc; ++ic) {
+        const int l = l0 + ic, mid = l == hq;
         DG_UNROLL_ALL
-        for (int v = 0; v < NV; ++v) {
-          dg_lane *sv = st + (s * NV + v) * NF;
-          if (DIM == 2) {
-            dg_contract(fs + v * QF, sv, Q, 1, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
-          } else {
-            dg_contract(fs + v * QF, t1, Q, Q, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
-            dg_contract(t1, sv, N, Q, 1, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
+        for (int s = 0; s < 2 - mid; ++s) {
+          const dg_lane *ucs = us + (2 * ic + s) * NV * QF;
+          DG_UNROLL
+          for (int p = 0; p < QF; ++p) {
+            DG_UNROLL_ALL
+            for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
+            dg_model_flux(&mp, up, x, d, f);
+            DG_UNROLL_ALL
+            for (int v = 0; v < NV; ++v) fs[v * QF + p] = f[v] * scale;
+          }
+          /* test within the slab: the gradient table along d, values elsewhere */
+          DG_UNROLL_ALL
+          for (int v = 0; v < NV; ++v) {
+            dg_lane *sv = st + ((2 * ic + s) * NV + v) * NF;
+            if (DIM == 2) {
+              dg_contract(fs + v * QF, sv, Q, 1, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
+            } else {
+              dg_contract(fs + v * QF, t1, Q, Q, 1, 0, N, d == 0 ? B->Dw : B->Pw, 0, d == 0);
+              dg_contract(t1, sv, N, Q, 1, 1, N, d == 1 ? B->Dw : B->Pw, 0, d == 1);
+            }
           }
         }
       }
-      /* test along the last direction */
+      /* test along the last direction: the chunk's pairs summed in a register */
       const int par = d == DIM - 1;
       const dg_tab(*TL)[DG_MAX_Q] = par ? B->Dw : B->Pw;
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) {
         dg_lane *r = rhs + v * M;
-        const dg_lane *s0 = st + v * NF, *s1 = st + (NV + v) * NF;
         DG_UNROLL
         for (int i = 0; i < NF; ++i) {
-          const dg_lane sum = mid ? s0[i] : s0[i] + s1[i];
-          const dg_lane dif = mid ? s0[i] : s0[i] - s1[i];
+          dg_lane sm[DG_MAX_Q / 2 + 1], df[DG_MAX_Q / 2 + 1];
+          DG_UNROLL_SLABS
+          for (int ic = 0; ic < nc; ++ic) {
+            const int mid = l0 + ic == hq;
+            const dg_lane s0 = st[(2 * ic * NV + v) * NF + i];
+            const dg_lane s1 = mid ? s0 : st[((2 * ic + 1) * NV + v) * NF + i];
+            sm[ic] = mid ? s0 : s0 + s1;
+            df[ic] = s0 - s1;
+          }
           DG_UNROLL
           for (int n = 0; n < N; ++n) {
-            if ((n + par) % 2 == 0)
-              r[i + NF * n] += sum * TL[n][l];
-            else if (!mid)
-              r[i + NF * n] += dif * TL[n][l];
+            dg_lane acc = r[i + NF * n];
+            DG_UNROLL_SLABS
+            for (int ic = 0; ic < nc; ++ic) {
+              if ((n + par) % 2 == 0)
+                acc += sm[ic] * TL[n][l0 + ic];
+              else if (l0 + ic != hq)
+                acc += df[ic] * TL[n][l0 + ic];
+            }
+            r[i + NF * n] = acc;
           }
         }
       }

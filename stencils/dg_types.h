@@ -49,9 +49,13 @@ typedef double dg_real;
 #ifndef DG_ROLL_SLABS_FROM
 #define DG_ROLL_SLABS_FROM 6
 #endif
+#define DG_UNROLL_SLABS DG_UNROLL_ALL
 #else
 #define DG_ROLL
 #define DG_ROLL_SLABS_FROM 99
+/* the CPU does unroll the slab pairs (at most 6): each copy then knows
+   whether its slab is the unpaired middle one */
+#define DG_UNROLL_SLABS    DG_UNROLL
 #endif
 
 /* A stage function compiles for host and device, and is always inlined into

@@ -42,8 +42,9 @@ typedef double dg_real;
  * all their values alive at once (2D degree 7: 2.4 KB of spills per thread
  * unrolled, 0.7 KB rolled, and 1.4x faster); with fewer points everything
  * fits in registers and the unrolled loop is faster (degree 4, 5 points:
- * +5%).  The CPU never unrolls these loops.  Measured on the H100
- * (backends/cuda/README.md); -DDG_ROLL_SLABS_FROM=N overrides it. */
+ * +5%).  The CPU takes all pairs at once, unrolled (DG_UNROLL_SLABS).
+ * Measured on the H100 (backends/cuda/README.md); -DDG_ROLL_SLABS_FROM=N
+ * overrides it in a CUDA build. */
 #ifdef __CUDACC__
 #define DG_ROLL _Pragma("unroll 1")
 #ifndef DG_ROLL_SLABS_FROM

@@ -795,6 +795,7 @@ typedef struct {
   double dt, setup_s, cost_vs_dof_share, warmup_steps_s;
   double flops_vs_dof_share; /* the same ratio for the counted flops */
   int finite;
+  int nbr_coeffs; /* the updates read neighbours' coefficients, no traces */
 } result;
 
 typedef struct {
@@ -954,6 +955,7 @@ static int run_case(bench_run *b, const plan_item *p, case_state *cs, result *r)
   r->p.degree = m->rmax;
   r->p.degree_min = m->rmin;
   r->q = dg_disc_q(d);
+  r->nbr_coeffs = dg_disc_nbr_coeffs(d);
   r->stages = dg_ts_stages(p->ts);
   r->lane_width = b->be->lane_width;
   r->nelem = dg_disc_grid(d)->nelem;
@@ -1045,7 +1047,7 @@ static const char *const csv_cols =
     "degree_min,cells,q,stages,repeats,min_step_s,max_step_s,iqr_step_s,flops_stage,"
     "bytes_min_stage,bytes_moved_stage,reg_streams,gbs,bw_fraction_moved,peak_gflops,"
     "flop_fraction,cost_vs_dof_share,flops_vs_dof_share,lane_width,target_dofs,degree_req,dt,setup_"
-    "s,finite,reuse_traces";
+    "s,finite,reuse_traces,nbr_coeffs";
 
 static void csv_num(FILE *f, double v) {
   if (isfinite(v))
@@ -1082,7 +1084,7 @@ static void csv_row(bench_run *b, const result *r) {
   fprintf(f, ",%d,%ld,%d", r->lane_width, r->p.target, r->degree_req);
   csv_num(f, r->dt);
   csv_num(f, r->setup_s);
-  fprintf(f, ",%d,%d\n", r->finite, b->be->reuse_traces);
+  fprintf(f, ",%d,%d,%d\n", r->finite, b->be->reuse_traces && !r->nbr_coeffs, r->nbr_coeffs);
   fflush(f);
 }
 
@@ -1180,6 +1182,8 @@ static int write_json(bench_run *b, const char *error) {
     json_num(f, "dt", r->dt, 1);
     json_num(f, "setup_s", r->setup_s, 1);
     json_num(f, "warmup_run_s", r->warmup_steps_s, 1);
+    fprintf(f, "\"reuse_traces\": %d, \"nbr_coeffs\": %d, ", b->be->reuse_traces && !r->nbr_coeffs,
+            r->nbr_coeffs);
     fprintf(f, "\"finite\": %s}", r->finite ? "true" : "false");
   }
   fprintf(f, "\n  ],\n  \"skipped\": [");

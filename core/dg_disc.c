@@ -36,6 +36,8 @@ struct dg_disc {
   int *d_nbr;                /* device: [nslots/W][2*dim][W] */
   dg_real *d_geom;           /* device: [nslots/W][3*dim][W] or NULL */
   dg_real *d_trace[2];       /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
+  int nbr_coeffs;            /* updates read the neighbours' coefficients, no traces */
+  dg_real *d_spare;          /* nbr_coeffs: the other coefficient buffer (len reals) */
   int cur;                   /* buffer holding the traces of trace_src */
   const dg_field *trace_src; /* field whose current coefficients they are */
   long trace_stamp;          /* ... at this modification stamp */
@@ -93,13 +95,18 @@ static int build_basis(dg_disc *d) {
   return 0;
 }
 
-/* Neighbour trace offsets and coordinates, per slot, built on the host. */
+/* Neighbour offsets (of the facing trace, or with nbr_coeffs of the
+ * coefficients within the one bucket) and coordinates, per slot, built on
+ * the host. */
 static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   const dg_grid *g = &d->grid;
   const int dim = g->dim, W = d->W, QF = (int)ipow(d->q, dim - 1);
   const long tslot = 2L * dim * d->nvar * QF; /* trace values per slot */
   const long nblk = d->nslots / W;
-  if ((double)nblk * tslot * W >= (double)INT_MAX)
+  if (d->nbr_coeffs && (double)d->len >= (double)INT_MAX)
+    return dg_error(DG_ERR_ARG, "grid too large: coefficients exceed %d values (int offsets)",
+                    INT_MAX);
+  if (!d->nbr_coeffs && (double)nblk * tslot * W >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
                     INT_MAX);
   const int needs_x = dg_model_needs_x(&d->model);
@@ -120,7 +127,11 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
           ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
         }
         const int fo = 2 * dd + (1 - side);
-        const long off = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
+        long off = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
+        if (d->nbr_coeffs) {
+          const bucket *b = &d->bk[d->map.rmax];
+          off = ((ns - b->slot0) / W) * d->nvar * ipow(d->map.rmax + 1, dim) * W + ns % W;
+        }
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
     if (e < 0 || !*geom) continue;
@@ -132,6 +143,36 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
       gp[W] = (dg_real)(g->lo[dd] + (i == 0 ? n : i) * g->h[dd]);
       gp[2 * W] = (dg_real)(g->lo[dd] + (i + 1) * g->h[dd]);
     }
+  }
+  return 0;
+}
+
+/* How the updates see their neighbours: the backend's choice (traces, or
+ * for a uniform map up to its coeffs_rmax the neighbours' coefficients),
+ * unless the environment variable DGRID_NEIGHBOURS says traces, coeffs or
+ * auto.  Both give the same results to round-off (tests/unit). */
+static int choose_neighbours(dg_disc *d) {
+  int nonempty = 0, r0 = 0;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    if (d->bk[r].n > 0) {
+      nonempty++;
+      r0 = r;
+    }
+  const int uniform = nonempty == 1;
+  d->nbr_coeffs = uniform && r0 <= dg_backend()->coeffs_rmax;
+  const char *env = getenv("DGRID_NEIGHBOURS");
+  if (!env) return 0;
+  if (strcmp(env, "traces") == 0) {
+    d->nbr_coeffs = 0;
+  } else if (strcmp(env, "coeffs") == 0) {
+    if (!uniform)
+      return dg_error(DG_ERR_ARG,
+                      "DGRID_NEIGHBOURS=coeffs needs a uniform degree map (this one has "
+                      "degrees %d..%d)",
+                      d->map.rmin, d->map.rmax);
+    d->nbr_coeffs = 1;
+  } else if (strcmp(env, "auto") != 0) {
+    return dg_error(DG_ERR_ARG, "DGRID_NEIGHBOURS='%s': expected traces, coeffs or auto", env);
   }
   return 0;
 }
@@ -205,6 +246,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     d->slot_elem[s] = e;
   }
 
+  if ((rc = choose_neighbours(d))) goto fail;
   if ((rc = build_basis(d))) goto fail;
   if ((rc = be->basis_create(&d->basis_dev, &d->basis))) goto fail;
   if ((rc = build_tables(d, &nbr, &geom))) goto fail;
@@ -222,9 +264,14 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       d->d_geom = p;
       if ((rc = be->to_device(d->d_geom, geom, gb))) goto fail;
     }
-    for (int b = 0; b < 2; ++b) {
-      if ((rc = be->alloc(&p, tb))) goto fail;
-      d->d_trace[b] = p;
+    if (d->nbr_coeffs) {
+      if ((rc = be->alloc(&p, (size_t)d->len * sizeof(dg_real)))) goto fail;
+      d->d_spare = p;
+    } else {
+      for (int b = 0; b < 2; ++b) {
+        if ((rc = be->alloc(&p, tb))) goto fail;
+        d->d_trace[b] = p;
+      }
     }
   }
   free(nbr);
@@ -247,6 +294,7 @@ void dg_disc_destroy(dg_disc **dp) {
   if (d->d_geom) be->free(d->d_geom);
   for (int b = 0; b < 2; ++b)
     if (d->d_trace[b]) be->free(d->d_trace[b]);
+  if (d->d_spare) be->free(d->d_spare);
   free(d->map.deg);
   free(d->elem_slot);
   free(d->slot_elem);
@@ -262,6 +310,7 @@ int dg_disc_q(const dg_disc *d) { return d->q; }
 int dg_disc_nvar(const dg_disc *d) { return d->nvar; }
 long dg_disc_ndofs(const dg_disc *d) { return d->ndofs; }
 long dg_disc_len(const dg_disc *d) { return d->len; }
+int dg_disc_nbr_coeffs(const dg_disc *d) { return d->nbr_coeffs; }
 
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const int r = d->map.deg[elem];
@@ -310,7 +359,7 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   memset(&w, 0, sizeof w);
   const int dim = d->grid.dim, Q = d->q, nv = d->nvar;
   const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
-  const int reuse = dg_backend()->reuse_traces;
+  const int coeffs = d->nbr_coeffs, reuse = !coeffs && dg_backend()->reuse_traces;
   w.dofs = d->ndofs;
   w.padded_elems = d->nslots;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
@@ -322,8 +371,12 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
     const double NF = (double)ipow(r + 1, dim - 1);
     const double fc = dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q);
     /* per direction: even/odd sums, both sides; once when the update reads
-       the old face values back (reuse_traces) */
-    f += (reuse ? 1 : 2) * dim * (M + 2 * NF + 2 * fc);
+       the old face values back (reuse_traces); with nbr_coeffs the old ones
+       and, on each face, the neighbour's facing side (no new ones) */
+    if (coeffs)
+      f += dim * (M + 2 * NF + 2 * fc) + 2 * dim * (M + NF + fc);
+    else
+      f += (reuse ? 1 : 2) * dim * (M + 2 * NF + 2 * fc);
     /* values at points */
     f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
                   : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
@@ -342,8 +395,11 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   const double rb = sizeof(dg_real);
   w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
   const double tr = (double)d->nslots * 2 * dim * nv * QF * rb;
-  w.bytes_moved = (double)d->len * rb * (2 + reg_streams) /* u read once, written once */
-                  + (reuse ? 3 : 2) * tr /* traces: write new, read neighbours' (and own) */
+  /* u read once (with nbr_coeffs the neighbours' reads of it count as cache
+     hits), written once */
+  w.bytes_moved = (double)d->len * rb * (2 + reg_streams) +
+                  (coeffs ? 0 : (reuse ? 3 : 2)) * tr /* traces: write new, read neighbours'
+                                                         (and own) */
                   + (double)d->nslots * 2 * dim * sizeof(int) +
                   (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
   return w;
@@ -374,11 +430,15 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   a.dt = (dg_real)dt;
   a.rk = *rk;
   a.model = d->model;
-  a.reuse_traces = be->reuse_traces;
+  a.reuse_traces = be->reuse_traces && !d->nbr_coeffs;
+  a.nbr_coeffs = d->nbr_coeffs;
+  if (u->n != d->len)
+    return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
+                    d->len);
   const int dim = d->grid.dim, W = d->W;
   /* traces of u are normally left by the previous update; recompute them
      only when u changed otherwise (projection, restart, another field) */
-  const int fresh = d->trace_src == u && d->trace_stamp == u->stamp;
+  const int fresh = d->nbr_coeffs || (d->trace_src == u && d->trace_stamp == u->stamp);
   double t0 = d->timing ? now_s() : 0;
   for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
     a.trace = d->d_trace[d->cur];
@@ -387,6 +447,8 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
       const bucket *b = &d->bk[r];
       if (b->nblock == 0) continue;
       a.u = u->dev + b->base;
+      /* nbr_coeffs: the neighbours read the old u while the new one is made */
+      a.u_out = d->nbr_coeffs ? d->d_spare + b->base : NULL;
       a.u0 = u0 ? u0->dev + b->base : NULL;
       a.k = k ? k->dev + b->base : NULL;
       a.nbr = d->d_nbr + (b->slot0 / W) * 2 * dim * W;
@@ -410,6 +472,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
       t0 = t1;
     }
   }
+  if (d->nbr_coeffs) dg_field_swap_device(u, &d->d_spare);
   dg_field_device_modified(u);
   if (u0 && rk->save_u0) dg_field_device_modified(u0);
   if (k && rk->use_k) dg_field_device_modified(k);

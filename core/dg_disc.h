@@ -46,6 +46,9 @@ int dg_disc_nvar(const dg_disc *d);
 long dg_disc_ndofs(const dg_disc *d);
 /* Storage length of a field, in reals (with padding). */
 long dg_disc_len(const dg_disc *d);
+/* 1 when the updates read the neighbours' coefficients instead of face
+ * traces (uniform maps; the backend's choice or DGRID_NEIGHBOURS). */
+int dg_disc_nbr_coeffs(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 

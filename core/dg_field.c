@@ -79,6 +79,14 @@ void dg_field_device_modified(dg_field *f) {
   f->host_valid = f->h == f->dev;
 }
 
+void dg_field_swap_device(dg_field *f, dg_real **buf) {
+  dg_real *old = f->dev;
+  f->dev = *buf;
+  *buf = old;
+  if (f->h == old) f->h = f->dev;
+  dg_field_device_modified(f);
+}
+
 int dg_field_copy(dg_field *dst, dg_field *src) {
   if (dst->n != src->n)
     return dg_error(DG_ERR_ARG, "field copy: sizes %ld and %ld", dst->n, src->n);

@@ -20,11 +20,14 @@ typedef struct {
   dg_real *u;          /* this bucket's coefficients (block 0) */
   dg_real *u0;         /* RK register, same layout (or NULL) */
   dg_real *k;          /* RK register, same layout (or NULL) */
+  dg_real *u_out;      /* update: where the new coefficients go (same layout),
+                          or NULL: back into u */
   dg_real *trace;      /* all face traces, indexed by slot (all buckets) */
   dg_real *trace_out;  /* update: where to write the new coefficients' traces
                           (the other buffer), or NULL */
   const int *nbr;      /* this bucket: [block][2*dim][DG_W] trace offset of the
-                          neighbour's facing trace (v=0, point 0) */
+                          neighbour's facing trace (v=0, point 0), or with
+                          nbr_coeffs the offset of its coefficients from u */
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
                           and plus-face coordinate per direction; NULL unless
                           the model needs x */
@@ -32,6 +35,9 @@ typedef struct {
                           (left there by the previous update or trace pass,
                           the same bits) instead of recomputing them: fewer
                           flops, more bytes; the backend decides */
+  int nbr_coeffs;      /* update: compute the neighbours' face values from their
+                          coefficients in u (all neighbours of this degree;
+                          u_out then must not be u) instead of reading traces */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   int dim;

@@ -119,46 +119,57 @@ DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, co
 }
 
 /* Values of the element's expansion c (one variable, N^DIM modes) at the
- * QF = Q^(DIM-1) points of each of its 2*DIM faces: out[f*QF + p].  g and t
- * are scratch of 2*N^(DIM-1) and Q*N lanes.  The trace pass and the update both
- * use this one function, so both sides of a face always see the same bits. */
+ * QF = Q^(DIM-1) points of the faces of direction d: the face at xi_d = -1
+ * into lo (when bit 0 of `sides` is set), the one at +1 into hi (bit 1).
+ * g and t are scratch of 2*N^(DIM-1) and Q*N lanes.  Every face value of
+ * the stages comes from here (the trace pass, the update's own faces and,
+ * with nbr_coeffs, its neighbours' faces), so both sides of a face always
+ * see the same bits. */
+DG_HD static inline void dg_face_dir(const dg_stage_basis *B, const dg_lane *c, dg_lane *lo,
+                                     dg_lane *hi, const int sides, dg_lane *g, dg_lane *t,
+                                     const int DIM, const int N, const int Q, const int d) {
+  const int NF = DIM == 3 ? N * N : N;
+  const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
+  const int s1 = d == 0 ? N : 1;     /* first tangential stride */
+  const int s2 = d == 2 ? N : N * N; /* second tangential (3D) */
+  const int n2 = DIM == 3 ? N : 1;
+  /* collapse the normal direction with P_n(+-1) = (+-1)^n: the even and odd
+     mode sums give both sides, e - o at -1 (g) and e + o at +1 (g+NF) */
+  DG_UNROLL_ALL
+  for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
+  for (int i = 0; i < N; ++i) {
+    dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+    DG_UNROLL
+    for (int n = 0; n < N; ++n) {
+      if (n % 2 == 0)
+        e += c[n * sd + i * s1 + j * s2];
+      else
+        o += c[n * sd + i * s1 + j * s2];
+    }
+    if (sides & 1) g[i + N * j] = e - o;
+    if (sides & 2) g[NF + i + N * j] = e + o;
+  }
+  DG_UNROLL_ALL
+  for (int side = 0; side < 2; ++side) {
+    if (!(sides & (1 << side))) continue;
+    dg_lane *val = side ? hi : lo;
+    if (DIM == 2) {
+      dg_contract(g + side * NF, val, N, 1, 1, 0, Q, B->P, 1, 0);
+    } else {
+      dg_contract(g + side * NF, t, N, N, 1, 0, Q, B->P, 1, 0);
+      dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1, 0);
+    }
+  }
+}
+
+/* Values of c on all 2*DIM faces: out[f*QF + p] (scratch as dg_face_dir). */
 DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *c, dg_lane *out,
                                         dg_lane *g, dg_lane *t, const int DIM, const int N,
                                         const int Q) {
-  const int QF = DIM == 3 ? Q * Q : Q, NF = DIM == 3 ? N * N : N;
+  const int QF = DIM == 3 ? Q * Q : Q;
   DG_UNROLL_ALL
-  for (int d = 0; d < DIM; ++d) {
-    const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
-    const int s1 = d == 0 ? N : 1;     /* first tangential stride */
-    const int s2 = d == 2 ? N : N * N; /* second tangential (3D) */
-    const int n2 = DIM == 3 ? N : 1;
-    /* collapse the normal direction with P_n(+-1) = (+-1)^n: the even and
-       odd mode sums give both sides, e - o at -1 (g) and e + o at +1 (g+NF) */
-    DG_UNROLL_ALL
-    for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
-    for (int i = 0; i < N; ++i) {
-      dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
-      DG_UNROLL
-      for (int n = 0; n < N; ++n) {
-        if (n % 2 == 0)
-          e += c[n * sd + i * s1 + j * s2];
-        else
-          o += c[n * sd + i * s1 + j * s2];
-      }
-      g[i + N * j] = e - o;
-      g[NF + i + N * j] = e + o;
-    }
-    DG_UNROLL_ALL
-    for (int side = 0; side < 2; ++side) {
-      dg_lane *val = out + (2 * d + side) * QF;
-      if (DIM == 2) {
-        dg_contract(g + side * NF, val, N, 1, 1, 0, Q, B->P, 1, 0);
-      } else {
-        dg_contract(g + side * NF, t, N, N, 1, 0, Q, B->P, 1, 0);
-        dg_contract(t, val, Q, N, 1, 1, Q, B->P, 1, 0);
-      }
-    }
-  }
+  for (int d = 0; d < DIM; ++d)
+    dg_face_dir(B, c, out + 2 * d * QF, out + (2 * d + 1) * QF, 3, g, t, DIM, N, Q, d);
 }
 
 /* Store face values fv[v][f][p] of one microblock into the trace array. */
@@ -198,7 +209,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const int NF = DIM == 3 ? N * N : N;
   const int NV = DG_NVAR;
   const long bs = blk * (long)(NV * M * DG_W) + lane;
-  dg_real *u = A->u + bs;
+  const dg_real *u = A->u + bs;
+  dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
   const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
@@ -234,8 +246,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     if (A->k) dg_prefetch(A->k + bs + ahead - lane, bytes);
     if (A->u0) dg_prefetch(A->u0 + bs + ahead - lane, bytes);
     const int *nb = nbr + DG_PREFETCH_AHEAD * (2 * DIM * DG_W) - lane;
-    for (int fc = 0; fc < 2 * DIM; ++fc)
-      dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W);
+    for (int fc = 0; fc < 2 * DIM; ++fc) {
+      if (A->nbr_coeffs)
+        dg_prefetch(A->u + nb[fc * DG_W], bytes);
+      else
+        dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W);
+    }
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
                   (long)sizeof(dg_real) * tslot);
@@ -249,7 +265,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
    * pairs of slabs (index l and Q-1-l along the last direction), so only two
    * slabs of point values are alive; the RK update reads the old
    * coefficients again. */
-  const dg_real *own = A->trace + (A->slot0 / DG_W + blk) * tslot + lane;
+  const dg_real *own = A->reuse_traces ? A->trace + (A->slot0 / DG_W + blk) * tslot + lane : 0;
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_lane *cv = c + v * M;
@@ -290,6 +306,17 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
          or shifted microblocks (dg_lane_nbr_kind), a gather elsewhere */
       const int *noff = nbr + fc * DG_W;
       const int kind = dg_lane_nbr_kind(noff);
+      dg_lane *Gs = G + side * NV * QF;
+      if (A->nbr_coeffs) {
+        /* the neighbour's facing values from its coefficients (c is free
+           until the RK update), into this side's flux slots */
+        DG_UNROLL_ALL
+        for (int v = 0; v < NV; ++v) {
+          DG_UNROLL_ALL
+          for (int m = 0; m < M; ++m) c[m] = dg_lane_nbr_load(A->u, noff, kind, (long)(v * M + m));
+          dg_face_dir(B, c, Gs + v * QF, Gs + v * QF, 2 >> side, gf, t1, DIM, N, Q, d);
+        }
+      }
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;
@@ -297,7 +324,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
-          un[v] = dg_lane_nbr_load(A->trace, noff, kind, (long)(v * QF + p));
+          un[v] = A->nbr_coeffs ? Gs[v * QF + p]
+                                : dg_lane_nbr_load(A->trace, noff, kind, (long)(v * QF + p));
         }
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) {
@@ -311,8 +339,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
             dg_lane_max(dg_model_max_speed(&mp, ul, x, d), dg_model_max_speed(&mp, ur, x, d));
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v)
-          G[(side * NV + v) * QF + p] =
-              ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
+          Gs[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
       }
     }
     /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
@@ -474,7 +501,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     }
     if (rk.use_u0) un += dg_lane_load(u0 + o) * rk.u0a;
     if (rk.save_u0) dg_lane_store(u0 + o, cm);
-    dg_lane_store(u + o, un);
+    dg_lane_store(uw + o, un);
     c[v * M + m] = un;
   }
 

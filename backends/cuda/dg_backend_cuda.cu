@@ -14,8 +14,9 @@
  * launches of one pass go round-robin to DGRID_CUDA_STREAMS blocking streams
  * and run concurrently: the small buckets of a variable-degree map fill each
  * other's tails instead of each paying a partly empty last wave.  A new pass
- * starts when the stage kind, the trace buffers or the grid change, or the
- * degree does not increase; then every stream of the new pass first waits for
+ * starts when the stage kind, the trace or output buffers or the grid change,
+ * or the degree does not increase (with nbr_coeffs, a uniform map: every
+ * launch); then every stream of the new pass first waits for
  * every stream of the last (events).  Copies, memsets and the triad use the
  * legacy default stream, which is ordered with the blocking streams both
  * ways, so they see finished stages and stages see finished copies.
@@ -58,7 +59,7 @@ struct backend_state {
   cudaStream_t stream[DG_CUDA_MAX_STREAMS];
   cudaEvent_t done[DG_CUDA_MAX_STREAMS];
   int in_pass, last_kind, last_r, last_dim, pos;
-  const void *last_trace, *last_trace_out;
+  const void *last_trace, *last_trace_out, *last_u_out;
   unsigned used, prev_used, waited; /* stream bit masks */
   unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][2];
 };
@@ -143,7 +144,8 @@ int do_init(void) {
 int pick_stream(int kind, const dg_stage_args *a, int r, cudaStream_t *out) {
   const int new_pass = !st.in_pass || kind != st.last_kind || r <= st.last_r ||
                        a->dim != st.last_dim || (const void *)a->trace != st.last_trace ||
-                       (const void *)a->trace_out != st.last_trace_out;
+                       (const void *)a->trace_out != st.last_trace_out ||
+                       (const void *)a->u_out != st.last_u_out;
   if (new_pass) {
     for (int j = 0; j < st.nstreams; ++j)
       if (st.used >> j & 1) DG_CUDA_CHECK(cudaEventRecord(st.done[j], st.stream[j]), "(pass end)");
@@ -155,6 +157,7 @@ int pick_stream(int kind, const dg_stage_args *a, int r, cudaStream_t *out) {
     st.last_dim = a->dim;
     st.last_trace = a->trace;
     st.last_trace_out = a->trace_out;
+    st.last_u_out = a->u_out;
   }
   st.last_r = r;
   const int k = st.pos++ % st.nstreams;
@@ -322,12 +325,19 @@ int be_parallelism(void) {
 #ifndef DG_CUDA_REUSE_TRACES
 #define DG_CUDA_REUSE_TRACES 0
 #endif
+/* Uniform maps up to this degree read the neighbours' coefficients instead
+ * of face traces (dg_stage_args.nbr_coeffs): the trace bytes are gone, the
+ * neighbours' coefficients come from L1/L2 (-DDG_CUDA_COEFFS_RMAX=r overrides). */
+#ifndef DG_CUDA_COEFFS_RMAX
+#define DG_CUDA_COEFFS_RMAX 10
+#endif
 
 const dg_backend_ops ops = {
     "cuda",               /* name */
     DG_W,                 /* lane_width */
     0,                    /* host_is_device */
     DG_CUDA_REUSE_TRACES, /* reuse_traces */
+    DG_CUDA_COEFFS_RMAX,  /* coeffs_rmax */
     be_init,              /* init */
     be_alloc,             /* alloc */
     be_free,              /* free */

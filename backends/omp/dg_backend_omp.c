@@ -94,6 +94,9 @@ static const dg_backend_ops ops = {
     .lane_width = DG_W,
     .host_is_device = 1,
     .reuse_traces = DG_OMP_REUSE_TRACES,
+    /* compute-bound: recomputing the neighbours' face values costs more than
+       the trace bytes save (DGRID_NEIGHBOURS=coeffs still runs it) */
+    .coeffs_rmax = -1,
     .init = be_init,
     .alloc = be_alloc,
     .free = be_free,

@@ -11,7 +11,10 @@
 # by the update that makes them):
 #   face values of the new coefficients (the next stage's traces) and, unless
 #            the backend reads them back from the trace array (CSV column
-#            reuse_traces), of the old ones (own side of each flux): per direction, collapse the normal
+#            reuse_traces), of the old ones (own side of each flux); with
+#            nbr_coeffs (CSV column) the old ones and, on each face, the
+#            neighbour's facing side from its coefficients, and no traces
+#            at all: per direction, collapse the normal
 #            direction into even and odd sums (M adds, then e-o and e+o for
 #            the two sides) and contract the tangential ones to the Q face
 #            points on each side
@@ -24,7 +27,9 @@
 #   bytes_min   = dofs x real x (2 + register streams)       (the definition)
 #   bytes_moved = padded coefficients x real x (2 + register streams)
 #                 + (2 + reuse_traces) x face traces (write new, read the
-#                   neighbours' and, with reuse_traces, the own old ones)
+#                   neighbours' and, with reuse_traces, the own old ones),
+#                   none with nbr_coeffs (the neighbours' coefficients count
+#                   as cache hits)
 #                 + neighbour offsets (int)
 # bytes_min and dofs follow from their definitions; the flops and bytes_moved
 # mirror the implementation and change with it: when dg_disc_work's model
@@ -118,12 +123,18 @@ check_csv() {
       # the backend reads them back: column reuse_traces)
       reuse = num("reuse_traces"); nfv = reuse ? 1 : 2
       if (reuse != 0 && reuse != 1) fail("row " NR ": reuse_traces = " reuse)
+      coef = num("nbr_coeffs"); ntr = coef ? 0 : 2 + reuse
+      if (coef != 0 && coef != 1) fail("row " NR ": nbr_coeffs = " coef)
+      if (coef && reuse) fail("row " NR ": nbr_coeffs and reuse_traces")
+      if (coef) nfv = 1
       if (d == 2) {
         f = nfv * 2 * (M + 2 * N + 2 * C) + C * N + C * Q
+        if (coef) f += 4 * (M + N + C)
         f += 2 * (3 * NP + C * Q + C * N)
         f += 4 * 10 * QF + 2 * (2 * QF + 2 * C + M) + 6 * M
       } else {
         f = nfv * 3 * (M + 2 * N * N + 2 * (C * N + C * Q))
+        if (coef) f += 6 * (M + N * N + C * N + C * Q)
         f += C * N * N + C * Q * N + C * Q * Q
         f += 3 * (3 * NP + C * Q * Q + C * N * Q + C * N * N)
         f += 6 * 10 * QF + 3 * (2 * QF + 2 * (C * Q + C * N) + M) + 6 * M
@@ -134,7 +145,7 @@ check_csv() {
       close_to("stages", stages, integ == "euler" ? 1 : (integ == "ssprk2" ? 2 : (integ == "ssprk3" ? 3 : (integ == "rk4" ? 4 : 5))))
       slots = int((nel + W - 1) / W) * W
       close_to("bytes_min_stage", bmin, dofs * rb * (2 + reg))
-      close_to("bytes_moved_stage", bmov, slots * M * rb * (2 + reg) + (2 + reuse) * slots * 2 * d * QF * rb + slots * 2 * d * 4)
+      close_to("bytes_moved_stage", bmov, slots * M * rb * (2 + reg) + ntr * slots * 2 * d * QF * rb + slots * 2 * d * 4)
     }
     END {
       if (nrow != want_rows) fail(nrow " rows, expected " want_rows)
@@ -191,6 +202,28 @@ if run case3d --case --cells 4x4x4 --degree 1 --integrator rk4 --steps 1; then
   check_csv "$WORK/case3d.csv" 1
   check_json "$WORK/case3d.json" 1
 fi
+# 2b. both the other way of seeing neighbours than the backend's default
+#     (DGRID_NEIGHBOURS): the counts follow the nbr_coeffs column
+other=coeffs
+grep -q ',1$' "$WORK/case2d.csv" 2>/dev/null && other=traces
+for dims in "--dim 2 --cells 4x4 --degree 3 --integrator lsrk4" "--cells 2x2x2 --degree 2 --integrator ssprk2"; do
+  export DGRID_NEIGHBOURS=$other
+  # shellcheck disable=SC2086
+  if run nbr$other --case $dims --steps 1; then
+    check_csv "$WORK/nbr$other.csv" 1
+    want=$([ $other = coeffs ] && echo 1 || echo 0)
+    [ "$(awk -F, 'NR == 2 { print $NF }' "$WORK/nbr$other.csv")" = "$want" ] ||
+      bad "DGRID_NEIGHBOURS=$other: nbr_coeffs column is not $want"
+  fi
+  unset DGRID_NEIGHBOURS
+done
+# a bad value: one line naming the variable, exit status 2
+DGRID_NEIGHBOURS=faces "$BENCH" --case --dim 2 --cells 4x4 --degree 1 >"$WORK/badenv.out" \
+  2>"$WORK/badenv.err"
+rc=$?
+[ $rc -ne 0 ] || bad "DGRID_NEIGHBOURS=faces: exit status 0"
+grep -q "DGRID_NEIGHBOURS='faces': expected traces, coeffs or auto" "$WORK/badenv.err" ||
+  bad "DGRID_NEIGHBOURS=faces: message: $(cat "$WORK/badenv.err")"
 # 3. a tiny sweep: degrees 0..2 x {uniform, band 1..2} x {ssprk3, lsrk4}; band
 #    runs only above --degree-min 1, so 3*2 uniform + 1*2 band rows
 if run sweep --dims 2 --degrees 0-2 --sizes 1K --maps uniform,band --integrators ssprk3,lsrk4 \

@@ -148,7 +148,8 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
 }
 
 /* How the updates see their neighbours: the backend's choice (traces, or
- * for a uniform map up to its coeffs_rmax the neighbours' coefficients),
+ * for a uniform map with q = r + 1 up to its coeffs_rmax the neighbours'
+ * coefficients),
  * unless the environment variable DGRID_NEIGHBOURS says traces, coeffs or
  * auto.  Both give the same results to round-off (tests/unit). */
 static int choose_neighbours(dg_disc *d) {
@@ -158,18 +159,19 @@ static int choose_neighbours(dg_disc *d) {
       nonempty++;
       r0 = r;
     }
-  const int uniform = nonempty == 1;
-  d->nbr_coeffs = uniform && r0 <= dg_backend()->coeffs_rmax;
+  /* the CUDA kernels for it exist for q = r + 1 only */
+  const int fits = nonempty == 1 && d->q == r0 + 1;
+  d->nbr_coeffs = fits && r0 <= dg_backend()->coeffs_rmax;
   const char *env = getenv("DGRID_NEIGHBOURS");
   if (!env) return 0;
   if (strcmp(env, "traces") == 0) {
     d->nbr_coeffs = 0;
   } else if (strcmp(env, "coeffs") == 0) {
-    if (!uniform)
+    if (!fits)
       return dg_error(DG_ERR_ARG,
-                      "DGRID_NEIGHBOURS=coeffs needs a uniform degree map (this one has "
-                      "degrees %d..%d)",
-                      d->map.rmin, d->map.rmax);
+                      "DGRID_NEIGHBOURS=coeffs needs a uniform degree map and q = degree + 1 "
+                      "(this one has degrees %d..%d, q = %d)",
+                      d->map.rmin, d->map.rmax, d->q);
     d->nbr_coeffs = 1;
   } else if (strcmp(env, "auto") != 0) {
     return dg_error(DG_ERR_ARG, "DGRID_NEIGHBOURS='%s': expected traces, coeffs or auto", env);

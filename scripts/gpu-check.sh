@@ -105,8 +105,8 @@ done
 # registers, stack frame (local memory) and spills of every stage kernel, one line each,
 # from ptxas's report in the build log (DGRID_CUDA_RESOURCE_USAGE)
 perl -ne '
-  if (/Compiling entry function .*dg_cuda_(trace|update)ILi(\d+)ELi(\d+)ELi(\d+)E/) {
-    ($k, $d, $r, $q) = ($1, $2, $3, $4); next }
+  if (/Compiling entry function .*dg_cuda_(trace|update)ILi(\d+)ELi(\d+)ELi(\d+)E(Lb1)?/) {
+    ($k, $d, $r, $q) = ($1, $2, $3, $4); $k = "coeffs" if $5; next }
   if (defined $k && /(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads/) {
     ($st, $ss, $sl) = ($1, $2, $3); next }
   if (defined $k && /Used (\d+) registers/) {

@@ -202,9 +202,12 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
   dg_store_traces(tr, fv, DIM, Q);
 }
 
+/* The update.  NBRC is A->nbr_coeffs, passed apart so that a backend can make
+ * it a constant (CUDA: one kernel per value, so neither carries the other's
+ * registers). */
 DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                          int lane, const int DIM, const int R, const int Q,
-                                         dg_lane *wk) {
+                                         const int NBRC, dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
   const int NF = DIM == 3 ? N * N : N;
   const int NV = DG_NVAR;
@@ -247,7 +250,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     if (A->u0) dg_prefetch(A->u0 + bs + ahead - lane, bytes);
     const int *nb = nbr + DG_PREFETCH_AHEAD * (2 * DIM * DG_W) - lane;
     for (int fc = 0; fc < 2 * DIM; ++fc) {
-      if (A->nbr_coeffs)
+      if (NBRC)
         dg_prefetch(A->u + nb[fc * DG_W], bytes);
       else
         dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W);
@@ -307,7 +310,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       const int *noff = nbr + fc * DG_W;
       const int kind = dg_lane_nbr_kind(noff);
       dg_lane *Gs = G + side * NV * QF;
-      if (A->nbr_coeffs) {
+      if (NBRC) {
         /* the neighbour's facing values from its coefficients (c is free
            until the RK update), into this side's flux slots */
         DG_UNROLL_ALL
@@ -324,8 +327,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
-          un[v] = A->nbr_coeffs ? Gs[v * QF + p]
-                                : dg_lane_nbr_load(A->trace, noff, kind, (long)(v * QF + p));
+          un[v] =
+              NBRC ? Gs[v * QF + p] : dg_lane_nbr_load(A->trace, noff, kind, (long)(v * QF + p));
         }
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) {

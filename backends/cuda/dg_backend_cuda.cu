@@ -61,7 +61,7 @@ struct backend_state {
   int in_pass, last_kind, last_r, last_dim, pos;
   const void *last_trace, *last_trace_out, *last_u_out;
   unsigned used, prev_used, waited; /* stream bit masks */
-  unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][2];
+  unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][3];
 };
 
 backend_state st;
@@ -252,11 +252,13 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "cuda backend: no stage for dim %d, degree %d, %d points", a->dim,
                     r, q);
+  if (kind == 1 && a->nbr_coeffs) kind = 2;
   const dg_cuda_kernel *k = &st.table[a->dim - 2][r][q][kind];
   if (!k->fn)
     return dg_error(DG_ERR_BACKEND,
                     "cuda backend: no %s kernel compiled for dim %d, degree %d, q %d",
-                    kind ? "update" : "trace", a->dim, r, q);
+                    kind == 2 ? "update (neighbours' coefficients)" : (kind ? "update" : "trace"),
+                    a->dim, r, q);
   if (a->nblock <= 0) return 0;
   DG_CALL(configure(a->dim, r, q, kind));
   const int wpb = st.block / DG_W; /* microblocks (warps) per block */

@@ -15,8 +15,9 @@ typedef struct {
   const char *name; /* "update 3D r=7 q=8", for messages */
 } dg_cuda_kernel;
 
-/* t[dim-2][r][q][kind], kind 0 = trace, 1 = update. */
-typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][2];
+/* t[dim-2][r][q][kind], kind 0 = trace, 1 = update, 2 = update with
+ * nbr_coeffs (compiled for q = r + 1 only: the uniform maps that use it). */
+typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][3];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per
  * microblock); the __launch_bounds__ of every stage kernel. */

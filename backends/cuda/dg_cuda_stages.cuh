@@ -64,7 +64,7 @@ namespace {
 
 /* Warp w of the grid takes microblock w (striding over the bucket); both
  * stage kernels are this loop around their stencils/ stage. */
-template <int DIM, int R, int Q, bool UPDATE>
+template <int DIM, int R, int Q, bool UPDATE, bool NBRC>
 __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_basis &b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);
@@ -72,7 +72,7 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
     if (UPDATE)
-      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, wk);
+      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, wk);
     else
       dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
   }
@@ -81,28 +81,33 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
 template <int DIM, int R, int Q>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK)
     dg_cuda_trace(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  dg_cuda_blocks<DIM, R, Q, false>(a, b);
+  dg_cuda_blocks<DIM, R, Q, false, false>(a, b);
 }
 
-template <int DIM, int R, int Q>
+template <int DIM, int R, int Q, bool NBRC>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  dg_cuda_blocks<DIM, R, Q, true>(a, b);
+  dg_cuda_blocks<DIM, R, Q, true, NBRC>(a, b);
 }
 
 /* Position of (R, Q) in DG_FOR_EACH_RQ: pairs come by Q, then R. */
 constexpr int dg_cuda_rq_index(int r, int q) { return q * (q - 1) / 2 + r; }
 
 template <int DIM, int R, int Q, bool MINE> struct dg_cuda_fill {
-  static void run(dg_cuda_table, const char *, const char *) {}
+  static void run(dg_cuda_table, const char *, const char *, const char *) {}
 };
 
 template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
-  static void run(dg_cuda_table t, const char *trace_name, const char *update_name) {
+  static void run(dg_cuda_table t, const char *trace_name, const char *update_name,
+                  const char *coeffs_name) {
     t[DIM - 2][R][Q][0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
     t[DIM - 2][R][Q][0].name = trace_name;
-    t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q>;
+    t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
     t[DIM - 2][R][Q][1].name = update_name;
+    if (Q == R + 1) {
+      t[DIM - 2][R][Q][2].fn = (const void *)dg_cuda_update<DIM, R, R + 1, true>;
+      t[DIM - 2][R][Q][2].name = coeffs_name;
+    }
   }
 };
 
@@ -116,6 +121,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
 #define DG_CUDA_FILL(R, Q)                                                                         \
   dg_cuda_fill<DG_CUDA_DIM, R, Q, dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run(   \
       t, "trace " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                     \
-      "update " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
+      "update " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                       \
+      "update (neighbours' coefficients) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
 
 void DG_CUDA_PART_FN(DG_CUDA_DIM, DG_CUDA_PART)(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }

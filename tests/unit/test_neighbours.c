@@ -86,8 +86,9 @@ int main(void) {
         "coeffs on a band map was accepted");
   char want[128];
   snprintf(want, sizeof want,
-           "DGRID_NEIGHBOURS=coeffs needs a uniform degree map (this one has degrees %d..%d)",
-           band->rmin, band->rmax);
+           "DGRID_NEIGHBOURS=coeffs needs a uniform degree map and q = degree + 1 (this one has "
+           "degrees %d..%d, q = %d)",
+           band->rmin, band->rmax, band->rmax + 1);
   CHECK(band->rmin < band->rmax && strcmp(dg_error_message(), want) == 0, "message: %s",
         dg_error_message());
   OK(setenv("DGRID_NEIGHBOURS", "Coeffs", 1) ? DG_ERR_ARG : 0);

@@ -310,15 +310,19 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       const int *noff = nbr + fc * DG_W;
       const int kind = dg_lane_nbr_kind(noff);
       dg_lane *Gs = G + side * NV * QF;
+      /* the neighbour's facing values into this side's flux slots (each
+         point's flux overwrites its own values): from the neighbour's
+         coefficients (c is free until the RK update), or its traces */
       if (NBRC) {
-        /* the neighbour's facing values from its coefficients (c is free
-           until the RK update), into this side's flux slots */
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           DG_UNROLL_ALL
           for (int m = 0; m < M; ++m) c[m] = dg_lane_nbr_load(A->u, noff, kind, (long)(v * M + m));
           dg_face_dir(B, c, Gs + v * QF, Gs + v * QF, 2 >> side, gf, t1, DIM, N, Q, d);
         }
+      } else {
+        DG_UNROLL_ALL
+        for (int i = 0; i < NV * QF; ++i) Gs[i] = dg_lane_nbr_load(A->trace, noff, kind, (long)i);
       }
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
@@ -327,8 +331,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
-          un[v] =
-              NBRC ? Gs[v * QF + p] : dg_lane_nbr_load(A->trace, noff, kind, (long)(v * QF + p));
+          un[v] = Gs[v * QF + p];
         }
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) {

@@ -20,8 +20,9 @@ typedef struct {
   int lane_width;     /* DG_W of this backend's layout (microblock size) */
   int host_is_device; /* 1: device pointers are host memory (no copies) */
   int reuse_traces;   /* dg_stage_args.reuse_traces for every update */
-  int coeffs_rmax;    /* a uniform map of degree <= coeffs_rmax runs its updates
-                         with nbr_coeffs (no traces); -1: never */
+  int coeffs_rmax[2]; /* [dim-2]: a uniform map of degree <= coeffs_rmax (and
+                         q = r+1) runs its updates with nbr_coeffs (no traces);
+                         -1: never */
   /* Check that the backend can run here (CUDA: a device is present). */
   int (*init)(void);
   /* Device memory, zero-filled. */

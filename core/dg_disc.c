@@ -161,7 +161,7 @@ static int choose_neighbours(dg_disc *d) {
     }
   /* the CUDA kernels for it exist for q = r + 1 only */
   const int fits = nonempty == 1 && d->q == r0 + 1;
-  d->nbr_coeffs = fits && r0 <= dg_backend()->coeffs_rmax;
+  d->nbr_coeffs = fits && r0 <= dg_backend()->coeffs_rmax[d->grid.dim - 2];
   const char *env = getenv("DGRID_NEIGHBOURS");
   if (!env) return 0;
   if (strcmp(env, "traces") == 0) {

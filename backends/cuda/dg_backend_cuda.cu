@@ -327,31 +327,37 @@ int be_parallelism(void) {
 #ifndef DG_CUDA_REUSE_TRACES
 #define DG_CUDA_REUSE_TRACES 0
 #endif
-/* Uniform maps up to this degree read the neighbours' coefficients instead
- * of face traces (dg_stage_args.nbr_coeffs): the trace bytes are gone, the
- * neighbours' coefficients come from L1/L2 (-DDG_CUDA_COEFFS_RMAX=r overrides). */
-#ifndef DG_CUDA_COEFFS_RMAX
-#define DG_CUDA_COEFFS_RMAX 10
+/* Uniform 2D maps up to this degree read the neighbours' coefficients
+ * instead of face traces (dg_stage_args.nbr_coeffs): the trace bytes are
+ * gone, the neighbours' coefficients come from L1/L2; 1.1-1.5x faster at
+ * degrees 1-7 on the H100 (BENCHMARKS.md).  Not in 3D, where the kernels
+ * keep their scratch in local memory and it measured 1.1-3.5x slower
+ * (-DDG_CUDA_COEFFS_RMAX_2D/3D=r override). */
+#ifndef DG_CUDA_COEFFS_RMAX_2D
+#define DG_CUDA_COEFFS_RMAX_2D 10
+#endif
+#ifndef DG_CUDA_COEFFS_RMAX_3D
+#define DG_CUDA_COEFFS_RMAX_3D -1
 #endif
 
 const dg_backend_ops ops = {
-    "cuda",               /* name */
-    DG_W,                 /* lane_width */
-    0,                    /* host_is_device */
-    DG_CUDA_REUSE_TRACES, /* reuse_traces */
-    DG_CUDA_COEFFS_RMAX,  /* coeffs_rmax */
-    be_init,              /* init */
-    be_alloc,             /* alloc */
-    be_free,              /* free */
-    be_to_device,         /* to_device */
-    be_to_host,           /* to_host */
-    be_basis_create,      /* basis_create */
-    be_basis_free,        /* basis_free */
-    be_trace,             /* trace */
-    be_update,            /* update */
-    be_sync,              /* sync */
-    be_triad,             /* triad */
-    be_parallelism,       /* parallelism */
+    "cuda",                                           /* name */
+    DG_W,                                             /* lane_width */
+    0,                                                /* host_is_device */
+    DG_CUDA_REUSE_TRACES,                             /* reuse_traces */
+    {DG_CUDA_COEFFS_RMAX_2D, DG_CUDA_COEFFS_RMAX_3D}, /* coeffs_rmax */
+    be_init,                                          /* init */
+    be_alloc,                                         /* alloc */
+    be_free,                                          /* free */
+    be_to_device,                                     /* to_device */
+    be_to_host,                                       /* to_host */
+    be_basis_create,                                  /* basis_create */
+    be_basis_free,                                    /* basis_free */
+    be_trace,                                         /* trace */
+    be_update,                                        /* update */
+    be_sync,                                          /* sync */
+    be_triad,                                         /* triad */
+    be_parallelism,                                   /* parallelism */
 };
 
 } // namespace

@@ -96,7 +96,7 @@ static const dg_backend_ops ops = {
     .reuse_traces = DG_OMP_REUSE_TRACES,
     /* compute-bound: recomputing the neighbours' face values costs more than
        the trace bytes save (DGRID_NEIGHBOURS=coeffs still runs it) */
-    .coeffs_rmax = -1,
+    .coeffs_rmax = {-1, -1},
     .init = be_init,
     .alloc = be_alloc,
     .free = be_free,

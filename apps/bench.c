@@ -1040,52 +1040,127 @@ done:
 /* ------------------------------------------------------------------------ */
 /* output                                                                    */
 
-/* Required columns first (BENCHMARKS.md, tools/plot read them by name). */
-static const char *const csv_cols =
-    "dim,degree,map,integrator,nelem,dofs,steps,median_step_s,spread,trace_s,update_s,"
-    "dof_stage_per_s,gflops,gbs_min,gbs_moved,bw_fraction,stream_gbs,backend,threads,real,"
-    "degree_min,cells,q,stages,repeats,min_step_s,max_step_s,iqr_step_s,flops_stage,"
-    "bytes_min_stage,bytes_moved_stage,reg_streams,gbs,bw_fraction_moved,peak_gflops,"
-    "flop_fraction,cost_vs_dof_share,flops_vs_dof_share,lane_width,target_dofs,degree_req,dt,setup_"
-    "s,finite,reuse_traces,nbr_coeffs";
+/* One case's output fields, written once for both formats: the CSV row (and
+ * its header) and the JSON object hold the same keys in the same order. */
+typedef enum { FLD_INT, FLD_NUM, FLD_STR, FLD_BOOL } fld_kind;
+typedef struct {
+  const char *name;
+  fld_kind kind;
+  double num; /* FLD_NUM (non-finite: empty in CSV, null in JSON) */
+  long i;     /* FLD_INT, FLD_BOOL */
+  const char *s;
+  int csv; /* also a CSV column (the JSON holds every field) */
+} fld;
+enum { NFLD_MAX = 64 };
 
-static void csv_num(FILE *f, double v) {
-  if (isfinite(v))
-    fprintf(f, ",%.9g", v);
-  else
-    fputs(",", f);
+/* The fields of result r; cells and label are the caller's buffers (64).  The
+ * required CSV columns come first (BENCHMARKS.md; tools/plot and bench.smoke
+ * read columns by name, bench.smoke reads nbr_coeffs as the last one). */
+static int case_fields(const bench_run *b, const result *r, fld *f, char *cells, char *label) {
+  int n = 0;
+  cells_label(r->p.cells, r->p.dim, cells, 64);
+  map_label(r, label, 64);
+#define FI(nm, v) f[n++] = (fld){nm, FLD_INT, 0, (long)(v), NULL, 1}
+#define FN(nm, v)                                                                                  \
+  f[n++] = (fld) { nm, FLD_NUM, (double)(v), 0, NULL, 1 }
+#define FS(nm, v)                                                                                  \
+  f[n++] = (fld) { nm, FLD_STR, 0, 0, (v), 1 }
+#define FJ(nm, v)                                                                                  \
+  f[n++] = (fld) { nm, FLD_NUM, (double)(v), 0, NULL, 0 }
+#define FSJ(nm, v)                                                                                 \
+  f[n++] = (fld) { nm, FLD_STR, 0, 0, (v), 0 }
+  FI("dim", r->p.dim);
+  FI("degree", r->rmax);
+  FS("map", map_names[r->p.map]);
+  FS("integrator", dg_ts_name(r->p.ts));
+  FI("nelem", r->nelem);
+  FI("dofs", r->dofs);
+  FI("steps", r->steps);
+  FN("median_step_s", r->median);
+  FN("spread", r->spread);
+  FN("trace_s", r->trace_s);
+  FN("update_s", r->update_s);
+  FN("dof_stage_per_s", r->dof_stage_per_s);
+  FN("gflops", r->gflops);
+  FN("gbs_min", r->gbs_min);
+  FN("gbs_moved", r->gbs_moved);
+  FN("bw_fraction", r->bw_fraction);
+  FN("stream_gbs", b->st0.gbs_median);
+  FS("backend", b->be->name);
+  FI("threads", b->threads);
+  FS("real", DG_REAL_NAME);
+  FI("degree_min", r->rmin);
+  FS("cells", cells);
+  FSJ("label", label);
+  FI("q", r->q);
+  FI("stages", r->stages);
+  FI("repeats", r->repeats);
+  FN("min_step_s", r->tmin);
+  FN("max_step_s", r->tmax);
+  FN("iqr_step_s", r->iqr);
+  FN("flops_stage", r->flops_stage);
+  FN("bytes_min_stage", r->bytes_min_stage);
+  FN("bytes_moved_stage", r->bytes_moved_stage);
+  FN("reg_streams", r->reg_streams);
+  FN("gbs", r->gbs_min);
+  FN("bw_fraction_moved", r->bw_fraction_moved);
+  FN("peak_gflops", b->peak_gflops);
+  FN("flop_fraction", r->flop_fraction);
+  FN("cost_vs_dof_share", r->cost_vs_dof_share);
+  FN("flops_vs_dof_share", r->flops_vs_dof_share);
+  FI("lane_width", r->lane_width);
+  FI("target_dofs", r->p.target);
+  FI("degree_req", r->degree_req);
+  FN("dt", r->dt);
+  FN("setup_s", r->setup_s);
+  FJ("warmup_run_s", r->warmup_steps_s);
+  f[n++] = (fld){"finite", FLD_BOOL, 0, r->finite, NULL, 1};
+  FI("reuse_traces", b->be->reuse_traces && !r->nbr_coeffs);
+  FI("nbr_coeffs", r->nbr_coeffs);
+#undef FI
+#undef FN
+#undef FS
+#undef FJ
+#undef FSJ
+  return n;
+}
+
+/* The CSV header: the names of the CSV fields. */
+static void csv_header(const bench_run *b) {
+  result r0;
+  memset(&r0, 0, sizeof r0);
+  fld f[NFLD_MAX];
+  char cells[64], label[64];
+  const int n = case_fields(b, &r0, f, cells, label);
+  int first = 1;
+  for (int i = 0; i < n; ++i)
+    if (f[i].csv) {
+      fprintf(b->csv, "%s%s", first ? "" : ",", f[i].name);
+      first = 0;
+    }
+  fputc('\n', b->csv);
 }
 
 static void csv_row(bench_run *b, const result *r) {
-  FILE *f = b->csv;
-  char cells[64];
-  cells_label(r->p.cells, r->p.dim, cells, sizeof cells);
-  fprintf(f, "%d,%d,%s,%s,%ld,%ld,%ld", r->p.dim, r->rmax, map_names[r->p.map], dg_ts_name(r->p.ts),
-          r->nelem, r->dofs, r->steps);
-  const double a[] = {r->median, r->spread,  r->trace_s,   r->update_s,    r->dof_stage_per_s,
-                      r->gflops, r->gbs_min, r->gbs_moved, r->bw_fraction, b->st0.gbs_median};
-  for (size_t i = 0; i < sizeof a / sizeof *a; ++i) csv_num(f, a[i]);
-  fprintf(f, ",%s,%d,%s,%d,%s,%d,%d,%d", b->be->name, b->threads, DG_REAL_NAME, r->rmin, cells,
-          r->q, r->stages, r->repeats);
-  const double c[] = {r->tmin,
-                      r->tmax,
-                      r->iqr,
-                      r->flops_stage,
-                      r->bytes_min_stage,
-                      r->bytes_moved_stage,
-                      r->reg_streams,
-                      r->gbs_min,
-                      r->bw_fraction_moved,
-                      b->peak_gflops,
-                      r->flop_fraction,
-                      r->cost_vs_dof_share,
-                      r->flops_vs_dof_share};
-  for (size_t i = 0; i < sizeof c / sizeof *c; ++i) csv_num(f, c[i]);
-  fprintf(f, ",%d,%ld,%d", r->lane_width, r->p.target, r->degree_req);
-  csv_num(f, r->dt);
-  csv_num(f, r->setup_s);
-  fprintf(f, ",%d,%d,%d\n", r->finite, b->be->reuse_traces && !r->nbr_coeffs, r->nbr_coeffs);
-  fflush(f);
+  FILE *out = b->csv;
+  fld f[NFLD_MAX];
+  char cells[64], label[64];
+  const int n = case_fields(b, r, f, cells, label);
+  int first = 1;
+  for (int i = 0; i < n; ++i) {
+    if (!f[i].csv) continue;
+    if (!first) fputc(',', out);
+    first = 0;
+    if (f[i].kind == FLD_NUM) {
+      if (isfinite(f[i].num)) fprintf(out, "%.9g", f[i].num);
+    } else if (f[i].kind == FLD_STR) {
+      fputs(f[i].s, out);
+    } else {
+      fprintf(out, "%ld", f[i].i);
+    }
+  }
+  fputc('\n', out);
+  fflush(out);
 }
 
 static void json_num(FILE *f, const char *key, double v, int comma) {
@@ -1138,53 +1213,22 @@ static int write_json(bench_run *b, const char *error) {
   json_str(f, "error", error ? error : "", 0);
   fprintf(f, "},\n  \"cases\": [");
   for (long i = 0; i < b->nres; ++i) {
-    const result *r = &b->res[i];
+    fld c[NFLD_MAX];
     char cells[64], label[64];
-    cells_label(r->p.cells, r->p.dim, cells, sizeof cells);
-    map_label(r, label, sizeof label);
+    const int n = case_fields(b, &b->res[i], c, cells, label);
     fprintf(f, "%s\n    {", i ? "," : "");
-    fprintf(f, "\"dim\": %d, \"degree\": %d, ", r->p.dim, r->rmax);
-    json_str(f, "map", map_names[r->p.map], 1);
-    json_str(f, "integrator", dg_ts_name(r->p.ts), 1);
-    fprintf(f, "\"nelem\": %ld, \"dofs\": %ld, \"steps\": %ld, ", r->nelem, r->dofs, r->steps);
-    json_num(f, "median_step_s", r->median, 1);
-    json_num(f, "spread", r->spread, 1);
-    json_num(f, "trace_s", r->trace_s, 1);
-    json_num(f, "update_s", r->update_s, 1);
-    json_num(f, "dof_stage_per_s", r->dof_stage_per_s, 1);
-    json_num(f, "gflops", r->gflops, 1);
-    json_num(f, "gbs_min", r->gbs_min, 1);
-    json_num(f, "gbs_moved", r->gbs_moved, 1);
-    json_num(f, "bw_fraction", r->bw_fraction, 1);
-    json_num(f, "stream_gbs", b->st0.gbs_median, 1);
-    json_str(f, "backend", b->be->name, 1);
-    fprintf(f, "\"threads\": %d, ", b->threads);
-    json_str(f, "real", DG_REAL_NAME, 1);
-    fprintf(f, "\"degree_min\": %d, ", r->rmin);
-    json_str(f, "cells", cells, 1);
-    json_str(f, "label", label, 1);
-    fprintf(f, "\"q\": %d, \"stages\": %d, \"repeats\": %d, ", r->q, r->stages, r->repeats);
-    json_num(f, "min_step_s", r->tmin, 1);
-    json_num(f, "max_step_s", r->tmax, 1);
-    json_num(f, "iqr_step_s", r->iqr, 1);
-    json_num(f, "flops_stage", r->flops_stage, 1);
-    json_num(f, "bytes_min_stage", r->bytes_min_stage, 1);
-    json_num(f, "bytes_moved_stage", r->bytes_moved_stage, 1);
-    json_num(f, "reg_streams", r->reg_streams, 1);
-    json_num(f, "gbs", r->gbs_min, 1);
-    json_num(f, "bw_fraction_moved", r->bw_fraction_moved, 1);
-    json_num(f, "peak_gflops", b->peak_gflops, 1);
-    json_num(f, "flop_fraction", r->flop_fraction, 1);
-    json_num(f, "cost_vs_dof_share", r->cost_vs_dof_share, 1);
-    json_num(f, "flops_vs_dof_share", r->flops_vs_dof_share, 1);
-    fprintf(f, "\"lane_width\": %d, \"target_dofs\": %ld, \"degree_req\": %d, ", r->lane_width,
-            r->p.target, r->degree_req);
-    json_num(f, "dt", r->dt, 1);
-    json_num(f, "setup_s", r->setup_s, 1);
-    json_num(f, "warmup_run_s", r->warmup_steps_s, 1);
-    fprintf(f, "\"reuse_traces\": %d, \"nbr_coeffs\": %d, ", b->be->reuse_traces && !r->nbr_coeffs,
-            r->nbr_coeffs);
-    fprintf(f, "\"finite\": %s}", r->finite ? "true" : "false");
+    for (int k = 0; k < n; ++k) {
+      const int comma = k + 1 < n;
+      if (c[k].kind == FLD_NUM)
+        json_num(f, c[k].name, c[k].num, comma);
+      else if (c[k].kind == FLD_STR)
+        json_str(f, c[k].name, c[k].s, comma);
+      else if (c[k].kind == FLD_BOOL)
+        fprintf(f, "\"%s\": %s%s", c[k].name, c[k].i ? "true" : "false", comma ? ", " : "");
+      else
+        fprintf(f, "\"%s\": %ld%s", c[k].name, c[k].i, comma ? ", " : "");
+    }
+    fputc('}', f);
   }
   fprintf(f, "\n  ],\n  \"skipped\": [");
   for (long i = 0; i < b->nskip; ++i) {
@@ -1506,7 +1550,7 @@ int main(int argc, char **argv) {
     return EXIT_ARG;
   }
   if (b.csv) {
-    fprintf(b.csv, "%s\n", csv_cols);
+    csv_header(&b);
     fflush(b.csv);
   }
 

@@ -16,8 +16,12 @@
  *                    common Q^(DIM-1) face points), stored per slot; run only
  *                    when the coefficients changed outside the update.
  * Because the update reads neighbours only through traces, it may write its
- * coefficients in place.  All element operators are sum-factorised: one 1D
- * contraction per direction (dg_contract), O(Q^(DIM+1)) work per element.
+ * coefficients in place.  With nbr_coeffs (uniform maps, a backend's choice)
+ * it computes the neighbours' face values from their coefficients instead,
+ * reads no traces and writes none, and puts the new coefficients into a
+ * second buffer (u_out) while the neighbours still read the old ones.
+ * All element operators are sum-factorised: one 1D contraction per direction
+ * (dg_contract), O(Q^(DIM+1)) work per element.
  *
  * Mode (a,b,c) of P_a(xi)P_b(eta)P_c(zeta) is mode index a + N*(b + N*c),
  * point (k0,k1,k2) is k0 + Q*(k1 + Q*k2); face f = 2*d + side (side 0: the

@@ -795,7 +795,8 @@ typedef struct {
   double dt, setup_s, cost_vs_dof_share, warmup_steps_s;
   double flops_vs_dof_share; /* the same ratio for the counted flops */
   int finite;
-  int nbr_coeffs; /* the updates read neighbours' coefficients, no traces */
+  int nbr_coeffs;   /* the updates read neighbours' coefficients, no traces */
+  int reuse_traces; /* the updates read their own old face values back */
 } result;
 
 typedef struct {
@@ -842,9 +843,10 @@ static double case_bytes(const plan_item *p, int rmax, int q, int W, int needs_x
   const double len = nslots * DG_NVAR * (double)ipow(rmax + 1, p->dim);
   const double tr = nslots * 2 * p->dim * DG_NVAR * (double)ipow(q, p->dim - 1);
   *traces = tr;
-  return 4 * len * rb                            /* u, initial u, two registers */
-         + tr * rb                               /* traces */
-         + 2 * nslots * 2 * p->dim * sizeof(int) /* neighbours: host build + device */
+  return 4 * len * rb /* u, initial u, two registers */
+         /* two trace buffers, or with nbr_coeffs a second coefficient buffer */
+         + (2 * tr > len ? 2 * tr : len) * rb +
+         2 * nslots * 2 * p->dim * sizeof(int) /* neighbours: host build + device */
          /* coordinates: always built on the host, kept on the device if needed */
          + (needs_x ? 2 : 1) * nslots * 3 * p->dim * rb + 24 * nslots + 2 * nelem;
 }
@@ -956,6 +958,7 @@ static int run_case(bench_run *b, const plan_item *p, case_state *cs, result *r)
   r->p.degree_min = m->rmin;
   r->q = dg_disc_q(d);
   r->nbr_coeffs = dg_disc_nbr_coeffs(d);
+  r->reuse_traces = dg_disc_reuse_traces(d);
   r->stages = dg_ts_stages(p->ts);
   r->lane_width = b->be->lane_width;
   r->nelem = dg_disc_grid(d)->nelem;
@@ -1115,7 +1118,7 @@ static int case_fields(const bench_run *b, const result *r, fld *f, char *cells,
   FN("setup_s", r->setup_s);
   FJ("warmup_run_s", r->warmup_steps_s);
   f[n++] = (fld){"finite", FLD_BOOL, 0, r->finite, NULL, 1};
-  FI("reuse_traces", b->be->reuse_traces && !r->nbr_coeffs);
+  FI("reuse_traces", r->reuse_traces);
   FI("nbr_coeffs", r->nbr_coeffs);
 #undef FI
 #undef FN

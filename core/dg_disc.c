@@ -37,6 +37,7 @@ struct dg_disc {
   dg_real *d_geom;           /* device: [nslots/W][3*dim][W] or NULL */
   dg_real *d_trace[2];       /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
   int nbr_coeffs;            /* updates read the neighbours' coefficients, no traces */
+  int reuse_traces;          /* updates read their own old face values back */
   dg_real *d_spare;          /* nbr_coeffs: the other coefficient buffer (len reals) */
   int cur;                   /* buffer holding the traces of trace_src */
   const dg_field *trace_src; /* field whose current coefficients they are */
@@ -127,11 +128,10 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
           ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
         }
         const int fo = 2 * dd + (1 - side);
-        long off = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
-        if (d->nbr_coeffs) {
-          const bucket *b = &d->bk[d->map.rmax];
-          off = ((ns - b->slot0) / W) * d->nvar * ipow(d->map.rmax + 1, dim) * W + ns % W;
-        }
+        const long sb = ns - d->bk[d->map.rmax].slot0; /* nbr_coeffs: one bucket */
+        const long off = d->nbr_coeffs
+                             ? (sb / W) * d->nvar * ipow(d->map.rmax + 1, dim) * W + sb % W
+                             : (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
     if (e < 0 || !*geom) continue;
@@ -147,11 +147,11 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   return 0;
 }
 
-/* How the updates see their neighbours: the backend's choice (traces, or
- * for a uniform map with q = r + 1 up to its coeffs_rmax the neighbours'
- * coefficients),
- * unless the environment variable DGRID_NEIGHBOURS says traces, coeffs or
- * auto.  Both give the same results to round-off (tests/unit). */
+/* How the updates see their neighbours: the backend's choice (traces, or for
+ * a uniform map with q = r + 1 up to its coeffs_rmax the neighbours'
+ * coefficients), unless the environment variable DGRID_NEIGHBOURS says
+ * traces, coeffs or auto.  Both give the same results to round-off
+ * (unit.neighbours).  Sets nbr_coeffs and the reuse_traces that goes with it. */
 static int choose_neighbours(dg_disc *d) {
   int nonempty = 0, r0 = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
@@ -163,8 +163,9 @@ static int choose_neighbours(dg_disc *d) {
   const int fits = nonempty == 1 && d->q == r0 + 1;
   d->nbr_coeffs = fits && r0 <= dg_backend()->coeffs_rmax[d->grid.dim - 2];
   const char *env = getenv("DGRID_NEIGHBOURS");
-  if (!env) return 0;
-  if (strcmp(env, "traces") == 0) {
+  if (!env || strcmp(env, "auto") == 0) {
+    /* the backend's choice */
+  } else if (strcmp(env, "traces") == 0) {
     d->nbr_coeffs = 0;
   } else if (strcmp(env, "coeffs") == 0) {
     if (!fits)
@@ -173,9 +174,10 @@ static int choose_neighbours(dg_disc *d) {
                       "(this one has degrees %d..%d, q = %d)",
                       d->map.rmin, d->map.rmax, d->q);
     d->nbr_coeffs = 1;
-  } else if (strcmp(env, "auto") != 0) {
+  } else {
     return dg_error(DG_ERR_ARG, "DGRID_NEIGHBOURS='%s': expected traces, coeffs or auto", env);
   }
+  d->reuse_traces = dg_backend()->reuse_traces && !d->nbr_coeffs; /* no traces to reuse */
   return 0;
 }
 
@@ -313,6 +315,7 @@ int dg_disc_nvar(const dg_disc *d) { return d->nvar; }
 long dg_disc_ndofs(const dg_disc *d) { return d->ndofs; }
 long dg_disc_len(const dg_disc *d) { return d->len; }
 int dg_disc_nbr_coeffs(const dg_disc *d) { return d->nbr_coeffs; }
+int dg_disc_reuse_traces(const dg_disc *d) { return d->reuse_traces; }
 
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const int r = d->map.deg[elem];
@@ -361,7 +364,7 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   memset(&w, 0, sizeof w);
   const int dim = d->grid.dim, Q = d->q, nv = d->nvar;
   const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
-  const int coeffs = d->nbr_coeffs, reuse = !coeffs && dg_backend()->reuse_traces;
+  const int coeffs = d->nbr_coeffs, reuse = d->reuse_traces;
   w.dofs = d->ndofs;
   w.padded_elems = d->nslots;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
@@ -432,7 +435,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   a.dt = (dg_real)dt;
   a.rk = *rk;
   a.model = d->model;
-  a.reuse_traces = be->reuse_traces && !d->nbr_coeffs;
+  a.reuse_traces = d->reuse_traces;
   a.nbr_coeffs = d->nbr_coeffs;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
@@ -474,7 +477,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
       t0 = t1;
     }
   }
-  if (d->nbr_coeffs) dg_field_swap_device(u, &d->d_spare);
+  if (d->nbr_coeffs) dg_field_swap_device(u, &d->d_spare); /* the new u is in the spare */
   dg_field_device_modified(u);
   if (u0 && rk->save_u0) dg_field_device_modified(u0);
   if (k && rk->use_k) dg_field_device_modified(k);

@@ -49,6 +49,9 @@ long dg_disc_len(const dg_disc *d);
 /* 1 when the updates read the neighbours' coefficients instead of face
  * traces (uniform maps; the backend's choice or DGRID_NEIGHBOURS). */
 int dg_disc_nbr_coeffs(const dg_disc *d);
+/* 1 when the updates read their own old face values back from the traces
+ * (the backend's reuse_traces; never with nbr_coeffs). */
+int dg_disc_reuse_traces(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 

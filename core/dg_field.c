@@ -84,7 +84,6 @@ void dg_field_swap_device(dg_field *f, dg_real **buf) {
   f->dev = *buf;
   *buf = old;
   if (f->h == old) f->h = f->dev;
-  dg_field_device_modified(f);
 }
 
 int dg_field_copy(dg_field *dst, dg_field *src) {

@@ -33,8 +33,8 @@ void dg_field_host_modified(dg_field *f);
 void dg_field_device_modified(dg_field *f);
 /* Exchange the device storage of f with *buf (f->n reals from the backend's
  * alloc); with a shared host copy that moves too.  The disc's ping-pong for
- * updates that read the neighbours' coefficients.  Marks the device copy
- * modified. */
+ * updates that read the neighbours' coefficients; the caller marks the
+ * device copy modified. */
 void dg_field_swap_device(dg_field *f, dg_real **buf);
 /* dst = src (device copies). */
 int dg_field_copy(dg_field *dst, dg_field *src);

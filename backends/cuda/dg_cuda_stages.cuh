@@ -105,7 +105,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
     t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
     t[DIM - 2][R][Q][1].name = update_name;
     if constexpr (Q == R + 1) { /* a plain if would compile it for every Q */
-      t[DIM - 2][R][Q][2].fn = (const void *)dg_cuda_update<DIM, R, R + 1, true>;
+      t[DIM - 2][R][Q][2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
       t[DIM - 2][R][Q][2].name = coeffs_name;
     }
   }

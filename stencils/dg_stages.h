@@ -47,14 +47,61 @@
    2 * DG_FACE_POINTS(dim, (r) + 1) + ((dim) == 3 ? (q) * ((r) + 1) * ((r) + 1) : (q)) +           \
    ((r) + 1) * ((r) + 1))
 
-/* Contract `in` along direction dir with the table T.
- * in has extents (n0, n1, n2), x fastest; out the same with nout along dir.
- * to_points: out[..k..] = sum_a in[..a..] T[a][k]   (modes -> points)
- * otherwise: out[..a..] = sum_k in[..k..] T[a][k]   (points -> modes)
+/* One line of a 1D contraction with the table T: nin values x[0], x[sx], ..
+ * into nout values y[0], y[sy], ..
+ * to_points: y[k] = sum_a x[a] T[a][k]   (modes -> points, nout points)
+ * otherwise: y[a] = sum_k x[k] T[a][k]   (points -> modes, nin points)
  * The Gauss points are symmetric and row a of T has parity (-1)^(a+par)
- * (par 0: P_a, par 1: P_a'), T[a][Q-1-k] = (-1)^(a+par) T[a][k], so each
- * contraction is split into even and odd parts over point pairs (k, Q-1-k):
- * half the multiply-adds, and only the first ceil(Q/2) columns of T read. */
+ * (par 0: P_a, par 1: P_a'), T[a][Q-1-k] = (-1)^(a+par) T[a][k], so the sum
+ * is split into even and odd parts over point pairs (k, Q-1-k): half the
+ * multiply-adds, and only the first ceil(Q/2) columns of T read. */
+DG_HD static inline void dg_line(const dg_lane *x, const int sx, dg_lane *y, const int sy,
+                                 const int nin, const int nout, const dg_tab (*T)[DG_MAX_Q],
+                                 const int to_points, const int par) {
+  const int nq = to_points ? nout : nin, h = nq / 2, odd = nq % 2;
+  if (to_points) {
+    DG_UNROLL
+    for (int k = 0; k < h + odd; ++k) {
+      dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+      DG_UNROLL
+      for (int a = 0; a < nin; ++a) {
+        if ((a + par) % 2 == 0)
+          e += x[sx * a] * T[a][k];
+        else
+          o += x[sx * a] * T[a][k];
+      }
+      if (k < h) {
+        y[sy * k] = e + o;
+        y[sy * (nq - 1 - k)] = e - o;
+      } else {
+        y[sy * k] = e; /* the middle point x = 0: the odd part vanishes */
+      }
+    }
+  } else {
+    dg_lane s[DG_MAX_Q / 2 + 1], d[DG_MAX_Q / 2];
+    DG_UNROLL
+    for (int k = 0; k < h; ++k) {
+      s[k] = x[sx * k] + x[sx * (nq - 1 - k)];
+      d[k] = x[sx * k] - x[sx * (nq - 1 - k)];
+    }
+    if (odd) s[h] = x[sx * h];
+    DG_UNROLL
+    for (int a = 0; a < nout; ++a) {
+      dg_lane acc = dg_lane_set(0);
+      if ((a + par) % 2 == 0) {
+        DG_UNROLL
+        for (int k = 0; k < h + odd; ++k) acc += s[k] * T[a][k];
+      } else {
+        DG_UNROLL
+        for (int k = 0; k < h; ++k) acc += d[k] * T[a][k];
+      }
+      y[sy * a] = acc;
+    }
+  }
+}
+
+/* Contract `in` along direction dir with the table T (dg_line on every line).
+ * in has extents (n0, n1, n2), x fastest; out the same with nout along dir. */
 DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int n0, const int n1,
                                      const int n2, const int dir, const int nout,
                                      const dg_tab (*T)[DG_MAX_Q], const int to_points,
@@ -62,52 +109,11 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
   const int nin = dir == 0 ? n0 : (dir == 1 ? n1 : n2);
   const int npre = dir == 0 ? 1 : (dir == 1 ? n0 : n0 * n1);
   const int npost = dir == 0 ? n1 * n2 : (dir == 1 ? n2 : 1);
-  const int nq = to_points ? nout : nin, h = nq / 2, odd = nq % 2;
   DG_UNROLL_ALL
   for (int ip = 0; ip < npost; ++ip) DG_UNROLL_ALL
-  for (int i = 0; i < npre; ++i) {
-    const dg_lane *x = in + i + npre * nin * ip;
-    dg_lane *y = out + i + npre * nout * ip;
-    if (to_points) {
-      DG_UNROLL
-      for (int k = 0; k < h + odd; ++k) {
-        dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
-        DG_UNROLL
-        for (int a = 0; a < nin; ++a) {
-          if ((a + par) % 2 == 0)
-            e += x[npre * a] * T[a][k];
-          else
-            o += x[npre * a] * T[a][k];
-        }
-        if (k < h) {
-          y[npre * k] = e + o;
-          y[npre * (nq - 1 - k)] = e - o;
-        } else {
-          y[npre * k] = e; /* the middle point x = 0: the odd part vanishes */
-        }
-      }
-    } else {
-      dg_lane s[DG_MAX_Q / 2 + 1], d[DG_MAX_Q / 2];
-      DG_UNROLL
-      for (int k = 0; k < h; ++k) {
-        s[k] = x[npre * k] + x[npre * (nq - 1 - k)];
-        d[k] = x[npre * k] - x[npre * (nq - 1 - k)];
-      }
-      if (odd) s[h] = x[npre * h];
-      DG_UNROLL
-      for (int a = 0; a < nout; ++a) {
-        dg_lane acc = dg_lane_set(0);
-        if ((a + par) % 2 == 0) {
-          DG_UNROLL
-          for (int k = 0; k < h + odd; ++k) acc += s[k] * T[a][k];
-        } else {
-          DG_UNROLL
-          for (int k = 0; k < h; ++k) acc += d[k] * T[a][k];
-        }
-        y[npre * a] = acc;
-      }
-    }
-  }
+  for (int i = 0; i < npre; ++i)
+    dg_line(in + i + npre * nin * ip, npre, out + i + npre * nout * ip, npre, nin, nout, T,
+            to_points, par);
 }
 
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
@@ -185,6 +191,48 @@ DG_HD static inline void dg_store_traces(dg_real *tr, const dg_lane *fv, const i
   for (int v = 0; v < DG_NVAR; ++v) DG_UNROLL_ALL
   for (int p = 0; p < QF; ++p)
     dg_lane_store(tr + (long)((f * DG_NVAR + v) * QF + p) * DG_W, fv[(v * 2 * DIM + f) * QF + p]);
+}
+
+/* Rusanov flux through a face of direction d at one point, from the states
+ * ul (the element on the minus side) and ur, scaled by hs:
+ * G[v*sG] = hs ((f(ul) + f(ur)) - alpha (ur - ul)), alpha the larger wave
+ * speed.  Both elements of a face call it with the same bits. */
+DG_HD static inline void dg_rusanov(const dg_model_params *mp, const dg_lane *ul, const dg_lane *ur,
+                                    const dg_lane *x, const int d, const dg_real hs, dg_lane *G,
+                                    const int sG) {
+  dg_lane fl[DG_NVAR], fr[DG_NVAR];
+  dg_model_flux(mp, ul, x, d, fl);
+  dg_model_flux(mp, ur, x, d, fr);
+  const dg_lane alpha =
+      dg_lane_max(dg_model_max_speed(mp, ul, x, d), dg_model_max_speed(mp, ur, x, d));
+  DG_UNROLL_ALL
+  for (int v = 0; v < DG_NVAR; ++v) G[v * sG] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * hs;
+}
+
+/* The inverse of the diagonal mass matrix at mode m (reference element). */
+DG_HD static inline dg_real dg_inv_mass(const int DIM, const int N, const int m) {
+  const int a = m % N, b = (m / N) % N, cc = m / (N * N);
+  dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
+  if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
+  return s;
+}
+
+/* The fused RK update of the coefficient at offset o (dg_rk_coeffs) with
+ * old value cm and dtl = dt M^-1 L(u) there; ku, u0 and uw are the element's
+ * k, u0 and output (ku and u0 may be NULL when the scheme does not use
+ * them).  Returns the new value. */
+DG_HD static inline dg_lane dg_rk_mode(const dg_rk_coeffs *rk, const dg_lane cm, const dg_lane dtl,
+                                       dg_real *ku, dg_real *u0, dg_real *uw, const long o) {
+  dg_lane un = cm * rk->ua + dtl * rk->ul;
+  if (rk->use_k) {
+    const dg_lane kn = dg_lane_load(ku + o) * rk->ka + dtl * rk->kc;
+    dg_lane_store(ku + o, kn);
+    un += kn * rk->uk;
+  }
+  if (rk->use_u0) un += dg_lane_load(u0 + o) * rk->u0a;
+  if (rk->save_u0) dg_lane_store(u0 + o, cm);
+  dg_lane_store(uw + o, un);
+  return un;
 }
 
 /* Trace pass: only needed when the coefficients changed outside the update
@@ -331,7 +379,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;
-        dg_lane uo[DG_NVAR], un[DG_NVAR], fl[DG_NVAR], fr[DG_NVAR];
+        dg_lane uo[DG_NVAR], un[DG_NVAR];
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
           uo[v] = fv[(v * 2 * DIM + fc) * QF + p];
@@ -343,13 +391,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        dg_model_flux(&mp, ul, x, d, fl);
-        dg_model_flux(&mp, ur, x, d, fr);
-        const dg_lane alpha =
-            dg_lane_max(dg_model_max_speed(&mp, ul, x, d), dg_model_max_speed(&mp, ur, x, d));
-        DG_UNROLL_ALL
-        for (int v = 0; v < NV; ++v)
-          Gs[v * QF + p] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * ((dg_real)0.5 * scale);
+        dg_rusanov(&mp, ul, ur, x, d, (dg_real)0.5 * scale, Gs + p, QF);
       }
     }
     /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
@@ -497,22 +539,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) DG_UNROLL_ALL
   for (int m = 0; m < M; ++m) {
-    const int a = m % N, b = (m / N) % N, cc = m / (N * N);
-    dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
-    if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
     const long o = (long)(v * M + m) * DG_W;
-    const dg_lane cm = dg_lane_load(u + o);
-    const dg_lane dtl = rhs[v * M + m] * (s * dt);
-    dg_lane un = cm * rk.ua + dtl * rk.ul;
-    if (rk.use_k) {
-      const dg_lane kn = dg_lane_load(ku + o) * rk.ka + dtl * rk.kc;
-      dg_lane_store(ku + o, kn);
-      un += kn * rk.uk;
-    }
-    if (rk.use_u0) un += dg_lane_load(u0 + o) * rk.u0a;
-    if (rk.save_u0) dg_lane_store(u0 + o, cm);
-    dg_lane_store(uw + o, un);
-    c[v * M + m] = un;
+    const dg_lane dtl = rhs[v * M + m] * (dg_inv_mass(DIM, N, m) * dt);
+    c[v * M + m] = dg_rk_mode(&rk, dg_lane_load(u + o), dtl, ku, u0, uw, o);
   }
 
   /* the next stage's traces, while the new coefficients are at hand */

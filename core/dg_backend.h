@@ -23,6 +23,9 @@ typedef struct {
   int coeffs_rmax[2]; /* [dim-2]: a uniform map of degree <= coeffs_rmax (and
                          q = r+1) runs its updates with nbr_coeffs (no traces);
                          -1: never */
+  int team_rmin[2];   /* [dim-2]: with nbr_coeffs, degrees >= team_rmin run the
+                         team update (dg_team.h; 2D only); DG_MAX_DEGREE + 1:
+                         never */
   /* Check that the backend can run here (CUDA: a device is present). */
   int (*init)(void);
   /* Device memory, zero-filled. */

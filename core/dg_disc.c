@@ -38,6 +38,7 @@ struct dg_disc {
   dg_real *d_trace[2];       /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
   int nbr_coeffs;            /* updates read the neighbours' coefficients, no traces */
   int reuse_traces;          /* updates read their own old face values back */
+  int team;                  /* updates run the team stage (dg_team.h) */
   dg_real *d_spare;          /* nbr_coeffs: the other coefficient buffer (len reals) */
   int cur;                   /* buffer holding the traces of trace_src */
   const dg_field *trace_src; /* field whose current coefficients they are */
@@ -178,6 +179,23 @@ static int choose_neighbours(dg_disc *d) {
     return dg_error(DG_ERR_ARG, "DGRID_NEIGHBOURS='%s': expected traces, coeffs or auto", env);
   }
   d->reuse_traces = dg_backend()->reuse_traces && !d->nbr_coeffs; /* no traces to reuse */
+  /* the team update: 2D, on the neighbours' coefficients */
+  const int team_ok = d->nbr_coeffs && d->grid.dim == 2;
+  d->team = team_ok && r0 >= dg_backend()->team_rmin[d->grid.dim - 2];
+  env = getenv("DGRID_UPDATE");
+  if (!env || strcmp(env, "auto") == 0) {
+    /* the backend's choice */
+  } else if (strcmp(env, "element") == 0) {
+    d->team = 0;
+  } else if (strcmp(env, "team") == 0) {
+    if (!team_ok)
+      return dg_error(DG_ERR_ARG,
+                      "DGRID_UPDATE=team needs a 2D grid whose updates read the neighbours' "
+                      "coefficients (a uniform degree map, q = degree + 1; see DGRID_NEIGHBOURS)");
+    d->team = 1;
+  } else {
+    return dg_error(DG_ERR_ARG, "DGRID_UPDATE='%s': expected element, team or auto", env);
+  }
   return 0;
 }
 
@@ -316,6 +334,7 @@ long dg_disc_ndofs(const dg_disc *d) { return d->ndofs; }
 long dg_disc_len(const dg_disc *d) { return d->len; }
 int dg_disc_nbr_coeffs(const dg_disc *d) { return d->nbr_coeffs; }
 int dg_disc_reuse_traces(const dg_disc *d) { return d->reuse_traces; }
+int dg_disc_team(const dg_disc *d) { return d->team; }
 
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const int r = d->map.deg[elem];
@@ -437,6 +456,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   a.model = d->model;
   a.reuse_traces = d->reuse_traces;
   a.nbr_coeffs = d->nbr_coeffs;
+  a.team = d->team;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);

@@ -38,6 +38,8 @@ typedef struct {
   int nbr_coeffs;      /* update: compute the neighbours' face values from their
                           coefficients in u (all neighbours of this degree;
                           u_out then must not be u) instead of reading traces */
+  int team;            /* update: a team of threads per element (dg_team.h; needs
+                          nbr_coeffs, 2D), the backend's choice */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   int dim;

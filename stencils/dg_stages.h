@@ -128,6 +128,23 @@ DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, co
   }
 }
 
+/* The N modes c[0], c[sd], .. of one line along a normal direction at the
+ * two ends: P_n(-1) = (-1)^n and P_n(+1) = 1, so the even and odd sums give
+ * *lo = e - o (at -1) and *hi = e + o (at +1). */
+DG_HD static inline void dg_collapse(const dg_lane *c, const int sd, const int N, dg_lane *lo,
+                                     dg_lane *hi) {
+  dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
+  DG_UNROLL
+  for (int n = 0; n < N; ++n) {
+    if (n % 2 == 0)
+      e += c[n * sd];
+    else
+      o += c[n * sd];
+  }
+  *lo = e - o;
+  *hi = e + o;
+}
+
 /* Values of the element's expansion c (one variable, N^DIM modes) at the
  * QF = Q^(DIM-1) points of the faces of direction d: the face at xi_d = -1
  * into lo (when bit 0 of `sides` is set), the one at +1 into hi (bit 1).
@@ -148,16 +165,10 @@ DG_HD static inline void dg_face_dir(const dg_stage_basis *B, const dg_lane *c, 
   DG_UNROLL_ALL
   for (int j = 0; j < n2; ++j) DG_UNROLL_ALL
   for (int i = 0; i < N; ++i) {
-    dg_lane e = dg_lane_set(0), o = dg_lane_set(0);
-    DG_UNROLL
-    for (int n = 0; n < N; ++n) {
-      if (n % 2 == 0)
-        e += c[n * sd + i * s1 + j * s2];
-      else
-        o += c[n * sd + i * s1 + j * s2];
-    }
-    if (sides & 1) g[i + N * j] = e - o;
-    if (sides & 2) g[NF + i + N * j] = e + o;
+    dg_lane lo_, hi_;
+    dg_collapse(c + i * s1 + j * s2, sd, N, &lo_, &hi_);
+    if (sides & 1) g[i + N * j] = lo_;
+    if (sides & 2) g[NF + i + N * j] = hi_;
   }
   DG_UNROLL_ALL
   for (int side = 0; side < 2; ++side) {

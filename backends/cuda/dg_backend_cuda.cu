@@ -61,7 +61,7 @@ struct backend_state {
   int in_pass, last_kind, last_r, last_dim, pos;
   const void *last_trace, *last_trace_out, *last_u_out;
   unsigned used, prev_used, waited; /* stream bit masks */
-  unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][3];
+  unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 };
 
 backend_state st;
@@ -172,14 +172,18 @@ int pick_stream(int kind, const dg_stage_args *a, int r, cudaStream_t *out) {
   return 0;
 }
 
-/* Once per kernel: prefer L1 over shared memory (the stages use none; local
- * scratch is cached in L1). */
+/* Once per kernel: prefer L1 over shared memory (local scratch is cached in
+ * L1), except for the team kernels, whose scratch is shared memory. */
 int configure(int dim, int r, int q, int kind) {
   unsigned char *done = &st.configured[dim - 2][r][q][kind];
   if (*done) return 0;
   const dg_cuda_kernel *k = &st.table[dim - 2][r][q][kind];
+  if (k->team)
+    DG_CUDA_CHECK(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k->smem),
+                  k->name);
   DG_CUDA_CHECK(cudaFuncSetAttribute(k->fn, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     (int)cudaSharedmemCarveoutMaxL1),
+                                     k->team ? (int)cudaSharedmemCarveoutMaxShared
+                                             : (int)cudaSharedmemCarveoutMaxL1),
                 k->name);
   *done = 1;
   return 0;
@@ -252,18 +256,21 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "cuda backend: no stage for dim %d, degree %d, %d points", a->dim,
                     r, q);
-  if (kind == 1 && a->nbr_coeffs) kind = 2;
+  if (kind == 1 && a->nbr_coeffs) kind = a->team ? 3 : 2;
+  static const char *const kind_name[DG_CUDA_KINDS] = {
+      "trace", "update", "update (neighbours' coefficients)", "update (team)"};
   const dg_cuda_kernel *k = &st.table[a->dim - 2][r][q][kind];
   if (!k->fn)
     return dg_error(DG_ERR_BACKEND,
                     "cuda backend: no %s kernel compiled for dim %d, degree %d, q %d",
-                    kind == 2 ? "update (neighbours' coefficients)" : (kind ? "update" : "trace"),
-                    a->dim, r, q);
+                    kind_name[kind], a->dim, r, q);
   if (a->nblock <= 0) return 0;
   DG_CALL(configure(a->dim, r, q, kind));
-  const int wpb = st.block / DG_W; /* microblocks (warps) per block */
+  /* microblocks per block: one for a team kernel, else one per warp */
+  const int wpb = k->team ? 1 : st.block / DG_W;
+  const dim3 threads = k->team ? dim3(DG_W, (unsigned)k->team) : dim3((unsigned)st.block);
   long blocks = (a->nblock + wpb - 1) / wpb;
-  if (st.warps_sm > 0) {
+  if (st.warps_sm > 0 && !k->team) {
     const long cap = (long)st.sms * ((st.warps_sm + wpb - 1) / wpb);
     if (blocks > cap) blocks = cap;
   }
@@ -273,7 +280,7 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   dg_stage_args av = *a;
   void *args[2] = {&av, (void *)basis};
   cudaError_t e =
-      cudaLaunchKernel(k->fn, dim3((unsigned)blocks), dim3((unsigned)st.block), args, 0, stream);
+      cudaLaunchKernel(k->fn, dim3((unsigned)blocks), threads, args, (size_t)k->smem, stream);
   if (e == cudaSuccess) e = cudaGetLastError();
   if (e != cudaSuccess) {
     cudaGetLastError(); /* clear a non-sticky launch error */
@@ -281,10 +288,10 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
     memset(&fa, 0, sizeof fa);
     cudaFuncGetAttributes(&fa, k->fn);
     return dg_error(DG_ERR_BACKEND,
-                    "cuda backend: cudaLaunchKernel (%s, %ld blocks of %d threads, %zu bytes of "
-                    "local memory per thread) failed: %s (%s)",
-                    k->name, blocks, st.block, (size_t)fa.localSizeBytes, cudaGetErrorString(e),
-                    cudaGetErrorName(e));
+                    "cuda backend: cudaLaunchKernel (%s, %ld blocks of %u threads, %d bytes of "
+                    "shared memory, %zu bytes of local memory per thread) failed: %s (%s)",
+                    k->name, blocks, threads.x * threads.y, k->smem, (size_t)fa.localSizeBytes,
+                    cudaGetErrorString(e), cudaGetErrorName(e));
   }
   if (st.sync_each) DG_CUDA_CHECK(cudaDeviceSynchronize(), k->name);
   return 0;
@@ -340,12 +347,20 @@ int be_parallelism(void) {
 #define DG_CUDA_COEFFS_RMAX_3D -1
 #endif
 
+/* Uniform 2D maps of at least this degree run the team update
+ * (stencils/dg_team.h): from 5 points per direction one element no longer
+ * fits in one thread's registers (-DDG_CUDA_TEAM_RMIN_2D=r overrides). */
+#ifndef DG_CUDA_TEAM_RMIN_2D
+#define DG_CUDA_TEAM_RMIN_2D 4
+#endif
+
 const dg_backend_ops ops = {
     "cuda",                                           /* name */
     DG_W,                                             /* lane_width */
     0,                                                /* host_is_device */
     DG_CUDA_REUSE_TRACES,                             /* reuse_traces */
     {DG_CUDA_COEFFS_RMAX_2D, DG_CUDA_COEFFS_RMAX_3D}, /* coeffs_rmax */
+    {DG_CUDA_TEAM_RMIN_2D, DG_MAX_DEGREE + 1},        /* team_rmin */
     be_init,                                          /* init */
     be_alloc,                                         /* alloc */
     be_free,                                          /* free */

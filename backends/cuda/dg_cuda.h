@@ -13,11 +13,15 @@
 typedef struct {
   const void *fn;
   const char *name; /* "update 3D r=7 q=8", for messages */
+  int team;         /* team kernels: threads per element (blockDim.y), else 0 */
+  int smem;         /* team kernels: dynamic shared memory per block (bytes) */
 } dg_cuda_kernel;
 
 /* t[dim-2][r][q][kind], kind 0 = trace, 1 = update, 2 = update with
- * nbr_coeffs (compiled for q = r + 1 only: the uniform maps that use it). */
-typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][3];
+ * nbr_coeffs, 3 = team update with nbr_coeffs (2 and 3 compiled for
+ * q = r + 1 only, the uniform maps that use them; 3 for 2D only). */
+enum { DG_CUDA_KINDS = 4 };
+typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per
  * microblock); the __launch_bounds__ of every stage kernel. */

@@ -28,6 +28,7 @@
 #include "dg_cuda.h"
 #include "dg_instances.h"
 #include "dg_stages.h"
+#include "dg_team.h"
 
 #if !defined(DG_CUDA_DIM) || !defined(DG_CUDA_PART) || !defined(DG_CUDA_NPARTS)
 #error "define DG_CUDA_DIM, DG_CUDA_PART and DG_CUDA_NPARTS before including dg_cuda_stages.cuh"
@@ -90,16 +91,42 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
   dg_cuda_blocks<DIM, R, Q, true, NBRC>(a, b);
 }
 
+/* The team update (stencils/dg_team.h): a block of DG_W x T threads takes
+ * one microblock, threadIdx.x the element (so every coefficient load of a
+ * warp is still coalesced and every thread of a warp takes the same item)
+ * and threadIdx.y the thread of its team.  The elements' scratch is shared
+ * memory, element-major with an odd stride (lanes reading the same entry of
+ * their elements hit different banks).  DG_CUDA_TEAM_T sets T for every
+ * degree; 0 (default): Q threads per element. */
+#ifndef DG_CUDA_TEAM_T
+#define DG_CUDA_TEAM_T 0
+#endif
+constexpr int dg_cuda_team_threads(int q) { return DG_CUDA_TEAM_T > 0 ? DG_CUDA_TEAM_T : q; }
+constexpr int dg_cuda_team_stride(int r, int q) { return DG_TEAM_WORK(r, q) | 1; }
+
+template <int R, int Q>
+__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q))
+    dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
+                        const __grid_constant__ dg_basis b) {
+  extern __shared__ dg_real dg_cuda_team_smem[];
+  dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
+  for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
+    dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y, dg_cuda_team_threads(Q),
+                         R, Q, wk);
+    __syncthreads(); /* the next microblock overwrites the scratch */
+  }
+}
+
 /* Position of (R, Q) in DG_FOR_EACH_RQ: pairs come by Q, then R. */
 constexpr int dg_cuda_rq_index(int r, int q) { return q * (q - 1) / 2 + r; }
 
 template <int DIM, int R, int Q, bool MINE> struct dg_cuda_fill {
-  static void run(dg_cuda_table, const char *, const char *, const char *) {}
+  static void run(dg_cuda_table, const char *, const char *, const char *, const char *) {}
 };
 
 template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
   static void run(dg_cuda_table t, const char *trace_name, const char *update_name,
-                  const char *coeffs_name) {
+                  const char *coeffs_name, const char *team_name) {
     t[DIM - 2][R][Q][0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
     t[DIM - 2][R][Q][0].name = trace_name;
     t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
@@ -107,6 +134,13 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
     if constexpr (Q == R + 1) { /* a plain if would compile it for every Q */
       t[DIM - 2][R][Q][2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
       t[DIM - 2][R][Q][2].name = coeffs_name;
+    }
+    if constexpr (DIM == 2 && Q == R + 1) {
+      dg_cuda_kernel *k = &t[DIM - 2][R][Q][3];
+      k->fn = (const void *)dg_cuda_update_team<R, Q>;
+      k->name = team_name;
+      k->team = dg_cuda_team_threads(Q);
+      k->smem = DG_W * dg_cuda_team_stride(R, Q) * (int)sizeof(dg_real);
     }
   }
 };
@@ -122,6 +156,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
   dg_cuda_fill<DG_CUDA_DIM, R, Q, dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run(   \
       t, "trace " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                     \
       "update " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                       \
-      "update (neighbours' coefficients) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
+      "update (neighbours' coefficients) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,            \
+      "update (team) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
 
 void DG_CUDA_PART_FN(DG_CUDA_DIM, DG_CUDA_PART)(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }

@@ -97,6 +97,9 @@ static const dg_backend_ops ops = {
     /* compute-bound: recomputing the neighbours' face values costs more than
        the trace bytes save (DGRID_NEIGHBOURS=coeffs still runs it) */
     .coeffs_rmax = {-1, -1},
+    /* the team update is for GPUs; the CPU runs it only when asked
+       (DGRID_UPDATE=team, for tests) */
+    .team_rmin = {DG_MAX_DEGREE + 1, DG_MAX_DEGREE + 1},
     .init = be_init,
     .alloc = be_alloc,
     .free = be_free,

@@ -1,0 +1,211 @@
+/* dg_team.h - the update of one element by a team of threads (2D).
+ *
+ * dg_stage_update (dg_stages.h) gives one element to one thread; from 5
+ * points per direction on a 2D element no longer fits in a GPU thread's
+ * registers (255 registers, spills; BENCHMARKS.md).  Here T threads share one
+ * element: the work is cut into phases, each a list of independent items
+ * (a row of modes, a column of points, a face point, ...) that the team's
+ * threads take in turn (item it goes to thread it % T), with a barrier
+ * between phases (DG_TEAM_SYNC).  The element's scratch is shared by the
+ * team (CUDA: shared memory; the CPU runs the items of a phase one after the
+ * other with T = 1, on a microblock of DG_W elements at once as everywhere).
+ *
+ * The arithmetic is the one of dg_stage_update, from the same functions:
+ * dg_line for every 1D contraction, dg_collapse for face values, dg_rusanov,
+ * dg_inv_mass and dg_rk_mode.  It needs the neighbours' coefficients
+ * (A->nbr_coeffs: a uniform map, new coefficients into A->u_out), and its
+ * sums run in another order than dg_stage_update's, so the two agree to
+ * round-off, not bitwise; within a team update both sides of every face
+ * still see the same bits (each element computes its own and its
+ * neighbour's face values with the same calls).
+ *
+ * Phases (one variable shown; c the old coefficients, mode (a, b), point
+ * (k, j), faces f = 2d + side):
+ *   1. rows b:       load c[., b]; ax[k, b] = sum_a c[a, b] P_a(x_k)
+ *      faces (f, i): the neighbour across f, collapsed onto its facing side
+ *   2. columns k:    u(k, j) = sum_b ax[k, b] P_b(x_j); fluxes f_x, f_y there;
+ *                    ax[k, b] = sum_j f_x Pw_b(j), ay[k, b] = sum_j f_y Dw_b(j)
+ *      (d, i):       own faces of direction d collapsed
+ *   3. (f, p):       both face values at point p, Rusanov flux G[f][p]
+ *   4. (f, i):       lifting, L[f][i] = sum_p G[f][p] Pw_i(p)
+ *   5. rows b:       rhs[a, b] = sum_k ax[k, b] Dw_a(k) + ay[k, b] Pw_a(k)
+ *                    + the four liftings; inverse mass, fused RK update. */
+#ifndef DG_TEAM_H
+#define DG_TEAM_H
+
+#include "dg_stages.h"
+
+#ifdef __CUDA_ARCH__ /* nvcc's device pass (the host pass never runs a team) */
+#define DG_TEAM_SYNC() __syncthreads()
+#else
+#define DG_TEAM_SYNC() ((void)0)
+#endif
+
+/* Scratch of one element (dg_lane units) for degree r, q points. */
+#define DG_TEAM_WORK(r, q)                                                                         \
+  (DG_NVAR * (((r) + 1) * ((r) + 1) + 2 * (q) * ((r) + 1) + 8 * ((r) + 1) + 4 * (q)))
+
+/* The items it = tid, tid + T, .. below n of one phase. */
+#define DG_TEAM_ITEMS(it, n) for (int it = tid; it < (n); it += T)
+
+/* Value at point p of the expansion g (N modes): sum_i g[i] P_i(x_p). */
+DG_HD static inline dg_lane dg_team_point(const dg_lane *g, const int N, const dg_stage_basis *B,
+                                          const int p) {
+  dg_lane s = dg_lane_set(0);
+  DG_UNROLL
+  for (int i = 0; i < N; ++i) s += g[i] * B->P[i][p];
+  return s;
+}
+
+/* The update of element `lane` of microblock blk by thread tid of a team of
+ * T (CPU: tid 0, T 1, all lanes).  wk: the element's shared scratch,
+ * DG_TEAM_WORK(R, Q) lanes.  2D only. */
+DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
+                                              long blk, int lane, const int tid, const int T,
+                                              const int R, const int Q, dg_lane *wk) {
+  const int DIM = 2, N = R + 1, M = N * N, NV = DG_NVAR;
+  const long bs = blk * (long)(NV * M * DG_W) + lane;
+  const dg_real *u = A->u + bs;
+  dg_real *uw = A->u_out + bs;
+  const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
+  const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
+  const int needs_x = geom != 0;
+  const dg_model_params mp = A->model;
+  const dg_real h[2] = {A->h[0], A->h[1]}, dt = A->dt;
+  dg_lane *c = wk;               /* [v][M] the old coefficients */
+  dg_lane *ax = c + NV * M;      /* [v][b][k] */
+  dg_lane *ay = ax + NV * Q * N; /* [v][b][k] */
+  dg_lane *fo = ay + NV * Q * N; /* [v][f][i] own faces collapsed, then the liftings */
+  dg_lane *fn = fo + NV * 4 * N; /* [v][f][i] the neighbours' faces collapsed */
+  dg_lane *G = fn + NV * 4 * N;  /* [v][f][p] face fluxes */
+  dg_lane xc[3], x[3];
+  DG_UNROLL_ALL
+  for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
+  if (needs_x) DG_UNROLL_ALL
+  for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+
+  /* 1: the coefficients, contracted along x; the neighbours' facing sides */
+  DG_TEAM_ITEMS(it, 5 * N) {
+    if (it < N) {
+      const int b = it;
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) {
+        dg_lane *cb = c + v * M + N * b;
+        DG_UNROLL
+        for (int a = 0; a < N; ++a) cb[a] = dg_lane_load(u + (long)(v * M + N * b + a) * DG_W);
+        dg_line(cb, 1, ax + v * Q * N + Q * b, 1, N, Q, B->P, 1, 0);
+      }
+    } else {
+      const int f = (it - N) / N, i = (it - N) % N, d = f / 2, side = f % 2;
+      const int sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
+      const int *noff = nbr + f * DG_W;
+      const int kind = dg_lane_nbr_kind(noff);
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) {
+        dg_lane cl[DG_MAX_Q], lo, hi;
+        DG_UNROLL
+        for (int n = 0; n < N; ++n)
+          cl[n] = dg_lane_nbr_load(A->u, noff, kind, (long)(v * M + n * sd + i * s1));
+        dg_collapse(cl, 1, N, &lo, &hi);
+        /* across the minus face the neighbour shows its plus side */
+        fn[(v * 4 + f) * N + i] = side ? lo : hi;
+      }
+    }
+  }
+  DG_TEAM_SYNC();
+
+  /* 2: values and fluxes on a column of points, tested along y; own faces */
+  DG_TEAM_ITEMS(it, Q + 2 * N) {
+    if (it < Q) {
+      const int k = it;
+      dg_lane U[DG_NVAR][DG_MAX_Q], Fx[DG_NVAR][DG_MAX_Q], Fy[DG_NVAR][DG_MAX_Q];
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) dg_line(ax + v * Q * N + k, Q, U[v], 1, N, Q, B->P, 1, 0);
+      if (needs_x) x[0] = xc[0] + (dg_real)0.5 * h[0] * B->x[k];
+      DG_UNROLL
+      for (int j = 0; j < Q; ++j) {
+        dg_lane up[DG_NVAR], f[DG_NVAR];
+        DG_UNROLL_ALL
+        for (int v = 0; v < NV; ++v) up[v] = U[v][j];
+        if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
+        dg_model_flux(&mp, up, x, 0, f);
+        DG_UNROLL_ALL
+        for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
+        dg_model_flux(&mp, up, x, 1, f);
+        DG_UNROLL_ALL
+        for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[1]);
+      }
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) {
+        dg_line(Fx[v], 1, ax + v * Q * N + k, Q, Q, N, B->Pw, 0, 0);
+        dg_line(Fy[v], 1, ay + v * Q * N + k, Q, Q, N, B->Dw, 0, 1);
+      }
+    } else {
+      const int d = (it - Q) / N, i = (it - Q) % N;
+      const int sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v)
+        dg_collapse(c + v * M + i * s1, sd, N, &fo[(v * 4 + 2 * d) * N + i],
+                    &fo[(v * 4 + 2 * d + 1) * N + i]);
+    }
+  }
+  DG_TEAM_SYNC();
+
+  /* 3: Rusanov fluxes at the face points */
+  DG_TEAM_ITEMS(it, 4 * Q) {
+    const int f = it / Q, p = it % Q, d = f / 2, side = f % 2, t = 1 - d;
+    dg_lane uo[DG_NVAR], un[DG_NVAR];
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      uo[v] = dg_team_point(fo + (v * 4 + f) * N, N, B, p);
+      un[v] = dg_team_point(fn + (v * 4 + f) * N, N, B, p);
+    }
+    if (needs_x) {
+      x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+      x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
+    }
+    dg_rusanov(&mp, side ? uo : un, side ? un : uo, x, d, (dg_real)0.5 * (2 / h[d]), G + f * Q + p,
+               4 * Q);
+  }
+  DG_TEAM_SYNC();
+
+  /* 4: the face fluxes tested with the tangential modes (over fo) */
+  DG_TEAM_ITEMS(it, 4 * N) {
+    const int f = it / N, i = it % N;
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      const dg_lane *g = G + (v * 4 + f) * Q;
+      dg_lane s = dg_lane_set(0);
+      DG_UNROLL
+      for (int p = 0; p < Q; ++p) s += g[p] * B->Pw[i][p];
+      fo[(v * 4 + f) * N + i] = s;
+    }
+  }
+  DG_TEAM_SYNC();
+
+  /* 5: volume tests along x, the liftings (the minus face adds F psi(-1) =
+     F (-1)^n, the plus face subtracts F), inverse mass and the RK update */
+  const dg_rk_coeffs rk = A->rk;
+  dg_real *ku = A->k ? A->k + bs : 0;
+  dg_real *u0 = A->u0 ? A->u0 + bs : 0;
+  DG_TEAM_ITEMS(b, N) {
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      dg_lane r1[DG_MAX_Q], r2[DG_MAX_Q];
+      const dg_lane *L = fo + v * 4 * N;
+      dg_line(ax + v * Q * N + Q * b, 1, r1, 1, Q, N, B->Dw, 0, 1);
+      dg_line(ay + v * Q * N + Q * b, 1, r2, 1, Q, N, B->Pw, 0, 0);
+      DG_UNROLL
+      for (int a = 0; a < N; ++a) {
+        const int m = a + N * b;
+        const dg_lane sx = a % 2 ? L[b] * (dg_real)-1 : L[b];
+        const dg_lane sy = b % 2 ? L[2 * N + a] * (dg_real)-1 : L[2 * N + a];
+        const dg_lane rhs = ((r1[a] + r2[a]) + (sx - L[N + b])) + (sy - L[3 * N + a]);
+        const dg_lane dtl = rhs * (dg_inv_mass(DIM, N, m) * dt);
+        dg_rk_mode(&rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
+      }
+    }
+  }
+}
+
+#endif

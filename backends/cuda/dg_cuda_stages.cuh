@@ -101,8 +101,12 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
 #ifndef DG_CUDA_TEAM_T
 #define DG_CUDA_TEAM_T 0
 #endif
-constexpr int dg_cuda_team_threads(int q) { return DG_CUDA_TEAM_T > 0 ? DG_CUDA_TEAM_T : q; }
-constexpr int dg_cuda_team_stride(int r, int q) { return DG_TEAM_WORK(r, q) | 1; }
+__host__ __device__ constexpr int dg_cuda_team_threads(int q) {
+  return DG_CUDA_TEAM_T > 0 ? DG_CUDA_TEAM_T : q;
+}
+__host__ __device__ constexpr int dg_cuda_team_stride(int r, int q) {
+  return DG_TEAM_WORK(r, q) | 1;
+}
 
 template <int R, int Q>
 __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q))

@@ -15,6 +15,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/gpu-env-ab-out}
+LOG=$(mktemp -d) # logs and CSVs, packed into $OUT/logs.tgz at the end (few files come back)
 mkdir -p "$OUT"
 IFS=';' read -r -a envs <<<"${GPU_ENVS:?set GPU_ENVS (see the header)}"
 rounds=${GPU_ROUNDS:-2}
@@ -26,14 +27,17 @@ fi
 B=build-cuda-envab
 if ! { cmake -S . -B $B "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 \
   -DDGRID_CUDA_PARTS_2D="$(nproc)" -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_RESOURCE_USAGE=ON \
-  >"$OUT/configure.log" 2>&1 && cmake --build $B -j "$(nproc)" >"$OUT/build.log" 2>&1; }; then
+  >"$LOG/configure.log" 2>&1 && cmake --build $B -j "$(nproc)" >"$LOG/build.log" 2>&1; }; then
   echo "gpu-env-ab: the build failed:" >&2
-  grep -h -E "error|Error" "$OUT/build.log" "$OUT/configure.log" | head -n 20 >&2
+  grep -h -E "error|Error" "$LOG/build.log" "$LOG/configure.log" | head -n 20 >&2
+  tar -C "$LOG" -czf "$OUT/logs.tgz" .
   exit 1
 fi
-# registers, stack and spills of the update kernels (ptxas, from the build log)
-grep -E "Compiling entry|registers|stack frame" "$OUT/build.log" | grep -B2 -A0 "registers" |
-  gzip >"$OUT/ptxas.txt.gz"
+# registers, stack and spills of the team kernels (ptxas, from the build log)
+grep -A3 "Compiling entry.*update_team" "$LOG/build.log" | grep -E "Compiling|registers|stack" |
+  sed -E 's/.*update_teamILi([0-9]+)ELi([0-9]+).*/team r=\1 q=\2:/; s/ptxas info *: //' |
+  paste -d' ' - - - >"$LOG/ptxas-team.txt"
+head -n 12 "$LOG/ptxas-team.txt"
 (cd $B && ctest -R "${GPU_TESTS:-unit.team|unit.neighbours}" --output-on-failure) 2>&1 |
   tail -n 20
 if [ "${GPU_SANITIZE:-0}" = 1 ]; then
@@ -48,7 +52,8 @@ for ((round = 1; round <= rounds; round++)); do
     name=${e%%=*}
     IFS=',' read -r -a sets <<<"${e#*=}"
     echo "== round $round: $name (${e#*=})"
-    env "${sets[@]}" "$B/apps/bench" "$@" --quiet --csv "$OUT/bench-$name-$round.csv" |
-      tee "$OUT/bench-$name-$round.txt" | grep -E "^ +[23] "
+    env "${sets[@]}" "$B/apps/bench" "$@" --quiet --csv "$LOG/bench-$name-$round.csv" |
+      tee "$LOG/bench-$name-$round.txt" | grep -E "^ +[23] "
   done
 done
+tar -C "$LOG" -czf "$OUT/logs.tgz" .

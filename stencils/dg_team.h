@@ -45,8 +45,13 @@
 #define DG_TEAM_WORK(r, q)                                                                         \
   (DG_NVAR * (((r) + 1) * ((r) + 1) + 2 * (q) * ((r) + 1) + 8 * ((r) + 1) + 4 * (q)))
 
-/* The items it = tid, tid + T, .. below n of one phase. */
-#define DG_TEAM_ITEMS(it, n) for (int it = tid; it < (n); it += T)
+/* The items it = tid, tid + T, .. below n of one phase: ceil(n / T) turns
+ * of a loop with constant bounds (so it unrolls and the turns' loads can be
+ * issued together); the inner `for` runs once, or not at all past n. */
+#define DG_TEAM_ITEMS(it, n)                                                                       \
+  DG_UNROLL_ALL                                                                                    \
+  for (int it##_turn = 0; it##_turn < ((n) + T - 1) / T; ++it##_turn)                              \
+    for (int it = tid + it##_turn * T; it < (n) && it < tid + (it##_turn + 1) * T; it = (n))
 
 /* Value at point p of the expansion g (N modes): sum_i g[i] P_i(x_p). */
 DG_HD static inline dg_lane dg_team_point(const dg_lane *g, const int N, const dg_stage_basis *B,
@@ -84,20 +89,19 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
-  /* 1: the coefficients, contracted along x; the neighbours' facing sides */
-  DG_TEAM_ITEMS(it, 5 * N) {
-    if (it < N) {
-      const int b = it;
-      DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) {
-        dg_lane *cb = c + v * M + N * b;
-        DG_UNROLL
-        for (int a = 0; a < N; ++a) cb[a] = dg_lane_load(u + (long)(v * M + N * b + a) * DG_W);
-        dg_line(cb, 1, ax + v * Q * N + Q * b, 1, N, Q, B->P, 1, 0);
-      }
-    } else {
-      const int f = (it - N) / N, i = (it - N) % N, d = f / 2, side = f % 2;
-      const int sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
+  /* 1: row i of the coefficients, contracted along x; the neighbours'
+     facing sides at tangential index i */
+  DG_TEAM_ITEMS(i, N) {
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      dg_lane *ci = c + v * M + N * i;
+      DG_UNROLL
+      for (int a = 0; a < N; ++a) ci[a] = dg_lane_load(u + (long)(v * M + N * i + a) * DG_W);
+      dg_line(ci, 1, ax + v * Q * N + Q * i, 1, N, Q, B->P, 1, 0);
+    }
+    DG_UNROLL_ALL
+    for (int f = 0; f < 4; ++f) {
+      const int d = f / 2, sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
       const int *noff = nbr + f * DG_W;
       const int kind = dg_lane_nbr_kind(noff);
       DG_UNROLL_ALL
@@ -108,52 +112,52 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
           cl[n] = dg_lane_nbr_load(A->u, noff, kind, (long)(v * M + n * sd + i * s1));
         dg_collapse(cl, 1, N, &lo, &hi);
         /* across the minus face the neighbour shows its plus side */
-        fn[(v * 4 + f) * N + i] = side ? lo : hi;
+        fn[(v * 4 + f) * N + i] = f % 2 ? lo : hi;
       }
     }
   }
   DG_TEAM_SYNC();
 
-  /* 2: values and fluxes on a column of points, tested along y; own faces */
-  DG_TEAM_ITEMS(it, Q + 2 * N) {
-    if (it < Q) {
-      const int k = it;
-      dg_lane U[DG_NVAR][DG_MAX_Q], Fx[DG_NVAR][DG_MAX_Q], Fy[DG_NVAR][DG_MAX_Q];
+  /* 2: values and fluxes on column k of points, tested along y; own faces
+     at tangential index k */
+  DG_TEAM_ITEMS(k, Q) {
+    dg_lane U[DG_NVAR][DG_MAX_Q], Fx[DG_NVAR][DG_MAX_Q], Fy[DG_NVAR][DG_MAX_Q];
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) dg_line(ax + v * Q * N + k, Q, U[v], 1, N, Q, B->P, 1, 0);
+    if (needs_x) x[0] = xc[0] + (dg_real)0.5 * h[0] * B->x[k];
+    DG_UNROLL
+    for (int j = 0; j < Q; ++j) {
+      dg_lane up[DG_NVAR], f[DG_NVAR];
       DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) dg_line(ax + v * Q * N + k, Q, U[v], 1, N, Q, B->P, 1, 0);
-      if (needs_x) x[0] = xc[0] + (dg_real)0.5 * h[0] * B->x[k];
-      DG_UNROLL
-      for (int j = 0; j < Q; ++j) {
-        dg_lane up[DG_NVAR], f[DG_NVAR];
-        DG_UNROLL_ALL
-        for (int v = 0; v < NV; ++v) up[v] = U[v][j];
-        if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
-        dg_model_flux(&mp, up, x, 0, f);
-        DG_UNROLL_ALL
-        for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
-        dg_model_flux(&mp, up, x, 1, f);
-        DG_UNROLL_ALL
-        for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[1]);
-      }
+      for (int v = 0; v < NV; ++v) up[v] = U[v][j];
+      if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
+      dg_model_flux(&mp, up, x, 0, f);
       DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) {
-        dg_line(Fx[v], 1, ax + v * Q * N + k, Q, Q, N, B->Pw, 0, 0);
-        dg_line(Fy[v], 1, ay + v * Q * N + k, Q, Q, N, B->Dw, 0, 1);
-      }
-    } else {
-      const int d = (it - Q) / N, i = (it - Q) % N;
+      for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
+      dg_model_flux(&mp, up, x, 1, f);
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[1]);
+    }
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      dg_line(Fx[v], 1, ax + v * Q * N + k, Q, Q, N, B->Pw, 0, 0);
+      dg_line(Fy[v], 1, ay + v * Q * N + k, Q, Q, N, B->Dw, 0, 1);
+    }
+    if (k < N) DG_UNROLL_ALL
+    for (int d = 0; d < DIM; ++d) {
       const int sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v)
-        dg_collapse(c + v * M + i * s1, sd, N, &fo[(v * 4 + 2 * d) * N + i],
-                    &fo[(v * 4 + 2 * d + 1) * N + i]);
+        dg_collapse(c + v * M + k * s1, sd, N, &fo[(v * 4 + 2 * d) * N + k],
+                    &fo[(v * 4 + 2 * d + 1) * N + k]);
     }
   }
   DG_TEAM_SYNC();
 
-  /* 3: Rusanov fluxes at the face points */
-  DG_TEAM_ITEMS(it, 4 * Q) {
-    const int f = it / Q, p = it % Q, d = f / 2, side = f % 2, t = 1 - d;
+  /* 3: Rusanov fluxes at face point p of the four faces (d a constant: x
+     and the model's velocity components stay in registers) */
+  DG_TEAM_ITEMS(p, Q) DG_UNROLL_ALL for (int f = 0; f < 4; ++f) {
+    const int d = f / 2, side = f % 2, t = 1 - d;
     dg_lane uo[DG_NVAR], un[DG_NVAR];
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
@@ -169,9 +173,8 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   }
   DG_TEAM_SYNC();
 
-  /* 4: the face fluxes tested with the tangential modes (over fo) */
-  DG_TEAM_ITEMS(it, 4 * N) {
-    const int f = it / N, i = it % N;
+  /* 4: the face fluxes tested with tangential mode i (over fo) */
+  DG_TEAM_ITEMS(i, N) DG_UNROLL_ALL for (int f = 0; f < 4; ++f) {
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       const dg_lane *g = G + (v * 4 + f) * Q;

@@ -107,9 +107,26 @@ __host__ __device__ constexpr int dg_cuda_team_threads(int q) {
 __host__ __device__ constexpr int dg_cuda_team_stride(int r, int q) {
   return DG_TEAM_WORK(r, q) | 1;
 }
+__host__ __device__ constexpr int dg_cuda_team_bytes(int r, int q) {
+  return DG_W * dg_cuda_team_stride(r, q) * (int)sizeof(dg_real);
+}
+__host__ __device__ constexpr int dg_cuda_min(int a, int b) { return a < b ? a : b; }
+/* Blocks per SM that its shared memory holds (228 KB, 1 KB reserved per
+ * block; at most 2048 threads and 32 blocks): the __launch_bounds__
+ * minimum, so that registers do not cut the occupancy below what shared
+ * memory allows (degree 7: 80 registers, 3 blocks, no spills). */
+__host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q) {
+  return dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
+                                 2048 / (DG_W * dg_cuda_team_threads(q))),
+                     32) > 0
+             ? dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
+                                       2048 / (DG_W * dg_cuda_team_threads(q))),
+                           32)
+             : 1;
+}
 
 template <int R, int Q>
-__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q))
+__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q), dg_cuda_team_min_blocks(R, Q))
     dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
                         const __grid_constant__ dg_basis b) {
   extern __shared__ dg_real dg_cuda_team_smem[];
@@ -144,7 +161,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
       k->fn = (const void *)dg_cuda_update_team<R, Q>;
       k->name = team_name;
       k->team = dg_cuda_team_threads(Q);
-      k->smem = DG_W * dg_cuda_team_stride(R, Q) * (int)sizeof(dg_real);
+      k->smem = dg_cuda_team_bytes(R, Q);
     }
   }
 };

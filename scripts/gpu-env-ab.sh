@@ -9,7 +9,7 @@
 #
 # GPU_ENVS: NAME=VAR=VALUE[,VAR=VALUE..] entries separated by ';'.  Bench
 # options default to those of gpu-variants.sh.  GPU_ROUNDS: rounds [2].
-# GPU_TESTS: a ctest -R regex run before the benchmark [unit.team|unit.neighbours];
+# GPU_TESTS: a ctest -R regex run before the benchmark [unit.team; a 2D-only build];
 # GPU_SANITIZE=1 also runs compute-sanitizer memcheck, racecheck and synccheck
 # on the first test of GPU_SANITIZE_CMD [build/tests/unit/test_team].
 set -u
@@ -38,7 +38,7 @@ grep -A3 "Compiling entry.*update_team" "$LOG/build.log" | grep -E "Compiling|re
   sed -E 's/.*update_teamILi([0-9]+)ELi([0-9]+).*/team r=\1 q=\2:/; s/ptxas info *: //' |
   paste -d' ' - - - >"$LOG/ptxas-team.txt"
 head -n 12 "$LOG/ptxas-team.txt"
-(cd $B && ctest -R "${GPU_TESTS:-unit.team|unit.neighbours}" --output-on-failure) 2>&1 |
+(cd $B && ctest -R "${GPU_TESTS:-unit.team}" --output-on-failure) 2>&1 |
   tail -n 20
 if [ "${GPU_SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck synccheck; do

@@ -64,10 +64,15 @@ DG_HD static inline dg_lane dg_team_point(const dg_lane *g, const int N, const d
 
 /* The update of element `lane` of microblock blk by thread tid of a team of
  * T (CPU: tid 0, T 1, all lanes).  wk: the element's shared scratch,
- * DG_TEAM_WORK(R, Q) lanes.  2D only. */
+ * DG_TEAM_WORK(R, Q) lanes.  xs: when the elements lane -+ 1 of the same
+ * microblock are updated alongside with their scratch xs lanes from wk (CUDA:
+ * one block per microblock), that stride, else 0; then the x-faces shared
+ * with them take their own collapsed faces from there instead of loading
+ * their coefficients again (the same bits: the same dg_collapse of the same
+ * values).  2D only. */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
-                                              const int R, const int Q, dg_lane *wk) {
+                                              const int R, const int Q, dg_lane *wk, const int xs) {
   const int DIM = 2, N = R + 1, M = N * N, NV = DG_NVAR;
   const long bs = blk * (long)(NV * M * DG_W) + lane;
   const dg_real *u = A->u + bs;
@@ -83,6 +88,9 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   dg_lane *fo = ay + NV * Q * N; /* [v][f][i] own faces collapsed, then the liftings */
   dg_lane *fn = fo + NV * 4 * N; /* [v][f][i] the neighbours' faces collapsed */
   dg_lane *G = fn + NV * 4 * N;  /* [v][f][p] face fluxes */
+  /* the x-neighbours in this microblock (not at a periodic wrap) */
+  const int near[2] = {xs && lane > 0 && nbr[0] == bs - 1,
+                       xs && lane < DG_W - 1 && nbr[DG_W] == bs + 1};
   dg_lane xc[3], x[3];
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
@@ -101,6 +109,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     }
     DG_UNROLL_ALL
     for (int f = 0; f < 4; ++f) {
+      if (f < 2 && near[f]) continue;
       const int d = f / 2, sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
       const int *noff = nbr + f * DG_W;
       const int kind = dg_lane_nbr_kind(noff);
@@ -162,7 +171,10 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       uo[v] = dg_team_point(fo + (v * 4 + f) * N, N, B, p);
-      un[v] = dg_team_point(fn + (v * 4 + f) * N, N, B, p);
+      /* the neighbour's side: its own collapse across the face, or ours */
+      const dg_lane *gn =
+          f < 2 && near[f] ? fo + (f ? xs : -xs) + (v * 4 + (f ^ 1)) * N : fn + (v * 4 + f) * N;
+      un[v] = dg_team_point(gn, N, B, p);
     }
     if (needs_x) {
       x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);

@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q), dg_cuda_team_mi
   dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
   for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
     dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y, dg_cuda_team_threads(Q),
-                         R, Q, wk);
+                         R, Q, wk, dg_cuda_team_stride(R, Q));
     __syncthreads(); /* the next microblock overwrites the scratch */
   }
 }

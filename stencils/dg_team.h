@@ -42,8 +42,7 @@
 #endif
 
 /* Scratch of one element (dg_lane units) for degree r, q points. */
-#define DG_TEAM_WORK(r, q)                                                                         \
-  (DG_NVAR * (((r) + 1) * ((r) + 1) + 2 * (q) * ((r) + 1) + 8 * ((r) + 1) + 4 * (q)))
+#define DG_TEAM_WORK(r, q) (DG_NVAR * (((r) + 1) * ((r) + 1) + 2 * (q) * ((r) + 1) + 8 * ((r) + 1)))
 
 /* The items it = tid, tid + T, .. below n of one phase: ceil(n / T) turns
  * of a loop with constant bounds (so it unrolls and the turns' loads can be
@@ -60,6 +59,38 @@ DG_HD static inline dg_lane dg_team_point(const dg_lane *g, const int N, const d
   DG_UNROLL
   for (int i = 0; i < N; ++i) s += g[i] * B->P[i][p];
   return s;
+}
+
+/* Face f (direction d, a constant) of the team update: the values of both
+ * sides at the Q face points from their collapses go (N modes each, variable
+ * v at + 4 N v), the Rusanov fluxes there, and their lifting onto the N
+ * tangential modes into L (same layout). */
+DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_stage_basis *B,
+                                      const dg_real *geom, const dg_real *h, const dg_lane *xc,
+                                      const dg_lane *go, const dg_lane *gn, dg_lane *L, const int f,
+                                      const int d, const int N, const int Q) {
+  const int NV = DG_NVAR, side = f % 2, t = 1 - d;
+  dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[3];
+  DG_UNROLL_ALL
+  for (int v = 0; v < NV; ++v) {
+    dg_line(go + v * 4 * N, 1, uo[v], 1, N, Q, B->P, 1, 0);
+    dg_line(gn + v * 4 * N, 1, un[v], 1, N, Q, B->P, 1, 0);
+  }
+  x[0] = x[1] = x[2] = dg_lane_set(0);
+  if (geom) x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+  DG_UNROLL
+  for (int p = 0; p < Q; ++p) {
+    dg_lane ul[DG_NVAR], ur[DG_NVAR];
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      ul[v] = side ? uo[v][p] : un[v][p];
+      ur[v] = side ? un[v][p] : uo[v][p];
+    }
+    if (geom) x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
+    dg_rusanov(mp, ul, ur, x, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
+  }
+  DG_UNROLL_ALL
+  for (int v = 0; v < NV; ++v) dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
 }
 
 /* The update of element `lane` of microblock blk by thread tid of a team of
@@ -85,9 +116,9 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   dg_lane *c = wk;               /* [v][M] the old coefficients */
   dg_lane *ax = c + NV * M;      /* [v][b][k] */
   dg_lane *ay = ax + NV * Q * N; /* [v][b][k] */
-  dg_lane *fo = ay + NV * Q * N; /* [v][f][i] own faces collapsed, then the liftings */
-  dg_lane *fn = fo + NV * 4 * N; /* [v][f][i] the neighbours' faces collapsed */
-  dg_lane *G = fn + NV * 4 * N;  /* [v][f][p] face fluxes */
+  dg_lane *fo = ay + NV * Q * N; /* [v][f][i] own faces collapsed */
+  dg_lane *fn = fo + NV * 4 * N; /* [v][f][i] the neighbours' faces collapsed, then the
+                                    liftings */
   /* the x-neighbours in this microblock (not at a periodic wrap) */
   const int near[2] = {xs && lane > 0 && nbr[0] == bs - 1,
                        xs && lane < DG_W - 1 && nbr[DG_W] == bs + 1};
@@ -163,38 +194,16 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   }
   DG_TEAM_SYNC();
 
-  /* 3: Rusanov fluxes at face point p of the four faces (d a constant: x
-     and the model's velocity components stay in registers) */
-  DG_TEAM_ITEMS(p, Q) DG_UNROLL_ALL for (int f = 0; f < 4; ++f) {
-    const int d = f / 2, side = f % 2, t = 1 - d;
-    dg_lane uo[DG_NVAR], un[DG_NVAR];
-    DG_UNROLL_ALL
-    for (int v = 0; v < NV; ++v) {
-      uo[v] = dg_team_point(fo + (v * 4 + f) * N, N, B, p);
-      /* the neighbour's side: its own collapse across the face, or ours */
-      const dg_lane *gn =
-          f < 2 && near[f] ? fo + (f ? xs : -xs) + (v * 4 + (f ^ 1)) * N : fn + (v * 4 + f) * N;
-      un[v] = dg_team_point(gn, N, B, p);
-    }
-    if (needs_x) {
-      x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
-      x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
-    }
-    dg_rusanov(&mp, side ? uo : un, side ? un : uo, x, d, (dg_real)0.5 * (2 / h[d]), G + f * Q + p,
-               4 * Q);
-  }
-  DG_TEAM_SYNC();
-
-  /* 4: the face fluxes tested with tangential mode i (over fo) */
-  DG_TEAM_ITEMS(i, N) DG_UNROLL_ALL for (int f = 0; f < 4; ++f) {
-    DG_UNROLL_ALL
-    for (int v = 0; v < NV; ++v) {
-      const dg_lane *g = G + (v * 4 + f) * Q;
-      dg_lane s = dg_lane_set(0);
-      DG_UNROLL
-      for (int p = 0; p < Q; ++p) s += g[p] * B->Pw[i][p];
-      fo[(v * 4 + f) * N + i] = s;
-    }
+  /* 3: face f, one item: both sides' values at the face points, Rusanov
+     fluxes, lifting onto the tangential modes (into fn[f], which only this
+     item reads) */
+  DG_TEAM_ITEMS(f, 4) {
+    /* the neighbour's side: its own collapse across the face, or ours */
+    const dg_lane *gn = f < 2 && near[f] ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
+    if (f < 2) /* d a constant in each copy: x stays in registers */
+      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, fn + f * N, f, 0, N, Q);
+    else
+      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, fn + f * N, f, 1, N, Q);
   }
   DG_TEAM_SYNC();
 
@@ -207,7 +216,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       dg_lane r1[DG_MAX_Q], r2[DG_MAX_Q];
-      const dg_lane *L = fo + v * 4 * N;
+      const dg_lane *L = fn + v * 4 * N;
       dg_line(ax + v * Q * N + Q * b, 1, r1, 1, Q, N, B->Dw, 0, 1);
       dg_line(ay + v * Q * N + Q * b, 1, r2, 1, Q, N, B->Pw, 0, 0);
       DG_UNROLL

@@ -796,6 +796,7 @@ typedef struct {
   double flops_vs_dof_share; /* the same ratio for the counted flops */
   int finite;
   int nbr_coeffs;   /* the updates read neighbours' coefficients, no traces */
+  int team;         /* the updates run a team of threads per element */
   int reuse_traces; /* the updates read their own old face values back */
 } result;
 
@@ -958,6 +959,7 @@ static int run_case(bench_run *b, const plan_item *p, case_state *cs, result *r)
   r->p.degree_min = m->rmin;
   r->q = dg_disc_q(d);
   r->nbr_coeffs = dg_disc_nbr_coeffs(d);
+  r->team = dg_disc_team(d);
   r->reuse_traces = dg_disc_reuse_traces(d);
   r->stages = dg_ts_stages(p->ts);
   r->lane_width = b->be->lane_width;
@@ -1118,6 +1120,7 @@ static int case_fields(const bench_run *b, const result *r, fld *f, char *cells,
   FN("setup_s", r->setup_s);
   FJ("warmup_run_s", r->warmup_steps_s);
   f[n++] = (fld){"finite", FLD_BOOL, 0, r->finite, NULL, 1};
+  FI("team", r->team);
   FI("reuse_traces", r->reuse_traces);
   FI("nbr_coeffs", r->nbr_coeffs);
 #undef FI

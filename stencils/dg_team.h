@@ -20,16 +20,21 @@
  * neighbour's face values with the same calls).
  *
  * Phases (one variable shown; c the old coefficients, mode (a, b), point
- * (k, j), faces f = 2d + side):
- *   1. rows b:       load c[., b]; ax[k, b] = sum_a c[a, b] P_a(x_k)
- *      faces (f, i): the neighbour across f, collapsed onto its facing side
+ * (k, j), faces f = 2d + side; T = Q threads give one item per thread):
+ *   1. rows i:       load c[., i]; ax[k, i] = sum_a c[a, i] P_a(x_k); the
+ *                    neighbours across the four faces collapsed onto their
+ *                    facing sides at tangential index i
  *   2. columns k:    u(k, j) = sum_b ax[k, b] P_b(x_j); fluxes f_x, f_y there;
- *                    ax[k, b] = sum_j f_x Pw_b(j), ay[k, b] = sum_j f_y Dw_b(j)
- *      (d, i):       own faces of direction d collapsed
- *   3. (f, p):       both face values at point p, Rusanov flux G[f][p]
- *   4. (f, i):       lifting, L[f][i] = sum_p G[f][p] Pw_i(p)
- *   5. rows b:       rhs[a, b] = sum_k ax[k, b] Dw_a(k) + ay[k, b] Pw_a(k)
- *                    + the four liftings; inverse mass, fused RK update. */
+ *                    ax[k, b] = sum_j f_x Pw_b(j), ay[k, b] = sum_j f_y Dw_b(j);
+ *                    own faces collapsed at tangential index k
+ *   3. faces f:      both sides at the face points (dg_line), Rusanov fluxes,
+ *                    lifting L[f][i] = sum_p G[p] Pw_i(p)
+ *   4. rows b:       rhs[a, b] = sum_k ax[k, b] Dw_a(k) + ay[k, b] Pw_a(k)
+ *                    + the four liftings; inverse mass, fused RK update.
+ * Shared memory is the limit of this stage on the H100 (ncu: L1/shared
+ * throughput 65-81%), so each phase reads the scratch once per item: a face
+ * is one item (two short contractions beat Q point items that each read
+ * all N collapsed values). */
 #ifndef DG_TEAM_H
 #define DG_TEAM_H
 
@@ -207,7 +212,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   }
   DG_TEAM_SYNC();
 
-  /* 5: volume tests along x, the liftings (the minus face adds F psi(-1) =
+  /* 4: volume tests along x, the liftings (the minus face adds F psi(-1) =
      F (-1)^n, the plus face subtracts F), inverse mass and the RK update */
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;

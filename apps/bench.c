@@ -37,7 +37,9 @@
 #define GT_STEPS      40
 #define GT_2016_VAR_S 484.0
 #define GT_2016_UNI_S 1019.0
-#define VAR_TARGET    1.15 /* band map: <= 1.15 x its DOF share of the uniform time */
+/* band map: at most this x its DOF share of the uniform time (the CPU target of
+   issue 6; the GPU's, issue 3, is 1.25) */
+#define VAR_TARGET(b) ((b)->be->host_is_device ? 1.15 : 1.25)
 
 enum { MAP_UNIFORM = 0, MAP_BAND, MAP_RANDOM, MAP_FILE, MAP_COUNT };
 static const char *const map_names[MAP_COUNT] = {"uniform", "band", "random", "file"};
@@ -1476,8 +1478,8 @@ static void summary(bench_run *b) {
       printf("band %d..%d vs uniform %d (%dD %s %s): time x%.3f for DOFs x%.3f -> cost %.3f x "
              "its DOF share (target <= %.2f: %s; counted flops: %.3f x)\n",
              r->rmin, r->rmax, r->rmax, r->p.dim, cells, dg_ts_name(r->p.ts),
-             r->cost_vs_dof_share * share, share, r->cost_vs_dof_share, VAR_TARGET,
-             r->cost_vs_dof_share <= VAR_TARGET ? "met" : "not met", r->flops_vs_dof_share);
+             r->cost_vs_dof_share * share, share, r->cost_vs_dof_share, VAR_TARGET(b),
+             r->cost_vs_dof_share <= VAR_TARGET(b) ? "met" : "not met", r->flops_vs_dof_share);
     }
   }
   if (o->gridtools && b->nres == 2) {
@@ -1493,8 +1495,8 @@ static void summary(bench_run *b) {
         u->dofs, u->median * GT_STEPS, GT_STEPS, GT_2016_UNI_S);
     printf("  variable/uniform: time x%.3f, DOFs x%.3f -> cost %.3f x its DOF share (target <= "
            "%.2f: %s; counted flops: %.3f x; 2016: time x%.3f)\n",
-           v->median / u->median, (double)v->dofs / u->dofs, v->cost_vs_dof_share, VAR_TARGET,
-           v->cost_vs_dof_share <= VAR_TARGET ? "met" : "not met", v->flops_vs_dof_share,
+           v->median / u->median, (double)v->dofs / u->dofs, v->cost_vs_dof_share, VAR_TARGET(b),
+           v->cost_vs_dof_share <= VAR_TARGET(b) ? "met" : "not met", v->flops_vs_dof_share,
            GT_2016_VAR_S / GT_2016_UNI_S);
   }
   for (long i = 0; i < b->nskip; ++i) printf("skipped: %s\n", b->skipped[i]);

@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -148,11 +149,33 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   return 0;
 }
 
+/* A backend choice the environment may override: variable `name` unset or
+ * "auto" leaves *flag alone; the value `off` sets it to 0, `on` to 1, where
+ * `on` needs `possible` (else the error `why`); anything else is an error
+ * naming the variable and the values it takes. */
+static int env_override(const char *name, const char *off, const char *on, int possible,
+                        const char *why, int *flag) {
+  const char *env = getenv(name);
+  if (!env || strcmp(env, "auto") == 0) return 0;
+  if (strcmp(env, off) == 0) {
+    *flag = 0;
+  } else if (strcmp(env, on) == 0) {
+    if (!possible) return dg_error(DG_ERR_ARG, "%s=%s needs %s", name, on, why);
+    *flag = 1;
+  } else {
+    return dg_error(DG_ERR_ARG, "%s='%s': expected %s, %s or auto", name, env, off, on);
+  }
+  return 0;
+}
+
 /* How the updates see their neighbours: the backend's choice (traces, or for
  * a uniform map with q = r + 1 up to its coeffs_rmax the neighbours'
  * coefficients), unless the environment variable DGRID_NEIGHBOURS says
- * traces, coeffs or auto.  Both give the same results to round-off
- * (unit.neighbours).  Sets nbr_coeffs and the reuse_traces that goes with it. */
+ * traces, coeffs or auto; and whether they run the team update (2D, on the
+ * neighbours' coefficients, from the backend's team_rmin), unless
+ * DGRID_UPDATE says element, team or auto.  Every choice gives the same
+ * results to round-off (unit.neighbours, unit.team).  Sets nbr_coeffs, the
+ * reuse_traces that goes with it, and team. */
 static int choose_neighbours(dg_disc *d) {
   int nonempty = 0, r0 = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
@@ -163,40 +186,18 @@ static int choose_neighbours(dg_disc *d) {
   /* the CUDA kernels for it exist for q = r + 1 only */
   const int fits = nonempty == 1 && d->q == r0 + 1;
   d->nbr_coeffs = fits && r0 <= dg_backend()->coeffs_rmax[d->grid.dim - 2];
-  const char *env = getenv("DGRID_NEIGHBOURS");
-  if (!env || strcmp(env, "auto") == 0) {
-    /* the backend's choice */
-  } else if (strcmp(env, "traces") == 0) {
-    d->nbr_coeffs = 0;
-  } else if (strcmp(env, "coeffs") == 0) {
-    if (!fits)
-      return dg_error(DG_ERR_ARG,
-                      "DGRID_NEIGHBOURS=coeffs needs a uniform degree map and q = degree + 1 "
-                      "(this one has degrees %d..%d, q = %d)",
-                      d->map.rmin, d->map.rmax, d->q);
-    d->nbr_coeffs = 1;
-  } else {
-    return dg_error(DG_ERR_ARG, "DGRID_NEIGHBOURS='%s': expected traces, coeffs or auto", env);
-  }
+  char why[128];
+  snprintf(why, sizeof why,
+           "a uniform degree map and q = degree + 1 (this one has degrees %d..%d, q = %d)",
+           d->map.rmin, d->map.rmax, d->q);
+  DG_CALL(env_override("DGRID_NEIGHBOURS", "traces", "coeffs", fits, why, &d->nbr_coeffs));
   d->reuse_traces = dg_backend()->reuse_traces && !d->nbr_coeffs; /* no traces to reuse */
-  /* the team update: 2D, on the neighbours' coefficients */
   const int team_ok = d->nbr_coeffs && d->grid.dim == 2;
   d->team = team_ok && r0 >= dg_backend()->team_rmin[d->grid.dim - 2];
-  env = getenv("DGRID_UPDATE");
-  if (!env || strcmp(env, "auto") == 0) {
-    /* the backend's choice */
-  } else if (strcmp(env, "element") == 0) {
-    d->team = 0;
-  } else if (strcmp(env, "team") == 0) {
-    if (!team_ok)
-      return dg_error(DG_ERR_ARG,
-                      "DGRID_UPDATE=team needs a 2D grid whose updates read the neighbours' "
-                      "coefficients (a uniform degree map, q = degree + 1; see DGRID_NEIGHBOURS)");
-    d->team = 1;
-  } else {
-    return dg_error(DG_ERR_ARG, "DGRID_UPDATE='%s': expected element, team or auto", env);
-  }
-  return 0;
+  return env_override("DGRID_UPDATE", "element", "team", team_ok,
+                      "a 2D grid whose updates read the neighbours' coefficients (a uniform "
+                      "degree map, q = degree + 1; see DGRID_NEIGHBOURS)",
+                      &d->team);
 }
 
 int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,

@@ -103,4 +103,31 @@ static inline int test_run(const test_case *c, test_result *res, dg_disc **out_d
   return 0;
 }
 
+/* Run c and keep only what two ways of computing it are compared by: the
+ * final coefficients (host copy, malloc'd, *n values) and which path the
+ * discretisation took (*flag = path(disc), e.g. dg_disc_team). */
+static inline void test_run_coeffs(const test_case *c, test_result *res,
+                                   int (*path)(const dg_disc *), int *flag, double **out, long *n) {
+  dg_disc *d;
+  dg_field *u;
+  test_run(c, res, &d, &u);
+  *flag = path(d);
+  OK(dg_field_to_host(u));
+  *n = u->n;
+  *out = malloc(sizeof(double) * (size_t)u->n);
+  for (long i = 0; i < u->n; ++i) (*out)[i] = (double)u->h[i];
+  dg_field_destroy(&u);
+  dg_disc_destroy(&d);
+}
+
+/* || a - b || / || a || over n values (|| b || when a is 0). */
+static inline double test_rel_l2(const double *a, const double *b, long n) {
+  double num = 0, den = 0;
+  for (long i = 0; i < n; ++i) {
+    num += (a[i] - b[i]) * (a[i] - b[i]);
+    den += a[i] * a[i];
+  }
+  return sqrt(num / (den > 0 ? den : 1));
+}
+
 #endif

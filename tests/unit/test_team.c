@@ -14,16 +14,9 @@
 static void run_mode(const test_case *c, const char *mode, int want_team, double **out, long *n,
                      test_result *res) {
   OK(setenv("DGRID_UPDATE", mode, 1) ? DG_ERR_ARG : 0);
-  dg_disc *d;
-  dg_field *u;
-  test_run(c, res, &d, &u);
-  CHECK(dg_disc_team(d) == want_team, "DGRID_UPDATE=%s: team is %d", mode, dg_disc_team(d));
-  OK(dg_field_to_host(u));
-  *n = u->n;
-  *out = malloc(sizeof(double) * (size_t)u->n);
-  for (long i = 0; i < u->n; ++i) (*out)[i] = (double)u->h[i];
-  dg_field_destroy(&u);
-  dg_disc_destroy(&d);
+  int got;
+  test_run_coeffs(c, res, dg_disc_team, &got, out, n);
+  CHECK(got == want_team, "DGRID_UPDATE=%s: team is %d", mode, got);
 }
 
 int main(void) {
@@ -47,12 +40,7 @@ int main(void) {
       run_mode(&c, "element", 0, &a, &na, &ra);
       run_mode(&c, "team", 1, &b, &nb, &rb);
       CHECK(na == nb, "r %d: %ld and %ld coefficients", r, na, nb);
-      double num = 0, den = 0;
-      for (long i = 0; i < na && na == nb; ++i) {
-        num += (a[i] - b[i]) * (a[i] - b[i]);
-        den += a[i] * a[i];
-      }
-      const double rel = sqrt(num / (den > 0 ? den : 1));
+      const double rel = test_rel_l2(a, b, na == nb ? na : 0);
       const double drift = fabs(rb.mass1 - rb.mass0) / fabs(rb.mass0);
       CHECK(rel <= 1e-13, "r %d %s %s: element and team updates differ by %.3e", r,
             vel ? "rotation" : "constant", dg_ts_name(c.ts), rel);

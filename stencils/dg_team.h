@@ -57,19 +57,10 @@
   for (int it##_turn = 0; it##_turn < ((n) + T - 1) / T; ++it##_turn)                              \
     for (int it = tid + it##_turn * T; it < (n) && it < tid + (it##_turn + 1) * T; it = (n))
 
-/* Value at point p of the expansion g (N modes): sum_i g[i] P_i(x_p). */
-DG_HD static inline dg_lane dg_team_point(const dg_lane *g, const int N, const dg_stage_basis *B,
-                                          const int p) {
-  dg_lane s = dg_lane_set(0);
-  DG_UNROLL
-  for (int i = 0; i < N; ++i) s += g[i] * B->P[i][p];
-  return s;
-}
-
 /* Face f (direction d, a constant) of the team update: the values of both
- * sides at the Q face points from their collapses go (N modes each, variable
- * v at + 4 N v), the Rusanov fluxes there, and their lifting onto the N
- * tangential modes into L (same layout). */
+ * sides at the Q face points from their collapses (own: go, neighbour: gn;
+ * N modes each, variable v at + 4 N v), the Rusanov fluxes there, and their
+ * lifting onto the N tangential modes into L (same layout). */
 DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_stage_basis *B,
                                       const dg_real *geom, const dg_real *h, const dg_lane *xc,
                                       const dg_lane *go, const dg_lane *gn, dg_lane *L, const int f,

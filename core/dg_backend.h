@@ -23,9 +23,10 @@ typedef struct {
   int coeffs_rmax[2]; /* [dim-2]: a uniform map of degree <= coeffs_rmax (and
                          q = r+1) runs its updates with nbr_coeffs (no traces);
                          -1: never */
-  int team_rmin[2];   /* [dim-2]: with nbr_coeffs, degrees >= team_rmin run the
-                         team update (dg_team.h; 2D only); DG_MAX_DEGREE + 1:
-                         never */
+  int team_qmin[2];   /* [dim-2]: grids with q >= team_qmin points run the
+                         team update (dg_team.h; 2D only), which reads the
+                         neighbours' coefficients (and traces across degree
+                         changes) whatever the map; DG_MAX_Q + 1: never */
   /* Check that the backend can run here (CUDA: a device is present). */
   int (*init)(void);
   /* Device memory, zero-filled. */

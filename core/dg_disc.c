@@ -40,6 +40,8 @@ struct dg_disc {
   int nbr_coeffs;            /* updates read the neighbours' coefficients, no traces */
   int reuse_traces;          /* updates read their own old face values back */
   int team;                  /* updates run the team stage (dg_team.h) */
+  int nbr_traces;            /* nbr_coeffs with degree changes: traces there */
+  long jump_sides;           /* element faces whose neighbour has another degree */
   dg_real *d_spare;          /* nbr_coeffs: the other coefficient buffer (len reals) */
   int cur;                   /* buffer holding the traces of trace_src */
   const dg_field *trace_src; /* field whose current coefficients they are */
@@ -98,9 +100,11 @@ static int build_basis(dg_disc *d) {
   return 0;
 }
 
-/* Neighbour offsets (of the facing trace, or with nbr_coeffs of the
- * coefficients within the one bucket) and coordinates, per slot, built on
- * the host. */
+/* Neighbour offsets and coordinates, per slot, built on the host.  An offset
+ * is the one of the facing trace; with nbr_coeffs that of the neighbour's
+ * coefficients from its bucket's first (the element's own bucket: the same
+ * degree), and where the neighbour has another degree -1 - the offset of
+ * its facing trace (dg_stage_args.nbr_traces). */
 static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   const dg_grid *g = &d->grid;
   const int dim = g->dim, W = d->W, QF = (int)ipow(d->q, dim - 1);
@@ -109,7 +113,7 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   if (d->nbr_coeffs && (double)d->len >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: coefficients exceed %d values (int offsets)",
                     INT_MAX);
-  if (!d->nbr_coeffs && (double)nblk * tslot * W >= (double)INT_MAX)
+  if ((!d->nbr_coeffs || d->nbr_traces) && (double)nblk * tslot * W >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
                     INT_MAX);
   const int needs_x = dg_model_needs_x(&d->model);
@@ -117,8 +121,11 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   *geom = needs_x ? calloc((size_t)nblk * 3 * dim * W, sizeof **geom) : NULL;
   if (!*nbr || (needs_x && !*geom))
     return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
+  d->jump_sides = 0;
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];
+    int r = 0; /* the slot's bucket */
+    while (s >= d->bk[r].slot0 + d->bk[r].nblock * W) r++;
     int ijk[3] = {0, 0, 0};
     if (e >= 0) dg_grid_ijk(g, e, ijk);
     for (int dd = 0; dd < dim; ++dd)
@@ -130,10 +137,13 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
           ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
         }
         const int fo = 2 * dd + (1 - side);
-        const long sb = ns - d->bk[d->map.rmax].slot0; /* nbr_coeffs: one bucket */
-        const long off = d->nbr_coeffs
-                             ? (sb / W) * d->nvar * ipow(d->map.rmax + 1, dim) * W + sb % W
-                             : (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
+        const long sb = ns - d->bk[r].slot0;
+        const long toff = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
+        const int jump = ns != s && d->map.deg[d->slot_elem[ns]] != r;
+        d->jump_sides += jump;
+        const long off = !d->nbr_coeffs ? toff
+                         : jump         ? -1 - toff
+                                        : (sb / W) * d->nvar * ipow(r + 1, dim) * W + sb % W;
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
     if (e < 0 || !*geom) continue;
@@ -168,36 +178,48 @@ static int env_override(const char *name, const char *off, const char *on, int p
   return 0;
 }
 
-/* How the updates see their neighbours: the backend's choice (traces, or for
- * a uniform map with q = r + 1 up to its coeffs_rmax the neighbours'
- * coefficients), unless the environment variable DGRID_NEIGHBOURS says
- * traces, coeffs or auto; and whether they run the team update (2D, on the
- * neighbours' coefficients, from the backend's team_rmin), unless
- * DGRID_UPDATE says element, team or auto.  Every choice gives the same
- * results to round-off (unit.neighbours, unit.team).  Sets nbr_coeffs, the
- * reuse_traces that goes with it, and team. */
+/* Which update runs and how it sees its neighbours.  The team update
+ * (dg_team.h, 2D) runs from the backend's team_qmin points on, unless
+ * DGRID_UPDATE says element, team or auto; it reads the neighbours'
+ * coefficients where they have the element's degree and traces across
+ * degree changes (nbr_traces).  The one-element update reads traces, or for
+ * a uniform map with q = r + 1 up to the backend's coeffs_rmax the
+ * neighbours' coefficients, unless DGRID_NEIGHBOURS says traces, coeffs or
+ * auto (traces also turns off a team update that was not asked for).  Every
+ * choice gives the same results to round-off (unit.neighbours, unit.team).
+ * Sets team, nbr_coeffs, nbr_traces and reuse_traces. */
 static int choose_neighbours(dg_disc *d) {
+  const dg_backend_ops *be = dg_backend();
+  const int dim = d->grid.dim;
   int nonempty = 0, r0 = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
     if (d->bk[r].n > 0) {
       nonempty++;
       r0 = r;
     }
-  /* the CUDA kernels for it exist for q = r + 1 only */
+  d->team = dim == 2 && d->q >= be->team_qmin[dim - 2];
+  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &d->team));
+  const char *upd = getenv("DGRID_UPDATE");
+  const int team_asked = upd && strcmp(upd, "team") == 0;
+  /* the one-element update's kernels on coefficients exist for q = r + 1 */
   const int fits = nonempty == 1 && d->q == r0 + 1;
-  d->nbr_coeffs = fits && r0 <= dg_backend()->coeffs_rmax[d->grid.dim - 2];
-  char why[128];
+  d->nbr_coeffs = d->team || (fits && r0 <= be->coeffs_rmax[dim - 2]);
+  char why[160];
   snprintf(why, sizeof why,
-           "a uniform degree map and q = degree + 1 (this one has degrees %d..%d, q = %d)",
+           "a uniform degree map and q = degree + 1, or the team update (this one has degrees "
+           "%d..%d, q = %d)",
            d->map.rmin, d->map.rmax, d->q);
-  DG_CALL(env_override("DGRID_NEIGHBOURS", "traces", "coeffs", fits, why, &d->nbr_coeffs));
-  d->reuse_traces = dg_backend()->reuse_traces && !d->nbr_coeffs; /* no traces to reuse */
-  const int team_ok = d->nbr_coeffs && d->grid.dim == 2;
-  d->team = team_ok && r0 >= dg_backend()->team_rmin[d->grid.dim - 2];
-  return env_override("DGRID_UPDATE", "element", "team", team_ok,
-                      "a 2D grid whose updates read the neighbours' coefficients (a uniform "
-                      "degree map, q = degree + 1; see DGRID_NEIGHBOURS)",
-                      &d->team);
+  DG_CALL(
+      env_override("DGRID_NEIGHBOURS", "traces", "coeffs", fits || d->team, why, &d->nbr_coeffs));
+  if (d->team && !d->nbr_coeffs) {
+    if (team_asked)
+      return dg_error(DG_ERR_ARG, "DGRID_UPDATE=team reads the neighbours' coefficients: it "
+                                  "cannot run with DGRID_NEIGHBOURS=traces");
+    d->team = 0;
+  }
+  d->nbr_traces = d->nbr_coeffs && nonempty > 1; /* a connected grid: some face changes degree */
+  d->reuse_traces = be->reuse_traces && !d->nbr_coeffs; /* no own traces to reuse */
+  return 0;
 }
 
 int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,
@@ -290,7 +312,8 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     if (d->nbr_coeffs) {
       if ((rc = be->alloc(&p, (size_t)d->len * sizeof(dg_real)))) goto fail;
       d->d_spare = p;
-    } else {
+    }
+    if (!d->nbr_coeffs || d->nbr_traces) {
       for (int b = 0; b < 2; ++b) {
         if ((rc = be->alloc(&p, tb))) goto fail;
         d->d_trace[b] = p;
@@ -336,6 +359,7 @@ long dg_disc_len(const dg_disc *d) { return d->len; }
 int dg_disc_nbr_coeffs(const dg_disc *d) { return d->nbr_coeffs; }
 int dg_disc_reuse_traces(const dg_disc *d) { return d->reuse_traces; }
 int dg_disc_team(const dg_disc *d) { return d->team; }
+int dg_disc_nbr_traces(const dg_disc *d) { return d->nbr_traces; }
 
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const int r = d->map.deg[elem];
@@ -425,7 +449,9 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   w.bytes_moved = (double)d->len * rb * (2 + reg_streams) +
                   (coeffs ? 0 : (reuse ? 3 : 2)) * tr /* traces: write new, read neighbours'
                                                          (and own) */
-                  + (double)d->nslots * 2 * dim * sizeof(int) +
+                  /* with nbr_coeffs, where the degree changes: write and read */
+                  + (coeffs ? 2.0 * (double)d->jump_sides * nv * QF * rb : 0) +
+                  (double)d->nslots * 2 * dim * sizeof(int) +
                   (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
   return w;
 }
@@ -439,6 +465,10 @@ void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
   *trace_s = d->t_trace;
   *update_s = d->t_update;
 }
+
+/* Ids of the passes over the buckets (dg_stage_args.pass), unique in the
+ * process. */
+static long pass_id;
 
 int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
                   const dg_rk_coeffs *rk) {
@@ -458,17 +488,20 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   a.reuse_traces = d->reuse_traces;
   a.nbr_coeffs = d->nbr_coeffs;
   a.team = d->team;
+  a.nbr_traces = d->nbr_traces;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
   const int dim = d->grid.dim, W = d->W;
   /* traces of u are normally left by the previous update; recompute them
      only when u changed otherwise (projection, restart, another field) */
-  const int fresh = d->nbr_coeffs || (d->trace_src == u && d->trace_stamp == u->stamp);
+  const int fresh =
+      (d->nbr_coeffs && !d->nbr_traces) || (d->trace_src == u && d->trace_stamp == u->stamp);
   double t0 = d->timing ? now_s() : 0;
   for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
     a.trace = d->d_trace[d->cur];
     a.trace_out = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
+    a.pass = ++pass_id;
     for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
       const bucket *b = &d->bk[r];
       if (b->nblock == 0) continue;

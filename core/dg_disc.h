@@ -47,14 +47,18 @@ long dg_disc_ndofs(const dg_disc *d);
 /* Storage length of a field, in reals (with padding). */
 long dg_disc_len(const dg_disc *d);
 /* 1 when the updates read the neighbours' coefficients instead of face
- * traces (uniform maps; the backend's choice or DGRID_NEIGHBOURS). */
+ * traces (uniform maps, or any map with the team update; the backend's
+ * choice or DGRID_NEIGHBOURS). */
 int dg_disc_nbr_coeffs(const dg_disc *d);
 /* 1 when the updates read their own old face values back from the traces
  * (the backend's reuse_traces; never with nbr_coeffs). */
 int dg_disc_reuse_traces(const dg_disc *d);
 /* 1 when the updates run a team of threads per element (stencils/dg_team.h;
- * 2D with nbr_coeffs; the backend's team_rmin or DGRID_UPDATE). */
+ * 2D, with nbr_coeffs; the backend's team_qmin or DGRID_UPDATE). */
 int dg_disc_team(const dg_disc *d);
+/* 1 when the updates read the neighbours' coefficients and, across the
+ * degree changes of a variable map, their traces (team update only). */
+int dg_disc_nbr_traces(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 

@@ -40,6 +40,13 @@ DG_HD static inline dg_lane dg_lane_nbr_load(const dg_real *base, const int *off
   (void)kind;
   return base[off[0] + i * DG_W];
 }
+/* Where the neighbour is a face trace (offset < 0: -1 - the offset of its
+ * facing trace, dg_stage_args.nbr_traces), its value base[-1 - off + i*DG_W];
+ * elsewhere v. */
+DG_HD static inline dg_lane dg_lane_trace_pick(dg_lane v, const dg_real *base, const int *off,
+                                               long i) {
+  return off[0] < 0 ? base[-1 - off[0] + i * DG_W] : v;
+}
 DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
   (void)l;
   return v;
@@ -161,6 +168,11 @@ static inline dg_lane dg_lane_nbr_load(const dg_real *base, const int *off, int 
     return dg_lane_shift(a, b, kind);
   }
   for (int l = 0; l < DG_W; ++l) v[l] = base[off[l] + i * DG_W];
+  return v;
+}
+static inline dg_lane dg_lane_trace_pick(dg_lane v, const dg_real *base, const int *off, long i) {
+  for (int l = 0; l < DG_W; ++l)
+    if (off[l] < 0) v[l] = base[-1 - off[l] + i * DG_W];
   return v;
 }
 static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }

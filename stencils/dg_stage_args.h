@@ -40,6 +40,14 @@ typedef struct {
                           u_out then must not be u) instead of reading traces */
   int team;            /* update: a team of threads per element (dg_team.h; needs
                           nbr_coeffs, 2D), the backend's choice */
+  int nbr_traces;      /* team update with nbr_coeffs on a map with degree
+                          changes: a neighbour offset < 0 is -1 - the offset of
+                          the neighbour's facing trace in `trace` (a neighbour
+                          of another degree), and the update writes the new
+                          traces of those faces into trace_out */
+  long pass;           /* launches with the same pass id read nothing that the
+                          others write (the buckets of one pass over a stage):
+                          a backend may run them at once */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   int dim;

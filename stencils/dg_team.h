@@ -12,12 +12,16 @@
  *
  * The arithmetic is the one of dg_stage_update, from the same functions:
  * dg_line for every 1D contraction, dg_collapse for face values, dg_rusanov,
- * dg_inv_mass and dg_rk_mode.  It needs the neighbours' coefficients
- * (A->nbr_coeffs: a uniform map, new coefficients into A->u_out), and its
+ * dg_inv_mass and dg_rk_mode.  It reads the neighbours' coefficients
+ * (A->nbr_coeffs, new coefficients into A->u_out) where they have the
+ * element's degree; across a degree change (A->nbr_traces) it reads the
+ * neighbour's face trace instead and leaves the trace of its own new
+ * coefficients on that face for the neighbour's next update (phase 5).  Its
  * sums run in another order than dg_stage_update's, so the two agree to
- * round-off, not bitwise; within a team update both sides of every face
- * still see the same bits (each element computes its own and its
- * neighbour's face values with the same calls).
+ * round-off, not bitwise; within team updates both sides of every face still
+ * see the same bits (each side's face values come from the same dg_collapse
+ * and dg_line calls, whether computed by the element, its neighbour, phase 5
+ * or the trace pass's dg_face_dir).
  *
  * Phases (one variable shown; c the old coefficients, mode (a, b), point
  * (k, j), faces f = 2d + side; T = Q threads give one item per thread):
@@ -30,7 +34,11 @@
  *   3. faces f:      both sides at the face points (dg_line), Rusanov fluxes,
  *                    lifting L[f][i] = sum_p G[p] Pw_i(p)
  *   4. rows b:       rhs[a, b] = sum_k ax[k, b] Dw_a(k) + ay[k, b] Pw_a(k)
- *                    + the four liftings; inverse mass, fused RK update.
+ *                    + the four liftings; inverse mass, fused RK update
+ *                    (with nbr_traces the new c[., b] kept in the scratch)
+ *   5. faces f:      (nbr_traces; where the neighbour has another degree)
+ *                    the new coefficients' values at the face points into
+ *                    trace_out.
  * Shared memory is the limit of this stage on the H100 (ncu: L1/shared
  * throughput 65-81%), so each phase reads the scratch once per item: a face
  * is one item (two short contractions beat Q point items that each read
@@ -60,17 +68,22 @@
 /* Face f (direction d, a constant) of the team update: the values of both
  * sides at the Q face points from their collapses (own: go, neighbour: gn;
  * N modes each, variable v at + 4 N v), the Rusanov fluxes there, and their
- * lifting onto the N tangential modes into L (same layout). */
+ * lifting onto the N tangential modes into L (same layout).  tr (or NULL)
+ * and noff: lanes whose neighbour offset is a trace take the neighbour's
+ * values from there instead (dg_lane_trace_pick). */
 DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_stage_basis *B,
                                       const dg_real *geom, const dg_real *h, const dg_lane *xc,
-                                      const dg_lane *go, const dg_lane *gn, dg_lane *L, const int f,
-                                      const int d, const int N, const int Q) {
+                                      const dg_lane *go, const dg_lane *gn, const dg_real *tr,
+                                      const int *noff, dg_lane *L, const int f, const int d,
+                                      const int N, const int Q) {
   const int NV = DG_NVAR, side = f % 2, t = 1 - d;
   dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[3];
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_line(go + v * 4 * N, 1, uo[v], 1, N, Q, B->P, 1, 0);
     dg_line(gn + v * 4 * N, 1, un[v], 1, N, Q, B->P, 1, 0);
+    if (tr) DG_UNROLL
+    for (int p = 0; p < Q; ++p) un[v][p] = dg_lane_trace_pick(un[v][p], tr, noff, v * Q + p);
   }
   x[0] = x[1] = x[2] = dg_lane_set(0);
   if (geom) x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
@@ -138,7 +151,17 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     for (int f = 0; f < 4; ++f) {
       if (f < 2 && near[f]) continue;
       const int d = f / 2, sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
-      const int *noff = nbr + f * DG_W;
+      /* lanes whose neighbour is a trace (offset < 0) load from offset 0
+         (in bounds; phase 3 drops the values), or skip it all when every
+         lane's is */
+      int co[DG_VL], all_traces = 1;
+      DG_UNROLL_ALL
+      for (int l = 0; l < DG_VL; ++l) {
+        co[l] = nbr[f * DG_W + l] < 0 ? 0 : nbr[f * DG_W + l];
+        all_traces &= nbr[f * DG_W + l] < 0;
+      }
+      if (all_traces) continue;
+      const int *noff = co;
       const int kind = dg_lane_nbr_kind(noff);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) {
@@ -196,10 +219,11 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   DG_TEAM_ITEMS(f, 4) {
     /* the neighbour's side: its own collapse across the face, or ours */
     const dg_lane *gn = f < 2 && near[f] ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
+    const dg_real *tr = A->nbr_traces ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
-      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, fn + f * N, f, 0, N, Q);
+      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N, Q);
     else
-      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, fn + f * N, f, 1, N, Q);
+      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 1, N, Q);
   }
   DG_TEAM_SYNC();
 
@@ -222,8 +246,36 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
         const dg_lane sy = b % 2 ? L[2 * N + a] * (dg_real)-1 : L[2 * N + a];
         const dg_lane rhs = ((r1[a] + r2[a]) + (sx - L[N + b])) + (sy - L[3 * N + a]);
         const dg_lane dtl = rhs * (dg_inv_mass(DIM, N, m) * dt);
-        dg_rk_mode(&rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
+        const dg_lane un = dg_rk_mode(&rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
+        if (A->nbr_traces) c[v * M + m] = un; /* only this item reads row b */
       }
+    }
+  }
+  if (!A->nbr_traces) return;
+  DG_TEAM_SYNC();
+
+  /* 5: the new coefficients' values on face f, where a neighbour of another
+     degree reads them as its trace in the next update: the calls that give
+     its own side in phases 2 and 3 (and the trace pass), so the same bits */
+  dg_real *tw = A->trace_out + (A->slot0 / DG_W + blk) * (long)(4 * NV * Q * DG_W) + lane;
+  DG_TEAM_ITEMS(f, 4) {
+    int any = 0;
+    DG_UNROLL_ALL
+    for (int l = 0; l < DG_VL; ++l) any |= nbr[f * DG_W + l] < 0;
+    if (!any) continue;
+    const int d = f / 2, sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
+    DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) {
+      dg_lane g[DG_MAX_Q], val[DG_MAX_Q];
+      DG_UNROLL
+      for (int i = 0; i < N; ++i) {
+        dg_lane lo, hi;
+        dg_collapse(c + v * M + i * s1, sd, N, &lo, &hi);
+        g[i] = f % 2 ? hi : lo;
+      }
+      dg_line(g, 1, val, 1, N, Q, B->P, 1, 0);
+      DG_UNROLL
+      for (int p = 0; p < Q; ++p) dg_lane_store(tw + (long)((f * NV + v) * Q + p) * DG_W, val[p]);
     }
   }
 }

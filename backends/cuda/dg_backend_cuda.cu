@@ -8,16 +8,15 @@
  * by cudaDeviceSynchronize, so the message names the kernel that failed
  * (slow; for debugging).
  *
- * Streams.  Core calls a stage once per degree bucket, in increasing degree,
- * and the buckets of one pass are independent (each reads the traces of the
- * previous pass and writes its own coefficients and new traces).  So the
- * launches of one pass go round-robin to DGRID_CUDA_STREAMS blocking streams
- * and run concurrently: the small buckets of a variable-degree map fill each
- * other's tails instead of each paying a partly empty last wave.  A new pass
- * starts when the stage kind, the trace or output buffers or the grid change,
- * or the degree does not increase (with nbr_coeffs, a uniform map: every
- * launch); then every stream of the new pass first waits for
- * every stream of the last (events).  Copies, memsets and the triad use the
+ * Streams.  Core calls a stage once per degree bucket, and the buckets of
+ * one pass are independent (each reads the coefficients and traces of the
+ * previous pass and writes its own coefficients and new traces); core gives
+ * them one pass id (dg_stage_args.pass).  So the launches of one pass go
+ * round-robin to DGRID_CUDA_STREAMS blocking streams and run concurrently:
+ * the small buckets of a variable-degree map fill each other's tails instead
+ * of each paying a partly empty last wave.  A launch with another pass id
+ * starts a new pass: every stream of the new pass first waits for every
+ * stream of the last (events).  Copies, memsets and the triad use the
  * legacy default stream, which is ordered with the blocking streams both
  * ways, so they see finished stages and stages see finished copies.
  *
@@ -58,8 +57,8 @@ struct backend_state {
   /* the current pass (see "Streams" above) */
   cudaStream_t stream[DG_CUDA_MAX_STREAMS];
   cudaEvent_t done[DG_CUDA_MAX_STREAMS];
-  int in_pass, last_kind, last_r, last_dim, pos;
-  const void *last_trace, *last_trace_out, *last_u_out;
+  int in_pass, pos;
+  long last_pass;
   unsigned used, prev_used, waited; /* stream bit masks */
   unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 };
@@ -141,11 +140,8 @@ int do_init(void) {
 
 /* The stream for the next launch of a stage; starts a new pass when this
  * launch cannot belong to the current one (see "Streams" above). */
-int pick_stream(int kind, const dg_stage_args *a, int r, cudaStream_t *out) {
-  const int new_pass = !st.in_pass || kind != st.last_kind || r <= st.last_r ||
-                       a->dim != st.last_dim || (const void *)a->trace != st.last_trace ||
-                       (const void *)a->trace_out != st.last_trace_out ||
-                       (const void *)a->u_out != st.last_u_out;
+int pick_stream(const dg_stage_args *a, cudaStream_t *out) {
+  const int new_pass = !st.in_pass || a->pass != st.last_pass;
   if (new_pass) {
     for (int j = 0; j < st.nstreams; ++j)
       if (st.used >> j & 1) DG_CUDA_CHECK(cudaEventRecord(st.done[j], st.stream[j]), "(pass end)");
@@ -153,13 +149,8 @@ int pick_stream(int kind, const dg_stage_args *a, int r, cudaStream_t *out) {
     st.used = st.waited = 0;
     st.pos = 0;
     st.in_pass = 1;
-    st.last_kind = kind;
-    st.last_dim = a->dim;
-    st.last_trace = a->trace;
-    st.last_trace_out = a->trace_out;
-    st.last_u_out = a->u_out;
+    st.last_pass = a->pass;
   }
-  st.last_r = r;
   const int k = st.pos++ % st.nstreams;
   if (!(st.waited >> k & 1)) {
     for (int j = 0; j < st.nstreams; ++j)
@@ -276,7 +267,7 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   }
   if (blocks > 0x7fffffffL) blocks = 0x7fffffffL; /* the grid strides over the rest */
   cudaStream_t stream;
-  DG_CALL(pick_stream(kind, a, r, &stream));
+  DG_CALL(pick_stream(a, &stream));
   dg_stage_args av = *a;
   void *args[2] = {&av, (void *)basis};
   cudaError_t e =
@@ -347,11 +338,13 @@ int be_parallelism(void) {
 #define DG_CUDA_COEFFS_RMAX_3D -1
 #endif
 
-/* Uniform 2D maps of at least this degree run the team update
- * (stencils/dg_team.h): from 5 points per direction one element no longer
- * fits in one thread's registers (-DDG_CUDA_TEAM_RMIN_2D=r overrides). */
-#ifndef DG_CUDA_TEAM_RMIN_2D
-#define DG_CUDA_TEAM_RMIN_2D 4
+/* 2D grids with at least this many points per direction run the team
+ * update (stencils/dg_team.h), whatever their degree map: from 5 points one
+ * element no longer fits in one thread's registers, and a band map's
+ * low-degree buckets compute at its highest degree's points
+ * (-DDG_CUDA_TEAM_QMIN_2D=q overrides). */
+#ifndef DG_CUDA_TEAM_QMIN_2D
+#define DG_CUDA_TEAM_QMIN_2D 5
 #endif
 
 const dg_backend_ops ops = {
@@ -360,7 +353,7 @@ const dg_backend_ops ops = {
     0,                                                /* host_is_device */
     DG_CUDA_REUSE_TRACES,                             /* reuse_traces */
     {DG_CUDA_COEFFS_RMAX_2D, DG_CUDA_COEFFS_RMAX_3D}, /* coeffs_rmax */
-    {DG_CUDA_TEAM_RMIN_2D, DG_MAX_DEGREE + 1},        /* team_rmin */
+    {DG_CUDA_TEAM_QMIN_2D, DG_MAX_Q + 1},             /* team_qmin */
     be_init,                                          /* init */
     be_alloc,                                         /* alloc */
     be_free,                                          /* free */

@@ -156,7 +156,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
       t[DIM - 2][R][Q][2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
       t[DIM - 2][R][Q][2].name = coeffs_name;
     }
-    if constexpr (DIM == 2 && Q == R + 1) {
+    if constexpr (DIM == 2) {
       dg_cuda_kernel *k = &t[DIM - 2][R][Q][3];
       k->fn = (const void *)dg_cuda_update_team<R, Q>;
       k->name = team_name;

@@ -99,7 +99,7 @@ static const dg_backend_ops ops = {
     .coeffs_rmax = {-1, -1},
     /* the team update is for GPUs; the CPU runs it only when asked
        (DGRID_UPDATE=team, for tests) */
-    .team_rmin = {DG_MAX_DEGREE + 1, DG_MAX_DEGREE + 1},
+    .team_qmin = {DG_MAX_Q + 1, DG_MAX_Q + 1},
     .init = be_init,
     .alloc = be_alloc,
     .free = be_free,

@@ -111,18 +111,22 @@ __host__ __device__ constexpr int dg_cuda_team_bytes(int r, int q) {
   return DG_W * dg_cuda_team_stride(r, q) * (int)sizeof(dg_real);
 }
 __host__ __device__ constexpr int dg_cuda_min(int a, int b) { return a < b ? a : b; }
-/* Blocks per SM that its shared memory holds (228 KB, 1 KB reserved per
- * block; at most 2048 threads and 32 blocks): the __launch_bounds__
- * minimum, so that registers do not cut the occupancy below what shared
- * memory allows (degree 7: 80 registers, 3 blocks, no spills). */
+__host__ __device__ constexpr int dg_cuda_max(int a, int b) { return a > b ? a : b; }
+/* The registers a team thread keeps at least (65536 per SM).  Below about
+ * 56, the phase-2 item (values, two fluxes at Q points) spills: a band map's
+ * low-degree buckets at Q = 8 took 32 and spilled up to 0.8 KB. */
+#ifndef DG_CUDA_TEAM_MIN_REGS
+#define DG_CUDA_TEAM_MIN_REGS 56
+#endif
+/* The __launch_bounds__ minimum of blocks per SM: as many as shared memory
+ * holds (228 KB, 1 KB reserved per block), so that registers do not cut the
+ * occupancy below that (degree 7: 80 registers, 3 blocks, no spills), but no
+ * more than leave DG_CUDA_TEAM_MIN_REGS registers per thread; 1 to 32. */
 __host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q) {
-  return dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
-                                 2048 / (DG_W * dg_cuda_team_threads(q))),
-                     32) > 0
-             ? dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
-                                       2048 / (DG_W * dg_cuda_team_threads(q))),
-                           32)
-             : 1;
+  return dg_cuda_max(
+      1, dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
+                                 65536 / DG_CUDA_TEAM_MIN_REGS / (DG_W * dg_cuda_team_threads(q))),
+                     32));
 }
 
 template <int R, int Q>

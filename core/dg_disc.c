@@ -466,9 +466,9 @@ void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
   *update_s = d->t_update;
 }
 
-/* Ids of the passes over the buckets (dg_stage_args.pass), unique in the
- * process. */
-static long pass_id;
+/* Ids of the passes over the buckets (dg_stage_args.pass): consecutive
+ * passes differ. */
+static unsigned pass_id;
 
 int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
                   const dg_rk_coeffs *rk) {
@@ -501,7 +501,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
     a.trace = d->d_trace[d->cur];
     a.trace_out = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
-    a.pass = ++pass_id;
+    a.pass = (int)(++pass_id & 0x7fffffffu);
     for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
       const bucket *b = &d->bk[r];
       if (b->nblock == 0) continue;

@@ -35,7 +35,7 @@ if ! { cmake -S . -B $B "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIM
 fi
 # registers, stack and spills of the team kernels (ptxas, from the build log)
 grep -A3 "Compiling entry.*update_team" "$LOG/build.log" | grep -E "Compiling|registers|stack" |
-  sed -E 's/.*update_teamILi([0-9]+)ELi([0-9]+).*/team r=\1 q=\2:/; s/ptxas info *: //' |
+  sed -E 's/.*update_teamILi([0-9]+)ELi([0-9]+)ELb([01]).*/team r=\1 q=\2 traces=\3:/; s/ptxas info *: //' |
   paste -d' ' - - - >"$LOG/ptxas-team.txt"
 head -n 12 "$LOG/ptxas-team.txt"
 (cd $B && ctest -R "${GPU_TESTS:-unit.team}" --output-on-failure) 2>&1 |

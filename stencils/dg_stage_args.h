@@ -45,12 +45,13 @@ typedef struct {
                           the neighbour's facing trace in `trace` (a neighbour
                           of another degree), and the update writes the new
                           traces of those faces into trace_out */
-  long pass;           /* launches with the same pass id read nothing that the
-                          others write (the buckets of one pass over a stage):
-                          a backend may run them at once */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   int dim;
+  int pass;     /* launches with the same pass id read nothing that the
+                   others write (the buckets of one pass over a stage):
+                   a backend may run them at once (compared for
+                   equality only: wrapping is harmless) */
   dg_real h[3]; /* element sizes */
   dg_real dt;
   dg_rk_coeffs rk;

@@ -109,10 +109,13 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_stage_
  * one block per microblock), that stride, else 0; then the x-faces shared
  * with them take their own collapsed faces from there instead of loading
  * their coefficients again (the same bits: the same dg_collapse of the same
- * values).  2D only. */
+ * values).  TR is A->nbr_traces, passed apart so that a backend can make it
+ * a constant (CUDA: a uniform map's kernel carries none of the trace code).
+ * 2D only. */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
-                                              const int R, const int Q, dg_lane *wk, const int xs) {
+                                              const int R, const int Q, const int TR, dg_lane *wk,
+                                              const int xs) {
   const int DIM = 2, N = R + 1, M = N * N, NV = DG_NVAR;
   const long bs = blk * (long)(NV * M * DG_W) + lane;
   const dg_real *u = A->u + bs;
@@ -151,17 +154,21 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     for (int f = 0; f < 4; ++f) {
       if (f < 2 && near[f]) continue;
       const int d = f / 2, sd = d == 0 ? 1 : N, s1 = d == 0 ? N : 1;
-      /* lanes whose neighbour is a trace (offset < 0) load from offset 0
-         (in bounds; phase 3 drops the values), or skip it all when every
-         lane's is */
-      int co[DG_VL], all_traces = 1;
-      DG_UNROLL_ALL
-      for (int l = 0; l < DG_VL; ++l) {
-        co[l] = nbr[f * DG_W + l] < 0 ? 0 : nbr[f * DG_W + l];
-        all_traces &= nbr[f * DG_W + l] < 0;
+      const int *noff = nbr + f * DG_W;
+      int co[DG_VL];
+      if (TR) {
+        /* lanes whose neighbour is a trace (offset < 0) load from offset 0
+           (in bounds; phase 3 drops the values), or skip it all when every
+           lane's is */
+        int all_traces = 1;
+        DG_UNROLL_ALL
+        for (int l = 0; l < DG_VL; ++l) {
+          co[l] = noff[l] < 0 ? 0 : noff[l];
+          all_traces &= noff[l] < 0;
+        }
+        if (all_traces) continue;
+        noff = co;
       }
-      if (all_traces) continue;
-      const int *noff = co;
       const int kind = dg_lane_nbr_kind(noff);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) {
@@ -219,7 +226,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   DG_TEAM_ITEMS(f, 4) {
     /* the neighbour's side: its own collapse across the face, or ours */
     const dg_lane *gn = f < 2 && near[f] ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
-    const dg_real *tr = A->nbr_traces ? A->trace : 0;
+    const dg_real *tr = TR ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
       dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N, Q);
     else
@@ -247,11 +254,11 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
         const dg_lane rhs = ((r1[a] + r2[a]) + (sx - L[N + b])) + (sy - L[3 * N + a]);
         const dg_lane dtl = rhs * (dg_inv_mass(DIM, N, m) * dt);
         const dg_lane un = dg_rk_mode(&rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
-        if (A->nbr_traces) c[v * M + m] = un; /* only this item reads row b */
+        if (TR) c[v * M + m] = un; /* only this item reads row b */
       }
     }
   }
-  if (!A->nbr_traces) return;
+  if (!TR) return;
   DG_TEAM_SYNC();
 
   /* 5: the new coefficients' values on face f, where a neighbour of another

@@ -58,7 +58,7 @@ struct backend_state {
   cudaStream_t stream[DG_CUDA_MAX_STREAMS];
   cudaEvent_t done[DG_CUDA_MAX_STREAMS];
   int in_pass, pos;
-  long last_pass;
+  int last_pass;
   unsigned used, prev_used, waited; /* stream bit masks */
   unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 };
@@ -247,9 +247,10 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "cuda backend: no stage for dim %d, degree %d, %d points", a->dim,
                     r, q);
-  if (kind == 1 && a->nbr_coeffs) kind = a->team ? 3 : 2;
+  if (kind == 1 && a->nbr_coeffs) kind = a->team ? 3 + (a->nbr_traces != 0) : 2;
   static const char *const kind_name[DG_CUDA_KINDS] = {
-      "trace", "update", "update (neighbours' coefficients)", "update (team)"};
+      "trace", "update", "update (neighbours' coefficients)", "update (team)",
+      "update (team, traces at degree changes)"};
   const dg_cuda_kernel *k = &st.table[a->dim - 2][r][q][kind];
   if (!k->fn)
     return dg_error(DG_ERR_BACKEND,

@@ -18,9 +18,10 @@ typedef struct {
 } dg_cuda_kernel;
 
 /* t[dim-2][r][q][kind], kind 0 = trace, 1 = update, 2 = update with
- * nbr_coeffs, 3 = team update with nbr_coeffs (2 and 3 compiled for
- * q = r + 1 only, the uniform maps that use them; 3 for 2D only). */
-enum { DG_CUDA_KINDS = 4 };
+ * nbr_coeffs (compiled for q = r + 1 only, the uniform maps that use it),
+ * 3 = team update, 4 = team update with traces at degree changes
+ * (nbr_traces; 3 and 4 for 2D only). */
+enum { DG_CUDA_KINDS = 5 };
 typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per

@@ -101,8 +101,17 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
 #ifndef DG_CUDA_TEAM_T
 #define DG_CUDA_TEAM_T 0
 #endif
-__host__ __device__ constexpr int dg_cuda_team_threads(int q) {
-  return DG_CUDA_TEAM_T > 0 ? DG_CUDA_TEAM_T : q;
+/* Elements with at most half as many modes as points per direction (a band
+ * map's low-degree buckets) get ceil(q/2) threads, so that twice as many
+ * elements are in flight per SM (band 1..7 LSRK4 7% faster on the H100;
+ * BENCHMARKS.md); DG_CUDA_TEAM_LOW_T=0: q threads for all. */
+#ifndef DG_CUDA_TEAM_LOW_T
+#define DG_CUDA_TEAM_LOW_T 1
+#endif
+__host__ __device__ constexpr int dg_cuda_team_threads(int r, int q) {
+  return DG_CUDA_TEAM_T > 0                       ? DG_CUDA_TEAM_T
+         : DG_CUDA_TEAM_LOW_T && 2 * (r + 1) <= q ? (q + 1) / 2
+                                                  : q;
 }
 __host__ __device__ constexpr int dg_cuda_team_stride(int r, int q) {
   return DG_TEAM_WORK(r, q) | 1;
@@ -123,21 +132,21 @@ __host__ __device__ constexpr int dg_cuda_max(int a, int b) { return a > b ? a :
  * occupancy below that (degree 7: 80 registers, 3 blocks, no spills), but no
  * more than leave DG_CUDA_TEAM_MIN_REGS registers per thread; 1 to 32. */
 __host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q) {
-  return dg_cuda_max(
-      1, dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
-                                 65536 / DG_CUDA_TEAM_MIN_REGS / (DG_W * dg_cuda_team_threads(q))),
-                     32));
+  return dg_cuda_max(1, dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
+                                                65536 / DG_CUDA_TEAM_MIN_REGS /
+                                                    (DG_W * dg_cuda_team_threads(r, q))),
+                                    32));
 }
 
-template <int R, int Q>
-__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q), dg_cuda_team_min_blocks(R, Q))
+template <int R, int Q, bool TR>
+__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team_min_blocks(R, Q))
     dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
                         const __grid_constant__ dg_basis b) {
   extern __shared__ dg_real dg_cuda_team_smem[];
   dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
   for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
-    dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y, dg_cuda_team_threads(Q),
-                         R, Q, wk, dg_cuda_team_stride(R, Q));
+    dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y,
+                         dg_cuda_team_threads(R, Q), R, Q, TR, wk, dg_cuda_team_stride(R, Q));
     __syncthreads(); /* the next microblock overwrites the scratch */
   }
 }
@@ -146,12 +155,13 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(Q), dg_cuda_team_mi
 constexpr int dg_cuda_rq_index(int r, int q) { return q * (q - 1) / 2 + r; }
 
 template <int DIM, int R, int Q, bool MINE> struct dg_cuda_fill {
-  static void run(dg_cuda_table, const char *, const char *, const char *, const char *) {}
+  static void run(dg_cuda_table, const char *, const char *, const char *, const char *,
+                  const char *) {}
 };
 
 template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
   static void run(dg_cuda_table t, const char *trace_name, const char *update_name,
-                  const char *coeffs_name, const char *team_name) {
+                  const char *coeffs_name, const char *team_name, const char *team_traces_name) {
     t[DIM - 2][R][Q][0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
     t[DIM - 2][R][Q][0].name = trace_name;
     t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
@@ -161,11 +171,14 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
       t[DIM - 2][R][Q][2].name = coeffs_name;
     }
     if constexpr (DIM == 2) {
-      dg_cuda_kernel *k = &t[DIM - 2][R][Q][3];
-      k->fn = (const void *)dg_cuda_update_team<R, Q>;
-      k->name = team_name;
-      k->team = dg_cuda_team_threads(Q);
-      k->smem = dg_cuda_team_bytes(R, Q);
+      for (int tr = 0; tr < 2; ++tr) {
+        dg_cuda_kernel *k = &t[DIM - 2][R][Q][3 + tr];
+        k->fn = tr ? (const void *)dg_cuda_update_team<R, Q, true>
+                   : (const void *)dg_cuda_update_team<R, Q, false>;
+        k->name = tr ? team_traces_name : team_name;
+        k->team = dg_cuda_team_threads(R, Q);
+        k->smem = dg_cuda_team_bytes(R, Q);
+      }
     }
   }
 };
@@ -182,6 +195,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
       t, "trace " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                     \
       "update " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                       \
       "update (neighbours' coefficients) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,            \
-      "update (team) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
+      "update (team) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                \
+      "update (team, traces at degree changes) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
 
 void DG_CUDA_PART_FN(DG_CUDA_DIM, DG_CUDA_PART)(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }

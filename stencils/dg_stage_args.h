@@ -16,6 +16,10 @@ typedef struct {
   int use_k, use_u0, save_u0;
 } dg_rk_coeffs;
 
+/* Keep the size (264 bytes with double): the CUDA kernels take it by value
+ * ahead of the basis tables, and at 280 bytes the same degree-7 team kernel
+ * ran 12% slower on the H100 (BENCHMARKS.md, session 13); new fields go into
+ * the alignment holes or are measured. */
 typedef struct {
   dg_real *u;          /* this bucket's coefficients (block 0) */
   dg_real *u0;         /* RK register, same layout (or NULL) */

@@ -188,7 +188,7 @@ DG_HD static inline void dg_face_values(const dg_stage_basis *B, const dg_lane *
                                         dg_lane *g, dg_lane *t, const int DIM, const int N,
                                         const int Q) {
   const int QF = DIM == 3 ? Q * Q : Q;
-  DG_UNROLL_ALL
+  DG_UNROLL_DIR
   for (int d = 0; d < DIM; ++d)
     dg_face_dir(B, c, out + 2 * d * QF, out + (2 * d + 1) * QF, 3, g, t, DIM, N, Q, d);
 }
@@ -220,12 +220,13 @@ DG_HD static inline void dg_rusanov(const dg_model_params *mp, const dg_lane *ul
   for (int v = 0; v < DG_NVAR; ++v) G[v * sG] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * hs;
 }
 
-/* The inverse of the diagonal mass matrix at mode m (reference element). */
-DG_HD static inline dg_real dg_inv_mass(const int DIM, const int N, const int m) {
-  const int a = m % N, b = (m / N) % N, cc = m / (N * N);
-  dg_real s = (dg_real)((2 * a + 1) * (2 * b + 1)) / 4;
-  if (DIM == 3) s = s * (dg_real)(2 * cc + 1) / 2;
-  return s;
+/* The inverse of the diagonal mass matrix at mode (a, b, cc) (reference
+ * element; cc unused in 2D).  Taking the mode's indices, not its number,
+ * keeps integer divisions out of loops that stay rolled (CPU, 3D GPU): they
+ * cost 6% of the 2D degree-5 update's instructions on the CPU. */
+DG_HD static inline dg_real dg_inv_mass(const int DIM, const int a, const int b, const int cc) {
+  const dg_real s = (dg_real)(2 * a + 1) * (dg_real)(2 * b + 1) / 4;
+  return DIM == 3 ? s * (dg_real)(2 * cc + 1) / 2 : s;
 }
 
 /* The fused RK update of the coefficient at offset o (dg_rk_coeffs) with
@@ -357,7 +358,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   }
 
   /* surface: Rusanov flux on each face from the two traces, then lifting */
-  DG_UNROLL_ALL
+  DG_UNROLL_DIR
   for (int d = 0; d < DIM; ++d) {
     const dg_real scale = 2 / h[d];
     const int sd = d == 0 ? 1 : (d == 1 ? N : N * N);
@@ -478,7 +479,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         }
       }
     }
-    DG_UNROLL_ALL
+    DG_UNROLL_DIR
     for (int d = 0; d < DIM; ++d) {
       const dg_real scale = 2 / h[d];
       DG_UNROLL_SLABS
@@ -549,9 +550,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) DG_UNROLL_ALL
-  for (int m = 0; m < M; ++m) {
+  for (int mc = 0; mc < (DIM == 3 ? N : 1); ++mc) DG_UNROLL_ALL
+  for (int mb = 0; mb < N; ++mb) DG_UNROLL
+  for (int ma = 0; ma < N; ++ma) {
+    const int m = ma + N * (mb + N * mc);
     const long o = (long)(v * M + m) * DG_W;
-    const dg_lane dtl = rhs[v * M + m] * (dg_inv_mass(DIM, N, m) * dt);
+    const dg_lane dtl = rhs[v * M + m] * (dg_inv_mass(DIM, ma, mb, mc) * dt);
     c[v * M + m] = dg_rk_mode(&rk, dg_lane_load(u + o), dtl, ku, u0, uw, o);
   }
 

@@ -252,7 +252,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
         const dg_lane sx = a % 2 ? L[b] * (dg_real)-1 : L[b];
         const dg_lane sy = b % 2 ? L[2 * N + a] * (dg_real)-1 : L[2 * N + a];
         const dg_lane rhs = ((r1[a] + r2[a]) + (sx - L[N + b])) + (sy - L[3 * N + a]);
-        const dg_lane dtl = rhs * (dg_inv_mass(DIM, N, m) * dt);
+        const dg_lane dtl = rhs * (dg_inv_mass(DIM, a, b, 0) * dt);
         const dg_lane un = dg_rk_mode(&rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
         if (TR) c[v * M + m] = un; /* only this item reads row b */
       }

@@ -53,6 +53,8 @@ DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
 }
 /* No software prefetch on the GPU: other warps hide the latency. */
 #define DG_PREFETCH 0
+/* One copy of the RK update per element (dg_stage_update). */
+#define DG_RK_UNSWITCH 0
 DG_HD static inline void dg_prefetch(const dg_real *p, long bytes) {
   (void)p;
   (void)bytes;
@@ -84,9 +86,18 @@ typedef int dg_ilane __attribute__((vector_size(DG_VBYTES)));
 typedef long long dg_ilane __attribute__((vector_size(DG_VBYTES)));
 #endif
 
+/* A broadcast (0 + s would turn -0 into +0).  Spelt as an initialiser: gcc
+ * makes one vbroadcastsd of it, but two shuffles of a loop over the lanes
+ * (2% of the 2D degree-5 update's instructions). */
+#define DG_NLANES (DG_VBYTES / DG_REAL_BYTES)
 static inline dg_lane dg_lane_set(dg_real s) {
-  dg_lane v;
-  for (int l = 0; l < DG_W; ++l) v[l] = s; /* a broadcast (0 + s would turn -0 into +0) */
+#if DG_NLANES == 4
+  const dg_lane v = {s, s, s, s};
+#elif DG_NLANES == 8
+  const dg_lane v = {s, s, s, s, s, s, s, s};
+#else
+  const dg_lane v = {s, s, s, s, s, s, s, s, s, s, s, s, s, s, s, s};
+#endif
   return v;
 }
 static inline dg_lane dg_lane_load(const dg_real *p) {
@@ -106,7 +117,6 @@ static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
 /* Lanes j..W-1 of a followed by lanes 0..j-1 of b (0 < j < W), with
  * constant shuffles (a variable two-source shuffle costs a dozen
  * instructions on AVX2). */
-#define DG_NLANES (DG_VBYTES / DG_REAL_BYTES)
 static inline dg_lane dg_lane_shift(dg_lane a, dg_lane b, int j) {
 #if DG_NLANES == 4
   switch (j) {
@@ -179,9 +189,12 @@ static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
 /* Hint that `bytes` from p will be read soon: one prefetch per cache line.
  * One core of these machines cannot keep enough misses in flight for the
  * update's streams by the hardware prefetcher alone. */
-#define DG_PREFETCH 1
+#define DG_PREFETCH    1
+/* A copy of the RK update for each common scheme shape (dg_stage_update). */
+#define DG_RK_UNSWITCH 1
 static inline void dg_prefetch(const dg_real *p, long bytes) {
-  for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
+  DG_UNROLL /* bytes is a constant of the stage: no loop left */
+      for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
 }
 
 #endif

@@ -233,18 +233,54 @@ DG_HD static inline dg_real dg_inv_mass(const int DIM, const int a, const int b,
  * old value cm and dtl = dt M^-1 L(u) there; ku, u0 and uw are the element's
  * k, u0 and output (ku and u0 may be NULL when the scheme does not use
  * them).  Returns the new value. */
-DG_HD static inline dg_lane dg_rk_mode(const dg_rk_coeffs *rk, const dg_lane cm, const dg_lane dtl,
-                                       dg_real *ku, dg_real *u0, dg_real *uw, const long o) {
+DG_HD static inline dg_lane dg_rk_mode_as(const dg_rk_coeffs *rk, const dg_lane cm,
+                                          const dg_lane dtl, dg_real *ku, dg_real *u0, dg_real *uw,
+                                          const long o, const int use_k, const int use_u0,
+                                          const int save_u0) {
   dg_lane un = cm * rk->ua + dtl * rk->ul;
-  if (rk->use_k) {
+  if (use_k) {
     const dg_lane kn = dg_lane_load(ku + o) * rk->ka + dtl * rk->kc;
     dg_lane_store(ku + o, kn);
     un += kn * rk->uk;
   }
-  if (rk->use_u0) un += dg_lane_load(u0 + o) * rk->u0a;
-  if (rk->save_u0) dg_lane_store(u0 + o, cm);
+  if (use_u0) un += dg_lane_load(u0 + o) * rk->u0a;
+  if (save_u0) dg_lane_store(u0 + o, cm);
   dg_lane_store(uw + o, un);
   return un;
+}
+/* The same with the scheme's flags from rk (dg_rk_mode_as takes them as
+ * arguments, so that a caller can make them constants). */
+DG_HD static inline dg_lane dg_rk_mode(const dg_rk_coeffs *rk, const dg_lane cm, const dg_lane dtl,
+                                       dg_real *ku, dg_real *u0, dg_real *uw, const long o) {
+  return dg_rk_mode_as(rk, cm, dtl, ku, u0, uw, o, rk->use_k, rk->use_u0, rk->save_u0);
+}
+
+/* Inverse mass and the fused RK update of all modes of one element (the
+ * old coefficients from u, dt M^-1 L(u) from rhs scaled here); the new
+ * coefficients go to c as well.  use_k, use_u0, save_u0 as in rk (see
+ * dg_stage_update: constants there on the CPU). */
+DG_HD static inline void dg_rk_element(const dg_rk_coeffs *rk, const dg_real *u, const dg_lane *rhs,
+                                       dg_lane *c, dg_real *ku, dg_real *u0, dg_real *uw,
+                                       const dg_real dt, const int DIM, const int N,
+                                       const int use_k, const int use_u0, const int save_u0) {
+  const int M = DG_POW(N, DIM);
+  DG_UNROLL_ALL
+  for (int v = 0; v < DG_NVAR; ++v) DG_UNROLL_ALL
+  for (int mc = 0; mc < (DIM == 3 ? N : 1); ++mc) DG_UNROLL_ALL
+  for (int mb = 0; mb < N; ++mb) {
+    /* dg_inv_mass(DIM, ma, mb, mc) is that of (0, mb, mc) times 2 ma + 1,
+       exactly (small integers over 4 or 8); as lanes, so the CPU needs no
+       scalar product and broadcast per mode */
+    const dg_lane sbc = dg_lane_set(dg_inv_mass(DIM, 0, mb, mc));
+    DG_UNROLL
+    for (int ma = 0; ma < N; ++ma) {
+      const int m = ma + N * (mb + N * mc);
+      const long o = (long)(v * M + m) * DG_W;
+      const dg_lane dtl = rhs[v * M + m] * ((sbc * (dg_real)(2 * ma + 1)) * dt);
+      c[v * M + m] =
+          dg_rk_mode_as(rk, dg_lane_load(u + o), dtl, ku, u0, uw, o, use_k, use_u0, save_u0);
+    }
+  }
 }
 
 /* Trace pass: only needed when the coefficients changed outside the update
@@ -336,7 +372,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_lane *cv = c + v * M;
-    DG_UNROLL_ALL
+    DG_UNROLL
     for (int m = 0; m < M; ++m) {
       cv[m] = dg_lane_load(u + (long)(v * M + m) * DG_W);
       rhs[v * M + m] = dg_lane_set(0);
@@ -548,16 +584,16 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
-  DG_UNROLL_ALL
-  for (int v = 0; v < NV; ++v) DG_UNROLL_ALL
-  for (int mc = 0; mc < (DIM == 3 ? N : 1); ++mc) DG_UNROLL_ALL
-  for (int mb = 0; mb < N; ++mb) DG_UNROLL
-  for (int ma = 0; ma < N; ++ma) {
-    const int m = ma + N * (mb + N * mc);
-    const long o = (long)(v * M + m) * DG_W;
-    const dg_lane dtl = rhs[v * M + m] * (dg_inv_mass(DIM, ma, mb, mc) * dt);
-    c[v * M + m] = dg_rk_mode(&rk, dg_lane_load(u + o), dtl, ku, u0, uw, o);
-  }
+  /* the CPU compiles the loop once for each common scheme shape (Euler: no
+     flags, LSRK4: k only), so no mode branches on the flags (5% of the 2D
+     degree-5 instructions); the GPU keeps one copy (DG_RK_UNSWITCH 0: its
+     registers are the limit there) */
+  if (DG_RK_UNSWITCH && !rk.use_u0 && !rk.save_u0 && !rk.use_k)
+    dg_rk_element(&rk, u, rhs, c, ku, u0, uw, dt, DIM, N, 0, 0, 0);
+  else if (DG_RK_UNSWITCH && !rk.use_u0 && !rk.save_u0)
+    dg_rk_element(&rk, u, rhs, c, ku, u0, uw, dt, DIM, N, 1, 0, 0);
+  else
+    dg_rk_element(&rk, u, rhs, c, ku, u0, uw, dt, DIM, N, rk.use_k, rk.use_u0, rk.save_u0);
 
   /* the next stage's traces, while the new coefficients are at hand */
   if (A->trace_out) {

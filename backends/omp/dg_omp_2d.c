@@ -1,2 +1,0 @@
-#define DG_OMP_DIM 2
-#include "dg_omp_stages.inc"

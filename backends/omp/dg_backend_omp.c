@@ -1,7 +1,7 @@
-/* dg_backend_omp.c - the OpenMP backend: host memory, stages run by
- * dg_omp_2d.c / dg_omp_3d.c wrappers. */
+/* dg_backend_omp.c - the OpenMP backend: host memory, stages run by the
+ * wrappers of dg_omp_stages.inc (generated parts, dg_omp_parts.h). */
 #include "dg_backend.h"
-#include "dg_backend_omp.h"
+#include "dg_omp_parts.h"
 #include "dg_error.h"
 #include "dg_lane.h"
 
@@ -14,8 +14,8 @@ static int table_ready;
 
 static int be_init(void) {
   if (!table_ready) {
-    dg_omp_fill_2_table_(table[0]);
-    dg_omp_fill_3_table_(table[1]);
+#define DG_OMP_FILL_PART(dim, part) dg_omp_fill_##dim##_##part(table[(dim)-2]);
+    DG_OMP_FOR_EACH_PART(DG_OMP_FILL_PART)
     table_ready = 1;
   }
   return 0;

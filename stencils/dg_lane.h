@@ -193,8 +193,9 @@ static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
 /* A copy of the RK update for each common scheme shape (dg_stage_update). */
 #define DG_RK_UNSWITCH 1
 static inline void dg_prefetch(const dg_real *p, long bytes) {
-  DG_UNROLL /* bytes is a constant of the stage: no loop left */
-      for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
+  /* bytes is a constant of the stage: unrolled, no loop is left */
+  DG_UNROLL
+  for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
 }
 
 #endif

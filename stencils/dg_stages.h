@@ -304,10 +304,13 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
 
 /* The update.  NBRC is A->nbr_coeffs, passed apart so that a backend can make
  * it a constant (CUDA: one kernel per value, so neither carries the other's
- * registers). */
+ * registers).  NX 0 says that the model needs no coordinates (A->geom is
+ * NULL), as a constant: then every branch on the position folds away (the
+ * CPU's 2D copy for constant velocity: 8% of a degree-1 update's
+ * instructions were those branches); NX 1: A->geom decides at run time. */
 DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                          int lane, const int DIM, const int R, const int Q,
-                                         const int NBRC, dg_lane *wk) {
+                                         const int NBRC, const int NX, dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
   const int NF = DIM == 3 ? N * N : N;
   const int NV = DG_NVAR;
@@ -316,7 +319,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
+  const dg_real *geom = NX && A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
   const int needs_x = geom != 0;
   /* local copies: the stores below could alias *A as far as the compiler
      knows, so without them every point would reload and re-broadcast these */
@@ -335,6 +338,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_lane *t1 = gf + 2 * NF;                     /* contraction scratch */
   dg_lane *t2 = t1 + (DIM == 3 ? Q * N * N : Q); /* N^2, the 3D lifting */
   dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
+  const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
   if (needs_x) DG_UNROLL_ALL
@@ -416,13 +420,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       if (NBRC) {
         DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) {
-          DG_UNROLL_ALL
-          for (int m = 0; m < M; ++m) c[m] = dg_lane_nbr_load(A->u, noff, kind, (long)(v * M + m));
+          dg_lane_nbr_load_n(A->u, noff, kind, (long)(v * M), M, c);
           dg_face_dir(B, c, Gs + v * QF, Gs + v * QF, 2 >> side, gf, t1, DIM, N, Q, d);
         }
       } else {
-        DG_UNROLL_ALL
-        for (int i = 0; i < NV * QF; ++i) Gs[i] = dg_lane_nbr_load(A->trace, noff, kind, (long)i);
+        dg_lane_nbr_load_n(A->trace, noff, kind, 0, NV * QF, Gs);
       }
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
@@ -439,7 +441,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        dg_rusanov(&mp, ul, ur, x, d, (dg_real)0.5 * scale, Gs + p, QF);
+        dg_rusanov(&mp, ul, ur, xm, d, (dg_real)0.5 * scale, Gs + p, QF);
       }
     }
     /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
@@ -529,7 +531,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
             if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
-            dg_model_flux(&mp, up, x, d, f);
+            dg_model_flux(&mp, up, xm, d, f);
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) fs[v * QF + p] = f[v] * scale;
           }

@@ -25,9 +25,10 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return p->velocity != DG_VELOCITY_CONSTANT;
 }
 
-/* Velocity component d at x. */
+/* Velocity component d at x.  The stages pass x = NULL where
+ * dg_model_needs_x is false; as a constant there, it folds this branch. */
 DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg_lane *x, int d) {
-  if (p->velocity == DG_VELOCITY_ROTATION) {
+  if (x && p->velocity == DG_VELOCITY_ROTATION) {
     if (d == 0) return (x[1] - p->centre[1]) * (-p->omega);
     if (d == 1) return (x[0] - p->centre[0]) * p->omega;
     return dg_lane_set(0);

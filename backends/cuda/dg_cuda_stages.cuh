@@ -73,7 +73,7 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
     if (UPDATE)
-      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, wk);
+      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, 1, wk);
     else
       dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
   }

@@ -1,0 +1,70 @@
+#!/bin/bash
+# gpu-band-profile.sh - where a band map's time goes on the GPU, in one call:
+# builds the 2D CUDA kernels (build-band), times band 1..R against uniform R
+# on one grid for each DGRID_CUDA_STREAMS setting, then reads one RK stage of
+# the band map with Nsight Compute (one row per degree bucket: duration,
+# occupancy, registers, the top warp stall reasons).  Logs under $OUT.
+#
+#   scripts/gpu-band-profile.sh [CELLS [R]]        [768x768 7]
+#
+# Environment: BAND_STREAMS ("1 4 8"), BAND_INTEGRATORS ("euler,lsrk4"),
+# BAND_NCU (1), BAND_CMAKE (extra CMake arguments, e.g. a -D of a variant).
+# Written in session 15, when no GPU machine was lent: not yet run (the ncu
+# metric names follow Nsight Compute 2025's; check ncu.err on the first run).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+OUT=${OUT:-$PWD/gpu-band-out}
+mkdir -p "$OUT"
+cells=${1:-768x768}
+r=${2:-7}
+. scripts/gpu-deps.sh
+# shellcheck disable=SC2086
+cmake -S . -B build-band "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 \
+  -DDGRID_CUDA_PARTS_2D="$(nproc)" -DDGRID_FORTRAN_REFERENCE=OFF ${BAND_CMAKE:-} \
+  >"$OUT/configure.log" 2>&1 &&
+  cmake --build build-band -j "$(nproc)" --target bench >"$OUT/build.log" 2>&1 ||
+  {
+    echo "gpu-band-profile: build failed" >&2
+    tail -n 30 "$OUT/build.log" >&2
+    exit 1
+  }
+b=build-band/apps/bench
+common=(--cells "$cells" --degree "$r" --degree-min 1 --min-time 0.05 --repeats 5 --quiet)
+for s in ${BAND_STREAMS:-1 4 8}; do
+  for map in uniform band; do
+    echo "== streams $s, $map"
+    DGRID_CUDA_STREAMS=$s "$b" "${common[@]}" --map "$map" \
+      --integrators "${BAND_INTEGRATORS:-euler,lsrk4}" | grep -E "^ +2 " | tee -a "$OUT/bench.txt"
+  done
+done
+[ "${BAND_NCU:-1}" = 1 ] || exit 0
+STALLS=smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio,smsp__average_warps_issue_stalled_no_instruction_per_issue_active.ratio,smsp__average_warps_issue_stalled_drain_per_issue_active.ratio,smsp__average_warps_issue_stalled_membar_per_issue_active.ratio,smsp__average_warps_issue_stalled_tex_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_branch_resolving_per_issue_active.ratio,smsp__average_warps_issue_stalled_sleeping_per_issue_active.ratio,smsp__average_warps_issue_stalled_misc_per_issue_active.ratio
+# one LSRK4 stage after the warm-up step (5 stages): every bucket's update
+ncu --clock-control none -k regex:dg_cuda_update --launch-skip $((5 * r)) --launch-count "$r" \
+  --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+  --section SchedulerStats --metrics "smsp__inst_executed.sum,$STALLS" --csv --page details \
+  "$b" --cells "$cells" --degree "$r" --degree-min 1 --map band --integrator lsrk4 \
+  --steps 1 --repeats 1 --warmup 0 --quiet >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
+echo "ncu rc=$?"
+python3 - "$OUT/ncu.csv" <<'EOF'
+import csv, sys, collections
+rows = list(csv.reader(open(sys.argv[1])))
+hdr = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
+k = rows[hdr]
+per = collections.OrderedDict()
+for r in rows[hdr + 1:]:
+    d = dict(zip(k, r))
+    key = (d["ID"], d["Kernel Name"][:60])
+    per.setdefault(key, {})[d["Metric Name"]] = (d["Metric Value"], d["Metric Unit"])
+want = ["Duration", "Registers Per Thread", "Achieved Occupancy", "Theoretical Occupancy",
+        "Block Size", "Grid Size", "Compute (SM) Throughput", "Memory Throughput",
+        "Issue Slots Busy", "No Eligible", "Warp Cycles Per Issued Instruction"]
+for (i, name), m in per.items():
+    print(i, name)
+    print("   ", "; ".join(f"{w}={m[w][0]}{m[w][1]}" for w in want if w in m))
+    st = [(float(v[0].replace(",", "")), n) for n, v in m.items()
+          if n.startswith("Stall") or "stall" in n.lower()]
+    st.sort(reverse=True)
+    print("    stalls:", "; ".join(n.replace("smsp__average_warps_issue_stalled_", "").replace("_per_issue_active.ratio", "") + f"={v:.2f}" for v, n in st[:7]))
+    if "smsp__inst_executed.sum" in m: print("    warp instructions:", m["smsp__inst_executed.sum"][0])
+EOF

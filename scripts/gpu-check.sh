@@ -107,8 +107,8 @@ done
 perl -ne '
   if (/Compiling entry function .*dg_cuda_(trace|update)ILi(\d+)ELi(\d+)ELi(\d+)E(Lb1)?/) {
     ($k, $d, $r, $q) = ($1, $2, $3, $4); $k = "coeffs" if $5; next }
-  if (/Compiling entry function .*dg_cuda_update_teamILi(\d+)ELi(\d+)ELb([01])E/) {
-    ($k, $d, $r, $q) = ($3 ? "teamtr" : "team", 2, $1, $2); next }
+  if (/Compiling entry function .*dg_cuda_update_teamILi(\d+)ELi(\d+)ELb([01])ELb([01])E/) {
+    ($k, $d, $r, $q) = (($3 ? "teamtr" : "team") . ($4 ? "" : "0x"), 2, $1, $2); next }
   if (defined $k && /(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads/) {
     ($st, $ss, $sl) = ($1, $2, $3); next }
   if (defined $k && /Used (\d+) registers/) {

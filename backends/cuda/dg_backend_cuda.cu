@@ -242,15 +242,25 @@ int be_basis_create(void **handle, const dg_basis *b) {
 
 void be_basis_free(void *h) { free(h); }
 
+/* Team updates with traces at degree changes (band and random maps) of
+ * models without coordinates run the kernels compiled for them (NX = 0 in
+ * dg_stage_update_team: 20-30% fewer instructions in a band map's
+ * low-degree buckets; band 1..7 0.93x the step time on the H100).  Uniform
+ * maps keep the general kernel: there NX = 0 made ptxas spill more (2D
+ * degree 4: 68 B instead of 16, 1.14x the step time; BENCHMARKS.md).
+ * 0 (an experiment's baseline): the general kernels everywhere. */
+#ifndef DG_CUDA_TEAM_NX0
+#define DG_CUDA_TEAM_NX0 1
+#endif
+
 int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   DG_CALL(be_init());
   if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "cuda backend: no stage for dim %d, degree %d, %d points", a->dim,
                     r, q);
-  if (kind == 1 && a->nbr_coeffs) kind = a->team ? 3 + (a->nbr_traces != 0) : 2;
-  static const char *const kind_name[DG_CUDA_KINDS] = {
-      "trace", "update", "update (neighbours' coefficients)", "update (team)",
-      "update (team, traces at degree changes)"};
+  if (kind == 1 && a->nbr_coeffs)
+    kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
+  static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
   const dg_cuda_kernel *k = &st.table[a->dim - 2][r][q][kind];
   if (!k->fn)
     return dg_error(DG_ERR_BACKEND,

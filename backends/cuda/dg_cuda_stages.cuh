@@ -104,14 +104,18 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
 /* Elements with at most half as many modes as points per direction (a band
  * map's low-degree buckets) get ceil(q/2) threads, so that twice as many
  * elements are in flight per SM (band 1..7 LSRK4 7% faster on the H100;
- * BENCHMARKS.md); DG_CUDA_TEAM_LOW_T=0: q threads for all. */
+ * BENCHMARKS.md), and ceil(q/4) with at most a quarter as many (degree 1
+ * at q = 8: 2 threads, a quarter fewer instructions per element than 4;
+ * band 1..7 1-2% faster).  DG_CUDA_TEAM_LOW_T=1: only the first rule; 0:
+ * q threads for all. */
 #ifndef DG_CUDA_TEAM_LOW_T
-#define DG_CUDA_TEAM_LOW_T 1
+#define DG_CUDA_TEAM_LOW_T 2
 #endif
 __host__ __device__ constexpr int dg_cuda_team_threads(int r, int q) {
-  return DG_CUDA_TEAM_T > 0                       ? DG_CUDA_TEAM_T
-         : DG_CUDA_TEAM_LOW_T && 2 * (r + 1) <= q ? (q + 1) / 2
-                                                  : q;
+  return DG_CUDA_TEAM_T > 0                            ? DG_CUDA_TEAM_T
+         : DG_CUDA_TEAM_LOW_T >= 2 && 4 * (r + 1) <= q ? (q + 3) / 4
+         : DG_CUDA_TEAM_LOW_T >= 1 && 2 * (r + 1) <= q ? (q + 1) / 2
+                                                       : q;
 }
 __host__ __device__ constexpr int dg_cuda_team_stride(int r, int q) {
   return DG_TEAM_WORK(r, q) | 1;
@@ -138,7 +142,7 @@ __host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q) {
                                     32));
 }
 
-template <int R, int Q, bool TR>
+template <int R, int Q, bool TR, bool NX>
 __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team_min_blocks(R, Q))
     dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
                         const __grid_constant__ dg_basis b) {
@@ -146,7 +150,7 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team
   dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
   for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
     dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y,
-                         dg_cuda_team_threads(R, Q), R, Q, TR, wk, dg_cuda_team_stride(R, Q));
+                         dg_cuda_team_threads(R, Q), R, Q, TR, NX, wk, dg_cuda_team_stride(R, Q));
     __syncthreads(); /* the next microblock overwrites the scratch */
   }
 }
@@ -155,31 +159,28 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team
 constexpr int dg_cuda_rq_index(int r, int q) { return q * (q - 1) / 2 + r; }
 
 template <int DIM, int R, int Q, bool MINE> struct dg_cuda_fill {
-  static void run(dg_cuda_table, const char *, const char *, const char *, const char *,
-                  const char *) {}
+  static void run(dg_cuda_table, const char *const *) {}
 };
 
 template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
-  static void run(dg_cuda_table t, const char *trace_name, const char *update_name,
-                  const char *coeffs_name, const char *team_name, const char *team_traces_name) {
-    t[DIM - 2][R][Q][0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
-    t[DIM - 2][R][Q][0].name = trace_name;
-    t[DIM - 2][R][Q][1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
-    t[DIM - 2][R][Q][1].name = update_name;
-    if constexpr (Q == R + 1) { /* a plain if would compile it for every Q */
-      t[DIM - 2][R][Q][2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
-      t[DIM - 2][R][Q][2].name = coeffs_name;
-    }
+  /* name[kind]: the kernels' names for messages */
+  static void run(dg_cuda_table t, const char *const *name) {
+    dg_cuda_kernel *k = t[DIM - 2][R][Q];
+    k[0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
+    k[1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
+    if constexpr (Q == R + 1) /* a plain if would compile it for every Q */
+      k[2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
     if constexpr (DIM == 2) {
-      for (int tr = 0; tr < 2; ++tr) {
-        dg_cuda_kernel *k = &t[DIM - 2][R][Q][3 + tr];
-        k->fn = tr ? (const void *)dg_cuda_update_team<R, Q, true>
-                   : (const void *)dg_cuda_update_team<R, Q, false>;
-        k->name = tr ? team_traces_name : team_name;
-        k->team = dg_cuda_team_threads(R, Q);
-        k->smem = dg_cuda_team_bytes(R, Q);
+      k[3].fn = (const void *)dg_cuda_update_team<R, Q, false, true>;
+      k[4].fn = (const void *)dg_cuda_update_team<R, Q, true, true>;
+      k[5].fn = (const void *)dg_cuda_update_team<R, Q, true, false>;
+      for (int i = 3; i < DG_CUDA_KINDS; ++i) {
+        k[i].team = dg_cuda_team_threads(R, Q);
+        k[i].smem = dg_cuda_team_bytes(R, Q);
       }
     }
+    for (int i = 0; i < DG_CUDA_KINDS; ++i)
+      if (k[i].fn) k[i].name = name[i];
   }
 };
 
@@ -191,11 +192,11 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
 #define DG_CUDA_PART_FN(d, p)  DG_CUDA_PART_FN_(d, p)
 
 #define DG_CUDA_FILL(R, Q)                                                                         \
-  dg_cuda_fill<DG_CUDA_DIM, R, Q, dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run(   \
-      t, "trace " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                     \
-      "update " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                       \
-      "update (neighbours' coefficients) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,            \
-      "update (team) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q,                                \
-      "update (team, traces at degree changes) " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q);
+  {                                                                                                \
+    static const char *const name[DG_CUDA_KINDS] = {                                               \
+        DG_CUDA_KIND_NAMES(" " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q)};                      \
+    dg_cuda_fill<DG_CUDA_DIM, R, Q, dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run( \
+        t, name);                                                                                  \
+  }
 
 void DG_CUDA_PART_FN(DG_CUDA_DIM, DG_CUDA_PART)(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }

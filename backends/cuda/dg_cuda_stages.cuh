@@ -101,21 +101,23 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
 #ifndef DG_CUDA_TEAM_T
 #define DG_CUDA_TEAM_T 0
 #endif
-/* Elements with at most half as many modes as points per direction (a band
- * map's low-degree buckets) get ceil(q/2) threads, so that twice as many
+/* Elements with at most ceil(q/2) modes per direction (a band map's
+ * low-degree buckets) get ceil(q/2) threads, so that about twice as many
  * elements are in flight per SM (band 1..7 LSRK4 7% faster on the H100;
- * BENCHMARKS.md), and ceil(q/4) with at most a quarter as many (degree 1
- * at q = 8: 2 threads, a quarter fewer instructions per element than 4;
- * band 1..7 1-2% faster).  DG_CUDA_TEAM_LOW_T=1: only the first rule; 0:
- * q threads for all. */
+ * band 1..4, degree 2 at q = 5: 4-7%; BENCHMARKS.md), and ceil(q/4) with
+ * at most a quarter as many (degree 1 at q = 8: 2 threads, a quarter fewer
+ * instructions per element than 4; band 1..7 1-2% faster).  Not more
+ * (degree 4 at q = 8 with 4 threads: band 1..7 1.5% slower, with degree 5
+ * too 8%).  DG_CUDA_TEAM_LOW_T=1: only the first rule; 0: q threads for
+ * all. */
 #ifndef DG_CUDA_TEAM_LOW_T
 #define DG_CUDA_TEAM_LOW_T 2
 #endif
 __host__ __device__ constexpr int dg_cuda_team_threads(int r, int q) {
-  return DG_CUDA_TEAM_T > 0                            ? DG_CUDA_TEAM_T
-         : DG_CUDA_TEAM_LOW_T >= 2 && 4 * (r + 1) <= q ? (q + 3) / 4
-         : DG_CUDA_TEAM_LOW_T >= 1 && 2 * (r + 1) <= q ? (q + 1) / 2
-                                                       : q;
+  return DG_CUDA_TEAM_T > 0                                ? DG_CUDA_TEAM_T
+         : DG_CUDA_TEAM_LOW_T >= 2 && 4 * (r + 1) <= q     ? (q + 3) / 4
+         : DG_CUDA_TEAM_LOW_T >= 1 && 2 * (r + 1) <= q + 1 ? (q + 1) / 2
+                                                           : q;
 }
 __host__ __device__ constexpr int dg_cuda_team_stride(int r, int q) {
   return DG_TEAM_WORK(r, q) | 1;

@@ -9,8 +9,8 @@
 #
 # Environment: BAND_STREAMS ("1 4 8"), BAND_INTEGRATORS ("euler,lsrk4"),
 # BAND_NCU (1), BAND_CMAKE (extra CMake arguments, e.g. a -D of a variant).
-# Written in session 15, when no GPU machine was lent: not yet run (the ncu
-# metric names follow Nsight Compute 2025's; check ncu.err on the first run).
+# First run in session 16 on the lent H100 (BENCHMARKS.md: about 75 s for
+# the 2D build, the bench runs and the profile).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-$PWD/gpu-band-out}

@@ -245,7 +245,7 @@ void be_basis_free(void *h) { free(h); }
 /* Team updates with traces at degree changes (band and random maps) of
  * models without coordinates run the kernels compiled for them (NX = 0 in
  * dg_stage_update_team: 20-30% fewer instructions in a band map's
- * low-degree buckets; band 1..7 0.93x the step time on the H100).  Uniform
+ * low-degree buckets; band 1..7 0.90-0.93x the step time on the H100).  Uniform
  * maps keep the general kernel: there NX = 0 made ptxas spill more (2D
  * degree 4: 68 B instead of 16, 1.14x the step time; BENCHMARKS.md).
  * 0 (an experiment's baseline): the general kernels everywhere. */

@@ -16,11 +16,16 @@
 #include <string.h>
 #include <time.h>
 
+/* With own_q a bucket holds two groups, each padded to whole microblocks:
+ * first the elements with a neighbour of another degree (at the common q),
+ * then those whose neighbours all share their degree (at q = r + 1). */
 typedef struct {
   long n;      /* elements of this degree */
   long slot0;  /* first slot (multiple of W) */
   long nblock; /* microblocks */
   long base;   /* first storage index */
+  long nedge;  /* elements with a neighbour of another degree (own_q), else n */
+  long eblock; /* microblocks of those (the first ones), else nblock */
 } bucket;
 
 struct dg_disc {
@@ -33,19 +38,23 @@ struct dg_disc {
   long *elem_slot; /* [nelem] */
   long *slot_elem; /* [nslots], -1 for padding */
   dg_basis basis;
-  void *basis_dev;           /* backend handle */
-  int *d_nbr;                /* device: [nslots/W][2*dim][W] */
-  dg_real *d_geom;           /* device: [nslots/W][3*dim][W] or NULL */
-  dg_real *d_trace[2];       /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
-  int nbr_coeffs;            /* updates read the neighbours' coefficients, no traces */
-  int reuse_traces;          /* updates read their own old face values back */
-  int team;                  /* updates run the team stage (dg_team.h) */
-  int nbr_traces;            /* nbr_coeffs with degree changes: traces there */
-  long jump_sides;           /* element faces whose neighbour has another degree */
-  dg_real *d_spare;          /* nbr_coeffs: the other coefficient buffer (len reals) */
-  int cur;                   /* buffer holding the traces of trace_src */
-  const dg_field *trace_src; /* field whose current coefficients they are */
-  long trace_stamp;          /* ... at this modification stamp */
+  void *basis_dev;                    /* backend handle */
+  int own_q;                          /* elements whose neighbours share their degree r run at
+                                         q = r + 1 (exact there: see choose_own_q) */
+  int own_team[DG_MAX_DEGREE + 1];    /* own_q: that group runs the team update */
+  void *basis_own[DG_MAX_DEGREE + 1]; /* own_q: backend handles of the q = r + 1 tables */
+  int *d_nbr;                         /* device: [nslots/W][2*dim][W] */
+  dg_real *d_geom;                    /* device: [nslots/W][3*dim][W] or NULL */
+  dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
+  int nbr_coeffs;                     /* updates read the neighbours' coefficients, no traces */
+  int reuse_traces;                   /* updates read their own old face values back */
+  int team;                           /* updates run the team stage (dg_team.h) */
+  int nbr_traces;                     /* nbr_coeffs with degree changes: traces there */
+  long jump_sides;                    /* element faces whose neighbour has another degree */
+  dg_real *d_spare;                   /* nbr_coeffs: the other coefficient buffer (len reals) */
+  int cur;                            /* buffer holding the traces of trace_src */
+  const dg_field *trace_src;          /* field whose current coefficients they are */
+  long trace_stamp;                   /* ... at this modification stamp */
   int timing;
   double t_trace, t_update;
 };
@@ -62,26 +71,27 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int build_basis(dg_disc *d) {
+/* The tables of q Gauss-Legendre points (degrees up to q - 1). */
+static int build_basis(int q, dg_basis *bs) {
   double x[DG_MAX_Q], w[DG_MAX_Q], P[DG_MAX_Q * DG_MAX_Q], D[DG_MAX_Q * DG_MAX_Q];
-  const int q = d->q, rt = q - 1; /* tables up to degree q-1 >= rmax */
+  const int rt = q - 1; /* tables up to degree q-1 >= rmax */
   DG_CALL(dg_gauss_legendre(q, x, w));
   DG_CALL(dg_legendre_table(rt, q, x, P, D));
-  memset(&d->basis, 0, sizeof d->basis);
-  d->basis.q = q;
+  memset(bs, 0, sizeof *bs);
+  bs->q = q;
   for (int k = 0; k < q; ++k) {
-    d->basis.x[k] = (dg_real)x[k];
-    d->basis.w[k] = (dg_real)w[k];
+    bs->x[k] = (dg_real)x[k];
+    bs->w[k] = (dg_real)w[k];
   }
   /* The stages split every contraction into even and odd parts over the
      point pairs (k, q-1-k) and read only the first half of each table row, so
      the tables are made exactly symmetric here (GSL's nodes already are):
      x[q-1-k] = -x[k], P_a(-x) = (-1)^a P_a(x), P_a'(-x) = (-1)^(a+1) P_a'(x). */
   for (int k = 0; k < q / 2; ++k) {
-    d->basis.x[q - 1 - k] = -d->basis.x[k];
-    d->basis.w[q - 1 - k] = d->basis.w[k];
+    bs->x[q - 1 - k] = -bs->x[k];
+    bs->w[q - 1 - k] = bs->w[k];
   }
-  if (q % 2) d->basis.x[q / 2] = 0;
+  if (q % 2) bs->x[q / 2] = 0;
   for (int a = 0; a <= rt; ++a)
     for (int k = 0; k < q; ++k) {
       const int km = k < (q + 1) / 2 ? k : q - 1 - k; /* the mirror in the first half */
@@ -93,18 +103,25 @@ static int build_basis(dg_disc *d) {
         else
           dp = 0;
       }
-      d->basis.P[a][k] = (dg_real)p;
-      d->basis.Pw[a][k] = (dg_real)(p * w[km]);
-      d->basis.Dw[a][k] = (dg_real)(dp * w[km]);
+      bs->P[a][k] = (dg_real)p;
+      bs->Pw[a][k] = (dg_real)(p * w[km]);
+      bs->Dw[a][k] = (dg_real)(dp * w[km]);
     }
   return 0;
 }
 
+/* First slot of the group of bucket b that slot s belongs to (the bucket's
+ * first without own_q; see bucket). */
+static long group_slot0(const bucket *b, long s, int W) {
+  return s < b->slot0 + b->eblock * W ? b->slot0 : b->slot0 + b->eblock * W;
+}
+
 /* Neighbour offsets and coordinates, per slot, built on the host.  An offset
  * is the one of the facing trace; with nbr_coeffs that of the neighbour's
- * coefficients from its bucket's first (the element's own bucket: the same
- * degree), and where the neighbour has another degree -1 - the offset of
- * its facing trace (dg_stage_args.nbr_traces). */
+ * coefficients from its group's first (the element's own bucket: the same
+ * degree; the group's update gets u from there), and where the neighbour
+ * has another degree -1 - the offset of its facing trace
+ * (dg_stage_args.nbr_traces). */
 static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   const dg_grid *g = &d->grid;
   const int dim = g->dim, W = d->W, QF = (int)ipow(d->q, dim - 1);
@@ -137,13 +154,14 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
           ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
         }
         const int fo = 2 * dd + (1 - side);
-        const long sb = ns - d->bk[r].slot0;
+        /* from the group's first slot: negative where group 1 reads group 0 */
+        const long sb = ns - group_slot0(&d->bk[r], s, W), sblk = (sb - (sb < 0) * (W - 1)) / W;
         const long toff = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
         const int jump = ns != s && d->map.deg[d->slot_elem[ns]] != r;
         d->jump_sides += jump;
         const long off = !d->nbr_coeffs ? toff
                          : jump         ? -1 - toff
-                                        : (sb / W) * d->nvar * ipow(r + 1, dim) * W + sb % W;
+                                        : sblk * d->nvar * ipow(r + 1, dim) * W + (sb - sblk * W);
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
     if (e < 0 || !*geom) continue;
@@ -179,7 +197,8 @@ static int env_override(const char *name, const char *off, const char *on, int p
 }
 
 /* Which update runs and how it sees its neighbours.  The team update
- * (dg_team.h, 2D) runs from the backend's team_qmin points on, unless
+ * (dg_team.h, 2D) runs from the backend's team_qmin points on, and where
+ * the backend's own q can run (choose_own_q), unless
  * DGRID_UPDATE says element, team or auto; it reads the neighbours'
  * coefficients where they have the element's degree and traces across
  * degree changes (nbr_traces).  The one-element update reads traces, or for
@@ -197,7 +216,14 @@ static int choose_neighbours(dg_disc *d) {
       nonempty++;
       r0 = r;
     }
-  d->team = dim == 2 && d->q >= be->team_qmin[dim - 2];
+  /* own q (choose_own_q) needs the team update: a backend that wants it
+     takes the team where own q can run, unless DGRID_OWN_Q says off */
+  const char *oq = getenv("DGRID_OWN_Q");
+  const int own_wanted = oq && strcmp(oq, "off") == 0  ? 0
+                         : oq && strcmp(oq, "on") == 0 ? 1
+                                                       : be->own_q;
+  const int own_ok = dim == 2 && nonempty > 1 && !dg_model_needs_x(&d->model);
+  d->team = dim == 2 && (d->q >= be->team_qmin[dim - 2] || (own_ok && own_wanted));
   DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &d->team));
   const char *upd = getenv("DGRID_UPDATE");
   const int team_asked = upd && strcmp(upd, "team") == 0;
@@ -222,6 +248,48 @@ static int choose_neighbours(dg_disc *d) {
   return 0;
 }
 
+/* Whether the elements whose neighbours all share their degree r run their
+ * update at q = r + 1 points instead of the common q (own_q; the others, at
+ * degree changes, keep the common q so that both sides meet on the same face
+ * points).  The discrete operator is the same: with a velocity that does not
+ * depend on x, every integrand of such an element (flux times a test
+ * gradient, Rusanov flux times a test function) is a polynomial of degree at
+ * most 2r per direction, which r + 1 Gauss points integrate exactly, as the
+ * common q does; the results differ by round-off (unit.own_q).  Needs the
+ * team update with traces at degree changes for the other elements (2D).
+ * The backend's own_q, unless DGRID_OWN_Q says off, on or auto.  Sets own_q
+ * and own_team. */
+static int choose_own_q(dg_disc *d) {
+  const dg_backend_ops *be = dg_backend();
+  int lower = 0; /* a degree below q - 1 */
+  for (int r = 0; r + 1 < d->q; ++r) lower |= d->bk[r].n > 0;
+  const int possible = !dg_model_needs_x(&d->model) && d->nbr_traces && lower;
+  d->own_q = possible && be->own_q;
+  DG_CALL(env_override("DGRID_OWN_Q", "off", "on", possible,
+                       "a velocity independent of x and the team update with traces at degree "
+                       "changes (DGRID_UPDATE=team on a 2D map with degree changes)",
+                       &d->own_q));
+  const char *upd = getenv("DGRID_UPDATE");
+  const int team_asked = upd && strcmp(upd, "team") == 0;
+  /* the update a uniform map of degree r would run (both backends compile
+     the one-element update on coefficients at q = r + 1) */
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->own_team[r] = team_asked || r + 1 >= be->team_qmin[0];
+  return 0;
+}
+
+/* Whether element e has a neighbour of another degree. */
+static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
+  int ijk[3];
+  dg_grid_ijk(g, e, ijk);
+  for (int dd = 0; dd < g->dim; ++dd)
+    for (int side = 0; side < 2; ++side) {
+      int nb[3] = {ijk[0], ijk[1], ijk[2]};
+      nb[dd] += side ? 1 : -1;
+      if (m->deg[dg_grid_elem(g, nb[0], nb[1], nb[2])] != m->deg[e]) return 1;
+    }
+  return 0;
+}
+
 int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,
                    const dg_model_params *model) {
   const dg_backend_ops *be = dg_backend();
@@ -238,6 +306,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   int rc = 0;
   int *nbr = NULL;
   dg_real *geom = NULL;
+  unsigned char *edge = NULL; /* own_q: element at a degree change */
   d->grid = *g;
   d->model = *model;
   d->q = q;
@@ -254,26 +323,38 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   }
   memcpy(d->map.deg, m->deg, (size_t)m->nelem);
 
-  /* buckets by degree, each padded to whole microblocks */
-  long count[DG_MAX_DEGREE + 1] = {0};
+  /* buckets by degree, each padded to whole microblocks (with own_q each
+     of its two groups) */
   for (long e = 0; e < g->nelem; ++e) {
     if (m->deg[e] > DG_MAX_DEGREE) {
       rc = dg_error(DG_ERR_ARG, "degree map: element %ld has degree %d > %d", e, m->deg[e],
                     DG_MAX_DEGREE);
       goto fail;
     }
-    count[m->deg[e]]++;
+    d->bk[m->deg[e]].n++;
+  }
+  if ((rc = choose_neighbours(d)) || (rc = choose_own_q(d))) goto fail;
+  if (d->own_q) {
+    if (!(edge = malloc((size_t)g->nelem))) {
+      rc = dg_error(DG_ERR_MEM, "out of memory for %ld elements", g->nelem);
+      goto fail;
+    }
+    for (long e = 0; e < g->nelem; ++e) {
+      edge[e] = (unsigned char)at_degree_change(g, m, e);
+      d->bk[m->deg[e]].nedge += edge[e];
+    }
   }
   long slot = 0, base = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     bucket *b = &d->bk[r];
-    b->n = count[r];
+    if (!d->own_q) b->nedge = b->n;
     b->slot0 = slot;
-    b->nblock = (count[r] + d->W - 1) / d->W;
+    b->eblock = (b->nedge + d->W - 1) / d->W;
+    b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W;
     b->base = base;
     slot += b->nblock * d->W;
     base += b->nblock * d->W * d->nvar * ipow(r + 1, g->dim);
-    d->ndofs += count[r] * d->nvar * ipow(r + 1, g->dim);
+    d->ndofs += b->n * d->nvar * ipow(r + 1, g->dim);
   }
   d->nslots = slot;
   d->len = base;
@@ -283,17 +364,28 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     goto fail;
   }
   for (long s = 0; s < slot; ++s) d->slot_elem[s] = -1;
-  long fill[DG_MAX_DEGREE + 1];
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) fill[r] = d->bk[r].slot0;
+  long fill[2][DG_MAX_DEGREE + 1]; /* next slot: [0] at degree changes, [1] the others */
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    fill[0][r] = d->bk[r].slot0;
+    fill[1][r] = d->bk[r].slot0 + d->bk[r].eblock * d->W;
+  }
   for (long e = 0; e < g->nelem; ++e) {
-    const long s = fill[m->deg[e]]++;
+    const long s = fill[edge && !edge[e]][m->deg[e]]++;
     d->elem_slot[e] = s;
     d->slot_elem[s] = e;
   }
+  free(edge);
+  edge = NULL;
 
-  if ((rc = choose_neighbours(d))) goto fail;
-  if ((rc = build_basis(d))) goto fail;
+  if ((rc = build_basis(q, &d->basis))) goto fail;
   if ((rc = be->basis_create(&d->basis_dev, &d->basis))) goto fail;
+  for (int r = 0; d->own_q && r <= DG_MAX_DEGREE; ++r) {
+    const bucket *b = &d->bk[r];
+    if (b->eblock == b->nblock) continue;
+    dg_basis own;
+    if ((rc = build_basis(r + 1, &own)) || (rc = be->basis_create(&d->basis_own[r], &own)))
+      goto fail;
+  }
   if ((rc = build_tables(d, &nbr, &geom))) goto fail;
   {
     const int dim = g->dim, W = d->W;
@@ -327,6 +419,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
 fail:
   free(nbr);
   free(geom);
+  free(edge);
   dg_disc_destroy(&d);
   return rc;
 }
@@ -336,6 +429,8 @@ void dg_disc_destroy(dg_disc **dp) {
   dg_disc *d = *dp;
   const dg_backend_ops *be = dg_backend();
   if (d->basis_dev) be->basis_free(d->basis_dev);
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    if (d->basis_own[r]) be->basis_free(d->basis_own[r]);
   if (d->d_nbr) be->free(d->d_nbr);
   if (d->d_geom) be->free(d->d_geom);
   for (int b = 0; b < 2; ++b)
@@ -360,6 +455,7 @@ int dg_disc_nbr_coeffs(const dg_disc *d) { return d->nbr_coeffs; }
 int dg_disc_reuse_traces(const dg_disc *d) { return d->reuse_traces; }
 int dg_disc_team(const dg_disc *d) { return d->team; }
 int dg_disc_nbr_traces(const dg_disc *d) { return d->nbr_traces; }
+int dg_disc_own_q(const dg_disc *d) { return d->own_q; }
 
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const int r = d->map.deg[elem];
@@ -403,43 +499,52 @@ static double cflops(double nm, double nq, double other) {
   return other * (2.0 * nm * hc + 2.0 * h);
 }
 
+/* Counted flops of one element of degree r and one variable in an update
+ * at Q points (see dg_disc_work). */
+static double elem_flops(int dim, int r, int Q, int coeffs, int reuse) {
+  const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
+  const double N = r + 1, M = (double)ipow(r + 1, dim);
+  double f = 0;
+  /* face values of the new coefficients (the next stage's traces) and of
+     the old ones (own side of each flux) */
+  const double NF = (double)ipow(r + 1, dim - 1);
+  const double fc = dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q);
+  /* per direction: even/odd sums, both sides; once when the update reads
+     the old face values back (reuse_traces); with nbr_coeffs the old ones
+     and, on each face, the neighbour's facing side (no new ones) */
+  if (coeffs)
+    f += dim * (M + 2 * NF + 2 * fc) + 2 * dim * (M + NF + fc);
+  else
+    f += (reuse ? 1 : 2) * dim * (M + 2 * NF + 2 * fc);
+  /* values at points */
+  f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
+                : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
+  /* flux and weights per direction, then test with gradients */
+  for (int dd = 0; dd < dim; ++dd) {
+    f += 3 * NP;
+    f += dim == 2 ? cflops(N, Q, Q) + cflops(N, Q, N)
+                  : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N);
+  }
+  /* faces: Rusanov (about 10 flops a point) and lifting */
+  f += 2 * dim * 10 * QF + dim * (2 * QF + 2 * fc + M); /* lifts G- -+ G+ per direction */
+  /* mass scale and RK update */
+  f += 6 * M;
+  return f;
+}
+
 dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
   dg_work w;
   memset(&w, 0, sizeof w);
-  const int dim = d->grid.dim, Q = d->q, nv = d->nvar;
-  const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
+  const int dim = d->grid.dim, nv = d->nvar;
+  const double QF = (double)ipow(d->q, dim - 1);
   const int coeffs = d->nbr_coeffs, reuse = d->reuse_traces;
   w.dofs = d->ndofs;
   w.padded_elems = d->nslots;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    const double n = (double)d->bk[r].n, N = r + 1, M = (double)ipow(r + 1, dim);
-    if (n == 0) continue;
-    double f = 0;
-    /* face values of the new coefficients (the next stage's traces) and of
-       the old ones (own side of each flux) */
-    const double NF = (double)ipow(r + 1, dim - 1);
-    const double fc = dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q);
-    /* per direction: even/odd sums, both sides; once when the update reads
-       the old face values back (reuse_traces); with nbr_coeffs the old ones
-       and, on each face, the neighbour's facing side (no new ones) */
-    if (coeffs)
-      f += dim * (M + 2 * NF + 2 * fc) + 2 * dim * (M + NF + fc);
-    else
-      f += (reuse ? 1 : 2) * dim * (M + 2 * NF + 2 * fc);
-    /* values at points */
-    f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
-                  : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
-    /* flux and weights per direction, then test with gradients */
-    for (int dd = 0; dd < dim; ++dd) {
-      f += 3 * NP;
-      f += dim == 2 ? cflops(N, Q, Q) + cflops(N, Q, N)
-                    : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N);
-    }
-    /* faces: Rusanov (about 10 flops a point) and lifting */
-    f += 2 * dim * 10 * QF + dim * (2 * QF + 2 * fc + M); /* lifts G- -+ G+ per direction */
-    /* mass scale and RK update */
-    f += 6 * M;
-    w.flops += n * nv * f;
+    const bucket *b = &d->bk[r];
+    /* with own_q the elements away from degree changes at r + 1 points */
+    w.flops += nv * ((double)b->nedge * elem_flops(dim, r, d->q, coeffs, reuse) +
+                     (double)(b->n - b->nedge) * elem_flops(dim, r, r + 1, coeffs, reuse));
   }
   const double rb = sizeof(dg_real);
   w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
@@ -487,8 +592,6 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   a.model = d->model;
   a.reuse_traces = d->reuse_traces;
   a.nbr_coeffs = d->nbr_coeffs;
-  a.team = d->team;
-  a.nbr_traces = d->nbr_traces;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
@@ -500,25 +603,36 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   double t0 = d->timing ? now_s() : 0;
   for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
     a.trace = d->d_trace[d->cur];
-    a.trace_out = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
+    dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
     a.pass = (int)(++pass_id & 0x7fffffffu);
     for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
       const bucket *b = &d->bk[r];
-      if (b->nblock == 0) continue;
-      a.u = u->dev + b->base;
-      /* nbr_coeffs: the neighbours read the old u while the new one is made */
-      a.u_out = d->nbr_coeffs ? d->d_spare + b->base : NULL;
-      a.u0 = u0 ? u0->dev + b->base : NULL;
-      a.k = k ? k->dev + b->base : NULL;
-      a.nbr = d->d_nbr + (b->slot0 / W) * 2 * dim * W;
-      a.geom = d->d_geom ? d->d_geom + (b->slot0 / W) * 3 * dim * W : NULL;
-      a.slot0 = b->slot0;
-      a.nblock = b->nblock;
-      int rc =
-          pass == 0 ? be->trace(&a, d->basis_dev, r, d->q) : be->update(&a, d->basis_dev, r, d->q);
-      if (rc) {
-        d->trace_src = NULL; /* the buffers are in an unknown state */
-        return rc;
+      /* group 0: the whole bucket (traces), or its elements at degree
+         changes (update); group 1 (own_q updates): the others at r + 1 */
+      for (int grp = 0; grp < 1 + (pass == 1); ++grp) {
+        const long blk0 = grp ? b->eblock : 0;
+        const long nblk = grp ? b->nblock - b->eblock : pass ? b->eblock : b->nblock;
+        if (nblk == 0) continue;
+        const long off = blk0 * W * d->nvar * ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
+        a.u = u->dev + b->base + off;
+        /* nbr_coeffs: the neighbours read the old u while the new one is made */
+        a.u_out = d->nbr_coeffs ? d->d_spare + b->base + off : NULL;
+        a.u0 = u0 ? u0->dev + b->base + off : NULL;
+        a.k = k ? k->dev + b->base + off : NULL;
+        a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
+        a.geom = d->d_geom ? d->d_geom + (slot0 / W) * 3 * dim * W : NULL;
+        a.slot0 = slot0;
+        a.nblock = nblk;
+        a.team = grp ? d->own_team[r] : d->team;
+        a.nbr_traces = grp ? 0 : d->nbr_traces;
+        a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
+        int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q)
+                 : grp     ? be->update(&a, d->basis_own[r], r, r + 1)
+                           : be->update(&a, d->basis_dev, r, d->q);
+        if (rc) {
+          d->trace_src = NULL; /* the buffers are in an unknown state */
+          return rc;
+        }
       }
     }
     if (d->timing) {

@@ -59,6 +59,11 @@ int dg_disc_team(const dg_disc *d);
 /* 1 when the updates read the neighbours' coefficients and, across the
  * degree changes of a variable map, their traces (team update only). */
 int dg_disc_nbr_traces(const dg_disc *d);
+/* 1 when the elements whose neighbours all share their degree r run their
+ * updates at q = r + 1 points, the others at the common q (variable 2D maps,
+ * velocity independent of x, team update; DGRID_OWN_Q).  The results are the
+ * same to round-off: the quadrature is exact either way. */
+int dg_disc_own_q(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 

@@ -358,6 +358,14 @@ int be_parallelism(void) {
 #define DG_CUDA_TEAM_QMIN_2D 5
 #endif
 
+/* Band and random maps of models without coordinates run the elements away
+ * from degree changes at their own q = r + 1 (dg_backend_ops.own_q);
+ * -DDG_CUDA_OWN_Q=0 keeps the common q everywhere (DGRID_OWN_Q=off at run
+ * time). */
+#ifndef DG_CUDA_OWN_Q
+#define DG_CUDA_OWN_Q 1
+#endif
+
 const dg_backend_ops ops = {
     "cuda",                                           /* name */
     DG_W,                                             /* lane_width */
@@ -365,6 +373,7 @@ const dg_backend_ops ops = {
     DG_CUDA_REUSE_TRACES,                             /* reuse_traces */
     {DG_CUDA_COEFFS_RMAX_2D, DG_CUDA_COEFFS_RMAX_3D}, /* coeffs_rmax */
     {DG_CUDA_TEAM_QMIN_2D, DG_MAX_Q + 1},             /* team_qmin */
+    DG_CUDA_OWN_Q,                                    /* own_q */
     be_init,                                          /* init */
     be_alloc,                                         /* alloc */
     be_free,                                          /* free */

@@ -68,6 +68,8 @@ int main(void) {
   mp.velocity = DG_VELOCITY_CONSTANT;
   mp.beta[0] = 1;
   dg_disc *d = NULL;
+  /* the one-element update (own q would take the team: unit.own_q) */
+  OK(setenv("DGRID_OWN_Q", "off", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "coeffs", 1) ? DG_ERR_ARG : 0);
   CHECK(dg_disc_create(&d, &g, band, 0, &mp) == DG_ERR_ARG && d == NULL,
         "coeffs on a band map was accepted");
@@ -90,6 +92,7 @@ int main(void) {
   CHECK(dg_disc_nbr_coeffs(d) == 0, "auto on a band map: nbr_coeffs");
   dg_disc_destroy(&d);
   unsetenv("DGRID_NEIGHBOURS");
+  unsetenv("DGRID_OWN_Q");
   dg_degree_map_destroy(&band);
   dg_degree_map_destroy(&uni);
   return dg_test_done("neighbours");

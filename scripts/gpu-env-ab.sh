@@ -53,7 +53,7 @@ for ((round = 1; round <= rounds; round++)); do
     IFS=',' read -r -a sets <<<"${e#*=}"
     echo "== round $round: $name (${e#*=})"
     env "${sets[@]}" "$B/apps/bench" "$@" --quiet --csv "$LOG/bench-$name-$round.csv" |
-      tee "$LOG/bench-$name-$round.txt" | grep -E "^ +[23] "
+      tee "$LOG/bench-$name-$round.txt" | grep -E "^ +[23] |cost"
   done
 done
 tar -C "$LOG" -czf "$OUT/logs.tgz" .

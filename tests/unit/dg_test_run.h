@@ -128,6 +128,22 @@ static inline void test_run_coeffs(const test_case *c, test_result *res,
   dg_disc_destroy(&d);
 }
 
+/* For the checks of what an option refuses: a 2D grid of nx x ny elements on
+ * the unit box, a band map 1..3 and a uniform map of degree 2 on it, and a
+ * model with the given velocity kind (beta (1, 0), omega 1). */
+static inline void test_refusal_setup(dg_grid *g, int nx, int ny, dg_degree_map **band,
+                                      dg_degree_map **uni, dg_model_params *mp, int velocity) {
+  const int n[3] = {nx, ny, 1};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(g, 2, n, lo, hi));
+  OK(dg_degree_map_create_band(band, g, 1, 3));
+  OK(dg_degree_map_create_uniform(uni, g, 2));
+  memset(mp, 0, sizeof *mp);
+  mp->velocity = velocity;
+  mp->beta[0] = 1;
+  mp->omega = 1;
+}
+
 /* || a - b || / || a || over n values (|| b || when a is 0). */
 static inline double test_rel_l2(const double *a, const double *b, long n) {
   double num = 0, den = 0;

@@ -57,16 +57,9 @@ int main(void) {
 
   /* what DGRID_NEIGHBOURS refuses */
   dg_grid g;
-  const int n[3] = {4, 4, 1};
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-  OK(dg_grid_init(&g, 2, n, lo, hi));
   dg_degree_map *band, *uni;
-  OK(dg_degree_map_create_band(&band, &g, 1, 3));
-  OK(dg_degree_map_create_uniform(&uni, &g, 2));
   dg_model_params mp;
-  memset(&mp, 0, sizeof mp);
-  mp.velocity = DG_VELOCITY_CONSTANT;
-  mp.beta[0] = 1;
+  test_refusal_setup(&g, 4, 4, &band, &uni, &mp, DG_VELOCITY_CONSTANT);
   dg_disc *d = NULL;
   /* the one-element update (own q would take the team: unit.own_q) */
   OK(setenv("DGRID_OWN_Q", "off", 1) ? DG_ERR_ARG : 0);

@@ -116,16 +116,9 @@ int main(void) {
 
   /* what DGRID_OWN_Q refuses */
   dg_grid g2;
-  const int n[3] = {6, 12, 1};
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
-  OK(dg_grid_init(&g2, 2, n, lo, hi));
   dg_degree_map *band, *uni;
-  OK(dg_degree_map_create_band(&band, &g2, 1, 3));
-  OK(dg_degree_map_create_uniform(&uni, &g2, 2));
   dg_model_params mp;
-  memset(&mp, 0, sizeof mp);
-  mp.velocity = DG_VELOCITY_ROTATION;
-  mp.omega = 1;
+  test_refusal_setup(&g2, 6, 12, &band, &uni, &mp, DG_VELOCITY_ROTATION);
   dg_disc *d = NULL;
   const char *need = "DGRID_OWN_Q=on needs a velocity independent of x and the team update "
                      "with traces at degree changes (DGRID_UPDATE=team on a 2D map with degree "
@@ -136,7 +129,6 @@ int main(void) {
         "own q with a rotating velocity was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
   mp.velocity = DG_VELOCITY_CONSTANT;
-  mp.beta[0] = 1;
   CHECK(dg_disc_create(&d, &g2, uni, 0, &mp) == DG_ERR_ARG && d == NULL,
         "own q on a uniform map was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());

@@ -27,11 +27,13 @@ typedef struct {
                          team update (dg_team.h; 2D only), which reads the
                          neighbours' coefficients (and traces across degree
                          changes) whatever the map; DG_MAX_Q + 1: never */
-  int own_q;          /* 1: variable 2D maps of models whose velocity does not
-                         depend on x run the elements whose neighbours share
-                         their degree r at q = r + 1 (the same results to
-                         round-off; core/dg_disc.c, choose_own_q), when they
-                         run the team update with traces at degree changes */
+  long own_q_min;     /* > 0: on variable 2D maps of models whose velocity does
+                         not depend on x, the elements whose neighbours share
+                         their degree r run at q = r + 1 (the same results to
+                         round-off; core/dg_disc.c, choose_own_q), in degrees
+                         with at least this many such elements (a launch
+                         more per degree); it takes the team update with
+                         traces at degree changes for that.  0: never */
   /* Check that the backend can run here (CUDA: a device is present). */
   int (*init)(void);
   /* Device memory, zero-filled. */

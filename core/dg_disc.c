@@ -24,7 +24,8 @@ typedef struct {
   long slot0;  /* first slot (multiple of W) */
   long nblock; /* microblocks */
   long base;   /* first storage index */
-  long nedge;  /* elements with a neighbour of another degree (own_q), else n */
+  long nedge;  /* elements with a neighbour of another degree where the bucket
+                  splits (own_q), else n */
   long eblock; /* microblocks of those (the first ones), else nblock */
 } bucket;
 
@@ -38,9 +39,10 @@ struct dg_disc {
   long *elem_slot; /* [nelem] */
   long *slot_elem; /* [nslots], -1 for padding */
   dg_basis basis;
-  void *basis_dev;                    /* backend handle */
-  int own_q;                          /* elements whose neighbours share their degree r run at
-                                         q = r + 1 (exact there: see choose_own_q) */
+  void *basis_dev; /* backend handle */
+  int own_ok;      /* 2D, degree changes, velocity independent of x (bk[].nedge counted) */
+  int own_q;       /* elements whose neighbours share their degree r run at
+                      q = r + 1 (exact there: see choose_own_q) */
   int own_team[DG_MAX_DEGREE + 1];    /* own_q: that group runs the team update */
   void *basis_own[DG_MAX_DEGREE + 1]; /* own_q: backend handles of the q = r + 1 tables */
   int *d_nbr;                         /* device: [nslots/W][2*dim][W] */
@@ -196,6 +198,19 @@ static int env_override(const char *name, const char *off, const char *on, int p
   return 0;
 }
 
+/* DGRID_OWN_Q: off, on, or auto: the backend's own_q_min, which some degree
+ * below q - 1 reaches with its elements away from degree changes; never
+ * without own_ok.  A bad value is reported by choose_own_q. */
+static int own_q_wanted(const dg_disc *d) {
+  const char *env = getenv("DGRID_OWN_Q");
+  if (!d->own_ok || (env && strcmp(env, "off") == 0)) return 0;
+  if (env && strcmp(env, "on") == 0) return 1;
+  const long min = dg_backend()->own_q_min;
+  for (int r = 0; min > 0 && r + 1 < d->q; ++r)
+    if (d->bk[r].n - d->bk[r].nedge >= min) return 1;
+  return 0;
+}
+
 /* Which update runs and how it sees its neighbours.  The team update
  * (dg_team.h, 2D) runs from the backend's team_qmin points on, and where
  * the backend's own q can run (choose_own_q), unless
@@ -216,14 +231,9 @@ static int choose_neighbours(dg_disc *d) {
       nonempty++;
       r0 = r;
     }
-  /* own q (choose_own_q) needs the team update: a backend that wants it
-     takes the team where own q can run, unless DGRID_OWN_Q says off */
-  const char *oq = getenv("DGRID_OWN_Q");
-  const int own_wanted = oq && strcmp(oq, "off") == 0  ? 0
-                         : oq && strcmp(oq, "on") == 0 ? 1
-                                                       : be->own_q;
-  const int own_ok = dim == 2 && nonempty > 1 && !dg_model_needs_x(&d->model);
-  d->team = dim == 2 && (d->q >= be->team_qmin[dim - 2] || (own_ok && own_wanted));
+  /* own q (choose_own_q) needs the team update: a backend takes the team
+     where its own q would run */
+  d->team = dim == 2 && (d->q >= be->team_qmin[dim - 2] || own_q_wanted(d));
   DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &d->team));
   const char *upd = getenv("DGRID_UPDATE");
   const int team_asked = upd && strcmp(upd, "team") == 0;
@@ -257,14 +267,13 @@ static int choose_neighbours(dg_disc *d) {
  * most 2r per direction, which r + 1 Gauss points integrate exactly, as the
  * common q does; the results differ by round-off (unit.own_q).  Needs the
  * team update with traces at degree changes for the other elements (2D).
- * The backend's own_q, unless DGRID_OWN_Q says off, on or auto.  Sets own_q
- * and own_team. */
+ * Where the backend's own_q_min is reached (own_q_wanted), unless
+ * DGRID_OWN_Q says off, on or auto.  Sets own_q and own_team, and nedge = n
+ * in the buckets that do not split. */
 static int choose_own_q(dg_disc *d) {
   const dg_backend_ops *be = dg_backend();
-  int lower = 0; /* a degree below q - 1 */
-  for (int r = 0; r + 1 < d->q; ++r) lower |= d->bk[r].n > 0;
-  const int possible = !dg_model_needs_x(&d->model) && d->nbr_traces && lower;
-  d->own_q = possible && be->own_q;
+  const int possible = d->own_ok && d->nbr_traces;
+  d->own_q = possible && own_q_wanted(d);
   DG_CALL(env_override("DGRID_OWN_Q", "off", "on", possible,
                        "a velocity independent of x and the team update with traces at degree "
                        "changes (DGRID_UPDATE=team on a 2D map with degree changes)",
@@ -274,6 +283,14 @@ static int choose_own_q(dg_disc *d) {
   /* the update a uniform map of degree r would run (both backends compile
      the one-element update on coefficients at q = r + 1) */
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->own_team[r] = team_asked || r + 1 >= be->team_qmin[0];
+  /* which buckets split: all that can when asked, else those large enough
+     for the backend (a launch more) */
+  const int asked = getenv("DGRID_OWN_Q") && strcmp(getenv("DGRID_OWN_Q"), "on") == 0;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    bucket *b = &d->bk[r];
+    const long own = b->n - b->nedge;
+    if (!d->own_q || r + 1 >= d->q || own == 0 || (!asked && own < be->own_q_min)) b->nedge = b->n;
+  }
   return 0;
 }
 
@@ -333,8 +350,10 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     }
     d->bk[m->deg[e]].n++;
   }
-  if ((rc = choose_neighbours(d)) || (rc = choose_own_q(d))) goto fail;
-  if (d->own_q) {
+  /* where own q could run: which elements are at degree changes */
+  d->own_ok = g->dim == 2 && m->rmin < m->rmax && !dg_model_needs_x(model);
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = d->own_ok ? 0 : d->bk[r].n;
+  if (d->own_ok) {
     if (!(edge = malloc((size_t)g->nelem))) {
       rc = dg_error(DG_ERR_MEM, "out of memory for %ld elements", g->nelem);
       goto fail;
@@ -344,10 +363,11 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       d->bk[m->deg[e]].nedge += edge[e];
     }
   }
+  /* choose_own_q sets nedge = n in the buckets that do not split */
+  if ((rc = choose_neighbours(d)) || (rc = choose_own_q(d))) goto fail;
   long slot = 0, base = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     bucket *b = &d->bk[r];
-    if (!d->own_q) b->nedge = b->n;
     b->slot0 = slot;
     b->eblock = (b->nedge + d->W - 1) / d->W;
     b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W;
@@ -370,7 +390,8 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     fill[1][r] = d->bk[r].slot0 + d->bk[r].eblock * d->W;
   }
   for (long e = 0; e < g->nelem; ++e) {
-    const long s = fill[edge && !edge[e]][m->deg[e]]++;
+    const bucket *b = &d->bk[m->deg[e]];
+    const long s = fill[b->nedge < b->n && !edge[e]][m->deg[e]]++;
     d->elem_slot[e] = s;
     d->slot_elem[s] = e;
   }

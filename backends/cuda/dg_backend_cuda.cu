@@ -359,11 +359,15 @@ int be_parallelism(void) {
 #endif
 
 /* Band and random maps of models without coordinates run the elements away
- * from degree changes at their own q = r + 1 (dg_backend_ops.own_q);
- * -DDG_CUDA_OWN_Q=0 keeps the common q everywhere (DGRID_OWN_Q=off at run
- * time). */
-#ifndef DG_CUDA_OWN_Q
-#define DG_CUDA_OWN_Q 1
+ * from degree changes at their own q = r + 1 (dg_backend_ops.own_q_min) in
+ * the degrees with at least this many of them: below that the extra launch
+ * per degree and the small kernel of the elements at degree changes cost
+ * more than the points save (band 1..7 at 512x512, 37K elements per degree:
+ * 1.04x the step time; at 768x768, 84K: 0.91x with Euler, 0.97x with
+ * LSRK4; the 200x200 GridTools case, 10K: 1.4x; BENCHMARKS.md, session 17).  0: never
+ * (DGRID_OWN_Q=on still splits every degree). */
+#ifndef DG_CUDA_OWN_Q_MIN
+#define DG_CUDA_OWN_Q_MIN 65536
 #endif
 
 const dg_backend_ops ops = {
@@ -373,7 +377,7 @@ const dg_backend_ops ops = {
     DG_CUDA_REUSE_TRACES,                             /* reuse_traces */
     {DG_CUDA_COEFFS_RMAX_2D, DG_CUDA_COEFFS_RMAX_3D}, /* coeffs_rmax */
     {DG_CUDA_TEAM_QMIN_2D, DG_MAX_Q + 1},             /* team_qmin */
-    DG_CUDA_OWN_Q,                                    /* own_q */
+    DG_CUDA_OWN_Q_MIN,                                /* own_q_min */
     be_init,                                          /* init */
     be_alloc,                                         /* alloc */
     be_free,                                          /* free */

@@ -100,8 +100,9 @@ static const dg_backend_ops ops = {
     /* the team update is for GPUs; the CPU runs it only when asked
        (DGRID_UPDATE=team, for tests) */
     .team_qmin = {DG_MAX_Q + 1, DG_MAX_Q + 1},
-    /* only with the team update, which the CPU runs when asked */
-    .own_q = 1,
+    /* a parallel region more per degree costs little: every degree that
+       has such elements (BENCHMARKS.md, session 17) */
+    .own_q_min = 1,
     .init = be_init,
     .alloc = be_alloc,
     .free = be_free,

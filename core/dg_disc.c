@@ -201,13 +201,35 @@ static int env_override(const char *name, const char *off, const char *on, int p
 /* DGRID_OWN_Q: off, on, or auto: the backend's own_q_min, which some degree
  * below q - 1 reaches with its elements away from degree changes; never
  * without own_ok.  A bad value is reported by choose_own_q. */
+static int env_is(const char *name, const char *value) {
+  const char *env = getenv(name);
+  return env && strcmp(env, value) == 0;
+}
+
+/* The update the elements of degree r away from degree changes run at
+ * q = r + 1 with own q: the one a uniform map of degree r runs (both
+ * backends compile the one-element update on coefficients at q = r + 1). */
+static int own_team(int r) {
+  return env_is("DGRID_UPDATE", "team") || r + 1 >= dg_backend()->team_qmin[0];
+}
+
+/* Whether bucket r splits under own q: it has elements away from degree
+ * changes, at least the backend's own_q_min unless DGRID_OWN_Q=on, and their
+ * own q or their update differs from the common one's (the team update at
+ * the common q = r + 1 gains nothing from a second launch). */
+static int own_split(const dg_disc *d, int r) {
+  const long own = d->bk[r].n - d->bk[r].nedge;
+  const long min = env_is("DGRID_OWN_Q", "on") ? 1 : dg_backend()->own_q_min;
+  return min > 0 && own >= min && (r + 1 < d->q || !own_team(r));
+}
+
+/* DGRID_OWN_Q: off, on, or auto: where a bucket would split (own_split);
+ * never without own_ok.  A bad value is reported by choose_own_q. */
 static int own_q_wanted(const dg_disc *d) {
-  const char *env = getenv("DGRID_OWN_Q");
-  if (!d->own_ok || (env && strcmp(env, "off") == 0)) return 0;
-  if (env && strcmp(env, "on") == 0) return 1;
-  const long min = dg_backend()->own_q_min;
-  for (int r = 0; min > 0 && r + 1 < d->q; ++r)
-    if (d->bk[r].n - d->bk[r].nedge >= min) return 1;
+  if (!d->own_ok || env_is("DGRID_OWN_Q", "off")) return 0;
+  if (env_is("DGRID_OWN_Q", "on")) return 1;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    if (own_split(d, r)) return 1;
   return 0;
 }
 
@@ -271,25 +293,15 @@ static int choose_neighbours(dg_disc *d) {
  * DGRID_OWN_Q says off, on or auto.  Sets own_q and own_team, and nedge = n
  * in the buckets that do not split. */
 static int choose_own_q(dg_disc *d) {
-  const dg_backend_ops *be = dg_backend();
   const int possible = d->own_ok && d->nbr_traces;
   d->own_q = possible && own_q_wanted(d);
   DG_CALL(env_override("DGRID_OWN_Q", "off", "on", possible,
                        "a velocity independent of x and the team update with traces at degree "
                        "changes (DGRID_UPDATE=team on a 2D map with degree changes)",
                        &d->own_q));
-  const char *upd = getenv("DGRID_UPDATE");
-  const int team_asked = upd && strcmp(upd, "team") == 0;
-  /* the update a uniform map of degree r would run (both backends compile
-     the one-element update on coefficients at q = r + 1) */
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->own_team[r] = team_asked || r + 1 >= be->team_qmin[0];
-  /* which buckets split: all that can when asked, else those large enough
-     for the backend (a launch more) */
-  const int asked = getenv("DGRID_OWN_Q") && strcmp(getenv("DGRID_OWN_Q"), "on") == 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    bucket *b = &d->bk[r];
-    const long own = b->n - b->nedge;
-    if (!d->own_q || r + 1 >= d->q || own == 0 || (!asked && own < be->own_q_min)) b->nedge = b->n;
+    d->own_team[r] = own_team(r);
+    if (!d->own_q || !own_split(d, r)) d->bk[r].nedge = d->bk[r].n;
   }
   return 0;
 }

@@ -27,8 +27,8 @@ static void run_mode(const test_case *c, const char *upd, const char *own, int *
 }
 
 /* Whether the backend's default runs own q on m with q points: some degree
- * below q - 1 has at least own_q_min elements whose four neighbours share
- * their degree (counted here, apart from the library). */
+ * has at least own_q_min elements whose four neighbours share their degree
+ * (counted here, apart from the library), and their q or update differs. */
 static int default_own(const dg_grid *g, const dg_degree_map *m, int q) {
   long own[DG_MAX_DEGREE + 1] = {0};
   const int nx = g->n[0], ny = g->n[1];
@@ -40,9 +40,11 @@ static int default_own(const dg_grid *g, const dg_degree_map *m, int q) {
                 m->deg[(long)((j + 1) % ny) * nx + i] == r &&
                 m->deg[(long)((j + ny - 1) % ny) * nx + i] == r;
     }
+  /* the highest degree at q = r + 1 only where its update is not the team's
+     (DGRID_UPDATE=auto here) */
   const long min = dg_backend()->own_q_min;
-  for (int r = 0; min > 0 && r + 1 < q; ++r)
-    if (own[r] >= min) return 1;
+  for (int r = 0; min > 0 && r + 1 <= q; ++r)
+    if (own[r] >= min && (r + 1 < q || r + 1 < dg_backend()->team_qmin[0])) return 1;
   return 0;
 }
 

@@ -198,9 +198,7 @@ static int env_override(const char *name, const char *off, const char *on, int p
   return 0;
 }
 
-/* DGRID_OWN_Q: off, on, or auto: the backend's own_q_min, which some degree
- * below q - 1 reaches with its elements away from degree changes; never
- * without own_ok.  A bad value is reported by choose_own_q. */
+/* Whether environment variable `name` is set to `value`. */
 static int env_is(const char *name, const char *value) {
   const char *env = getenv(name);
   return env && strcmp(env, value) == 0;

@@ -6,7 +6,8 @@
 # `compare --tol TOL` (relative L2 norm of the difference; DESIGN.md: never
 # bit for bit, 1e-12 relative).  Configurations: uniform degrees 0..7, a
 # band map 1..7, a random map 0..7 (degree jumps between neighbours), one
-# case with more points than needed (q = 12), in 2D and 3D, each with every
+# case with more points than needed (q = 12), in 2D and 3D, and in 2D a
+# constant-velocity band map 1..4 with and without DGRID_OWN_Q=on, each with every
 # integrator (euler ssprk2 ssprk3 rk4 lsrk4); constant and rotating
 # velocity alternate, so the position-dependent flux path runs too.
 #
@@ -97,6 +98,17 @@ for dim in $dims; do
       --degree 7 --seed 3 --velocity const --integrator "$integ" --steps $steps
     run "d${dim}_uniform3_q12_${integ}" --dim $dim --cells $cells --degree 3 --q 12 \
       --velocity rotation --integrator "$integ" --steps 2
+    if [ $dim = 2 ]; then
+      # own q (docs/ARCHITECTURE.md): a constant-velocity band with elements away from
+      # the degree changes in every degree; by default the CPU splits its degrees and
+      # the GPU (too few elements) does not, with DGRID_OWN_Q=on both split
+      run "d2_band1-4_const_${integ}" --dim 2 --cells 12x24 --map band --degree-min 1 \
+        --degree 4 --velocity const --integrator "$integ" --steps $steps
+      export DGRID_OWN_Q=on
+      run "d2_band1-4_const_ownq_${integ}" --dim 2 --cells 12x24 --map band --degree-min 1 \
+        --degree 4 --velocity const --integrator "$integ" --steps $steps
+      unset DGRID_OWN_Q
+    fi
     k=$((k + 1))
   done
 done

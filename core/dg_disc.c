@@ -221,14 +221,19 @@ static int own_split(const dg_disc *d, int r) {
   return min > 0 && own >= min && (r + 1 < d->q || !own_team(r));
 }
 
-/* DGRID_OWN_Q: off, on, or auto: where a bucket would split (own_split);
- * never without own_ok.  A bad value is reported by choose_own_q. */
+/* DGRID_OWN_Q: off, on, or auto: where the buckets that would split
+ * (own_split) hold at least half of the elements away from degree changes:
+ * own q takes the team update for the elements at degree changes, and on a
+ * random map, where nearly all are, that costs more than own q saves (CPU:
+ * 1.3-1.7x the step time; BENCHMARKS.md, session 17).  Never without own_ok.
+ * A bad value is reported by choose_own_q. */
 static int own_q_wanted(const dg_disc *d) {
   if (!d->own_ok || env_is("DGRID_OWN_Q", "off")) return 0;
   if (env_is("DGRID_OWN_Q", "on")) return 1;
+  long own = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
-    if (own_split(d, r)) return 1;
-  return 0;
+    if (own_split(d, r)) own += d->bk[r].n - d->bk[r].nedge;
+  return own > 0 && 2 * own >= d->grid.nelem;
 }
 
 /* Which update runs and how it sees its neighbours.  The team update

@@ -26,9 +26,10 @@ static void run_mode(const test_case *c, const char *upd, const char *own, int *
   test_run_coeffs(c, res, dg_disc_own_q, got, out, n);
 }
 
-/* Whether the backend's default runs own q on m with q points: some degree
- * has at least own_q_min elements whose four neighbours share their degree
- * (counted here, apart from the library), and their q or update differs. */
+/* Whether the backend's default runs own q on m with q points: the degrees
+ * with at least own_q_min elements whose four neighbours share their degree
+ * (counted here, apart from the library), where their q or update differs,
+ * hold at least half of the elements. */
 static int default_own(const dg_grid *g, const dg_degree_map *m, int q) {
   long own[DG_MAX_DEGREE + 1] = {0};
   const int nx = g->n[0], ny = g->n[1];
@@ -43,9 +44,10 @@ static int default_own(const dg_grid *g, const dg_degree_map *m, int q) {
   /* the highest degree at q = r + 1 only where its update is not the team's
      (DGRID_UPDATE=auto here) */
   const long min = dg_backend()->own_q_min;
+  long split = 0;
   for (int r = 0; min > 0 && r + 1 <= q; ++r)
-    if (own[r] >= min && (r + 1 < q || r + 1 < dg_backend()->team_qmin[0])) return 1;
-  return 0;
+    if (own[r] >= min && (r + 1 < q || r + 1 < dg_backend()->team_qmin[0])) split += own[r];
+  return split > 0 && 2 * split >= g->nelem; /* at least half of the elements */
 }
 
 /* Counted flops of one stage of c's discretisation under DGRID_OWN_Q=own. */

@@ -799,6 +799,7 @@ typedef struct {
   int finite;
   int nbr_coeffs;   /* the updates read neighbours' coefficients, no traces */
   int team;         /* the updates run a team of threads per element */
+  int own_q;        /* elements away from degree changes run at q = r + 1 */
   int reuse_traces; /* the updates read their own old face values back */
 } result;
 
@@ -962,6 +963,7 @@ static int run_case(bench_run *b, const plan_item *p, case_state *cs, result *r)
   r->q = dg_disc_q(d);
   r->nbr_coeffs = dg_disc_nbr_coeffs(d);
   r->team = dg_disc_team(d);
+  r->own_q = dg_disc_own_q(d);
   r->reuse_traces = dg_disc_reuse_traces(d);
   r->stages = dg_ts_stages(p->ts);
   r->lane_width = b->be->lane_width;
@@ -1122,6 +1124,7 @@ static int case_fields(const bench_run *b, const result *r, fld *f, char *cells,
   FN("setup_s", r->setup_s);
   FJ("warmup_run_s", r->warmup_steps_s);
   f[n++] = (fld){"finite", FLD_BOOL, 0, r->finite, NULL, 1};
+  FI("own_q", r->own_q);
   FI("team", r->team);
   FI("reuse_traces", r->reuse_traces);
   FI("nbr_coeffs", r->nbr_coeffs);

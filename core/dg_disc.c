@@ -260,8 +260,7 @@ static int choose_neighbours(dg_disc *d) {
      where its own q would run */
   d->team = dim == 2 && (d->q >= be->team_qmin[dim - 2] || own_q_wanted(d));
   DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &d->team));
-  const char *upd = getenv("DGRID_UPDATE");
-  const int team_asked = upd && strcmp(upd, "team") == 0;
+  const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1 */
   const int fits = nonempty == 1 && d->q == r0 + 1;
   d->nbr_coeffs = d->team || (fits && r0 <= be->coeffs_rmax[dim - 2]);

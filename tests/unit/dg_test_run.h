@@ -54,6 +54,17 @@ static inline void test_case_default(test_case *c, int dim, int n, int r) {
   c->ts = DG_TS_RK4;
 }
 
+/* The model parameters of c (rotation about the box centre). */
+static inline void test_model(const test_case *c, dg_model_params *mp) {
+  memset(mp, 0, sizeof *mp);
+  mp->velocity = c->velocity;
+  for (int d = 0; d < 3; ++d) {
+    mp->beta[d] = (dg_real)c->beta[d];
+    mp->centre[d] = (dg_real)(0.5 * (c->lo[d] + c->hi[d]));
+  }
+  mp->omega = (dg_real)c->omega;
+}
+
 /* Run; if out_field is not NULL the disc and final field are returned. */
 static inline int test_run(const test_case *c, test_result *res, dg_disc **out_disc,
                            dg_field **out_field) {
@@ -69,13 +80,7 @@ static inline int test_run(const test_case *c, test_result *res, dg_disc **out_d
     m = own;
   }
   dg_model_params mp;
-  memset(&mp, 0, sizeof mp);
-  mp.velocity = c->velocity;
-  for (int d2 = 0; d2 < 3; ++d2) {
-    mp.beta[d2] = (dg_real)c->beta[d2];
-    mp.centre[d2] = (dg_real)(0.5 * (c->lo[d2] + c->hi[d2]));
-  }
-  mp.omega = (dg_real)c->omega;
+  test_model(c, &mp);
   OK(dg_disc_create(&d, &g, m, c->q, &mp));
   dg_problem pb;
   OK(dg_problem_init(&pb, c->init, &g, &mp));

@@ -5,7 +5,8 @@
  * Both integrate exactly, so the coefficients must agree to 1e-13 relative
  * with the common-q team update, over band and random maps and every
  * integrator; own q conserves mass to round-off; the counted flops drop;
- * the backend's default is what dg_backend_ops.own_q_min says; and DGRID_OWN_Q
+ * the default follows dg_backend_ops.own_q_min and the half-of-the-elements
+ * rule (recounted here); and DGRID_OWN_Q
  * refuses what it cannot do with one message naming it. */
 #include "dg_backend.h"
 #include "dg_error.h"
@@ -55,9 +56,7 @@ static double stage_flops(const test_case *c, const char *own) {
   dg_grid g;
   OK(dg_grid_init(&g, c->dim, c->n, c->lo, c->hi));
   dg_model_params mp;
-  memset(&mp, 0, sizeof mp);
-  mp.velocity = c->velocity;
-  for (int d = 0; d < 3; ++d) mp.beta[d] = (dg_real)c->beta[d];
+  test_model(c, &mp);
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", own);
   dg_disc *d;

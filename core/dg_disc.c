@@ -54,6 +54,8 @@ struct dg_disc {
   int nbr_traces;                     /* nbr_coeffs with degree changes: traces there */
   long jump_sides;                    /* element faces whose neighbour has another degree */
   dg_real *d_spare;                   /* nbr_coeffs: the other coefficient buffer (len reals) */
+  int first_r[2], first_g[2];         /* per pass (0 traces, 1 update): the degree and group
+                                         launched first (launch_first) */
   int cur;                            /* buffer holding the traces of trace_src */
   const dg_field *trace_src;          /* field whose current coefficients they are */
   long trace_stamp;                   /* ... at this modification stamp */
@@ -110,6 +112,31 @@ static int build_basis(int q, dg_basis *bs) {
       bs->Dw[a][k] = (dg_real)(dp * w[km]);
     }
   return 0;
+}
+
+/* Microblocks of group grp of bucket b in a pass (0: the trace pass, whole
+ * buckets as group 0; 1: the update, group 0 at degree changes, group 1 the
+ * others under own_q). */
+static long group_blocks(const bucket *b, int pass, int grp) {
+  if (pass == 0) return grp ? 0 : b->nblock;
+  return grp ? b->nblock - b->eblock : b->eblock;
+}
+
+/* The launch of each pass that goes first: the one with the most DOFs, so
+ * that on a GPU it fills the device at once while the small launches queue
+ * behind it on the other streams; the rest follow in degree order.  The
+ * buckets of a pass are independent, so the order changes no result.  Band
+ * 1..7 at 768x768 with forward Euler on the H100: 0.93-0.97x the step time of
+ * plain degree order (BENCHMARKS.md, session 18). */
+static void launch_first(dg_disc *d) {
+  for (int pass = 0; pass < 2; ++pass) {
+    long best = -1;
+    for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+      for (int grp = 0; grp < 2; ++grp) {
+        const long dofs = group_blocks(&d->bk[r], pass, grp) * ipow(r + 1, d->grid.dim);
+        if (dofs > best) best = dofs, d->first_r[pass] = r, d->first_g[pass] = grp;
+      }
+  }
 }
 
 /* First slot of the group of bucket b that slot s belongs to (the bucket's
@@ -392,6 +419,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   }
   d->nslots = slot;
   d->len = base;
+  launch_first(d);
   d->slot_elem = malloc((size_t)(slot ? slot : 1) * sizeof *d->slot_elem);
   if (!d->slot_elem) {
     rc = dg_error(DG_ERR_MEM, "out of memory for slot table");
@@ -640,34 +668,36 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
     a.trace = d->d_trace[d->cur];
     dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
     a.pass = (int)(++pass_id & 0x7fffffffu);
-    for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    /* the launches of the pass: the largest first (launch_first), then
+       every group in degree order */
+    for (int i = -1; i < 2 * (DG_MAX_DEGREE + 1); ++i) {
+      const int r = i < 0 ? d->first_r[pass] : i / 2, grp = i < 0 ? d->first_g[pass] : i % 2;
+      if (i >= 0 && r == d->first_r[pass] && grp == d->first_g[pass]) continue;
       const bucket *b = &d->bk[r];
       /* group 0: the whole bucket (traces), or its elements at degree
          changes (update); group 1 (own_q updates): the others at r + 1 */
-      for (int grp = 0; grp < 1 + (pass == 1); ++grp) {
-        const long blk0 = grp ? b->eblock : 0;
-        const long nblk = grp ? b->nblock - b->eblock : pass ? b->eblock : b->nblock;
-        if (nblk == 0) continue;
-        const long off = blk0 * W * d->nvar * ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
-        a.u = u->dev + b->base + off;
-        /* nbr_coeffs: the neighbours read the old u while the new one is made */
-        a.u_out = d->nbr_coeffs ? d->d_spare + b->base + off : NULL;
-        a.u0 = u0 ? u0->dev + b->base + off : NULL;
-        a.k = k ? k->dev + b->base + off : NULL;
-        a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
-        a.geom = d->d_geom ? d->d_geom + (slot0 / W) * 3 * dim * W : NULL;
-        a.slot0 = slot0;
-        a.nblock = nblk;
-        a.team = grp ? d->own_team[r] : d->team;
-        a.nbr_traces = grp ? 0 : d->nbr_traces;
-        a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
-        int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q)
-                 : grp     ? be->update(&a, d->basis_own[r], r, r + 1)
-                           : be->update(&a, d->basis_dev, r, d->q);
-        if (rc) {
-          d->trace_src = NULL; /* the buffers are in an unknown state */
-          return rc;
-        }
+      const long nblk = group_blocks(b, pass, grp);
+      const long blk0 = grp ? b->eblock : 0;
+      if (nblk == 0) continue;
+      const long off = blk0 * W * d->nvar * ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
+      a.u = u->dev + b->base + off;
+      /* nbr_coeffs: the neighbours read the old u while the new one is made */
+      a.u_out = d->nbr_coeffs ? d->d_spare + b->base + off : NULL;
+      a.u0 = u0 ? u0->dev + b->base + off : NULL;
+      a.k = k ? k->dev + b->base + off : NULL;
+      a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
+      a.geom = d->d_geom ? d->d_geom + (slot0 / W) * 3 * dim * W : NULL;
+      a.slot0 = slot0;
+      a.nblock = nblk;
+      a.team = grp ? d->own_team[r] : d->team;
+      a.nbr_traces = grp ? 0 : d->nbr_traces;
+      a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
+      int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q)
+               : grp     ? be->update(&a, d->basis_own[r], r, r + 1)
+                         : be->update(&a, d->basis_dev, r, d->q);
+      if (rc) {
+        d->trace_src = NULL; /* the buffers are in an unknown state */
+        return rc;
       }
     }
     if (d->timing) {

@@ -62,9 +62,10 @@ DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
 #define DG_PREFETCH 0
 /* One copy of the RK update per element (dg_stage_update). */
 #define DG_RK_UNSWITCH 0
-DG_HD static inline void dg_prefetch(const dg_real *p, long bytes) {
+DG_HD static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
   (void)p;
   (void)bytes;
+  (void)l2;
 }
 
 #else /* CPU: GCC vector extensions */
@@ -249,16 +250,22 @@ static inline dg_lane dg_lane_trace_pick(dg_lane v, const dg_real *base, const i
   return v;
 }
 static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
-/* Hint that `bytes` from p will be read soon: one prefetch per cache line.
- * One core of these machines cannot keep enough misses in flight for the
- * update's streams by the hardware prefetcher alone. */
+/* Hint that `bytes` from p will be read soon: one prefetch per cache line,
+ * into L1, or with l2 into L2 only (prefetcht2).  One core of these machines
+ * cannot keep enough misses in flight for the update's streams by the
+ * hardware prefetcher alone. */
 #define DG_PREFETCH    1
 /* A copy of the RK update for each common scheme shape (dg_stage_update). */
 #define DG_RK_UNSWITCH 1
-static inline void dg_prefetch(const dg_real *p, long bytes) {
-  /* bytes is a constant of the stage: unrolled, no loop is left */
+static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
+  /* bytes and l2 are constants of the stage: unrolled, no loop is left */
   DG_UNROLL
-  for (long b = 0; b < bytes; b += 64) __builtin_prefetch((const char *)p + b, 0, 3);
+  for (long b = 0; b < bytes; b += 64) {
+    if (l2)
+      __builtin_prefetch((const char *)p + b, 0, 1);
+    else
+      __builtin_prefetch((const char *)p + b, 0, 3);
+  }
 }
 
 #endif

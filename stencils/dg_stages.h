@@ -37,6 +37,14 @@
 #ifndef DG_PREFETCH_AHEAD
 #define DG_PREFETCH_AHEAD 1 /* microblocks */
 #endif
+/* From this much scratch per microblock (bytes) the update prefetches the
+ * next microblock's streams into L2 only: into L1 they evicted the scratch
+ * and were evicted before use (32 KB L1 on the CPUs here; 2D degree 5,
+ * 17.7 KB of scratch, 1.12-1.58x faster; below about 8 KB, degrees 0-2,
+ * L1 is faster: degree 0 2.5x; BENCHMARKS.md, session 18). */
+#ifndef DG_PREFETCH_L2_FROM
+#define DG_PREFETCH_L2_FROM 8192
+#endif
 #define DG_POW(x, dim) ((dim) == 3 ? (x) * (x) * (x) : (x) * (x))
 /* Scratch (in dg_lane units) a stage needs for degree r, Q points. */
 #define DG_FACE_POINTS(dim, q) ((dim) == 3 ? (q) * (q) : (q))
@@ -347,21 +355,22 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   /* the streams of a later block (CPU only: DG_PREFETCH is 0 on the GPU, so
      not even the neighbour offsets are read there) */
   if (DG_PREFETCH && blk + DG_PREFETCH_AHEAD < A->nblock) {
+    const int l2 = DG_STAGE_WORK(DIM, R, Q) * (long)sizeof(dg_lane) >= DG_PREFETCH_L2_FROM;
     const long ahead = DG_PREFETCH_AHEAD * (long)(NV * M * DG_W);
     const long bytes = (long)sizeof(dg_real) * NV * M * DG_W;
-    dg_prefetch(u + ahead - lane, bytes);
-    if (A->k) dg_prefetch(A->k + bs + ahead - lane, bytes);
-    if (A->u0) dg_prefetch(A->u0 + bs + ahead - lane, bytes);
+    dg_prefetch(u + ahead - lane, bytes, l2);
+    if (A->k) dg_prefetch(A->k + bs + ahead - lane, bytes, l2);
+    if (A->u0) dg_prefetch(A->u0 + bs + ahead - lane, bytes, l2);
     const int *nb = nbr + DG_PREFETCH_AHEAD * (2 * DIM * DG_W) - lane;
     for (int fc = 0; fc < 2 * DIM; ++fc) {
       if (NBRC)
-        dg_prefetch(A->u + nb[fc * DG_W], bytes);
+        dg_prefetch(A->u + nb[fc * DG_W], bytes, l2);
       else
-        dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W);
+        dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W, l2);
     }
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
-                  (long)sizeof(dg_real) * tslot);
+                  (long)sizeof(dg_real) * tslot, l2);
   }
 
   /* The update is ordered so that little is alive at once (one thread holds

@@ -122,12 +122,15 @@ static long group_blocks(const bucket *b, int pass, int grp) {
   return grp ? b->nblock - b->eblock : b->eblock;
 }
 
-/* The launch of each pass that goes first: the one with the most DOFs, so
- * that on a GPU it fills the device at once while the small launches queue
- * behind it on the other streams; the rest follow in degree order.  The
- * buckets of a pass are independent, so the order changes no result.  Band
- * 1..7 at 768x768 with forward Euler on the H100: 0.93-0.97x the step time of
- * plain degree order (BENCHMARKS.md, session 18). */
+/* The launch of each pass that goes first.  With own q, the one with the
+ * most DOFs, so that on a GPU it fills the device at once while the small,
+ * latency-bound launches of the elements at degree changes queue behind it on
+ * the other streams; the rest follow in degree order (band 1..7 at 768x768
+ * with forward Euler on the H100: 0.93-0.97x the step time of plain degree
+ * order; band 1..4 at 819x819 0.96-0.97x).  Without own q, plain degree
+ * order: largest first took band 1..7 at 512x512 1.02-1.03x as long.  The
+ * buckets of a pass are independent, so the order changes no result
+ * (BENCHMARKS.md, session 18). */
 static void launch_first(dg_disc *d) {
   for (int pass = 0; pass < 2; ++pass) {
     long best = -1;
@@ -136,6 +139,7 @@ static void launch_first(dg_disc *d) {
         const long dofs = group_blocks(&d->bk[r], pass, grp) * ipow(r + 1, d->grid.dim);
         if (dofs > best) best = dofs, d->first_r[pass] = r, d->first_g[pass] = grp;
       }
+    if (!d->own_q) d->first_r[pass] = d->first_g[pass] = 0; /* plain degree order */
   }
 }
 

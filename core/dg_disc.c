@@ -134,12 +134,12 @@ static long group_blocks(const bucket *b, int pass, int grp) {
 static void launch_first(dg_disc *d) {
   for (int pass = 0; pass < 2; ++pass) {
     long best = -1;
-    for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    d->first_r[pass] = d->first_g[pass] = 0; /* without own q: plain degree order */
+    for (int r = 0; d->own_q && r <= DG_MAX_DEGREE; ++r)
       for (int grp = 0; grp < 2; ++grp) {
         const long dofs = group_blocks(&d->bk[r], pass, grp) * ipow(r + 1, d->grid.dim);
         if (dofs > best) best = dofs, d->first_r[pass] = r, d->first_g[pass] = grp;
       }
-    if (!d->own_q) d->first_r[pass] = d->first_g[pass] = 0; /* plain degree order */
   }
 }
 
@@ -672,8 +672,8 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
     a.trace = d->d_trace[d->cur];
     dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
     a.pass = (int)(++pass_id & 0x7fffffffu);
-    /* the launches of the pass: the largest first (launch_first), then
-       every group in degree order */
+    /* the launches of the pass: the one launch_first chose (with own q the
+       largest), then every other group in degree order */
     for (int i = -1; i < 2 * (DG_MAX_DEGREE + 1); ++i) {
       const int r = i < 0 ? d->first_r[pass] : i / 2, grp = i < 0 ? d->first_g[pass] : i % 2;
       if (i >= 0 && r == d->first_r[pass] && grp == d->first_g[pass]) continue;

@@ -113,7 +113,7 @@ static void help(FILE *f) {
         "  --json PATH          run metadata and the same rows\n"
         "  --quiet              no progress lines on stderr\n"
         "physics and time step (as in advect; they change the work little)\n"
-        "  --velocity const|rotation  --beta bx,by[,bz]  --omega W  --rot-centre cx,cy\n"
+        "  --model NAME and its options (advect --help)\n"
         "  --init parabola|bell|sine|constant [sine]  --bell-centre --bell-radius\n"
         "  --bell-height  --value  --box  --q Q  --seed S (random map)  --map-file PATH\n"
         "  (with --cells)  --cfl C [0.5]  --dt DT\n"
@@ -244,13 +244,15 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
   return 0;
 }
 
-/* Options handed to dg_app_parse (physics, time step, map file). */
-static const char *const forwarded[] = {
-    "box",  "map-file",    "seed",        "q",           "velocity", "beta", "omega", "rot-centre",
-    "init", "bell-centre", "bell-radius", "bell-height", "value",    "dt",   "cfl",   NULL};
+/* Options handed to dg_app_parse (model, time step, map file), and every
+ * parameter of a model of the build. */
+static const char *const forwarded[] = {"box", "map-file", "seed", "q", "model", "dt", "cfl", NULL};
 static int is_forwarded(const char *name) {
   for (int i = 0; forwarded[i]; ++i)
     if (!strcmp(name, forwarded[i])) return 1;
+  for (int m = 0; m < dg_nmodels; ++m)
+    for (int k = 0; k < dg_models[m]->nparam; ++k)
+      if (!strcmp(name, dg_models[m]->params[k].name)) return 1;
   return 0;
 }
 
@@ -347,7 +349,6 @@ static void opts_free(bench_opts *o) {
 static int parse_args(bench_opts *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
   dg_app_defaults(&o->base);
-  strcpy(o->base.init, "sine"); /* nonzero everywhere: no zeros timed */
   o->degree_min = 1;
   o->repeats = 5;
   o->warmup = 0.2;
@@ -424,6 +425,8 @@ static int parse_args(bench_opts *o, int argc, char **argv) {
     if (rc > 0) return rc;
     if (rc < 0) return dg_error(DG_ERR_ARG, "unexpected status %d from the option parser", rc);
   }
+  /* advection: nonzero everywhere, so no zeros are timed */
+  DG_CALL(dg_app_default_param(&o->base, "init", "sine"));
   if (o->base.dt_set && o->base.cfl_set)
     return dg_error(DG_ERR_ARG, "options --dt and --cfl exclude each other");
 
@@ -840,12 +843,13 @@ static long ipow(long b, int e) {
 }
 
 /* Upper bound of the bytes a case allocates (uniform maximum degree). */
-static double case_bytes(const plan_item *p, int rmax, int q, int W, int needs_x, double *traces) {
+static double case_bytes(const plan_item *p, int rmax, int q, int W, int nvar, int needs_x,
+                         double *traces) {
   const double rb = sizeof(dg_real);
   const double nelem = (double)p->cells[0] * p->cells[1] * (p->dim == 3 ? p->cells[2] : 1);
   const double nslots = nelem + (double)(DG_MAX_DEGREE + 1) * W;
-  const double len = nslots * DG_NVAR * (double)ipow(rmax + 1, p->dim);
-  const double tr = nslots * 2 * p->dim * DG_NVAR * (double)ipow(q, p->dim - 1);
+  const double len = nslots * nvar * (double)ipow(rmax + 1, p->dim);
+  const double tr = nslots * 2 * p->dim * nvar * (double)ipow(q, p->dim - 1);
   *traces = tr;
   return 4 * len * rb /* u, initial u, two registers */
          /* two trace buffers, or with nbr_coeffs a second coefficient buffer */
@@ -856,7 +860,7 @@ static double case_bytes(const plan_item *p, int rmax, int q, int W, int needs_x
 }
 
 static int fill_config(const bench_opts *o, const plan_item *p, dg_app_config *c) {
-  *c = o->base; /* shallow: the recorded keys stay owned by o->base */
+  *c = o->base; /* shallow: the recorded keys and the model stay owned by o->base */
   c->nparams = 0;
   c->dim = p->dim;
   for (int d = 0; d < 3; ++d) c->cells[d] = d < p->dim ? p->cells[d] : 1;
@@ -868,11 +872,6 @@ static int fill_config(const bench_opts *o, const plan_item *p, dg_app_config *c
   return 0;
 }
 
-static double init_fn(const double x[3], int v, void *ctx) {
-  (void)v;
-  return dg_problem_initial((const dg_problem *)ctx, x);
-}
-
 /* One timed repeat of `steps` steps from the initial state.  The reset
  * (a copy, an outside change of u) and the first step after it, which also
  * recomputes the face traces the previous update would have left, are not
@@ -882,11 +881,11 @@ static int timed_repeat(dg_disc *d, dg_ts *ts, dg_field *u, dg_field *u_init, lo
   const dg_backend_ops *be = dg_backend();
   DG_CALL(dg_field_copy(u, u_init));
   DG_CALL(dg_field_to_device(u));
-  DG_CALL(dg_ts_step(ts, u, dt));
+  DG_CALL(dg_ts_step(ts, u, 0, dt));
   DG_CALL(be->sync());
   dg_disc_set_timing(d, 1);
   const double t0 = wall();
-  for (long s = 0; s < steps; ++s) DG_CALL(dg_ts_step(ts, u, dt));
+  for (long s = 0; s < steps; ++s) DG_CALL(dg_ts_step(ts, u, (double)(s + 1) * dt, dt));
   DG_CALL(be->sync());
   const double t1 = wall();
   double tr, up;
@@ -935,14 +934,15 @@ static int case_setup(bench_run *b, const plan_item *p, case_state *cs) {
   dg_disc *d = cs->set.disc;
   DG_CALL(dg_field_create(&cs->u, d));
   DG_CALL(dg_field_create(&cs->u_init, d));
-  DG_CALL(dg_project(d, cs->u_init, init_fn, &cs->set.problem));
+  DG_CALL(dg_project_solution(d, cs->u_init, 0.0));
   DG_CALL(dg_field_to_device(cs->u_init));
-  const double est = dg_disc_dt_estimate(d);
+  double est;
+  DG_CALL(dg_disc_stable_dt(d, cs->u_init, 0.0, &est));
   if (cs->cfg.dt_set) {
     cs->dt = cs->cfg.dt;
   } else {
     if (!isfinite(est) || !(est > 0))
-      return dg_error(DG_ERR_ARG, "option --cfl: the velocity is zero everywhere, give --dt");
+      return dg_error(DG_ERR_ARG, "option --cfl: the wave speed is zero everywhere, give --dt");
     cs->dt = cs->cfg.cfl * est;
   }
   cs->setup_s = wall() - t0;
@@ -1000,7 +1000,7 @@ static int run_case(bench_run *b, const plan_item *p, case_state *cs, result *r)
     if ((rc = dg_field_copy(cs->u, cs->u_init))) goto done;
     for (long k = 0; k < 2 || (spent < o->warmup && k < 1000000); ++k) {
       const double t0 = wall();
-      if ((rc = dg_ts_step(ts, cs->u, cs->dt)) || (rc = b->be->sync())) goto done;
+      if ((rc = dg_ts_step(ts, cs->u, 0, cs->dt)) || (rc = b->be->sync())) goto done;
       const double dt1 = wall() - t0;
       spent += dt1;
       if (dt1 < best) best = dt1;
@@ -1219,8 +1219,7 @@ static int write_json(bench_run *b, const char *error) {
   json_num(f, "warmup_s", o->warmup, 1);
   json_num(f, "min_time_s", o->min_time, 1);
   fprintf(f, "\"steps_fixed\": %ld, ", o->steps);
-  json_str(f, "init", o->base.init, 1);
-  json_str(f, "velocity", o->base.velocity, 1);
+  json_str(f, "model", dg_model_file_name(o->base.model), 1);
   json_str(f, "error", error ? error : "", 0);
   fprintf(f, "},\n  \"cases\": [");
   for (long i = 0; i < b->nres; ++i) {
@@ -1296,7 +1295,7 @@ static int build_plan(const bench_opts *o, plan_item *plan, long *n) {
           for (int d = 0; d < 3; ++d) p.cells[d] = d < dim ? o->cells[d] : 1;
         } else {
           p.target = o->sizes[si];
-          const double per = (double)DG_NVAR * (double)ipow(r + 1, dim);
+          const double per = (double)dg_model_nvar(o->base.model) * (double)ipow(r + 1, dim);
           long c = lround(pow((double)p.target / per, 1.0 / dim));
           if (c < 1) c = 1;
           if (c > (1 << 24)) c = 1 << 24;
@@ -1369,8 +1368,12 @@ static int sweep(bench_run *b, const plan_item *plan, long n) {
       const int rmax = p->degree < 0 ? DG_MAX_DEGREE : p->degree;
       const int q = o->base.q ? o->base.q : rmax + 1;
       double traces;
-      const double need = case_bytes(p, rmax, q, b->be->lane_width,
-                                     strcmp(o->base.velocity, "const") != 0, &traces);
+      double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+      for (int k = 0; k < 3; ++k)
+        if (o->base.box_n > 2 * k) lo[k] = o->base.box[2 * k], hi[k] = o->base.box[2 * k + 1];
+      DG_CALL(dg_model_finish(o->base.model, p->dim, lo, hi));
+      const double need = case_bytes(p, rmax, q, b->be->lane_width, dg_model_nvar(o->base.model),
+                                     dg_model_uses_x(o->base.model), &traces);
       char why[160] = "";
       if (need > b->mem_limit)
         snprintf(why, sizeof why, "needs %.2f GiB, limit %.2f GiB", need / 1073741824.0,

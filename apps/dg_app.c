@@ -2,6 +2,7 @@
 #include "dg_app.h"
 
 #include "dg_error.h"
+#include "dg_parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,18 +17,13 @@ void dg_app_defaults(dg_app_config *c) {
   for (int d = 0; d < 3; ++d) {
     c->box[2 * d] = 0;
     c->box[2 * d + 1] = 1;
-    c->beta[d] = 1;
   }
   c->degree = 3;
   c->degree_min = 0;
   strcpy(c->map, "uniform");
   c->seed = 1;
   c->q = 0;
-  strcpy(c->velocity, "const");
-  c->omega = 1;
-  strcpy(c->init, "bell");
-  c->bell_height = 2;
-  c->value = 1;
+  c->model_name[0] = '\0'; /* the build's first model */
   strcpy(c->integrator, "ssprk3");
   c->cfl = 0.5;
   c->t_end = 1.0;
@@ -52,19 +48,13 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --seed S             seed of the random map                  [1]\n"
           "  --q Q                Gauss points per direction              [max degree + 1]\n"
           "physics\n"
-          "  --velocity KIND      const | rotation                        [const]\n"
-          "  --beta bx,by[,bz]    constant velocity                       [1,1(,1)]\n"
-          "  --omega W            rotation rate                           [1]\n"
-          "  --rot-centre cx,cy   rotation centre                         [box centre]\n"
-          "  --init KIND          parabola | bell | sine | constant       [bell]\n"
-          "  --bell-centre x,y[,z]  bell centre               [centre - 0.2 box size]\n"
-          "  --bell-radius R      bell radius                             [0.1 (x1-x0)]\n"
-          "  --bell-height H      bell height h0                          [2]\n"
-          "  --value V            constant for --init constant            [1]\n"
+          "  --model NAME         the model (its options below)   [the build's first]\n"
           "time stepping\n"
           "  --integrator KIND    euler | ssprk2 | ssprk3 | rk4 | lsrk4   [ssprk3]\n"
           "  --dt DT              fixed time step (excludes --cfl)        [from --cfl]\n"
-          "  --cfl C              dt = C x stable estimate                [0.5]\n"
+          "  --cfl C              dt = C x stable step on the solution    [0.5]\n"
+          "                       (re-estimated every step where the model's wave\n"
+          "                       speed changes with u or t)\n"
           "  --t-end T            final time (excludes --steps)           [1]\n"
           "  --steps N            number of steps; T = N dt               [from --t-end]\n"
           "output\n"
@@ -78,12 +68,16 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --progress-every N   progress line every N steps (0: off)    [100]\n"
           "  --history            record mass and L2 error at each progress line\n"
           "  --quiet              no progress lines\n"
+          "  --verbose            print the backend's plan (how the stages run)\n"
           "  --help               this text\n"
           "\n"
           "The last line on stdout is a machine-readable summary:\n"
           "  advect: backend=B dofs=N steps=N t=T dt=DT l2_error=E linf_error=E mass=M\n"
-          "          mass_drift=D wall_s=S dof_stage_per_s=X\n",
+          "          mass_drift=D wall_s=S dof_stage_per_s=X\n"
+          "\n"
+          "models of this build and their options:\n",
           prog);
+  dg_model_help(f);
 }
 
 int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *out) {
@@ -107,18 +101,7 @@ static int parse_int(const char *opt, const char *s, int lo, int hi, int *out) {
 }
 
 int dg_app_parse_real(const char *opt, const char *s, double lo, double hi, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  /* decimal notation only: strtod would also take blanks, hex ("0x10" = 16),
-     "inf" and "nan" */
-  if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s) || *end != '\0' || errno == ERANGE ||
-      !isfinite(v))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
-  if (v < lo || v > hi)
-    return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
-  *out = v;
-  return 0;
+  return dg_parse_real(opt, s, lo, hi, out);
 }
 
 /* Any finite real. */
@@ -134,25 +117,7 @@ static int parse_pos(const char *opt, const char *s, double *out) {
 
 /* Comma-separated reals: between nmin and nmax of them. */
 static int parse_list(const char *opt, const char *s, int nmin, int nmax, double *out, int *n) {
-  char buf[512];
-  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
-  strcpy(buf, s);
-  /* strtok_r would skip an empty field silently */
-  if (s[0] == ',' || strstr(s, ",,") || (s[0] && s[strlen(s) - 1] == ','))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, s);
-  int k = 0;
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (k >= nmax)
-      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, s, nmax);
-    DG_CALL(parse_real(opt, tok, &out[k]));
-    ++k;
-  }
-  if (k < nmin)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s, nmin,
-                    nmax > nmin ? " or more" : "");
-  *n = k;
-  return 0;
+  return dg_parse_list(opt, s, nmin, nmax, out, n);
 }
 
 static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
@@ -172,19 +137,12 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
   return 0;
 }
 
-static int parse_word(const char *opt, const char *s, const char *const *allowed, char *out,
-                      size_t cap) {
-  for (int i = 0; allowed[i]; ++i)
-    if (strcmp(s, allowed[i]) == 0) {
-      snprintf(out, cap, "%s", s);
-      return 0;
-    }
-  char list[256] = "";
-  for (int i = 0; allowed[i]; ++i) {
-    strncat(list, allowed[i], sizeof list - strlen(list) - 1);
-    if (allowed[i + 1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
-  }
-  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt, s, list);
+/* One of the '|'-separated words into out. */
+static int parse_word(const char *opt, const char *s, const char *words, char *out, size_t cap) {
+  int i;
+  DG_CALL(dg_parse_word(opt, s, words, &i));
+  snprintf(out, cap, "%s", s);
+  return 0;
 }
 
 int dg_app_parse_path(const char *opt, const char *s, char *out, size_t cap) {
@@ -206,14 +164,13 @@ static int record(dg_app_config *c, const char *key, const char *val) {
   return 0;
 }
 
-static const char *const maps[] = {"uniform", "band", "random", NULL};
-static const char *const vels[] = {"const", "rotation", NULL};
-static const char *const inits[] = {"parabola", "bell", "sine", "constant", NULL};
-static const char *const tss[] = {"euler", "ssprk2", "ssprk3", "rk4", "lsrk4", NULL};
+static const char *const maps = "uniform|band|random";
+static const char *const tss = "euler|ssprk2|ssprk3|rk4|lsrk4";
 
 /* Options without a value. */
 static int is_flag(const char *name) {
-  return !strcmp(name, "quiet") || !strcmp(name, "history") || !strcmp(name, "help");
+  return !strcmp(name, "quiet") || !strcmp(name, "history") || !strcmp(name, "help") ||
+         !strcmp(name, "verbose");
 }
 
 static int apply(dg_app_config *c, const char *name, const char *v) {
@@ -246,24 +203,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "map-file")) return dg_app_parse_path(opt, v, c->map_file, sizeof c->map_file);
   if (!strcmp(name, "seed")) return dg_app_parse_long(opt, v, 0, 1L << 62, &c->seed);
   if (!strcmp(name, "q")) return parse_int(opt, v, 1, DG_MAX_Q, &c->q);
-  if (!strcmp(name, "velocity")) return parse_word(opt, v, vels, c->velocity, sizeof c->velocity);
-  if (!strcmp(name, "beta")) return parse_list(opt, v, 2, 3, c->beta, &c->beta_n);
-  if (!strcmp(name, "omega")) return parse_real(opt, v, &c->omega);
-  if (!strcmp(name, "rot-centre")) {
-    c->rot_centre_set = 1;
-    return parse_list(opt, v, 2, 2, c->rot_centre, &n); /* rotation about z */
-  }
-  if (!strcmp(name, "init")) return parse_word(opt, v, inits, c->init, sizeof c->init);
-  if (!strcmp(name, "bell-centre")) {
-    c->bell_centre_set = 1;
-    return parse_list(opt, v, 2, 3, c->bell_centre, &c->bell_centre_n);
-  }
-  if (!strcmp(name, "bell-radius")) {
-    c->bell_radius_set = 1;
-    return parse_pos(opt, v, &c->bell_radius);
-  }
-  if (!strcmp(name, "bell-height")) return parse_real(opt, v, &c->bell_height);
-  if (!strcmp(name, "value")) return parse_real(opt, v, &c->value);
+  if (!strcmp(name, "model")) return 0; /* taken before the other options (dg_app_parse) */
   if (!strcmp(name, "integrator"))
     return parse_word(opt, v, tss, c->integrator, sizeof c->integrator);
   if (!strcmp(name, "dt")) {
@@ -291,6 +231,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "progress-every"))
     return dg_app_parse_long(opt, v, 0, 1L << 40, &c->progress_every);
   if (!strcmp(name, "view-samples")) return parse_int(opt, v, 1, 64, &c->view_samples);
+  if (c->model && dg_model_has_param(c->model, name)) return dg_model_set(c->model, name, v);
   return dg_error(DG_ERR_ARG, "unknown option '--%s' (see --help)", name);
 }
 
@@ -307,8 +248,34 @@ int dg_app_split_option(const char *arg, char *name, size_t cap, const char **va
   return 0;
 }
 
+/* The value of --model in argv (the last one wins only if given once:
+ * record() refuses a second), or NULL. */
+static const char *find_model(int argc, char **argv) {
+  const char *found = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--model") && i + 1 < argc)
+      found = argv[++i];
+    else if (!strncmp(argv[i], "--model=", 8))
+      found = argv[i] + 8;
+  }
+  return found;
+}
+
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   (void)prog;
+  {
+    const char *mn = find_model(argc, argv);
+    if (mn) DG_CALL(dg_app_parse_path("--model", mn, c->model_name, sizeof c->model_name));
+    dg_model_destroy(&c->model);
+    if (!c->model_name[0]) snprintf(c->model_name, sizeof c->model_name, "%s", dg_models[0]->name);
+    int rc = dg_model_create(&c->model, c->model_name);
+    if (rc) {
+      /* --help still works with a bad --model */
+      for (int i = 1; i < argc; ++i)
+        if (!strcmp(argv[i], "--help")) return DG_APP_HELP;
+      return rc;
+    }
+  }
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     char name[64];
@@ -320,6 +287,7 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
       if (!strcmp(name, "help")) return DG_APP_HELP;
       if (!strcmp(name, "quiet")) c->quiet = 1;
       if (!strcmp(name, "history")) c->history = 1;
+      if (!strcmp(name, "verbose")) c->verbose = 1;
       DG_CALL(record(c, name, "1"));
       continue;
     }
@@ -348,12 +316,6 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   if (c->box_n && c->box_n != 2 * c->dim)
     return dg_error(DG_ERR_ARG, "option --box: %d numbers given but --dim %d needs %d", c->box_n,
                     c->dim, 2 * c->dim);
-  if (c->beta_n && c->beta_n != c->dim)
-    return dg_error(DG_ERR_ARG, "option --beta: %d components given but --dim is %d", c->beta_n,
-                    c->dim);
-  if (c->bell_centre_n && c->bell_centre_n != c->dim)
-    return dg_error(DG_ERR_ARG, "option --bell-centre: %d coordinates given but --dim is %d",
-                    c->bell_centre_n, c->dim);
   if (c->cells_n && c->cells_n != c->dim)
     return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %d", c->cells_n,
                     c->dim);
@@ -382,23 +344,9 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
     DG_CALL(dg_degree_map_create_random(&s->map, g, c->degree_min, c->degree, (uint64_t)c->seed));
   else
     DG_CALL(dg_degree_map_create_uniform(&s->map, g, c->degree));
-  memset(&s->model, 0, sizeof s->model);
-  s->model.velocity = strcmp(c->velocity, "rotation") ? DG_VELOCITY_CONSTANT : DG_VELOCITY_ROTATION;
-  for (int d = 0; d < 3; ++d) {
-    s->model.beta[d] = (dg_real)(d < c->dim ? c->beta[d] : 0);
-    s->model.centre[d] =
-        (dg_real)(c->rot_centre_set && d < 2 ? c->rot_centre[d] : 0.5 * (lo[d] + hi[d]));
-  }
-  s->model.omega = (dg_real)c->omega;
-  DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, &s->model));
-  dg_init_kind ik;
-  DG_CALL(dg_init_parse(c->init, &ik));
-  DG_CALL(dg_problem_init(&s->problem, ik, g, &s->model));
-  if (c->bell_centre_set)
-    for (int d = 0; d < c->dim; ++d) s->problem.centre[d] = c->bell_centre[d];
-  if (c->bell_radius_set) s->problem.radius = c->bell_radius;
-  s->problem.height = c->bell_height;
-  s->problem.value = c->value;
+  DG_CALL(dg_model_finish(c->model, g->dim, g->lo, g->hi));
+  s->model = c->model;
+  DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, c->model));
   DG_CALL(dg_ts_parse(c->integrator, &s->ts_kind));
   return 0;
 }
@@ -408,7 +356,15 @@ void dg_app_setup_destroy(dg_app_setup *s) {
   dg_degree_map_destroy(&s->map);
 }
 
+int dg_app_default_param(dg_app_config *c, const char *key, const char *value) {
+  for (int i = 0; i < c->nparams; ++i)
+    if (!strcmp(c->keys[i], key)) return 0;
+  if (!c->model || !dg_model_has_param(c->model, key)) return 0;
+  return dg_model_set(c->model, key, value);
+}
+
 void dg_app_config_free(dg_app_config *c) {
+  dg_model_destroy(&c->model);
   for (int i = 0; i < c->nparams; ++i) {
     free(c->keys[i]);
     free(c->values[i]);

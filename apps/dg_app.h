@@ -6,7 +6,7 @@
 
 #include "dg_degree_map.h"
 #include "dg_disc.h"
-#include "dg_problem.h"
+#include "dg_model.h"
 #include "dg_ts.h"
 
 #include <stdio.h>
@@ -14,20 +14,17 @@
 typedef struct {
   int dim;
   int cells[3];
-  int cells_n;                      /* sizes given with --cells (0: default) */
-  int box_n, beta_n, bell_centre_n; /* numbers given (0: default) */
+  int cells_n; /* sizes given with --cells (0: default) */
+  int box_n;   /* numbers given (0: default) */
   double box[6];
   int degree, degree_min;
   char map[16];       /* uniform | band | random */
   char map_file[512]; /* overrides map when set */
   long seed;
   int q;
-  char velocity[16]; /* const | rotation */
-  double beta[3], omega, rot_centre[3];
-  int rot_centre_set;
-  char init[16];
-  double bell_centre[3], bell_radius, bell_height, value;
-  int bell_centre_set, bell_radius_set;
+  char model_name[64]; /* --model */
+  dg_model *model;     /* the model with the values of its options (owned) */
+  int verbose;         /* --verbose: print the backend's plan */
   char integrator[16];
   double dt, cfl, t_end;
   long steps;
@@ -45,8 +42,7 @@ typedef struct {
   dg_grid grid;
   dg_degree_map *map;
   dg_disc *disc;
-  dg_problem problem;
-  dg_model_params model;
+  const dg_model *model; /* the config's, parameters finished for the grid */
   dg_ts_kind ts_kind;
 } dg_app_setup;
 
@@ -55,8 +51,10 @@ void dg_app_defaults(dg_app_config *c);
 /* dg_app_parse's status for --help: distinct from every DG_ERR_* code. */
 #define DG_APP_HELP (-1)
 
-/* Parse argv into c.  Returns 0, DG_APP_HELP for --help (the caller prints
- * it to stdout), or DG_ERR_ARG with a message naming the option and value. */
+/* Parse argv into c.  --model NAME (default advection) chooses the model
+ * first; options the apps do not know are the model's parameters.  Returns
+ * 0, DG_APP_HELP for --help (the caller prints it to stdout), or DG_ERR_ARG
+ * with a message naming the option and value. */
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
 /* Strict numbers for option values: the whole text must parse, lo <= value
  * <= hi; errors name the option and the value. */
@@ -69,7 +67,10 @@ int dg_app_parse_path(const char *opt, const char *s, char *out, size_t cap);
 int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value);
 /* Print the option reference with defaults. */
 void dg_app_help(FILE *f, const char *prog);
-/* Build grid, map, disc and problem from c. */
+/* A model parameter's value unless the user gave one (an app's default). */
+int dg_app_default_param(dg_app_config *c, const char *key, const char *value);
+/* Build grid, map and disc from c (the model's parameters finished for the
+ * grid). */
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c);
 void dg_app_setup_destroy(dg_app_setup *s);
 void dg_app_config_free(dg_app_config *c);

@@ -15,7 +15,34 @@
 extern "C" {
 #endif
 
+/* What core tells the backend about a discretisation when it asks for a
+ * plan (dg_backend_ops.plan). */
 typedef struct {
+  int dim, q, rmin, rmax;
+  long nelem;
+  long n[DG_MAX_DEGREE + 1];     /* elements of each degree */
+  long nedge[DG_MAX_DEGREE + 1]; /* of those, with a neighbour of another degree */
+  int own_q_exact;               /* the model declares the r + 1 point rule exact on
+                                    elements whose neighbours share their degree (a
+                                    flux linear in u and independent of x, affine grid) */
+} dg_plan_in;
+
+/* The backend's plan: how one RK stage runs on the buckets.  Every plan
+ * computes the same discrete operator (to round-off). */
+typedef struct {
+  int team;         /* the team update (stencils/dg_team.h, 2D) */
+  int nbr_coeffs;   /* updates read the neighbours' coefficients, not traces */
+  int nbr_traces;   /* ... and traces across degree changes (team only) */
+  int reuse_traces; /* updates read their own old face values back */
+  int own_q;        /* elements whose neighbours share their degree r run at
+                       q = r + 1 in the degrees with split[r] set */
+  unsigned char split[DG_MAX_DEGREE + 1];    /* own q: bucket r holds two groups */
+  unsigned char own_team[DG_MAX_DEGREE + 1]; /* own q: that group runs the team update */
+  int largest_first; /* the launch with the most DOFs first, then degree order */
+} dg_plan;
+
+typedef struct dg_backend_ops dg_backend_ops;
+struct dg_backend_ops {
   const char *name;   /* "omp" or "cuda" */
   int lane_width;     /* DG_W of this backend's layout (microblock size) */
   int host_is_device; /* 1: device pointers are host memory (no copies) */
@@ -27,13 +54,13 @@ typedef struct {
                          team update (dg_team.h; 2D only), which reads the
                          neighbours' coefficients (and traces across degree
                          changes) whatever the map; DG_MAX_Q + 1: never */
-  long own_q_min;     /* > 0: on variable 2D maps of models whose velocity does
-                         not depend on x, the elements whose neighbours share
-                         their degree r run at q = r + 1 (the same results to
-                         round-off; core/dg_disc.c, choose_own_q), in degrees
-                         with at least this many such elements (a launch
-                         more per degree); it takes the team update with
-                         traces at degree changes for that.  0: never */
+  long own_q_min;     /* > 0: on variable 2D maps of models that declare it
+                         exact, the elements whose neighbours share their
+                         degree r run at q = r + 1 (the same results to
+                         round-off; backends/dg_plan.c), in degrees with at
+                         least this many such elements (a launch more per
+                         degree); it takes the team update with traces at
+                         degree changes for that.  0: never */
   /* Check that the backend can run here (CUDA: a device is present). */
   int (*init)(void);
   /* Device memory, zero-filled. */
@@ -45,19 +72,36 @@ typedef struct {
    * the stage calls.  basis_free releases it. */
   int (*basis_create)(void **handle, const dg_basis *b);
   void (*basis_free)(void *handle);
-  /* Run one stage over a bucket (all a->nblock microblocks of degree r). */
+  /* The plan for a discretisation (backends/dg_plan.c with this backend's
+   * constants); describe writes it as one line. */
+  int (*plan)(const dg_plan_in *in, dg_plan *out);
+  void (*describe)(const dg_plan *p, const dg_plan_in *in, char *buf, size_t cap);
+  /* 1 when the stages of model `model_id` (registry order) are compiled
+   * for dimension dim, degree r and q points. */
+  int (*available)(int model_id, int dim, int r, int q);
+  /* Run one stage over a bucket (all a->nblock microblocks of degree r) with
+   * the kernels of model a->model_id: the face traces, the RK update, or the
+   * elements' CFL rates (dg_stage_rate: into a->u_out, weights in a->k). */
   int (*trace)(const dg_stage_args *a, const void *basis, int r, int q);
   int (*update)(const dg_stage_args *a, const void *basis, int r, int q);
+  int (*rate)(const dg_stage_args *a, const void *basis, int r, int q);
+  /* *out = max of the n reals at x (device memory). */
+  int (*max)(const dg_real *x, size_t n, double *out);
   /* Wait for queued work (timing); 0 or an error from the queue. */
   int (*sync)(void);
   /* STREAM triad a = b + s*c over n reals, for measured bandwidth. */
   int (*triad)(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, size_t n);
   /* Threads (CPU) or SMs (GPU), for reports. */
   int (*parallelism)(void);
-} dg_backend_ops;
+};
 
 /* The build's backend. */
 const dg_backend_ops *dg_backend(void);
+
+/* The plan of backends/dg_plan.c for backend be (its constants), and its
+ * description; the backends' plan and describe entries. */
+int dg_plan_choose(const dg_backend_ops *be, const dg_plan_in *in, dg_plan *p);
+void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t cap);
 
 #ifdef __cplusplus
 }

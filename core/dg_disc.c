@@ -6,7 +6,6 @@
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_field.h"
-#include "dg_lane.h"
 #include "dg_quadrature.h"
 
 #include <limits.h>
@@ -32,22 +31,24 @@ typedef struct {
 struct dg_disc {
   dg_grid grid;
   dg_degree_map map; /* own copy */
-  dg_model_params model;
+  dg_model *model;   /* own copy, parameters finished for the grid */
+  dg_plan_in pin;    /* what the backend's plan was chosen from */
+  dg_plan plan;      /* the backend's plan */
   int q, nvar, W;
   long ndofs, len, nslots;
   bucket bk[DG_MAX_DEGREE + 1];
   long *elem_slot; /* [nelem] */
   long *slot_elem; /* [nslots], -1 for padding */
   dg_basis basis;
-  void *basis_dev; /* backend handle */
-  int own_ok;      /* 2D, degree changes, velocity independent of x (bk[].nedge counted) */
-  int own_q;       /* elements whose neighbours share their degree r run at
-                      q = r + 1 (exact there: see choose_own_q) */
-  int own_team[DG_MAX_DEGREE + 1];    /* own_q: that group runs the team update */
+  void *basis_dev;                    /* backend handle */
+  int own_q;                          /* elements whose neighbours share their degree r run at
+                                         q = r + 1 (the plan's own_q; exact there by the model's word) */
   void *basis_own[DG_MAX_DEGREE + 1]; /* own_q: backend handles of the q = r + 1 tables */
   int *d_nbr;                         /* device: [nslots/W][2*dim][W] */
   dg_real *d_geom;                    /* device: [nslots/W][3*dim][W] or NULL */
   dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
+  dg_real *d_weight;                  /* device: [nslots] 1 for an element, 0 for padding */
+  dg_real *d_rate;                    /* device: [nslots] the elements' CFL rates */
   int nbr_coeffs;                     /* updates read the neighbours' coefficients, no traces */
   int reuse_traces;                   /* updates read their own old face values back */
   int team;                           /* updates run the team stage (dg_team.h) */
@@ -122,20 +123,15 @@ static long group_blocks(const bucket *b, int pass, int grp) {
   return grp ? b->nblock - b->eblock : b->eblock;
 }
 
-/* The launch of each pass that goes first.  With own q, the one with the
- * most DOFs, so that on a GPU it fills the device at once while the small,
- * latency-bound launches of the elements at degree changes queue behind it on
- * the other streams; the rest follow in degree order (band 1..7 at 768x768
- * with forward Euler on the H100: 0.93-0.97x the step time of plain degree
- * order; band 1..4 at 819x819 0.96-0.97x).  Without own q, plain degree
- * order: largest first took band 1..7 at 512x512 1.02-1.03x as long.  The
- * buckets of a pass are independent, so the order changes no result
- * (BENCHMARKS.md, session 18). */
+/* The launch of each pass that goes first: where the plan says largest
+ * first, the group with the most DOFs, the rest in degree order; else plain
+ * degree order.  The buckets of a pass are independent, so the order
+ * changes no result. */
 static void launch_first(dg_disc *d) {
   for (int pass = 0; pass < 2; ++pass) {
     long best = -1;
-    d->first_r[pass] = d->first_g[pass] = 0; /* without own q: plain degree order */
-    for (int r = 0; d->own_q && r <= DG_MAX_DEGREE; ++r)
+    d->first_r[pass] = d->first_g[pass] = 0; /* plain degree order */
+    for (int r = 0; d->plan.largest_first && r <= DG_MAX_DEGREE; ++r)
       for (int grp = 0; grp < 2; ++grp) {
         const long dofs = group_blocks(&d->bk[r], pass, grp) * ipow(r + 1, d->grid.dim);
         if (dofs > best) best = dofs, d->first_r[pass] = r, d->first_g[pass] = grp;
@@ -166,7 +162,7 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   if ((!d->nbr_coeffs || d->nbr_traces) && (double)nblk * tslot * W >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
                     INT_MAX);
-  const int needs_x = dg_model_needs_x(&d->model);
+  const int needs_x = dg_model_uses_x(d->model);
   *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
   *geom = needs_x ? calloc((size_t)nblk * 3 * dim * W, sizeof **geom) : NULL;
   if (!*nbr || (needs_x && !*geom))
@@ -210,135 +206,6 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   return 0;
 }
 
-/* A backend choice the environment may override: variable `name` unset or
- * "auto" leaves *flag alone; the value `off` sets it to 0, `on` to 1, where
- * `on` needs `possible` (else the error `why`); anything else is an error
- * naming the variable and the values it takes. */
-static int env_override(const char *name, const char *off, const char *on, int possible,
-                        const char *why, int *flag) {
-  const char *env = getenv(name);
-  if (!env || strcmp(env, "auto") == 0) return 0;
-  if (strcmp(env, off) == 0) {
-    *flag = 0;
-  } else if (strcmp(env, on) == 0) {
-    if (!possible) return dg_error(DG_ERR_ARG, "%s=%s needs %s", name, on, why);
-    *flag = 1;
-  } else {
-    return dg_error(DG_ERR_ARG, "%s='%s': expected %s, %s or auto", name, env, off, on);
-  }
-  return 0;
-}
-
-/* Whether environment variable `name` is set to `value`. */
-static int env_is(const char *name, const char *value) {
-  const char *env = getenv(name);
-  return env && strcmp(env, value) == 0;
-}
-
-/* The update the elements of degree r away from degree changes run at
- * q = r + 1 with own q: the one a uniform map of degree r runs (both
- * backends compile the one-element update on coefficients at q = r + 1). */
-static int own_team(int r) {
-  return env_is("DGRID_UPDATE", "team") || r + 1 >= dg_backend()->team_qmin[0];
-}
-
-/* Whether bucket r splits under own q: it has elements away from degree
- * changes, at least the backend's own_q_min unless DGRID_OWN_Q=on, and their
- * own q or their update differs from the common one's (the team update at
- * the common q = r + 1 gains nothing from a second launch). */
-static int own_split(const dg_disc *d, int r) {
-  const long own = d->bk[r].n - d->bk[r].nedge;
-  const long min = env_is("DGRID_OWN_Q", "on") ? 1 : dg_backend()->own_q_min;
-  return min > 0 && own >= min && (r + 1 < d->q || !own_team(r));
-}
-
-/* DGRID_OWN_Q: off, on, or auto: where the buckets that would split
- * (own_split) hold at least half of the elements away from degree changes:
- * own q takes the team update for the elements at degree changes, and on a
- * random map, where nearly all are, that costs more than own q saves (CPU:
- * 1.3-1.7x the step time; BENCHMARKS.md, session 17).  Never without own_ok.
- * A bad value is reported by choose_own_q. */
-static int own_q_wanted(const dg_disc *d) {
-  if (!d->own_ok || env_is("DGRID_OWN_Q", "off")) return 0;
-  if (env_is("DGRID_OWN_Q", "on")) return 1;
-  long own = 0;
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
-    if (own_split(d, r)) own += d->bk[r].n - d->bk[r].nedge;
-  return own > 0 && 2 * own >= d->grid.nelem;
-}
-
-/* Which update runs and how it sees its neighbours.  The team update
- * (dg_team.h, 2D) runs from the backend's team_qmin points on, and where
- * the backend's own q can run (choose_own_q), unless
- * DGRID_UPDATE says element, team or auto; it reads the neighbours'
- * coefficients where they have the element's degree and traces across
- * degree changes (nbr_traces).  The one-element update reads traces, or for
- * a uniform map with q = r + 1 up to the backend's coeffs_rmax the
- * neighbours' coefficients, unless DGRID_NEIGHBOURS says traces, coeffs or
- * auto (traces also turns off a team update that was not asked for).  Every
- * choice gives the same results to round-off (unit.neighbours, unit.team).
- * Sets team, nbr_coeffs, nbr_traces and reuse_traces. */
-static int choose_neighbours(dg_disc *d) {
-  const dg_backend_ops *be = dg_backend();
-  const int dim = d->grid.dim;
-  int nonempty = 0, r0 = 0;
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
-    if (d->bk[r].n > 0) {
-      nonempty++;
-      r0 = r;
-    }
-  /* own q (choose_own_q) needs the team update: a backend takes the team
-     where its own q would run */
-  d->team = dim == 2 && (d->q >= be->team_qmin[dim - 2] || own_q_wanted(d));
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &d->team));
-  const int team_asked = env_is("DGRID_UPDATE", "team");
-  /* the one-element update's kernels on coefficients exist for q = r + 1 */
-  const int fits = nonempty == 1 && d->q == r0 + 1;
-  d->nbr_coeffs = d->team || (fits && r0 <= be->coeffs_rmax[dim - 2]);
-  char why[160];
-  snprintf(why, sizeof why,
-           "a uniform degree map and q = degree + 1, or the team update (this one has degrees "
-           "%d..%d, q = %d)",
-           d->map.rmin, d->map.rmax, d->q);
-  DG_CALL(
-      env_override("DGRID_NEIGHBOURS", "traces", "coeffs", fits || d->team, why, &d->nbr_coeffs));
-  if (d->team && !d->nbr_coeffs) {
-    if (team_asked)
-      return dg_error(DG_ERR_ARG, "DGRID_UPDATE=team reads the neighbours' coefficients: it "
-                                  "cannot run with DGRID_NEIGHBOURS=traces");
-    d->team = 0;
-  }
-  d->nbr_traces = d->nbr_coeffs && nonempty > 1; /* a connected grid: some face changes degree */
-  d->reuse_traces = be->reuse_traces && !d->nbr_coeffs; /* no own traces to reuse */
-  return 0;
-}
-
-/* Whether the elements whose neighbours all share their degree r run their
- * update at q = r + 1 points instead of the common q (own_q; the others, at
- * degree changes, keep the common q so that both sides meet on the same face
- * points).  The discrete operator is the same: with a velocity that does not
- * depend on x, every integrand of such an element (flux times a test
- * gradient, Rusanov flux times a test function) is a polynomial of degree at
- * most 2r per direction, which r + 1 Gauss points integrate exactly, as the
- * common q does; the results differ by round-off (unit.own_q).  Needs the
- * team update with traces at degree changes for the other elements (2D).
- * Where the backend's own_q_min is reached (own_q_wanted), unless
- * DGRID_OWN_Q says off, on or auto.  Sets own_q and own_team, and nedge = n
- * in the buckets that do not split. */
-static int choose_own_q(dg_disc *d) {
-  const int possible = d->own_ok && d->nbr_traces;
-  d->own_q = possible && own_q_wanted(d);
-  DG_CALL(env_override("DGRID_OWN_Q", "off", "on", possible,
-                       "a velocity independent of x and the team update with traces at degree "
-                       "changes (DGRID_UPDATE=team on a 2D map with degree changes)",
-                       &d->own_q));
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    d->own_team[r] = own_team(r);
-    if (!d->own_q || !own_split(d, r)) d->bk[r].nedge = d->bk[r].n;
-  }
-  return 0;
-}
-
 /* Whether element e has a neighbour of another degree. */
 static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
   int ijk[3];
@@ -353,7 +220,7 @@ static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
 }
 
 int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,
-                   const dg_model_params *model) {
+                   const dg_model *model) {
   const dg_backend_ops *be = dg_backend();
   *out = NULL;
   if (m->nelem != g->nelem)
@@ -370,9 +237,12 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   dg_real *geom = NULL;
   unsigned char *edge = NULL; /* own_q: element at a degree change */
   d->grid = *g;
-  d->model = *model;
+  if ((rc = dg_model_clone(&d->model, model))) goto fail;
+  if (!d->model->finished || d->model->dom.dim != g->dim) {
+    if ((rc = dg_model_finish(d->model, g->dim, g->lo, g->hi))) goto fail;
+  }
   d->q = q;
-  d->nvar = DG_NVAR;
+  d->nvar = dg_model_nvar(d->model);
   d->W = be->lane_width;
   d->map.nelem = m->nelem;
   d->map.rmin = m->rmin;
@@ -395,10 +265,18 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     }
     d->bk[m->deg[e]].n++;
   }
-  /* where own q could run: which elements are at degree changes */
-  d->own_ok = g->dim == 2 && m->rmin < m->rmax && !dg_model_needs_x(model);
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = d->own_ok ? 0 : d->bk[r].n;
-  if (d->own_ok) {
+  /* the plan's input; where own q could run, which elements are at degree
+     changes */
+  dg_plan_in *pin = &d->pin;
+  pin->dim = g->dim;
+  pin->q = q;
+  pin->rmin = m->rmin;
+  pin->rmax = m->rmax;
+  pin->nelem = g->nelem;
+  pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model);
+  const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
+  if (own_ok) {
     if (!(edge = malloc((size_t)g->nelem))) {
       rc = dg_error(DG_ERR_MEM, "out of memory for %ld elements", g->nelem);
       goto fail;
@@ -408,8 +286,31 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       d->bk[m->deg[e]].nedge += edge[e];
     }
   }
-  /* choose_own_q sets nedge = n in the buckets that do not split */
-  if ((rc = choose_neighbours(d)) || (rc = choose_own_q(d))) goto fail;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    pin->n[r] = d->bk[r].n;
+    pin->nedge[r] = d->bk[r].nedge;
+  }
+  if ((rc = be->plan(pin, &d->plan))) goto fail;
+  d->team = d->plan.team;
+  d->nbr_coeffs = d->plan.nbr_coeffs;
+  d->nbr_traces = d->plan.nbr_traces;
+  d->reuse_traces = d->plan.reuse_traces;
+  d->own_q = d->plan.own_q;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    if (!d->own_q || !d->plan.split[r]) d->bk[r].nedge = d->bk[r].n; /* one group */
+  /* every launch the plan makes must have a kernel in this build */
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    const int own = d->own_q && d->plan.split[r] && d->bk[r].nedge < d->bk[r].n;
+    if (d->bk[r].n == 0) continue;
+    if (!be->available(d->model->id, g->dim, r, q) ||
+        (own && !be->available(d->model->id, g->dim, r, r + 1))) {
+      rc = dg_error(DG_ERR_ARG,
+                    "model %s: this build has no stages for %dD, degree %d with q = %d (the "
+                    "'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)",
+                    dg_model_name(d->model), g->dim, r, q);
+      goto fail;
+    }
+  }
   long slot = 0, base = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     bucket *b = &d->bk[r];
@@ -463,7 +364,24 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     if ((rc = be->alloc(&p, nb))) goto fail;
     d->d_nbr = p;
     if ((rc = be->to_device(d->d_nbr, nbr, nb))) goto fail;
-    if (dg_model_needs_x(model)) {
+    {
+      /* CFL rates: a weight per slot (0 for padding) and their output */
+      dg_real *w = malloc((size_t)(d->nslots ? d->nslots : 1) * sizeof *w);
+      if (!w) {
+        rc = dg_error(DG_ERR_MEM, "out of memory for slot weights");
+        goto fail;
+      }
+      for (long s2 = 0; s2 < d->nslots; ++s2) w[s2] = d->slot_elem[s2] >= 0 ? 1 : 0;
+      const size_t wb = (size_t)(d->nslots ? d->nslots : 1) * sizeof(dg_real);
+      if ((rc = be->alloc(&p, wb)) == 0) {
+        d->d_weight = p;
+        rc = be->to_device(d->d_weight, w, wb);
+      }
+      free(w);
+      if (rc || (rc = be->alloc(&p, wb))) goto fail;
+      d->d_rate = p;
+    }
+    if (dg_model_uses_x(d->model)) {
       if ((rc = be->alloc(&p, gb))) goto fail;
       d->d_geom = p;
       if ((rc = be->to_device(d->d_geom, geom, gb))) goto fail;
@@ -503,6 +421,9 @@ void dg_disc_destroy(dg_disc **dp) {
   for (int b = 0; b < 2; ++b)
     if (d->d_trace[b]) be->free(d->d_trace[b]);
   if (d->d_spare) be->free(d->d_spare);
+  if (d->d_weight) be->free(d->d_weight);
+  if (d->d_rate) be->free(d->d_rate);
+  dg_model_destroy(&d->model);
   free(d->map.deg);
   free(d->elem_slot);
   free(d->slot_elem);
@@ -512,7 +433,7 @@ void dg_disc_destroy(dg_disc **dp) {
 
 const dg_grid *dg_disc_grid(const dg_disc *d) { return &d->grid; }
 const dg_degree_map *dg_disc_degrees(const dg_disc *d) { return &d->map; }
-const dg_model_params *dg_disc_model(const dg_disc *d) { return &d->model; }
+const dg_model *dg_disc_model(const dg_disc *d) { return d->model; }
 const dg_basis *dg_disc_basis(const dg_disc *d) { return &d->basis; }
 int dg_disc_q(const dg_disc *d) { return d->q; }
 int dg_disc_nvar(const dg_disc *d) { return d->nvar; }
@@ -532,29 +453,48 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   return b->base + ((s / d->W) * d->nvar * M + (long)v * M + mode) * d->W + s % d->W;
 }
 
-double dg_disc_dt_estimate(const dg_disc *d) {
-  const dg_grid *g = &d->grid;
-  double best = INFINITY;
-  for (long e = 0; e < g->nelem; ++e) {
-    int ijk[3];
-    dg_grid_ijk(g, e, ijk);
-    double rate = 0;
-    for (int dd = 0; dd < g->dim; ++dd) {
-      double vmax = 0;
-      for (int corner = 0; corner < (1 << g->dim); ++corner) {
-        dg_lane x[3], u[DG_NVAR];
-        for (int t = 0; t < 3; ++t)
-          x[t] = dg_lane_set((dg_real)(g->lo[t] + (ijk[t] + ((corner >> t) & 1)) * g->h[t]));
-        for (int v = 0; v < DG_NVAR; ++v) u[v] = dg_lane_set(0);
-        const double s = (double)dg_lane_get(dg_model_max_speed(&d->model, u, x, dd), 0);
-        if (s > vmax) vmax = s;
-      }
-      rate += vmax / g->h[dd];
-    }
-    rate *= 2 * d->map.deg[e] + 1;
-    if (rate > 0 && 1.0 / rate < best) best = 1.0 / rate;
+/* Ids of the passes over the buckets (dg_stage_args.pass): consecutive
+ * passes differ. */
+static unsigned pass_id;
+
+int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt) {
+  const dg_backend_ops *be = dg_backend();
+  if (u->n != d->len)
+    return dg_error(DG_ERR_ARG, "stable step: field of %ld values, discretisation needs %ld", u->n,
+                    d->len);
+  DG_CALL(dg_field_to_device(u));
+  dg_stage_args a;
+  memset(&a, 0, sizeof a);
+  a.dim = d->grid.dim;
+  for (int k = 0; k < 3; ++k) a.h[k] = (dg_real)d->grid.h[k];
+  a.t = (dg_real)t;
+  dg_model_stage_params(d->model, t, &a.model);
+  a.model_id = (unsigned char)d->model->id;
+  a.pass = (int)(++pass_id & 0x7fffffffu);
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    const bucket *b = &d->bk[r];
+    if (b->nblock == 0) continue;
+    a.u = u->dev + b->base;
+    a.u_out = d->d_rate + b->slot0;
+    a.k = d->d_weight + b->slot0;
+    a.geom = d->d_geom ? d->d_geom + (b->slot0 / d->W) * 3 * d->grid.dim * d->W : NULL;
+    a.slot0 = b->slot0;
+    a.nblock = b->nblock;
+    DG_CALL(be->rate(&a, d->basis_dev, r, d->q));
   }
-  return best;
+  double rate = 0;
+  DG_CALL(be->max(d->d_rate, (size_t)d->nslots, &rate));
+  if (rate != rate)
+    return dg_error(DG_ERR_NUMERIC, "stable step: the wave speed is not finite at t = %g", t);
+  *dt = rate > 0 ? 1.0 / rate : INFINITY;
+  return 0;
+}
+
+void dg_disc_describe(const dg_disc *d, char *buf, size_t cap) {
+  char plan[400];
+  dg_backend()->describe(&d->plan, &d->pin, plan, sizeof plan);
+  snprintf(buf, cap, "plan: backend=%s model=%s nvar=%d q=%d %s", dg_backend()->name,
+           dg_model_name(d->model), d->nvar, d->q, plan);
 }
 
 /* Flops of a contraction between nm modes and nq points along one direction,
@@ -638,11 +578,7 @@ void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
   *update_s = d->t_update;
 }
 
-/* Ids of the passes over the buckets (dg_stage_args.pass): consecutive
- * passes differ. */
-static unsigned pass_id;
-
-int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
+int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, double dt,
                   const dg_rk_coeffs *rk) {
   const dg_backend_ops *be = dg_backend();
   if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
@@ -653,12 +589,14 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
   dg_stage_args a;
   memset(&a, 0, sizeof a);
   a.dim = d->grid.dim;
-  for (int t = 0; t < 3; ++t) a.h[t] = (dg_real)d->grid.h[t];
+  for (int e = 0; e < 3; ++e) a.h[e] = (dg_real)d->grid.h[e];
   a.dt = (dg_real)dt;
+  a.t = (dg_real)t;
   a.rk = *rk;
-  a.model = d->model;
-  a.reuse_traces = d->reuse_traces;
-  a.nbr_coeffs = d->nbr_coeffs;
+  dg_model_stage_params(d->model, t, &a.model);
+  a.model_id = (unsigned char)d->model->id;
+  a.reuse_traces = (unsigned char)d->reuse_traces;
+  a.nbr_coeffs = (unsigned char)d->nbr_coeffs;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
@@ -693,8 +631,8 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
       a.geom = d->d_geom ? d->d_geom + (slot0 / W) * 3 * dim * W : NULL;
       a.slot0 = slot0;
       a.nblock = nblk;
-      a.team = grp ? d->own_team[r] : d->team;
-      a.nbr_traces = grp ? 0 : d->nbr_traces;
+      a.team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);
+      a.nbr_traces = (unsigned char)(grp ? 0 : d->nbr_traces);
       a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
       int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q)
                : grp     ? be->update(&a, d->basis_own[r], r, r + 1)

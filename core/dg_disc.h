@@ -13,6 +13,7 @@
 #include "dg_basis.h"
 #include "dg_degree_map.h"
 #include "dg_grid.h"
+#include "dg_model.h"
 #include "dg_stage_args.h"
 
 #ifdef __cplusplus
@@ -32,14 +33,17 @@ typedef struct {
 } dg_work;
 
 /* Build the discretisation.  q = 0 selects rmax+1; otherwise rmax+1 <= q <=
- * DG_MAX_QF.  The model parameters are copied. */
+ * DG_MAX_Q.  The model is copied; its parameters are finished for the grid
+ * (dg_model_finish) unless they already are for this dimension.  The
+ * backend chooses how stages run (its plan: dg_disc_describe); a degree or
+ * q whose stages the build lacks for the model is an error naming them. */
 int dg_disc_create(dg_disc **d, const dg_grid *g, const dg_degree_map *m, int q,
-                   const dg_model_params *model);
+                   const dg_model *model);
 void dg_disc_destroy(dg_disc **d);
 
 const dg_grid *dg_disc_grid(const dg_disc *d);
 const dg_degree_map *dg_disc_degrees(const dg_disc *d);
-const dg_model_params *dg_disc_model(const dg_disc *d);
+const dg_model *dg_disc_model(const dg_disc *d);
 const dg_basis *dg_disc_basis(const dg_disc *d);
 int dg_disc_q(const dg_disc *d);
 int dg_disc_nvar(const dg_disc *d);
@@ -67,18 +71,25 @@ int dg_disc_own_q(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 
-/* Largest stable-looking time step for CFL number 1:
- * min over elements of 1 / ((2r+1) sum_d max|beta_d| / h_d). */
-double dg_disc_dt_estimate(const dg_disc *d);
+/* The step for CFL number 1 on the current solution u at time t: 1 / the
+ * largest element rate (2r + 1) sum_d max |speed_d| / h_d, the model's wave
+ * speed taken at the element's q^dim Gauss points (a backend stage and a
+ * reduction).  INFINITY where every speed is zero; a non-finite speed is
+ * DG_ERR_NUMERIC. */
+int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt);
+
+/* The backend's plan for this discretisation, as one line. */
+void dg_disc_describe(const dg_disc *d, char *buf, size_t cap);
 
 /* Work of one RK stage that reads/writes `reg_streams` extra register arrays
  * (an average over the stages may be fractional: dg_ts_register_streams). */
 dg_work dg_disc_work(const dg_disc *d, double reg_streams);
 
-/* One RK stage: traces of u, then for every element L(u) and the fused update
- * (stencils/dg_stage_args.h).  u0 and k may be NULL when rk does not use them.
- * Works on the device copies; marks them modified. */
-int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double dt,
+/* One RK stage: traces of u, then for every element L(u) at time t (the
+ * stage time) and the fused update (stencils/dg_stage_args.h).  u0 and k
+ * may be NULL when rk does not use them.  Works on the device copies; marks
+ * them modified. */
+int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, double dt,
                   const dg_rk_coeffs *rk);
 
 /* Per-phase timing of dg_disc_stage (seconds, summed since the last reset),

@@ -6,7 +6,6 @@
 
 #include "dg_disc.h"
 #include "dg_field.h"
-#include "dg_problem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,6 +17,9 @@ typedef double (*dg_point_fn)(const double x[3], int v, void *ctx);
 /* L2 projection of fn with the solver's Q-point Gauss rule (exact for
  * polynomials of degree <= r: Q >= r+1). */
 int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx);
+/* L2 projection of the model's solution at time t (t = 0: its initial
+ * data); DG_ERR_ARG where the model does not know it at t. */
+int dg_project_solution(const dg_disc *d, dg_field *f, double t);
 
 /* Coefficients of element e, variable-major, mode a + N*(b + N*c): (r+1)^dim*nvar values. */
 int dg_element_coeffs(const dg_disc *d, dg_field *f, long e, double *out);
@@ -28,12 +30,14 @@ int dg_element_set_coeffs(const dg_disc *d, dg_field *f, long e, const double *i
  * out[(e*np^dim + p)*nvar + v], points x-fastest. */
 int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *out);
 
-/* L2 and max error against the exact solution at time t, with Q+3 Gauss
- * points per direction (a rule stronger than the solver's). */
-int dg_error_norms(const dg_disc *d, dg_field *f, const dg_problem *p, double t, double *l2,
-                   double *linf);
+/* L2 and max error of each variable, l2[v] and linf[v] (nvar each), against
+ * the model's solution at time t, with Q+3 Gauss points per direction (a
+ * rule stronger than the solver's); NaN where the solution is not known at
+ * t. */
+int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *linf);
 
-/* Integral of variable 0 over the domain: sum_e |e| c_0. */
+/* Integral of each variable over the domain, mass[v] = sum_e |e| c_{v,0}
+ * (nvar values). */
 int dg_mass(const dg_disc *d, dg_field *f, double *mass);
 
 /* 0 if every coefficient is finite, else DG_ERR_NUMERIC naming an element. */

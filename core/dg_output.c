@@ -14,12 +14,9 @@ static long ipow(long b, int e) {
   return p;
 }
 
-const char *dg_model_name(const dg_model_params *m) {
-  return m->velocity == DG_VELOCITY_ROTATION ? "advection-rotation" : "advection-constant";
-}
-
 int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double t, long step,
-                           int view_s, const dg_problem *pb) {
+                           int view_s, int with_error) {
+  const dg_model *md = dg_disc_model(d);
   const dg_grid *g = dg_disc_grid(d);
   const dg_degree_map *m = dg_disc_degrees(d);
   const int dim = g->dim, nv = dg_disc_nvar(d), q = dg_disc_q(d);
@@ -29,7 +26,12 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
   s->q = q;
   s->time = t;
   s->step = step;
-  snprintf(s->model, sizeof s->model, "%s", dg_model_name(dg_disc_model(d)));
+  snprintf(s->model, sizeof s->model, "%s", dg_model_file_name(md));
+  if (with_error) { /* the pointwise error only where the solution is known at t */
+    double x0[3] = {g->lo[0], g->lo[1], g->lo[2]}, u0[DG_MAX_NVAR];
+    with_error = dg_model_solution(md, x0, t, u0);
+  }
+  const int pb = with_error;
   for (int k = 0; k < 3; ++k) {
     s->cells[k] = g->n[k];
     s->lo[k] = g->lo[k];
@@ -80,16 +82,18 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
                           (int)(p / ((long)view_s * view_s))};
         const long I = (long)ijk[0] * view_s + k[0], J = (long)ijk[1] * view_s + k[1];
         const long K = dim == 3 ? (long)ijk[2] * view_s + k[2] : 0;
+        double ex[DG_MAX_NVAR];
+        if (pb) {
+          double x[3] = {0, 0, 0};
+          for (int t2 = 0; t2 < dim; ++t2)
+            x[t2] = g->lo[t2] + (ijk[t2] + 0.5) * g->h[t2] + 0.5 * g->h[t2] * xv[k[t2]];
+          dg_model_solution(md, x, t, ex);
+        }
         for (int v = 0; v < nv; ++v) {
           const double val = vals[(e * NPv + p) * nv + v];
           const long idx = (long)v * ncell + I + sx * (J + sy * K);
           s->view_values[idx] = val;
-          if (pb) {
-            double x[3] = {0, 0, 0};
-            for (int t2 = 0; t2 < dim; ++t2)
-              x[t2] = g->lo[t2] + (ijk[t2] + 0.5) * g->h[t2] + 0.5 * g->h[t2] * xv[k[t2]];
-            s->view_error[idx] = val - dg_problem_exact(pb, x, t);
-          }
+          if (pb) s->view_error[idx] = val - ex[v];
         }
       }
     }
@@ -120,9 +124,9 @@ int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, 
   if (s->nvar != dg_disc_nvar(d))
     return dg_error(DG_ERR_ARG, "restart %s: nvar %d, this run has %d", path, s->nvar,
                     dg_disc_nvar(d));
-  if (strcmp(s->model, dg_model_name(dg_disc_model(d))) != 0)
+  if (strcmp(s->model, dg_model_file_name(dg_disc_model(d))) != 0)
     return dg_error(DG_ERR_ARG, "restart %s: model '%s', this run has '%s'", path, s->model,
-                    dg_model_name(dg_disc_model(d)));
+                    dg_model_file_name(dg_disc_model(d)));
   if (s->q != dg_disc_q(d))
     return dg_error(DG_ERR_ARG, "restart %s: q = %d Gauss points, this run has %d", path, s->q,
                     dg_disc_q(d));

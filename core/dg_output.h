@@ -11,16 +11,13 @@
 extern "C" {
 #endif
 
-/* Name of the model for files: "advection-constant" / "advection-rotation". */
-const char *dg_model_name(const dg_model_params *m);
-
 /* Fill `s` (allocating; free with dg_snapshot_free) from field u at (t, step):
  * grid, degrees, compact coefficients, values at the Gauss points, the view
- * sub-grid with view_s samples per element and direction (0: none) and, when
- * pb is not NULL, the pointwise error there.  Parameters and history are left
- * empty for the caller. */
+ * sub-grid with view_s samples per element and direction (0: none) and, with
+ * with_error, the pointwise error there against the model's solution where
+ * it is known at t.  Parameters and history are left empty for the caller. */
 int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double t, long step,
-                           int view_s, const dg_problem *pb);
+                           int view_s, int with_error);
 
 /* Load u from snapshot s read from `path`, after checking dim, cells, box, q,
  * nvar, model and every element's degree; a mismatch names what differs. */

@@ -59,7 +59,28 @@ struct dg_ts {
   dg_ts_kind kind;
   dg_disc *disc;
   dg_field *u0, *k;
+  double c[5]; /* each stage's time as a fraction of the step */
 };
+
+/* The stage times of a scheme, from its own fused coefficients: on u' = 1,
+ * u(0) = 0 with dt = 1 every consistent RK stage evaluates L at u = its
+ * time c_i, so running the fused updates on scalars gives the c_i in the
+ * scheme's own arithmetic (no second table to keep in step). */
+static void stage_times(const scheme *s, double *c) {
+  double u = 0, u0 = 0, k = 0;
+  for (int i = 0; i < s->nstages; ++i) {
+    const dg_rk_coeffs *st = &s->st[i];
+    c[i] = u;
+    double un = (double)st->ua * u + (double)st->ul;
+    if (st->use_k) {
+      k = (double)st->ka * k + (double)st->kc;
+      un += k * (double)st->uk;
+    }
+    if (st->use_u0) un += u0 * (double)st->u0a;
+    if (st->save_u0) u0 = u;
+    u = un;
+  }
+}
 
 int dg_ts_parse(const char *name, dg_ts_kind *kind) {
   for (int i = 0; i < DG_TS_COUNT; ++i)
@@ -89,6 +110,7 @@ int dg_ts_create(dg_ts **ts, dg_disc *d, dg_ts_kind kind) {
   t->kind = kind;
   t->disc = d;
   const scheme *s = &schemes[kind];
+  stage_times(s, t->c);
   int need_u0 = 0, need_k = 0, rc = 0;
   for (int i = 0; i < s->nstages; ++i) {
     need_u0 |= s->st[i].use_u0 | s->st[i].save_u0;
@@ -112,9 +134,11 @@ void dg_ts_destroy(dg_ts **ts) {
   *ts = NULL;
 }
 
-int dg_ts_step(dg_ts *ts, dg_field *u, double dt) {
+int dg_ts_step(dg_ts *ts, dg_field *u, double t, double dt) {
   const scheme *s = &schemes[ts->kind];
   for (int i = 0; i < s->nstages; ++i)
-    DG_CALL(dg_disc_stage(ts->disc, u, ts->u0, ts->k, dt, &s->st[i]));
+    DG_CALL(dg_disc_stage(ts->disc, u, ts->u0, ts->k, t + ts->c[i] * dt, dt, &s->st[i]));
   return 0;
 }
+
+double dg_ts_stage_time(const dg_ts *ts, int i) { return ts->c[i]; }

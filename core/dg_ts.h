@@ -33,8 +33,11 @@ double dg_ts_register_streams(dg_ts_kind kind);
 /* An integrator for fields of `d` (allocates its registers, zeroed). */
 int dg_ts_create(dg_ts **ts, dg_disc *d, dg_ts_kind kind);
 void dg_ts_destroy(dg_ts **ts);
-/* Advance u by one step dt (on the device). */
-int dg_ts_step(dg_ts *ts, dg_field *u, double dt);
+/* Advance u from time t by one step dt (on the device); stage i evaluates
+ * the operator at t + c_i dt. */
+int dg_ts_step(dg_ts *ts, dg_field *u, double t, double dt);
+/* c_i of stage i of the integrator (computed from its coefficients). */
+double dg_ts_stage_time(const dg_ts *ts, int i);
 
 #ifdef __cplusplus
 }

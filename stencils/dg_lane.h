@@ -15,6 +15,7 @@
 #define DG_LANE_H
 
 #include "dg_types.h"
+#include <math.h>
 
 #ifdef __CUDACC__
 
@@ -28,6 +29,14 @@ DG_HD static inline dg_lane dg_lane_load(const dg_real *p) { return *p; }
 DG_HD static inline void dg_lane_store(dg_real *p, dg_lane v) { *p = v; }
 DG_HD static inline dg_lane dg_lane_abs(dg_lane v) { return v < 0 ? -v : v; }
 DG_HD static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) { return a > b ? a : b; }
+/* Math on lanes for model code (models/): one call per lane. */
+DG_HD static inline dg_lane dg_lane_sin(dg_lane a) { return sin(a); }
+DG_HD static inline dg_lane dg_lane_cos(dg_lane a) { return cos(a); }
+DG_HD static inline dg_lane dg_lane_exp(dg_lane a) { return exp(a); }
+DG_HD static inline dg_lane dg_lane_sqrt(dg_lane a) { return sqrt(a); }
+/* sin(pi a), cos(pi a): no large-argument reduction path (no local memory) */
+DG_HD static inline dg_lane dg_lane_sinpi(dg_lane a) { return sinpi(a); }
+DG_HD static inline dg_lane dg_lane_cospi(dg_lane a) { return cospi(a); }
 /* Neighbour data: lane l reads base[off[l] + i*DG_W].  dg_lane_nbr_kind
  * classifies the offsets once per face, dg_lane_nbr_load reads with it; on
  * the GPU each thread simply loads its own (adjacent threads: coalesced). */
@@ -122,6 +131,56 @@ static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
   dg_ilane m = a > b; /* all ones where a wins */
   return (dg_lane)(((dg_ilane)a & m) | ((dg_ilane)b & ~m));
 }
+/* Math on lanes for model code (models/): the C library's function on each
+ * lane (a model that calls them pays it per point; linear models need none). */
+#ifdef DG_REAL_FLOAT
+#define DG_LANE_MATH(name, fn)                                                                     \
+  static inline dg_lane name(dg_lane a) {                                                          \
+    dg_lane r;                                                                                     \
+    for (int l = 0; l < DG_NLANES; ++l) r[l] = fn##f(a[l]);                                        \
+    return r;                                                                                      \
+  }
+#else
+#define DG_LANE_MATH(name, fn)                                                                     \
+  static inline dg_lane name(dg_lane a) {                                                          \
+    dg_lane r;                                                                                     \
+    for (int l = 0; l < DG_NLANES; ++l) r[l] = fn(a[l]);                                           \
+    return r;                                                                                      \
+  }
+#endif
+DG_LANE_MATH(dg_lane_sin, sin)
+DG_LANE_MATH(dg_lane_cos, cos)
+DG_LANE_MATH(dg_lane_exp, exp)
+DG_LANE_MATH(dg_lane_sqrt, sqrt)
+/* sin(pi a) (as CUDA's sinpi) on whole vectors, no library call per lane:
+ * a = n + r with n the nearest integer and |r| <= 1/2 (exact, by the
+ * 1.5 2^52 rounding trick, for |a| < 2^51), sin(pi a) = (-1)^n sin(pi r), and
+ * sin(pi r) by its Taylor series in (pi r)^2 to the term whose size at
+ * |pi r| = pi/2 is below the precision (within 2 ulp of libm's sin). */
+static inline dg_lane dg_lane_sinpi(dg_lane a) {
+#ifdef DG_REAL_FLOAT
+  const dg_real big = 12582912.0f; /* 1.5 2^23 */
+  enum { nterms = 7 };
+#else
+  const dg_real big = 6755399441055744.0; /* 1.5 2^52 */
+  enum { nterms = 12 };
+#endif
+  const dg_lane n = (a + big) - big, r = a - n;
+  const dg_lane half = (n * (dg_real)0.5 + big) - big; /* n/2 rounded: n even iff 2 half == n */
+  const dg_lane sign = (dg_real)1 - (dg_real)2 * dg_lane_abs(n - half * (dg_real)2);
+  const dg_lane x = r * (dg_real)3.14159265358979323846, x2 = x * x;
+  /* Horner on (-1)^k x^(2k+1) / (2k+1)!, highest term first */
+  dg_lane p = dg_lane_set(0);
+  for (int k = nterms - 1; k >= 0; --k) {
+    dg_real c = 1; /* 1 / (2k+1)! with its sign */
+    for (int j = 2; j <= 2 * k + 1; ++j) c /= (dg_real)j;
+    if (k % 2) c = -c;
+    p = p * x2 + c;
+  }
+  return sign * (p * x);
+}
+/* cos(pi a) = sin(pi (a + 1/2)) */
+static inline dg_lane dg_lane_cospi(dg_lane a) { return dg_lane_sinpi(a + (dg_real)0.5); }
 /* Lanes j..W-1 of a followed by lanes 0..j-1 of b (0 < j < W), with
  * constant shuffles (a variable two-source shuffle costs a dozen
  * instructions on AVX2). */

@@ -5,16 +5,28 @@
 #define DG_STAGE_ARGS_H
 
 #include "dg_types.h"
-#include "model_advection.h"
+
+#include <string.h>
 
 /* The fused update of the last stage of an RK stage (see core/dg_ts.c):
  *   k   <- ka*k + kc*dt*L(u)                       (when use_k)
  *   u   <- ua*u + u0a*u0 + uk*k + ul*dt*L(u)       (u0 read when use_u0)
- *   u0  <- u (old value)                           (when save_u0)   */
+ *   u0  <- u (old value)                           (when save_u0)
+ * L is evaluated at the stage's time, dg_stage_args.t (core/dg_ts.c keeps
+ * each stage's fraction of the step). */
 typedef struct {
   dg_real ka, kc, ua, u0a, uk, ul;
-  int use_k, use_u0, save_u0;
+  unsigned char use_k, use_u0, save_u0;
 } dg_rk_coeffs;
+
+/* A model's parameters as the stages carry them: the bytes of the model
+ * header's dg_model_params (models/), at most DG_MODEL_BYTES.  Core and the
+ * backends never look inside; the stages unpack it (dg_model_unpack in each
+ * model header, a memcpy). */
+#define DG_MODEL_BYTES 64
+typedef struct {
+  dg_real r[DG_MODEL_BYTES / sizeof(dg_real)];
+} dg_model_block;
 
 /* Keep the size (264 bytes with double): the CUDA kernels take it by value
  * ahead of the basis tables, and at 280 bytes the same degree-7 team kernel
@@ -25,7 +37,8 @@ typedef struct {
   dg_real *u0;         /* RK register, same layout (or NULL) */
   dg_real *k;          /* RK register, same layout (or NULL) */
   dg_real *u_out;      /* update: where the new coefficients go (same layout),
-                          or NULL: back into u */
+                          or NULL: back into u; rate: one real per slot of
+                          the bucket (the element's CFL rate) */
   dg_real *trace;      /* all face traces, indexed by slot (all buckets) */
   dg_real *trace_out;  /* update: where to write the new coefficients' traces
                           (the other buffer), or NULL */
@@ -35,31 +48,34 @@ typedef struct {
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
                           and plus-face coordinate per direction; NULL unless
                           the model needs x */
-  int reuse_traces;    /* update: read its own old face values from `trace`
-                          (left there by the previous update or trace pass,
-                          the same bits) instead of recomputing them: fewer
-                          flops, more bytes; the backend decides */
-  int nbr_coeffs;      /* update: compute the neighbours' face values from their
-                          coefficients in u (all neighbours of this degree;
-                          u_out then must not be u) instead of reading traces */
-  int team;            /* update: a team of threads per element (dg_team.h; needs
-                          nbr_coeffs, 2D), the backend's choice */
-  int nbr_traces;      /* team update with nbr_coeffs on a map with degree
-                          changes: a neighbour offset < 0 is -1 - the offset of
-                          the neighbour's facing trace in `trace` (a neighbour
-                          of another degree), and the update writes the new
-                          traces of those faces into trace_out */
+  const dg_real *aux;  /* reserved for per-point auxiliary model data (NULL) */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
-  int dim;
-  int pass;     /* launches with the same pass id read nothing that the
-                   others write (the buckets of one pass over a stage):
-                   a backend may run them at once (compared for
-                   equality only: wrapping is harmless) */
-  dg_real h[3]; /* element sizes */
+  dg_real h[3];        /* element sizes */
   dg_real dt;
+  dg_real t; /* the stage's time: t_n + c dt */
   dg_rk_coeffs rk;
-  dg_model_params model;
+  dg_model_block model;
+  int dim;
+  int pass;                   /* launches with the same pass id read nothing that the
+                                 others write (the buckets of one pass over a stage):
+                                 a backend may run them at once (compared for
+                                 equality only: wrapping is harmless) */
+  unsigned char model_id;     /* which model's kernels run (the build's registry order) */
+  unsigned char reuse_traces; /* update: read its own old face values from `trace`
+                                 (left there by the previous update or trace pass,
+                                 the same bits) instead of recomputing them: fewer
+                                 flops, more bytes; the backend's plan */
+  unsigned char nbr_coeffs;   /* update: compute the neighbours' face values from their
+                                 coefficients in u (all neighbours of this degree;
+                                 u_out then must not be u) instead of reading traces */
+  unsigned char team;         /* update: a team of threads per element (dg_team.h; needs
+                                 nbr_coeffs, 2D), the backend's plan */
+  unsigned char nbr_traces;   /* team update with nbr_coeffs on a map with degree
+                                 changes: a neighbour offset < 0 is -1 - the offset of
+                                 the neighbour's facing trace in `trace` (a neighbour
+                                 of another degree), and the update writes the new
+                                 traces of those faces into trace_out */
 } dg_stage_args;
 
 #endif

@@ -34,6 +34,25 @@
 #include "dg_lane.h"
 #include "dg_stage_args.h"
 
+/* The stages are generic over the model: a model header (models/) must be
+ * included first; it defines DG_NVAR, DG_MODEL_SOURCE, dg_model_params,
+ * dg_model_needs_x, dg_model_flux, dg_model_max_speed and, with a source,
+ * dg_model_source (docs/MODELS.md). */
+#if !defined(DG_NVAR) || !defined(DG_MODEL_SOURCE)
+#error "include a model header (models/) before dg_stages.h"
+#endif
+
+/* The model's parameters must fit the block the launch arguments carry. */
+typedef char dg_model_params_fit[sizeof(dg_model_params) <= DG_MODEL_BYTES ? 1 : -1];
+
+/* The model's parameters out of the launch arguments (a copy: the stages
+ * keep them in registers). */
+DG_HD static inline dg_model_params dg_model_unpack(const dg_model_block *b) {
+  dg_model_params p;
+  memcpy(&p, b, sizeof p);
+  return p;
+}
+
 #ifndef DG_PREFETCH_AHEAD
 #define DG_PREFETCH_AHEAD 1 /* microblocks */
 #endif
@@ -217,13 +236,13 @@ DG_HD static inline void dg_store_traces(dg_real *tr, const dg_lane *fv, const i
  * G[v*sG] = hs ((f(ul) + f(ur)) - alpha (ur - ul)), alpha the larger wave
  * speed.  Both elements of a face call it with the same bits. */
 DG_HD static inline void dg_rusanov(const dg_model_params *mp, const dg_lane *ul, const dg_lane *ur,
-                                    const dg_lane *x, const int d, const dg_real hs, dg_lane *G,
-                                    const int sG) {
+                                    const dg_lane *x, const dg_real t, const int d,
+                                    const dg_real hs, dg_lane *G, const int sG) {
   dg_lane fl[DG_NVAR], fr[DG_NVAR];
-  dg_model_flux(mp, ul, x, d, fl);
-  dg_model_flux(mp, ur, x, d, fr);
+  dg_model_flux(mp, ul, x, t, d, fl);
+  dg_model_flux(mp, ur, x, t, d, fr);
   const dg_lane alpha =
-      dg_lane_max(dg_model_max_speed(mp, ul, x, d), dg_model_max_speed(mp, ur, x, d));
+      dg_lane_max(dg_model_max_speed(mp, ul, x, t, d), dg_model_max_speed(mp, ur, x, t, d));
   DG_UNROLL_ALL
   for (int v = 0; v < DG_NVAR; ++v) G[v * sG] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * hs;
 }
@@ -331,8 +350,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const int needs_x = geom != 0;
   /* local copies: the stores below could alias *A as far as the compiler
      knows, so without them every point would reload and re-broadcast these */
-  const dg_model_params mp = A->model;
-  const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt;
+  const dg_model_params mp = dg_model_unpack(&A->model);
+  const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt, tm = A->t;
 
   /* scratch, see DG_STAGE_WORK */
   dg_lane *c = wk, *tv = c + NV * M, *rhs = tv + NV * QF * N;
@@ -450,7 +469,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        dg_rusanov(&mp, ul, ur, xm, d, (dg_real)0.5 * scale, Gs + p, QF);
+        dg_rusanov(&mp, ul, ur, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
       }
     }
     /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
@@ -526,9 +545,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         }
       }
     }
+    /* d = DIM: the model's source, tested with the values in every
+       direction (scale 1: the Jacobian cancels against the mass matrix's) */
     DG_UNROLL_DIR
-    for (int d = 0; d < DIM; ++d) {
-      const dg_real scale = 2 / h[d];
+    for (int d = 0; d < DIM + DG_MODEL_SOURCE; ++d) {
+      const dg_real scale = d < DIM ? 2 / h[d] : 1;
       DG_UNROLL_SLABS
       for (int ic = 0; ic < nc; ++ic) {
         const int l = l0 + ic, mid = l == hq;
@@ -540,7 +561,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
             if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
-            dg_model_flux(&mp, up, xm, d, f);
+#if DG_MODEL_SOURCE
+            if (d == DIM)
+              dg_model_source(&mp, up, xm, tm, f);
+            else
+#endif
+              dg_model_flux(&mp, up, xm, tm, d, f);
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) fs[v * QF + p] = f[v] * scale;
           }
@@ -613,6 +639,56 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       dg_face_values(B, c + v * M, fv + v * 2 * DIM * QF, gf, t1, DIM, N, Q);
     dg_store_traces(A->trace_out + (A->slot0 / DG_W + blk) * tslot + lane, fv, DIM, Q);
   }
+}
+
+/* CFL rate of each element: (2R + 1) sum_d max_points |speed_d| / h_d, the
+ * largest wave speed of the model over the element's volume points on the
+ * current solution at time A->t; a stable step is about 1 / (the largest
+ * rate).  Writes one real per slot to A->u_out, times the slot's weight in
+ * A->k (1 for an element, 0 for padding).  Scratch as dg_stage_update. */
+DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_basis *B, long blk,
+                                       int lane, const int DIM, const int R, const int Q,
+                                       dg_lane *wk) {
+  const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q, NV = DG_NVAR;
+  const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
+  const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
+  const dg_model_params mp = dg_model_unpack(&A->model);
+  dg_lane *c = wk, *tv = c + NV * M, *t1 = tv + NV * QF * N;
+  dg_lane xc[3], x[3], up[DG_NVAR], vmax[3];
+  DG_UNROLL_ALL
+  for (int e = 0; e < 3; ++e) {
+    xc[e] = x[e] = vmax[e] = dg_lane_set(0);
+    if (geom && e < DIM) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+  }
+  DG_UNROLL_ALL
+  for (int v = 0; v < NV; ++v) {
+    dg_lane *cv = c + v * M;
+    for (int m = 0; m < M; ++m) cv[m] = dg_lane_load(u + (long)(v * M + m) * DG_W);
+    if (DIM == 2) {
+      dg_contract(cv, tv + v * QF * N, N, N, 1, 0, Q, B->P, 1, 0);
+    } else {
+      dg_contract(cv, t1, N, N, N, 0, Q, B->P, 1, 0);
+      dg_contract(t1, tv + v * QF * N, Q, N, N, 1, Q, B->P, 1, 0);
+    }
+  }
+  for (int l = 0; l < Q; ++l)
+    for (int p = 0; p < QF; ++p) {
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) {
+        dg_lane val = dg_lane_set(0);
+        for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
+        up[v] = val;
+      }
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, x);
+      DG_UNROLL_ALL
+      for (int d = 0; d < DIM; ++d)
+        vmax[d] = dg_lane_max(vmax[d], dg_model_max_speed(&mp, up, geom ? x : 0, A->t, d));
+    }
+  dg_lane rate = dg_lane_set(0);
+  DG_UNROLL_ALL
+  for (int d = 0; d < DIM; ++d) rate += vmax[d] * (1 / A->h[d]);
+  rate = rate * (dg_real)(2 * R + 1) * dg_lane_load(A->k + blk * DG_W + lane);
+  dg_lane_store(A->u_out + blk * DG_W + lane, rate);
 }
 
 #endif

@@ -55,7 +55,8 @@
 #endif
 
 /* Scratch of one element (dg_lane units) for degree r, q points. */
-#define DG_TEAM_WORK(r, q) (DG_NVAR * (((r) + 1) * ((r) + 1) + 2 * (q) * ((r) + 1) + 8 * ((r) + 1)))
+#define DG_TEAM_WORK(r, q)                                                                         \
+  (DG_NVAR * (((r) + 1) * ((r) + 1) + (2 + DG_MODEL_SOURCE) * (q) * ((r) + 1) + 8 * ((r) + 1)))
 
 /* The items it = tid, tid + T, .. below n of one phase: ceil(n / T) turns
  * of a loop with constant bounds (so it unrolls and the turns' loads can be
@@ -72,11 +73,12 @@
  * and noff: lanes whose neighbour offset is a trace take the neighbour's
  * values from there instead (dg_lane_trace_pick).  NX as in
  * dg_stage_update_team. */
-DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_stage_basis *B,
-                                      const dg_real *geom, const dg_real *h, const dg_lane *xc,
-                                      const dg_lane *go, const dg_lane *gn, const dg_real *tr,
-                                      const int *noff, dg_lane *L, const int f, const int d,
-                                      const int N, const int Q, const int NX) {
+DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real tm,
+                                      const dg_stage_basis *B, const dg_real *geom,
+                                      const dg_real *h, const dg_lane *xc, const dg_lane *go,
+                                      const dg_lane *gn, const dg_real *tr, const int *noff,
+                                      dg_lane *L, const int f, const int d, const int N,
+                                      const int Q, const int NX) {
   const int NV = DG_NVAR, side = f % 2, t = 1 - d;
   dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[3];
   DG_UNROLL_ALL
@@ -98,7 +100,7 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_stage_
       ur[v] = side ? un[v][p] : uo[v][p];
     }
     if (geom) x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
-    dg_rusanov(mp, ul, ur, xm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
+    dg_rusanov(mp, ul, ur, xm, tm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
   }
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
@@ -127,14 +129,16 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
   const dg_real *geom = NX && A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
   const int needs_x = geom != 0;
-  const dg_model_params mp = A->model;
-  const dg_real h[2] = {A->h[0], A->h[1]}, dt = A->dt;
+  const dg_model_params mp = dg_model_unpack(&A->model);
+  const dg_real h[2] = {A->h[0], A->h[1]}, dt = A->dt, tm = A->t;
   dg_lane *c = wk;               /* [v][M] the old coefficients */
   dg_lane *ax = c + NV * M;      /* [v][b][k] */
   dg_lane *ay = ax + NV * Q * N; /* [v][b][k] */
   dg_lane *fo = ay + NV * Q * N; /* [v][f][i] own faces collapsed */
   dg_lane *fn = fo + NV * 4 * N; /* [v][f][i] the neighbours' faces collapsed, then the
                                     liftings */
+  dg_lane *as = fn + NV * 4 * N; /* [v][b][k] the source tested along y (with a source) */
+  (void)as;
   /* the x-neighbours in this microblock (not at a periodic wrap) */
   const int near[2] = {xs && lane > 0 && nbr[0] == bs - 1,
                        xs && lane < DG_W - 1 && nbr[DG_W] == bs + 1};
@@ -202,17 +206,25 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = U[v][j];
       if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
-      dg_model_flux(&mp, up, xm, 0, f);
+      dg_model_flux(&mp, up, xm, tm, 0, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
-      dg_model_flux(&mp, up, xm, 1, f);
+      dg_model_flux(&mp, up, xm, tm, 1, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[1]);
+#if DG_MODEL_SOURCE
+      dg_model_source(&mp, up, xm, tm, f);
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) U[v][j] = f[v]; /* U[v][j] is not read again */
+#endif
     }
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       dg_line(Fx[v], 1, ax + v * Q * N + k, Q, Q, N, B->Pw, 0, 0);
       dg_line(Fy[v], 1, ay + v * Q * N + k, Q, Q, N, B->Dw, 0, 1);
+#if DG_MODEL_SOURCE
+      dg_line(U[v], 1, as + v * Q * N + k, Q, Q, N, B->Pw, 0, 0);
+#endif
     }
     if (k < N) DG_UNROLL_ALL
     for (int d = 0; d < DIM; ++d) {
@@ -233,11 +245,11 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     const dg_lane *gn = f < 2 && near[f] ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
     const dg_real *tr = TR ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
-      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N, Q,
-                   NX);
+      dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N,
+                   Q, NX);
     else
-      dg_team_face(&mp, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 1, N, Q,
-                   NX);
+      dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 1, N,
+                   Q, NX);
   }
   DG_TEAM_SYNC();
 
@@ -253,6 +265,14 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
       const dg_lane *L = fn + v * 4 * N;
       dg_line(ax + v * Q * N + Q * b, 1, r1, 1, Q, N, B->Dw, 0, 1);
       dg_line(ay + v * Q * N + Q * b, 1, r2, 1, Q, N, B->Pw, 0, 0);
+#if DG_MODEL_SOURCE
+      {
+        dg_lane r3[DG_MAX_Q];
+        dg_line(as + v * Q * N + Q * b, 1, r3, 1, Q, N, B->Pw, 0, 0);
+        DG_UNROLL
+        for (int a = 0; a < N; ++a) r2[a] += r3[a];
+      }
+#endif
       DG_UNROLL
       for (int a = 0; a < N; ++a) {
         const int m = a + N * b;

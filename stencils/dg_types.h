@@ -7,6 +7,8 @@
 #define DG_MAX_DEGREE 10
 /* Most Gauss points per direction; Q >= rmax+1 and Q <= DG_MAX_Q. */
 #define DG_MAX_Q 12
+/* Most variables a model may have (host-side buffers of diagnostics). */
+#define DG_MAX_NVAR 16
 
 /* dg_real is double unless the build asks for float (-DDGRID_REAL=float). */
 #ifdef DG_REAL_FLOAT

@@ -53,14 +53,15 @@ struct backend_state {
   int block;     /* DGRID_CUDA_BLOCK */
   int warps_sm;  /* DGRID_CUDA_WARPS */
   int nstreams;  /* DGRID_CUDA_STREAMS */
-  dg_cuda_table table;
+  dg_cuda_table table[DG_CUDA_NMODELS];
+  dg_real *max_partial; /* be_max: one real per block of its kernel */
   /* the current pass (see "Streams" above) */
   cudaStream_t stream[DG_CUDA_MAX_STREAMS];
   cudaEvent_t done[DG_CUDA_MAX_STREAMS];
   int in_pass, pos;
   int last_pass;
   unsigned used, prev_used, waited; /* stream bit masks */
-  unsigned char configured[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
+  unsigned char configured[DG_CUDA_NMODELS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 };
 
 backend_state st;
@@ -133,7 +134,7 @@ int do_init(void) {
     DG_CUDA_CHECK(cudaStreamCreate(&st.stream[i]), "");
     DG_CUDA_CHECK(cudaEventCreateWithFlags(&st.done[i], cudaEventDisableTiming), "");
   }
-#define DG_CUDA_CALL_PART(d, part) dg_cuda_part_##d##_##part(st.table);
+#define DG_CUDA_CALL_PART(model, name) dg_cuda_part_##name(st.table[model]);
   DG_CUDA_FOR_EACH_PART(DG_CUDA_CALL_PART)
   return 0;
 }
@@ -165,10 +166,10 @@ int pick_stream(const dg_stage_args *a, cudaStream_t *out) {
 
 /* Once per kernel: prefer L1 over shared memory (local scratch is cached in
  * L1), except for the team kernels, whose scratch is shared memory. */
-int configure(int dim, int r, int q, int kind) {
-  unsigned char *done = &st.configured[dim - 2][r][q][kind];
+int configure(int model, int dim, int r, int q, int kind) {
+  unsigned char *done = &st.configured[model][dim - 2][r][q][kind];
   if (*done) return 0;
-  const dg_cuda_kernel *k = &st.table[dim - 2][r][q][kind];
+  const dg_cuda_kernel *k = &st.table[model][dim - 2][r][q][kind];
   if (k->team)
     DG_CUDA_CHECK(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k->smem),
                   k->name);
@@ -253,21 +254,29 @@ void be_basis_free(void *h) { free(h); }
 #define DG_CUDA_TEAM_NX0 1
 #endif
 
+int be_available(int model, int dim, int r, int q) {
+  if (be_init() || model < 0 || model >= DG_CUDA_NMODELS || dim < 2 || dim > 3 || r < 0 ||
+      r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
+    return 0;
+  return st.table[model][dim - 2][r][q][1].fn != NULL;
+}
+
 int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   DG_CALL(be_init());
-  if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
-    return dg_error(DG_ERR_ARG, "cuda backend: no stage for dim %d, degree %d, %d points", a->dim,
-                    r, q);
+  if (a->model_id >= DG_CUDA_NMODELS || a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
+      q <= r || q > DG_MAX_Q)
+    return dg_error(DG_ERR_ARG, "cuda backend: no stage for model %d, dim %d, degree %d, %d points",
+                    a->model_id, a->dim, r, q);
   if (kind == 1 && a->nbr_coeffs)
     kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
-  const dg_cuda_kernel *k = &st.table[a->dim - 2][r][q][kind];
+  const dg_cuda_kernel *k = &st.table[a->model_id][a->dim - 2][r][q][kind];
   if (!k->fn)
     return dg_error(DG_ERR_BACKEND,
-                    "cuda backend: no %s kernel compiled for dim %d, degree %d, q %d",
-                    kind_name[kind], a->dim, r, q);
+                    "cuda backend: no %s kernel compiled for model %d, dim %d, degree %d, q %d",
+                    kind_name[kind], a->model_id, a->dim, r, q);
   if (a->nblock <= 0) return 0;
-  DG_CALL(configure(a->dim, r, q, kind));
+  DG_CALL(configure(a->model_id, a->dim, r, q, kind));
   /* microblocks per block: one for a team kernel, else one per warp */
   const int wpb = k->team ? 1 : st.block / DG_W;
   const dim3 threads = k->team ? dim3(DG_W, (unsigned)k->team) : dim3((unsigned)st.block);
@@ -305,6 +314,59 @@ int be_trace(const dg_stage_args *a, const void *basis, int r, int q) {
 
 int be_update(const dg_stage_args *a, const void *basis, int r, int q) {
   return run(1, a, basis, r, q);
+}
+
+int be_rate(const dg_stage_args *a, const void *basis, int r, int q) {
+  return run(6, a, basis, r, q);
+}
+
+/* Block maxima of x (NaN wins: a NaN anywhere must reach the caller). */
+__global__ void max_kernel(const dg_real *x, size_t n, dg_real *partial) {
+  __shared__ dg_real sm[256];
+  dg_real m = -HUGE_VAL;
+  int nan = 0;
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const dg_real v = x[i];
+    nan |= v != v;
+    m = v > m ? v : m;
+  }
+  sm[threadIdx.x] = nan ? (dg_real)NAN : m;
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s /= 2) {
+    if ((int)threadIdx.x < s) {
+      const dg_real a = sm[threadIdx.x], b = sm[threadIdx.x + s];
+      sm[threadIdx.x] = a != a || b != b ? (dg_real)NAN : (a > b ? a : b);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = sm[0];
+}
+
+int be_max(const dg_real *x, size_t n, double *out) {
+  DG_CALL(be_init());
+  enum { threads = 256, max_blocks = 1024 };
+  if (!st.max_partial)
+    DG_CUDA_CHECK(cudaMalloc((void **)&st.max_partial, max_blocks * sizeof(dg_real)),
+                  "(max reduction)");
+  size_t blocks = (n + threads - 1) / threads;
+  if (blocks > max_blocks) blocks = max_blocks;
+  if (blocks == 0) blocks = 1;
+  max_kernel<<<(unsigned)blocks, threads>>>(x, n, st.max_partial);
+  DG_CUDA_CHECK(cudaGetLastError(), "(max_kernel launch)");
+  dg_real h[max_blocks];
+  DG_CUDA_CHECK(cudaMemcpy(h, st.max_partial, blocks * sizeof(dg_real), cudaMemcpyDeviceToHost),
+                "(max reduction result)");
+  double m = -HUGE_VAL;
+  for (size_t i = 0; i < blocks; ++i) {
+    if (h[i] != h[i]) {
+      *out = NAN;
+      return 0;
+    }
+    if ((double)h[i] > m) m = (double)h[i];
+  }
+  *out = m;
+  return 0;
 }
 
 int be_sync(void) {
@@ -370,6 +432,9 @@ int be_parallelism(void) {
 #define DG_CUDA_OWN_Q_MIN 65536
 #endif
 
+extern const dg_backend_ops ops;
+int be_plan(const dg_plan_in *in, dg_plan *out) { return dg_plan_choose(&ops, in, out); }
+
 const dg_backend_ops ops = {
     "cuda",                                           /* name */
     DG_W,                                             /* lane_width */
@@ -385,8 +450,13 @@ const dg_backend_ops ops = {
     be_to_host,                                       /* to_host */
     be_basis_create,                                  /* basis_create */
     be_basis_free,                                    /* basis_free */
+    be_plan,                                          /* plan */
+    dg_plan_describe,                                 /* describe */
+    be_available,                                     /* available */
     be_trace,                                         /* trace */
     be_update,                                        /* update */
+    be_rate,                                          /* rate */
+    be_max,                                           /* max */
     be_sync,                                          /* sync */
     be_triad,                                         /* triad */
     be_parallelism,                                   /* parallelism */

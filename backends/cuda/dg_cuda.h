@@ -17,26 +17,28 @@ typedef struct {
   int smem;         /* team kernels: dynamic shared memory per block (bytes) */
 } dg_cuda_kernel;
 
-/* t[dim-2][r][q][kind], kind 0 = trace, 1 = update, 2 = update with
- * nbr_coeffs (compiled for q = r + 1 only, the uniform maps that use it),
- * 3 = team update, 4 = team update with traces at degree changes
+/* t[dim-2][r][q][kind] of one model, kind 0 = trace, 1 = update, 2 = update
+ * with nbr_coeffs (compiled for q = r + 1 only, the uniform maps that use
+ * it), 3 = team update, 4 = team update with traces at degree changes
  * (nbr_traces), 5 = 4 for models without coordinates (NX = 0 in
- * dg_stage_update_team: A->geom is NULL); 3..5 for 2D only. */
-enum { DG_CUDA_KINDS = 6 };
+ * dg_stage_update_team: A->geom is NULL); 3..5 for 2D only; 6 = the
+ * elements' CFL rates (dg_stage_rate). */
+enum { DG_CUDA_KINDS = 7 };
 /* The kinds' names for messages, each followed by the string literal s
  * (" 2D r=1 q=8"). */
 #define DG_CUDA_KIND_NAMES(s)                                                                      \
   "trace" s, "update" s, "update (neighbours' coefficients)" s, "update (team)" s,                 \
       "update (team, traces at degree changes)" s,                                                 \
-      "update (team, traces at degree changes, no coordinates)" s
+      "update (team, traces at degree changes, no coordinates)" s, "CFL rate" s
 typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per
  * microblock); the __launch_bounds__ of every stage kernel. */
 #define DG_CUDA_BLOCK 128
 
-/* The parts: dg_cuda_part_<dim>_<part>(t) fills the entries it compiled.
- * The list and the part counts come from the generated dg_cuda_parts.h. */
+/* The parts: dg_cuda_part_<model>_<dim>_<part>(t) fills the entries it
+ * compiled into its model's table.  The list and the part counts come from
+ * the generated dg_cuda_parts.h. */
 #include "dg_cuda_parts.h"
 
 #endif

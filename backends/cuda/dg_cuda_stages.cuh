@@ -1,11 +1,13 @@
 /* dg_cuda_stages.cuh - the stencils/ stages as CUDA kernels, one kernel per
  * (DIM, R, Q) and stage, and one part of the dispatch table.
  *
- * Included by the generated files dg_cuda_<dim>d_<part>.cu (CMakeLists.txt)
- * with DG_CUDA_DIM, DG_CUDA_PART and DG_CUDA_NPARTS set: that file compiles
- * the (R, Q) pairs of DG_FOR_EACH_RQ whose position in the list is PART
- * modulo NPARTS, so the 78 pairs x 2 stages of one dimension spread evenly
- * over NPARTS translation units that a parallel build compiles at once.
+ * Included by the generated files dg_cuda_<model>_<dim>_<part>.cu
+ * (CMakeLists.txt) with DG_CUDA_MODEL_HEADER, DG_CUDA_DIM, DG_CUDA_PART,
+ * DG_CUDA_NPARTS, DG_CUDA_QMAX and DG_CUDA_PART_FN set: that file compiles
+ * the (R, Q) pairs of DG_FOR_EACH_RQ with Q <= QMAX whose position in the
+ * list is PART modulo NPARTS, so the pairs x stages of one model and
+ * dimension spread evenly over NPARTS translation units that a parallel
+ * build compiles at once.
  *
  * A thread computes one element: warp w of the grid takes microblock w (the
  * DG_W = 32 elements of a microblock are one warp, lane = threadIdx.x % 32,
@@ -25,14 +27,15 @@
 #if defined(DG_CUDA_DIM) && DG_CUDA_DIM == 2
 #define DG_FULL_UNROLL 1
 #endif
+#if !defined(DG_CUDA_DIM) || !defined(DG_CUDA_PART) || !defined(DG_CUDA_NPARTS) ||                 \
+    !defined(DG_CUDA_QMAX) || !defined(DG_CUDA_PART_FN) || !defined(DG_CUDA_MODEL_HEADER)
+#error "define DG_CUDA_MODEL_HEADER, _DIM, _PART, _NPARTS, _QMAX and _PART_FN first"
+#endif
+#include DG_CUDA_MODEL_HEADER
 #include "dg_cuda.h"
 #include "dg_instances.h"
 #include "dg_stages.h"
 #include "dg_team.h"
-
-#if !defined(DG_CUDA_DIM) || !defined(DG_CUDA_PART) || !defined(DG_CUDA_NPARTS)
-#error "define DG_CUDA_DIM, DG_CUDA_PART and DG_CUDA_NPARTS before including dg_cuda_stages.cuh"
-#endif
 
 #if DG_W != 32
 #error "the CUDA stage kernels map one microblock to one warp: DG_W must be 32"
@@ -65,30 +68,38 @@ namespace {
 
 /* Warp w of the grid takes microblock w (striding over the bucket); both
  * stage kernels are this loop around their stencils/ stage. */
-template <int DIM, int R, int Q, bool UPDATE, bool NBRC>
+template <int DIM, int R, int Q, int STAGE, bool NBRC>
 __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_basis &b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);
   for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
-    if (UPDATE)
+    if (STAGE == 1)
       dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, 1, wk);
-    else
+    else if (STAGE == 0)
       dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
+    else
+      dg_stage_rate(&a, &b, blk, lane, DIM, R, Q, wk);
   }
 }
 
 template <int DIM, int R, int Q>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK)
     dg_cuda_trace(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  dg_cuda_blocks<DIM, R, Q, false, false>(a, b);
+  dg_cuda_blocks<DIM, R, Q, 0, false>(a, b);
+}
+
+template <int DIM, int R, int Q>
+__global__ void __launch_bounds__(DG_CUDA_BLOCK)
+    dg_cuda_rate(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+  dg_cuda_blocks<DIM, R, Q, 2, false>(a, b);
 }
 
 template <int DIM, int R, int Q, bool NBRC>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  dg_cuda_blocks<DIM, R, Q, true, NBRC>(a, b);
+  dg_cuda_blocks<DIM, R, Q, 1, NBRC>(a, b);
 }
 
 /* The team update (stencils/dg_team.h): a block of DG_W x T threads takes
@@ -170,13 +181,14 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
     dg_cuda_kernel *k = t[DIM - 2][R][Q];
     k[0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
     k[1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
+    k[6].fn = (const void *)dg_cuda_rate<DIM, R, Q>;
     if constexpr (Q == R + 1) /* a plain if would compile it for every Q */
       k[2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
     if constexpr (DIM == 2) {
       k[3].fn = (const void *)dg_cuda_update_team<R, Q, false, true>;
       k[4].fn = (const void *)dg_cuda_update_team<R, Q, true, true>;
       k[5].fn = (const void *)dg_cuda_update_team<R, Q, true, false>;
-      for (int i = 3; i < DG_CUDA_KINDS; ++i) {
+      for (int i = 3; i < 6; ++i) {
         k[i].team = dg_cuda_team_threads(R, Q);
         k[i].smem = dg_cuda_team_bytes(R, Q);
       }
@@ -188,17 +200,16 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
 
 } // namespace
 
-#define DG_CUDA_STR_(x)        #x
-#define DG_CUDA_STR(x)         DG_CUDA_STR_(x)
-#define DG_CUDA_PART_FN_(d, p) dg_cuda_part_##d##_##p
-#define DG_CUDA_PART_FN(d, p)  DG_CUDA_PART_FN_(d, p)
+#define DG_CUDA_STR_(x) #x
+#define DG_CUDA_STR(x)  DG_CUDA_STR_(x)
 
 #define DG_CUDA_FILL(R, Q)                                                                         \
   {                                                                                                \
     static const char *const name[DG_CUDA_KINDS] = {                                               \
         DG_CUDA_KIND_NAMES(" " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q)};                      \
-    dg_cuda_fill<DG_CUDA_DIM, R, Q, dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run( \
-        t, name);                                                                                  \
+    dg_cuda_fill<DG_CUDA_DIM, R, Q,                                                                \
+                 Q <= DG_CUDA_QMAX &&                                                              \
+                     dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run(t, name);       \
   }
 
-void DG_CUDA_PART_FN(DG_CUDA_DIM, DG_CUDA_PART)(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }
+void DG_CUDA_PART_FN(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }

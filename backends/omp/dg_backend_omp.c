@@ -9,12 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static dg_omp_stage_fn table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][2];
+#include <math.h>
+
+/* [model][dim-2][r][q][kind]; NULL where the build has no such stage */
+static dg_omp_stage_fn table[DG_OMP_NMODELS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS];
 static int table_ready;
 
 static int be_init(void) {
   if (!table_ready) {
-#define DG_OMP_FILL_PART(dim, part) dg_omp_fill_##dim##_##part(table[(dim)-2]);
+#define DG_OMP_FILL_PART(model, dim, part) dg_omp_fill_##part(table[model][(dim)-2]);
     DG_OMP_FOR_EACH_PART(DG_OMP_FILL_PART)
     table_ready = 1;
   }
@@ -56,12 +59,19 @@ static int be_basis_create(void **handle, const dg_basis *b) {
 
 static void be_basis_free(void *h) { free(h); }
 
+static int be_available(int model, int dim, int r, int q) {
+  if (be_init() || model < 0 || model >= DG_OMP_NMODELS || dim < 2 || dim > 3 || r < 0 ||
+      r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
+    return 0;
+  return table[model][dim - 2][r][q][1] != NULL;
+}
+
 static int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
-  if (a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
-    return dg_error(DG_ERR_ARG, "omp backend: no stage for dim %d, degree %d, %d points", a->dim, r,
-                    q);
-  DG_CALL(be_init());
-  table[a->dim - 2][r][q][kind](a, (const dg_stage_basis *)basis);
+  if (!be_available(a->model_id, a->dim, r, q))
+    return dg_error(DG_ERR_ARG,
+                    "omp backend: model %d has no stage for dim %d, degree %d, %d points",
+                    a->model_id, a->dim, r, q);
+  table[a->model_id][a->dim - 2][r][q][kind](a, (const dg_stage_basis *)basis);
   return 0;
 }
 
@@ -72,6 +82,26 @@ static int be_trace(const dg_stage_args *a, const void *basis, int r, int q) {
 static int be_update(const dg_stage_args *a, const void *basis, int r, int q) {
   return run(1, a, basis, r, q);
 }
+
+static int be_rate(const dg_stage_args *a, const void *basis, int r, int q) {
+  return run(2, a, basis, r, q);
+}
+
+static int be_max(const dg_real *x, size_t n, double *out) {
+  double m = -INFINITY;
+  int nan = 0;
+#pragma omp parallel for reduction(max : m) reduction(| : nan) schedule(static)
+  for (size_t i = 0; i < n; ++i) {
+    const double v = (double)x[i];
+    nan |= v != v;
+    if (v > m) m = v;
+  }
+  *out = nan ? NAN : m;
+  return 0;
+}
+
+static const dg_backend_ops ops;
+static int be_plan(const dg_plan_in *in, dg_plan *out) { return dg_plan_choose(&ops, in, out); }
 
 static int be_sync(void) { return 0; }
 
@@ -110,8 +140,13 @@ static const dg_backend_ops ops = {
     .to_host = be_copy,
     .basis_create = be_basis_create,
     .basis_free = be_basis_free,
+    .plan = be_plan,
+    .describe = dg_plan_describe,
+    .available = be_available,
     .trace = be_trace,
     .update = be_update,
+    .rate = be_rate,
+    .max = be_max,
     .sync = be_sync,
     .triad = be_triad,
     .parallelism = be_parallelism,

@@ -71,7 +71,10 @@ help)
   cp "$DIR/out" help.txt
   # Every option apply() and is_flag() know must be documented, and every
   # documented option must be known.
-  opts=$(sed -n 's/.*strcmp(name, "\([a-z-]*\)").*/\1/p' "$DG_APP_C" | LC_ALL=C sort -u)
+  # (and every parameter of the models, models/*.h: {"name", DG_PARAM_...})
+  opts=$( (sed -n 's/.*strcmp(name, "\([a-z-]*\)").*/\1/p' "$DG_APP_C"
+    cat "$(dirname "$DG_APP_C")"/../models/*.h | sed -n 's/^ *{"\([a-z-]*\)", DG_PARAM_.*/\1/p') |
+    LC_ALL=C sort -u)
   [ "$(echo "$opts" | wc -l)" -ge 30 ] || bad "found only $(echo "$opts" | wc -l) options in $DG_APP_C"
   for o in $opts; do
     grep -Eq "^  --$o( |$)" help.txt || bad "option --$o is not in --help"
@@ -82,7 +85,7 @@ help)
   # Each option with a value shows its default in [...] on its entry (the
   # entry is its line and the indented continuation lines).
   for o in $opts; do
-    case $o in help|quiet|history) continue ;; esac
+    case $o in help|quiet|history|verbose) continue ;; esac
     entry=$(awk -v o="--$o" '$1 == o { on = 1; print; next } on && /^      / { print; next } { on = 0 }' help.txt)
     echo "$entry" | grep -q '\[[^]]*\] *$' || bad "--help entry of --$o has no [default]: $entry"
   done
@@ -93,7 +96,7 @@ help)
   # q = degree+1, ssprk3, dt = 0.5 x estimate, output advect.h5.
   run --steps 2
   want_rc 0 "defaults"
-  head -n 1 "$DIR/out" | grep -Eq '^advect: [a-z]+ backend, 2D, 1024 elements, degrees 3\.\.3, q=4, 16384 dofs, ssprk3, dt=[0-9.e-]+, 2 steps$' ||
+  head -n 1 "$DIR/out" | grep -Eq '^advect: [a-z]+ backend, model advection, 2D, 1024 elements, degrees 3\.\.3, q=4, 16384 dofs, ssprk3, dt=[0-9.e-]+, 2 steps$' ||
     bad "default run header: $(head -n 1 "$DIR/out")"
   dt_half=$(key dt)
   [ -f advect.h5 ] || bad "default --output advect.h5 not written"
@@ -191,8 +194,11 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --quiet --quiet|advect: option --quiet given twice
 --integrator rk3|advect: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
 --map wavy|advect: option --map: 'wavy' is not one of uniform, band, random
---velocity spin|advect: option --velocity: 'spin' is not one of const, rotation
---init gauss|advect: option --init: 'gauss' is not one of parabola, bell, sine, constant
+--velocity spin|advect: option --velocity: 'spin' is not one of const, rotation, deform
+--init wavy|advect: option --init: 'wavy' is not one of parabola, bell, sine, constant, gauss
+--model swe|advect: option --model: 'swe' is not a model of this build (advection, burgers, acoustics, advection_reaction)
+--model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
+--model burgers --dim 3|advect: model burgers does not run in 3D
 --box 0,1,0|advect: option --box: '0,1,0' needs 4 or more comma-separated numbers
 --box 0,1,0,1,0|advect: option --box: '0,1,0,1,0' needs 4 or 6 numbers
 --box 0,1,0,1,0,1,0|advect: option --box: '0,1,0,1,0,1,0' has more than 6 values
@@ -201,7 +207,7 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --dim 3 --box 0,1,0,1|advect: option --box: 4 numbers given but --dim 3 needs 6
 --beta 1,1,1|advect: option --beta: 3 components given but --dim is 2
 --dim 3 --beta 1,1|advect: option --beta: 2 components given but --dim is 3
---bell-centre 0.5,0.5,0.5|advect: option --bell-centre: 3 coordinates given but --dim is 2
+--bell-centre 0.5,0.5,0.5|advect: option --bell-centre: 3 components given but --dim is 2
 --rot-centre 0.5,0.5,0.5|advect: option --rot-centre: '0.5,0.5,0.5' has more than 2 values
 --box 0,,1,0,1|advect: option --box: '0,,1,0,1' has an empty value
 --beta 1,1,|advect: option --beta: '1,1,' has an empty value

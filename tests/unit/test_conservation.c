@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
       dg_degree_map *m;
       OK(dg_degree_map_create_random(&m, &g, 0, dim == 2 ? 6 : 3, 7));
       c.map = m;
-      c.init = which ? DG_INIT_CONSTANT : DG_INIT_PARABOLA;
+      c.init = which ? TEST_INIT_CONSTANT : TEST_INIT_PARABOLA;
       c.ts = DG_TS_SSPRK3;
       c.steps = which ? 200 : 1000;
       c.dt = 0.2 / n / (2 * 6 + 1);

@@ -36,7 +36,7 @@ int main(void) {
       c.q = q;
       c.beta[0] = bx;
       c.beta[1] = by;
-      c.init = DG_INIT_BELL;
+      c.init = TEST_INIT_BELL;
       c.ts = rk ? DG_TS_RK4 : DG_TS_EULER;
       c.steps = 0;
       c.dt = 0.3 * (2.0 / NX) / 1.3 / 2;
@@ -51,7 +51,7 @@ int main(void) {
       OK(dg_ts_create(&ts, d, c.ts));
       const double hx = 2.0 / NX, hy = 0.75 / NY, dt = c.dt;
       for (int s = 0; s < 60; ++s) {
-        OK(dg_ts_step(ts, u, dt));
+        OK(dg_ts_step(ts, u, s * dt, dt));
         if (!rk) {
           fv_rhs(v, k[0], bx, by, hx, hy);
           for (int i = 0; i < NX * NY; ++i) v[i] += dt * k[0][i];

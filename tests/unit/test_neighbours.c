@@ -32,7 +32,7 @@ int main(void) {
         c.velocity = vel ? DG_VELOCITY_ROTATION : DG_VELOCITY_CONSTANT;
         c.beta[1] = -0.6;
         c.beta[2] = 0.3;
-        c.init = DG_INIT_PARABOLA; /* a non-zero mass */
+        c.init = TEST_INIT_PARABOLA; /* a non-zero mass */
         c.ts = (dg_ts_kind)((r + vel) % DG_TS_COUNT);
         c.steps = 12;
         c.dt = 0.3 / n / (2 * r + 1);
@@ -58,13 +58,13 @@ int main(void) {
   /* what DGRID_NEIGHBOURS refuses */
   dg_grid g;
   dg_degree_map *band, *uni;
-  dg_model_params mp;
+  dg_model *mp;
   test_refusal_setup(&g, 4, 4, &band, &uni, &mp, DG_VELOCITY_CONSTANT);
   dg_disc *d = NULL;
   /* the one-element update (own q would take the team: unit.own_q) */
   OK(setenv("DGRID_OWN_Q", "off", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "coeffs", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g, band, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "coeffs on a band map was accepted");
   char want[192];
   snprintf(want, sizeof want,
@@ -74,19 +74,20 @@ int main(void) {
   CHECK(band->rmin < band->rmax && strcmp(dg_error_message(), want) == 0, "message: %s",
         dg_error_message());
   OK(setenv("DGRID_NEIGHBOURS", "Coeffs", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g, uni, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "DGRID_NEIGHBOURS=Coeffs was accepted");
   CHECK(strcmp(dg_error_message(), "DGRID_NEIGHBOURS='Coeffs': expected traces, coeffs or auto") ==
             0,
         "message: %s", dg_error_message());
   /* auto: the backend's choice, and a band map at q < 5 uses traces on both backends */
   OK(setenv("DGRID_NEIGHBOURS", "auto", 1) ? DG_ERR_ARG : 0);
-  OK(dg_disc_create(&d, &g, band, 0, &mp));
+  OK(dg_disc_create(&d, &g, band, 0, mp));
   CHECK(dg_disc_nbr_coeffs(d) == 0, "auto on a band map: nbr_coeffs");
   dg_disc_destroy(&d);
   unsetenv("DGRID_NEIGHBOURS");
   unsetenv("DGRID_OWN_Q");
   dg_degree_map_destroy(&band);
   dg_degree_map_destroy(&uni);
+  dg_model_destroy(&mp);
   return dg_test_done("neighbours");
 }

@@ -55,12 +55,12 @@ static int default_own(const dg_grid *g, const dg_degree_map *m, int q) {
 static double stage_flops(const test_case *c, const char *own) {
   dg_grid g;
   OK(dg_grid_init(&g, c->dim, c->n, c->lo, c->hi));
-  dg_model_params mp;
-  test_model(c, &mp);
+  dg_model *mp = test_model(c);
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", own);
   dg_disc *d;
-  OK(dg_disc_create(&d, &g, c->map, c->q, &mp));
+  OK(dg_disc_create(&d, &g, c->map, c->q, mp));
+  dg_model_destroy(&mp);
   const double f = dg_disc_work(d, 0).flops;
   dg_disc_destroy(&d);
   return f;
@@ -99,7 +99,7 @@ int main(void) {
       c.q = maps[i].q;
       c.beta[0] = 0.8;
       c.beta[1] = -0.6;
-      c.init = DG_INIT_PARABOLA; /* a non-zero mass */
+      c.init = TEST_INIT_PARABOLA; /* a non-zero mass */
       c.ts = (dg_ts_kind)ts;
       c.steps = 8;
       c.dt = 0.3 / maps[i].ny / (2 * m->rmax + 1);
@@ -139,34 +139,49 @@ int main(void) {
   /* what DGRID_OWN_Q refuses */
   dg_grid g2;
   dg_degree_map *band, *uni;
-  dg_model_params mp;
+  dg_model *mp;
   test_refusal_setup(&g2, 6, 12, &band, &uni, &mp, DG_VELOCITY_ROTATION);
   dg_disc *d = NULL;
-  const char *need = "DGRID_OWN_Q=on needs a velocity independent of x and the team update "
-                     "with traces at degree changes (DGRID_UPDATE=team on a 2D map with degree "
-                     "changes)";
+  const char *need = "DGRID_OWN_Q=on needs a model that declares the r + 1 point rule exact "
+                     "(linear, independent of x) and the team update with traces at degree "
+                     "changes (DGRID_UPDATE=team on a 2D map with degree changes)";
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", "on");
-  CHECK(dg_disc_create(&d, &g2, band, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "own q with a rotating velocity was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
-  mp.velocity = DG_VELOCITY_CONSTANT;
-  CHECK(dg_disc_create(&d, &g2, uni, 0, &mp) == DG_ERR_ARG && d == NULL,
+  dg_model_destroy(&mp);
+  mp = test_velocity_model(DG_VELOCITY_CONSTANT);
+  CHECK(dg_disc_create(&d, &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "own q on a uniform map was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
   set("DGRID_UPDATE", "element");
-  CHECK(dg_disc_create(&d, &g2, band, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "own q with the element update was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", "On");
-  CHECK(dg_disc_create(&d, &g2, band, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "DGRID_OWN_Q=On was accepted");
   CHECK(strcmp(dg_error_message(), "DGRID_OWN_Q='On': expected off, on or auto") == 0,
         "message: %s", dg_error_message());
   unsetenv("DGRID_OWN_Q");
   unsetenv("DGRID_UPDATE");
+  /* a nonlinear flux: own q would lose conservation, so it is refused */
+  set("DGRID_UPDATE", "team");
+  set("DGRID_OWN_Q", "on");
+  {
+    dg_model *bm = NULL;
+    OK(dg_model_create(&bm, "burgers"));
+    CHECK(dg_disc_create(&d, &g2, band, 0, bm) == DG_ERR_ARG && d == NULL,
+          "own q with Burgers' nonlinear flux was accepted");
+    CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
+    dg_model_destroy(&bm);
+  }
+  unsetenv("DGRID_OWN_Q");
+  unsetenv("DGRID_UPDATE");
   dg_degree_map_destroy(&band);
   dg_degree_map_destroy(&uni);
+  dg_model_destroy(&mp);
   return dg_test_done("own_q");
 }

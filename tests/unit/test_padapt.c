@@ -15,7 +15,7 @@ int main(void) {
   OK(setenv("DGRID_NEIGHBOURS", "traces", 1) ? DG_ERR_ARG : 0);
   test_case c;
   test_case_default(&c, 2, n, 4);
-  c.init = DG_INIT_BELL;
+  c.init = TEST_INIT_BELL;
   c.beta[0] = 1.0;
   c.beta[1] = 0.25; /* the bell travels mostly along the band */
   c.ts = DG_TS_SSPRK3;

@@ -77,9 +77,11 @@ int main(void) {
       OK(dg_grid_init(&g, dim, n, lo, hi));
       dg_degree_map *m;
       OK(dg_degree_map_create_uniform(&m, &g, r));
-      dg_model_params mp = {0};
+      dg_model *mp;
+      OK(dg_model_create(&mp, "advection"));
       dg_disc *d;
-      OK(dg_disc_create(&d, &g, m, 0, &mp));
+      OK(dg_disc_create(&d, &g, m, 0, mp));
+      dg_model_destroy(&mp);
       dg_field *u;
       OK(dg_field_create(&u, d));
       OK(dg_project(d, u, poly_ctx_eval, &r));

@@ -54,7 +54,7 @@ int main(void) {
       test_case_default(&c, 2, n, r);
       c.velocity = vel ? DG_VELOCITY_ROTATION : DG_VELOCITY_CONSTANT;
       c.beta[1] = -0.6;
-      c.init = DG_INIT_PARABOLA; /* a non-zero mass */
+      c.init = TEST_INIT_PARABOLA; /* a non-zero mass */
       c.ts = (dg_ts_kind)((r + vel) % DG_TS_COUNT);
       c.steps = 12;
       c.dt = 0.3 / n / (2 * r + 1);
@@ -88,7 +88,7 @@ int main(void) {
       c.q = kind == 3 ? 6 : 0;
       c.velocity = vel ? DG_VELOCITY_ROTATION : DG_VELOCITY_CONSTANT;
       c.beta[1] = -0.6;
-      c.init = DG_INIT_PARABOLA;
+      c.init = TEST_INIT_PARABOLA;
       c.ts = (dg_ts_kind)((kind + 3 * vel) % DG_TS_COUNT);
       c.steps = 10;
       c.dt = 0.3 / ny / (2 * m->rmax + 1);
@@ -109,42 +109,41 @@ int main(void) {
   OK(dg_degree_map_create_band(&band, &g2, 1, 3));
   OK(dg_degree_map_create_uniform(&uni, &g2, 2));
   OK(dg_degree_map_create_uniform(&uni3, &g3, 2));
-  dg_model_params mp;
-  memset(&mp, 0, sizeof mp);
-  mp.velocity = DG_VELOCITY_CONSTANT;
-  mp.beta[0] = 1;
+  dg_model *mp = test_velocity_model(DG_VELOCITY_CONSTANT);
   dg_disc *d = NULL;
   /* a band map: the team update, on coefficients and traces */
   OK(setenv("DGRID_UPDATE", "team", 1) ? DG_ERR_ARG : 0);
   unsetenv("DGRID_NEIGHBOURS");
-  OK(dg_disc_create(&d, &g2, band, 0, &mp));
+  OK(dg_disc_create(&d, &g2, band, 0, mp));
   CHECK(dg_disc_team(d) && dg_disc_nbr_coeffs(d) && dg_disc_nbr_traces(d),
         "band map, team: team %d coeffs %d traces %d", dg_disc_team(d), dg_disc_nbr_coeffs(d),
         dg_disc_nbr_traces(d));
   dg_disc_destroy(&d);
-  OK(dg_disc_create(&d, &g2, uni, 0, &mp));
+  OK(dg_disc_create(&d, &g2, uni, 0, mp));
   CHECK(dg_disc_team(d) && !dg_disc_nbr_traces(d), "uniform map, team: traces");
   dg_disc_destroy(&d);
-  CHECK(dg_disc_create(&d, &g3, uni3, 0, &mp) == DG_ERR_ARG && d == NULL,
+  dg_model *mp3 = test_velocity_model_dim(DG_VELOCITY_CONSTANT, 3);
+  CHECK(dg_disc_create(&d, &g3, uni3, 0, mp3) == DG_ERR_ARG && d == NULL,
         "team in 3D was accepted");
+  dg_model_destroy(&mp3);
   CHECK(strcmp(dg_error_message(), "DGRID_UPDATE=team needs a 2D grid") == 0, "message: %s",
         dg_error_message());
   OK(setenv("DGRID_NEIGHBOURS", "traces", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g2, uni, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "team on traces was accepted");
   CHECK(strcmp(dg_error_message(),
                "DGRID_UPDATE=team reads the neighbours' coefficients: it cannot run with "
                "DGRID_NEIGHBOURS=traces") == 0,
         "message: %s", dg_error_message());
   OK(setenv("DGRID_UPDATE", "Team", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g2, uni, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "DGRID_UPDATE=Team was accepted");
   CHECK(strcmp(dg_error_message(), "DGRID_UPDATE='Team': expected element, team or auto") == 0,
         "message: %s", dg_error_message());
   /* the one-element update reads coefficients only on a uniform map */
   OK(setenv("DGRID_UPDATE", "element", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "coeffs", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g2, band, 0, &mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "element update on coefficients of a band map was accepted");
   char want[192];
   snprintf(want, sizeof want,
@@ -155,7 +154,7 @@ int main(void) {
   /* auto: never a team on traces, whatever the backend's choice */
   OK(setenv("DGRID_UPDATE", "auto", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "traces", 1) ? DG_ERR_ARG : 0);
-  OK(dg_disc_create(&d, &g2, uni, 0, &mp));
+  OK(dg_disc_create(&d, &g2, uni, 0, mp));
   CHECK(dg_disc_team(d) == 0, "auto on traces: team");
   dg_disc_destroy(&d);
   unsetenv("DGRID_NEIGHBOURS");
@@ -163,5 +162,6 @@ int main(void) {
   dg_degree_map_destroy(&band);
   dg_degree_map_destroy(&uni);
   dg_degree_map_destroy(&uni3);
+  dg_model_destroy(&mp);
   return dg_test_done("team");
 }

@@ -18,7 +18,7 @@ int main(void) {
       test_case c;
       test_case_default(&c, dim, dim == 2 ? 9 : 5, r);
       c.velocity = ts % 2 ? DG_VELOCITY_ROTATION : DG_VELOCITY_CONSTANT;
-      c.init = DG_INIT_BELL;
+      c.init = TEST_INIT_BELL;
       c.ts = (dg_ts_kind)ts;
       c.steps = 20;
       c.dt = 0.002;

@@ -1,0 +1,214 @@
+/* dg_model.c - run-time choice of a model of the build and its parameters
+ * (dg_model.h). */
+#include "dg_model.h"
+
+#include "dg_error.h"
+#include "dg_parse.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dg_model_list(char *buf, size_t cap) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < dg_nmodels && n < cap; ++i)
+    n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", dg_models[i]->name);
+}
+
+int dg_model_create(dg_model **out, const char *name) {
+  *out = NULL;
+  int id = -1;
+  for (int i = 0; i < dg_nmodels; ++i)
+    if (strcmp(dg_models[i]->name, name) == 0) id = i;
+  if (id < 0) {
+    char list[512];
+    dg_model_list(list, sizeof list);
+    return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)", name,
+                    list);
+  }
+  const dg_model_desc *desc = dg_models[id];
+  if (desc->nparam > DG_MODEL_MAX_PARAMS || desc->device_size > sizeof(dg_model_block) ||
+      desc->nvar < 1)
+    return dg_error(DG_ERR_ARG,
+                    "model %s: %d parameters (at most %d), %zu bytes of stage "
+                    "parameters (at most %zu), nvar %d",
+                    name, desc->nparam, DG_MODEL_MAX_PARAMS, desc->device_size,
+                    sizeof(dg_model_block), desc->nvar);
+  dg_model *m = calloc(1, sizeof *m);
+  if (!m) return dg_error(DG_ERR_MEM, "out of memory");
+  m->desc = desc;
+  m->id = id;
+  m->host = calloc(1, desc->host_size ? desc->host_size : 1);
+  if (!m->host) {
+    free(m);
+    return dg_error(DG_ERR_MEM, "out of memory");
+  }
+  *out = m;
+  return 0;
+}
+
+void dg_model_destroy(dg_model **mp) {
+  if (!mp || !*mp) return;
+  dg_model *m = *mp;
+  for (int i = 0; i < DG_MODEL_MAX_PARAMS; ++i) free(m->given[i]);
+  free(m->host);
+  free(m);
+  *mp = NULL;
+}
+
+int dg_model_clone(dg_model **out, const dg_model *src) {
+  DG_CALL(dg_model_create(out, src->desc->name));
+  dg_model *m = *out;
+  m->dev = src->dev;
+  memcpy(m->host, src->host, src->desc->host_size);
+  m->dom = src->dom;
+  m->finished = src->finished;
+  m->fixed_dev = src->fixed_dev;
+  memcpy(m->set, src->set, sizeof m->set);
+  for (int i = 0; i < DG_MODEL_MAX_PARAMS; ++i)
+    if (src->given[i] && !(m->given[i] = strdup(src->given[i]))) {
+      dg_model_destroy(out);
+      return dg_error(DG_ERR_MEM, "out of memory");
+    }
+  return 0;
+}
+
+static int find_param(const dg_model *m, const char *key) {
+  for (int i = 0; i < m->desc->nparam; ++i)
+    if (strcmp(m->desc->params[i].name, key) == 0) return i;
+  return -1;
+}
+
+int dg_model_has_param(const dg_model *m, const char *key) { return find_param(m, key) >= 0; }
+
+int dg_model_set(dg_model *m, const char *key, const char *value) {
+  const int i = find_param(m, key);
+  if (i < 0)
+    return dg_error(DG_ERR_ARG, "unknown option '--%s' (model %s; see --help)", key, m->desc->name);
+  char *v = strdup(value);
+  if (!v) return dg_error(DG_ERR_MEM, "out of memory");
+  free(m->given[i]);
+  m->given[i] = v;
+  m->set[i] = 1;
+  m->finished = 0;
+  return 0;
+}
+
+/* Parse parameter i from text into its struct; `given`: the user's value
+ * (exact component count), else the default (its first components). */
+static int parse_param(dg_model *m, int i, const char *text, int given, int dim) {
+  const dg_model_param *p = &m->desc->params[i];
+  char opt[80];
+  snprintf(opt, sizeof opt, "--%s", p->name);
+  char *base = p->device ? (char *)&m->dev : (char *)m->host;
+  if (p->kind == DG_PARAM_WORD) {
+    int idx;
+    DG_CALL(dg_parse_word(opt, text, p->words, &idx));
+    memcpy(base + p->offset, &idx, sizeof idx);
+    return 0;
+  }
+  const int want = p->n > 0 ? p->n : dim;
+  double v[3];
+  int n = 0;
+  if (p->n == 1) {
+    DG_CALL(dg_parse_real(opt, text, -HUGE_VAL, HUGE_VAL, &v[0]));
+    n = 1;
+  } else if (p->n > 1 && given) {
+    DG_CALL(dg_parse_list(opt, text, p->n, p->n, v, &n));
+  } else {
+    DG_CALL(dg_parse_list(opt, text, 1, 3, v, &n));
+  }
+  if (given && n != want) {
+    if (p->n > 0)
+      return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d comma-separated number%s", opt, text,
+                      want, want > 1 ? "s" : "");
+    return dg_error(DG_ERR_ARG, "option %s: %d components given but --dim is %d", opt, n, dim);
+  }
+  if (n < want)
+    return dg_error(DG_ERR_ARG, "model %s: default of %s has %d numbers, needs %d", m->desc->name,
+                    opt, n, want);
+  for (int k = 0; k < want; ++k) {
+    if (p->device) {
+      const dg_real r = (dg_real)v[k];
+      memcpy(base + p->offset + k * sizeof r, &r, sizeof r);
+    } else {
+      memcpy(base + p->offset + k * sizeof v[k], &v[k], sizeof v[k]);
+    }
+  }
+  return 0;
+}
+
+int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]) {
+  const dg_model_desc *desc = m->desc;
+  if (dim < 2 || dim > 3 || !(desc->dims >> dim & 1))
+    return dg_error(DG_ERR_ARG, "model %s does not run in %dD", desc->name, dim);
+  const dg_model_block fixed = m->dev;
+  memset(&m->dev, 0, sizeof m->dev);
+  memset(m->host, 0, desc->host_size);
+  m->dom.dim = dim;
+  for (int d = 0; d < 3; ++d) {
+    m->dom.lo[d] = lo[d];
+    m->dom.hi[d] = hi[d];
+  }
+  for (int i = 0; i < desc->nparam; ++i) {
+    if (m->given[i])
+      DG_CALL(parse_param(m, i, m->given[i], 1, dim));
+    else if (desc->params[i].def)
+      DG_CALL(parse_param(m, i, desc->params[i].def, 0, dim));
+  }
+  if (m->fixed_dev) m->dev = fixed; /* the caller's, not the options' */
+  if (desc->finish) {
+    char msg[400] = "";
+    dg_model_block scratch = m->dev;
+    if (desc->finish(m->fixed_dev ? &scratch : &m->dev, m->host, &m->dom, m->set, msg, sizeof msg))
+      return dg_error(DG_ERR_ARG, "%s", msg[0] ? msg : "bad model parameters");
+  }
+  m->finished = 1;
+  return 0;
+}
+
+const char *dg_model_name(const dg_model *m) { return m->desc->name; }
+const char *dg_model_file_name(const dg_model *m) {
+  return m->desc->file_name ? m->desc->file_name(&m->dev) : m->desc->name;
+}
+int dg_model_nvar(const dg_model *m) { return m->desc->nvar; }
+const char *dg_model_var_name(const dg_model *m, int v) { return m->desc->var_names[v]; }
+int dg_model_linear(const dg_model *m) { return m->desc->linear(&m->dev); }
+int dg_model_uses_x(const dg_model *m) { return m->desc->needs_x(&m->dev); }
+int dg_model_speed_varies(const dg_model *m) { return m->desc->speed_varies(&m->dev); }
+int dg_model_solution(const dg_model *m, const double x[3], double t, double *u) {
+  return m->desc->solution(&m->dev, m->host, &m->dom, x, t, u);
+}
+void *dg_model_device_params(dg_model *m) { return &m->dev; }
+
+void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out) {
+  *out = m->dev;
+  if (m->desc->at_time) m->desc->at_time(out, m->host, t);
+}
+
+int dg_model_set_params(dg_model *m, const void *params, size_t size) {
+  if (size != m->desc->device_size)
+    return dg_error(DG_ERR_ARG, "model %s: parameters of %zu bytes, its dg_model_params has %zu",
+                    m->desc->name, size, m->desc->device_size);
+  memcpy(&m->dev, params, size);
+  m->fixed_dev = 1;
+  m->finished = 0;
+  return 0;
+}
+
+void dg_model_help(FILE *f) {
+  for (int i = 0; i < dg_nmodels; ++i) {
+    const dg_model_desc *d = dg_models[i];
+    fprintf(f, "model %s: %s\n", d->name, d->summary);
+    for (int k = 0; k < d->nparam; ++k) {
+      const dg_model_param *p = &d->params[k];
+      char left[64];
+      snprintf(left, sizeof left, "--%s %s", p->name,
+               p->kind == DG_PARAM_WORD ? "WORD" : (p->n == 1 ? "X" : "X,Y[,..]"));
+      fprintf(f, "  %-22s %s", left, p->help);
+      if (p->def) fprintf(f, " [%s]", p->def);
+      fputc('\n', f);
+    }
+  }
+}

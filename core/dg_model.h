@@ -1,0 +1,81 @@
+/* dg_model.h - a model of the build's registry (models/, chosen at run time
+ * by name) with its parameter values: what core hands to a discretisation
+ * and what the apps fill from options.  Core never names a particular
+ * model; everything model-specific comes through the model's descriptor
+ * (models/dg_model_desc.h). */
+#ifndef DG_MODEL_H
+#define DG_MODEL_H
+
+#include "dg_model_desc.h"
+#include "dg_stage_args.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DG_MODEL_MAX_PARAMS 32
+
+typedef struct dg_model {
+  const dg_model_desc *desc;
+  int id;                                 /* registry index: the backends' kernel index */
+  dg_model_block dev;                     /* the stages' parameters (dg_model_params) */
+  void *host;                             /* host parameters (desc->host_size bytes) */
+  char *given[DG_MODEL_MAX_PARAMS];       /* values set with dg_model_set (NULL: default) */
+  dg_model_domain dom;                    /* set by dg_model_finish */
+  int finished;                           /* parameters parsed for dom */
+  int fixed_dev;                          /* dev set with dg_model_set_params: kept */
+  unsigned char set[DG_MODEL_MAX_PARAMS]; /* 1 where a value was given */
+} dg_model;
+
+/* The model `name` of the registry, with its default parameters; an unknown
+ * name is an error listing the models of the build. */
+int dg_model_create(dg_model **m, const char *name);
+void dg_model_destroy(dg_model **m);
+/* A copy of src (parameters included). */
+int dg_model_clone(dg_model **m, const dg_model *src);
+
+/* Whether the model has a parameter `key` (an option name without --). */
+int dg_model_has_param(const dg_model *m, const char *key);
+/* Set parameter key to the text value (parsed by dg_model_finish, which
+ * knows the dimension); an unknown key is an error naming it. */
+int dg_model_set(dg_model *m, const char *key, const char *value);
+/* Parse every parameter for dimension dim and the box lo..hi, fill the
+ * defaults the model derives from them, and check the combination (a model
+ * that does not run in dim is an error).  Errors name the option. */
+int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]);
+
+const char *dg_model_name(const dg_model *m);
+/* The name snapshots record (e.g. "advection-rotation"). */
+const char *dg_model_file_name(const dg_model *m);
+int dg_model_nvar(const dg_model *m);
+const char *dg_model_var_name(const dg_model *m, int v);
+/* Model traits (after dg_model_finish). */
+int dg_model_linear(const dg_model *m);
+int dg_model_uses_x(const dg_model *m);
+int dg_model_speed_varies(const dg_model *m);
+/* The solution at (x, t) into u[nvar]: 1 where known (always at t = 0), 0
+ * where not. */
+int dg_model_solution(const dg_model *m, const double x[3], double t, double *u);
+
+/* The stages' parameters at time t (the model's at_time applied to a copy). */
+void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out);
+
+/* The stages' parameters, for a C program that includes the model's
+ * header and reads dg_model_params fields (size: desc->device_size). */
+void *dg_model_device_params(dg_model *m);
+/* Set the stages' parameters from the model header's dg_model_params
+ * (size bytes, which must be desc->device_size); dg_model_finish then keeps
+ * them and parses only the host parameters (initial data). */
+int dg_model_set_params(dg_model *m, const void *params, size_t size);
+
+/* The models of the build and their parameters, as help text. */
+void dg_model_help(FILE *f);
+/* Comma-separated names of the build's models, into buf. */
+void dg_model_list(char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

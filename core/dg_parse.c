@@ -1,0 +1,71 @@
+/* dg_parse.c - strict value parsing (dg_parse.h). */
+#include "dg_parse.h"
+
+#include "dg_error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dg_parse_real(const char *opt, const char *s, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  /* decimal notation only: strtod would also take blanks, hex ("0x10" = 16),
+     "inf" and "nan" */
+  if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s) || *end != '\0' || errno == ERANGE ||
+      !isfinite(v))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
+  if (v < lo || v > hi)
+    return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
+  *out = v;
+  return 0;
+}
+
+int dg_parse_list(const char *opt, const char *s, int nmin, int nmax, double *out, int *n) {
+  char buf[512];
+  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
+  strcpy(buf, s);
+  /* strtok_r would skip an empty field silently */
+  if (s[0] == ',' || strstr(s, ",,") || (s[0] && s[strlen(s) - 1] == ','))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, s);
+  int k = 0;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (k >= nmax)
+      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, s, nmax);
+    DG_CALL(dg_parse_real(opt, tok, -HUGE_VAL, HUGE_VAL, &out[k]));
+    ++k;
+  }
+  if (k < nmin)
+    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s, nmin,
+                    nmax > nmin ? " or more" : "");
+  *n = k;
+  return 0;
+}
+
+int dg_parse_word(const char *opt, const char *s, const char *words, int *index) {
+  const size_t len = strlen(s);
+  int i = 0;
+  for (const char *w = words; *w; ++i) {
+    const char *bar = strchr(w, '|');
+    const size_t wl = bar ? (size_t)(bar - w) : strlen(w);
+    if (wl == len && strncmp(w, s, len) == 0) {
+      *index = i;
+      return 0;
+    }
+    w += wl + (bar ? 1 : 0);
+  }
+  char list[256] = "";
+  size_t o = 0;
+  for (const char *w = words; *w && o + 3 < sizeof list; ++w)
+    if (*w == '|') {
+      list[o++] = ',';
+      list[o++] = ' ';
+    } else {
+      list[o++] = *w;
+    }
+  list[o] = '\0';
+  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt, s, list);
+}

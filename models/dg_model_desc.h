@@ -1,0 +1,87 @@
+/* dg_model_desc.h - what a model tells the host side of dgrid about itself:
+ * its name and variables, its parameters (with defaults and help), the
+ * traits the backends' plans may rely on, and its initial and exact data.
+ *
+ * A model header (models/<name>.h, docs/MODELS.md) holds two parts: the
+ * device part (DG_NVAR, dg_model_params, flux, wave speed, source), which the
+ * backends compile into the stages, and, when DG_MODEL_HOST is defined, the
+ * host part, which defines `const dg_model_desc dg_model_<name>`.  The build
+ * lists the models (CMake DGRID_MODELS) and generates the registry
+ * dg_models[] in that order; the order is also the backends' kernel index.
+ * Plain C, host only; includes nothing of core (core includes this). */
+#ifndef DG_MODEL_DESC_H
+#define DG_MODEL_DESC_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  DG_PARAM_REAL = 0, /* n reals (device params: dg_real; host params: double) */
+  DG_PARAM_WORD      /* one of `words` ("a|b|c"), stored as an int: its index */
+} dg_param_kind;
+
+/* One parameter, set on the command line as --name VALUE (reals as a comma
+ * list) or in a configuration. */
+typedef struct {
+  const char *name;
+  dg_param_kind kind;
+  int n;             /* REAL: components; 0: one per dimension */
+  const char *words; /* WORD: the choices, '|'-separated, in the order of their index */
+  int device;        /* 1: in dg_model_params (the stages see it), 0: host parameters */
+  size_t offset;     /* of the value in its struct */
+  const char *def;   /* default as text; NULL: `finish` derives it from the domain */
+  const char *help;
+} dg_model_param;
+
+/* The box a model's data live on (periodic in every direction today). */
+typedef struct {
+  int dim;
+  double lo[3], hi[3];
+} dg_model_domain;
+
+typedef struct dg_model_desc {
+  const char *name;    /* what --model takes */
+  const char *summary; /* one line for --help */
+  int nvar;
+  const char *const *var_names; /* nvar names, for files and reports */
+  int dims;                     /* bit d set: the model runs in dimension d */
+  size_t device_size;           /* sizeof(dg_model_params) <= DG_MODEL_BYTES */
+  size_t host_size;             /* its host parameters (initial data ...) */
+  int nparam;
+  const dg_model_param *params;
+  /* After parsing: fill the defaults that depend on the domain where set[i]
+   * is 0 (parameter i not given) and check combinations; on error write one
+   * line into msg and return nonzero.  May be NULL. */
+  int (*finish)(void *dev, void *host, const dg_model_domain *dom, const unsigned char *set,
+                char *msg, size_t cap);
+  /* 1: the flux and the source are linear in u; the backends' plans may use
+   * shortcuts exact only for linear fluxes (with needs_x 0: own q). */
+  int (*linear)(const void *dev);
+  /* 1: the flux or the source depends on x (the stages then load coordinates). */
+  int (*needs_x)(const void *dev);
+  /* 1: the largest wave speed changes with u or t, so a CFL step is
+   * re-estimated every step. */
+  int (*speed_varies)(const void *dev);
+  /* The solution at (x, t) into u[nvar]: returns 1 where it is known (always
+   * at t = 0: the initial data), 0 where not (u then unspecified). */
+  int (*solution)(const void *dev, const void *host, const dg_model_domain *dom, const double x[3],
+                  double t, double *u);
+  /* The name snapshots record (e.g. the velocity kind with it); NULL: name. */
+  const char *(*file_name)(const void *dev);
+  /* Before each stage (and CFL estimate) at time t: set the stage
+   * parameters that depend on t only (e.g. a factor cos(pi t / T)), so the
+   * stages compute them once per launch, not per point.  May be NULL. */
+  void (*at_time)(void *dev, const void *host, double t);
+} dg_model_desc;
+
+/* The registry the build generates (CMake DGRID_MODELS order). */
+extern const dg_model_desc *const dg_models[];
+extern const int dg_nmodels;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

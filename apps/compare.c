@@ -7,12 +7,14 @@
 #include "dg_escape.h"
 #include "dg_io.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_TOL 1
 #define EXIT_ERR 2
@@ -73,10 +75,12 @@ typedef struct {
 static int is_hdf5(const char *path) {
   static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
   unsigned char head[15];
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
+  /* Non-blocking: the file was read already, but may have been swapped. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t got = read(fd, head, sizeof head);
+  close(fd);
+  size_t n = got > 0 ? (size_t)got : 0;
   return (n >= sizeof sig && memcmp(head, sig, sizeof sig) == 0) ||
          (n == sizeof head && memcmp(head, "dgrid-checksum ", sizeof head) == 0);
 }

@@ -251,8 +251,9 @@ static int r_dset(const h5r *r, const char *name, H5T_class_t want, hid_t mtype,
     }
     count *= dims[i];
   }
-  /* Nothing is allocated for data the file cannot hold. */
-  DG_CALL(r_fits(r, "dataset", name, count, tsize > esize ? tsize : esize));
+  /* Nothing is allocated for data the file cannot hold: at most esize/tsize
+   * (<= 8) times the file size when a narrower stored type is converted. */
+  DG_CALL(r_fits(r, "dataset", name, count, tsize));
   if (count > (uint64_t)SIZE_MAX / esize)
     return dg_error(DG_ERR_MEM, "%s: dataset %s is too large for memory", r->path, name);
   void *buf = malloc(count ? (size_t)count * esize : 1);

@@ -17,23 +17,34 @@
 
 static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
 
-/* Table for the reflected ECMA-182 polynomial (built per call: 2048 steps,
- * nothing next to reading a file, and no shared state between threads). */
-static void crc_init(uint64_t *crc_table) {
+/* Slicing-by-8 tables for the reflected ECMA-182 polynomial, t[0] the
+ * classic byte table.  Built per call (about 10 microseconds, nothing next
+ * to reading a file; no shared state between threads). */
+static void crc_tables(uint64_t t[8][256]) {
   const uint64_t poly = 0xc96c5795d7870f42ULL; /* reflected 0x42f0e1eba9ea3693 */
   for (unsigned i = 0; i < 256; ++i) {
     uint64_t c = i;
     for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ poly : c >> 1;
-    crc_table[i] = c;
+    t[0][i] = c;
   }
+  for (unsigned i = 0; i < 256; ++i)
+    for (int k = 1; k < 8; ++k) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
 }
 
 uint64_t dg_io_crc64(const void *p, size_t n) {
-  uint64_t crc_table[256];
-  crc_init(crc_table);
+  uint64_t t[8][256];
+  crc_tables(t);
   const unsigned char *c = p;
   uint64_t crc = ~0ULL;
-  for (size_t i = 0; i < n; ++i) crc = crc_table[(crc ^ c[i]) & 0xff] ^ (crc >> 8);
+  for (; n >= 8; n -= 8, c += 8) {
+    uint64_t w = 0;
+    for (int k = 7; k >= 0; --k) w = (w << 8) | c[k]; /* little-endian load */
+    crc ^= w;
+    crc = t[7][crc & 0xff] ^ t[6][(crc >> 8) & 0xff] ^ t[5][(crc >> 16) & 0xff] ^
+          t[4][(crc >> 24) & 0xff] ^ t[3][(crc >> 32) & 0xff] ^ t[2][(crc >> 40) & 0xff] ^
+          t[1][(crc >> 48) & 0xff] ^ t[0][crc >> 56];
+  }
+  for (; n > 0; --n, ++c) crc = t[0][(crc ^ *c) & 0xff] ^ (crc >> 8);
   return ~crc;
 }
 

@@ -102,7 +102,7 @@ static void put_xml(dg_io_out *o, const char *s) {
       dg_io_out_printf(o, "&quot;");
       break;
     default:
-      dg_io_out_write(o, s, 1);
+      dg_io_out_printf(o, "%c", *s);
     }
   }
 }

@@ -258,8 +258,8 @@ static int r_dset(const h5r *r, const char *name, H5T_class_t want, hid_t mtype,
     return dg_error(DG_ERR_MEM, "%s: dataset %s is too large for memory", r->path, name);
   void *buf = malloc(count ? (size_t)count * esize : 1);
   if (!buf)
-    return dg_error(DG_ERR_MEM, "%s: out of memory reading dataset %s (%llu values)", r->path, name,
-                    (unsigned long long)count);
+    return dg_error(DG_ERR_MEM, "%s: out of memory reading dataset %s: needs %llu bytes", r->path,
+                    name, (unsigned long long)(count * esize));
   int rc = 0;
   hid_t ds = H5Dopen2(r->file, name, H5P_DEFAULT);
   if (ds < 0 || (count > 0 && H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0))

@@ -143,6 +143,20 @@ static void case_corrupt(void) {
   snprintf(want, sizeof want, "%s: malformed dgrid checksum block (the file's first 512 bytes)", p);
   expect_fail(dg_snapshot_read, p, want);
 
+  /* A truncated file resealed (a valid checksum over bad HDF5 bytes): HDF5
+   * refuses it, and its reason is appended on the same line. */
+  in_dir(p, sizeof p, "truncated_sealed.h5");
+  CHECK(file_write(p, b, len - 1000) == 0 && reseal(p) == 0, "write %s", p);
+  {
+    dg_snapshot t;
+    int rc = dg_snapshot_read(p, &t);
+    snprintf(want, sizeof want, "%s: cannot open HDF5 file (HDF5: ", p);
+    CHECK(rc == DG_ERR_IO && strncmp(dg_error_message(), want, strlen(want)) == 0 &&
+              strstr(dg_error_message(), "truncated file") && !strchr(dg_error_message(), '\n'),
+          "truncated, resealed: %s", dg_error_message());
+    CHECK_NO_H5_LEAK();
+  }
+
   /* A file from before checksums: the same HDF5 bytes without the user
    * block.  Refused by default, read by dg_snapshot_read_unverified. */
   in_dir(p, sizeof p, "legacy.h5");

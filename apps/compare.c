@@ -4,20 +4,23 @@
  * Exit status: 0 compared (and within --tol), 1 beyond --tol, 2 error. */
 #include "dg_app.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_io.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define EXIT_TOL 1
 #define EXIT_ERR 2
 
 static void usage(FILE *f) {
-  fputs("usage: compare [--tol T] [--quiet] A B\n"
+  fputs("usage: compare [--tol T] [--quiet] [--unverified] A B\n"
         "\n"
         "Compare two dgrid solutions on the same grid.  A and B are each a dgrid\n"
         "HDF5 snapshot or a dgrid text modal file (detected by content).  B is the\n"
@@ -30,6 +33,9 @@ static void usage(FILE *f) {
         "  --tol T    exit with status 1 when rel_l2_diff > T (T >= 0); without\n"
         "             --tol the comparison never fails on size of the difference\n"
         "  --quiet    print only the machine-readable line (and a FAIL line)\n"
+        "  --unverified  also read HDF5 snapshots that have no dgrid checksum\n"
+        "             block (written before dgrid had checksums); HDF5 then parses\n"
+        "             unverified bytes: use it only for files you trust\n"
         "  --help     print this help and exit\n"
         "  --         end of options (for file names starting with '-')\n"
         "\n"
@@ -49,7 +55,9 @@ static void usage(FILE *f) {
         "  degree_mismatch elements whose degrees differ\n"
         "\n"
         "exit status: 0 compared (within --tol), 1 rel_l2_diff > tol (or NaN),\n"
-        "             2 bad usage, unreadable or malformed file, different grids\n",
+        "             2 bad usage, unreadable or malformed file, different grids\n"
+        "Only regular files are read; messages are one line, with file names and\n"
+        "strings from files escaped (\\n, \\xHH, ...).\n",
         f);
 }
 
@@ -63,14 +71,18 @@ typedef struct {
   double uncompared_max;
 } result;
 
+/* HDF5 (with or without the dgrid checksum block) or text, by content. */
 static int is_hdf5(const char *path) {
   static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  unsigned char head[8];
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
-  return n == sizeof head && memcmp(head, sig, sizeof sig) == 0;
+  unsigned char head[15];
+  /* Non-blocking: the file was read already, but may have been swapped. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t got = read(fd, head, sizeof head);
+  close(fd);
+  size_t n = got > 0 ? (size_t)got : 0;
+  return (n >= sizeof sig && memcmp(head, sig, sizeof sig) == 0) ||
+         (n == sizeof head && memcmp(head, "dgrid-checksum ", sizeof head) == 0);
 }
 
 static void fmt_cells(char *buf, size_t len, const dg_snapshot *s) {
@@ -201,7 +213,8 @@ static void compare(const dg_snapshot *a, const dg_snapshot *b, result *res) {
 
 int main(int argc, char **argv) {
   const char *files[2] = {NULL, NULL};
-  int nfiles = 0, quiet = 0, have_tol = 0, opts_done = 0;
+  int nfiles = 0, quiet = 0, have_tol = 0, opts_done = 0, unverified = 0;
+  char esc[512]; /* option values and file names are echoed escaped */
   double tol = 0.0;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
@@ -214,6 +227,8 @@ int main(int argc, char **argv) {
         return 0;
       } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
         quiet = 1;
+      } else if (strcmp(arg, "--unverified") == 0) {
+        unverified = 1;
       } else if (strcmp(arg, "--tol") == 0 || strncmp(arg, "--tol=", 6) == 0) {
         if (arg[5] == '=') {
           val = arg + 6;
@@ -225,19 +240,21 @@ int main(int argc, char **argv) {
         }
         /* the apps' one strict number parser (decimal only: no hex, inf, blanks) */
         if (dg_app_parse_real("--tol", val, 0, HUGE_VAL, &tol)) {
-          fprintf(stderr, "compare: --tol needs a non-negative number, got '%s'\n", val);
+          fprintf(stderr, "compare: --tol needs a non-negative number, got '%s'\n",
+                  dg_escape(esc, sizeof esc, val));
           return EXIT_ERR;
         }
         have_tol = 1;
       } else {
-        fprintf(stderr, "compare: unknown option '%s' (see compare --help)\n", arg);
+        fprintf(stderr, "compare: unknown option '%s' (see compare --help)\n",
+                dg_escape(esc, sizeof esc, arg));
         return EXIT_ERR;
       }
       continue;
     }
     if (nfiles == 2) {
       fprintf(stderr, "compare: expected two files A and B, got more ('%s'); see compare --help\n",
-              arg);
+              dg_escape(esc, sizeof esc, arg));
       return EXIT_ERR;
     }
     files[nfiles++] = arg;
@@ -247,12 +264,15 @@ int main(int argc, char **argv) {
     return EXIT_ERR;
   }
 
+  /* The library's messages are one line, names escaped (dg_escape.h). */
+  int (*read)(const char *, dg_snapshot *) =
+      unverified ? dg_snapshot_read_unverified : dg_snapshot_read_any;
   dg_snapshot a, b;
-  if (dg_snapshot_read_any(files[0], &a) != 0) {
+  if (read(files[0], &a) != 0) {
     fprintf(stderr, "compare: %s\n", dg_error_message());
     return EXIT_ERR;
   }
-  if (dg_snapshot_read_any(files[1], &b) != 0) {
+  if (read(files[1], &b) != 0) {
     fprintf(stderr, "compare: %s\n", dg_error_message());
     dg_snapshot_free(&a);
     return EXIT_ERR;
@@ -284,8 +304,10 @@ int main(int argc, char **argv) {
     fmt_box(box, sizeof box, &b);
     for (int f = 0; f < 2; ++f) {
       const dg_snapshot *s = f ? &b : &a;
-      printf("  %s: %s (%s, model %s, time %.17g, step %" PRId64 ")\n", f ? "B" : "A", files[f],
-             is_hdf5(files[f]) ? "HDF5" : "text", s->model, s->time, s->step);
+      char model[256];
+      printf("  %s: %s (%s, model %s, time %.17g, step %" PRId64 ")\n", f ? "B" : "A",
+             dg_escape(esc, sizeof esc, files[f]), is_hdf5(files[f]) ? "HDF5" : "text",
+             dg_escape(model, sizeof model, s->model), s->time, s->step);
     }
     printf("  grid: %dD, cells %s, box %s, nvar %d\n", b.dim, cells, box, b.nvar);
     printf("  compared %" PRId64 " coefficients on common modes\n", res.dofs);

@@ -2,13 +2,17 @@
 #include "dg_degree_map.h"
 
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_types.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int map_alloc(dg_degree_map **m, const dg_grid *g) {
   *m = NULL;
@@ -114,19 +118,18 @@ static int parse_row(const char *path, long lineno, char *s, int want, uint8_t *
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || (*end && !isspace((unsigned char)*end) && *end != '#')) {
-      char tok[32];
-      int n = 0;
-      while (s[n] && !isspace((unsigned char)s[n]) && n < 31) {
-        tok[n] = s[n];
-        ++n;
-      }
-      tok[n] = '\0';
-      dg_error(DG_ERR_IO, "degree map %s, line %ld: '%s' is not an integer", path, lineno, tok);
+      size_t n = 0;
+      while (s[n] && !isspace((unsigned char)s[n]) && n < 31) ++n;
+      char tok[140];
+      dg_error(DG_ERR_IO, "degree map %s, line %ld: '%s' is not an integer", path, lineno,
+               dg_escape_n(tok, sizeof tok, s, n));
       return -1;
     }
     if (errno || v < 0 || v > DG_MAX_DEGREE) {
-      dg_error(DG_ERR_IO, "degree map %s, line %ld: degree %.*s outside 0..%d", path, lineno,
-               (int)(end - s), s, DG_MAX_DEGREE);
+      char tok[140];
+      size_t n = (size_t)(end - s) < 31 ? (size_t)(end - s) : 31;
+      dg_error(DG_ERR_IO, "degree map %s, line %ld: degree %s outside 0..%d", path, lineno,
+               dg_escape_n(tok, sizeof tok, s, n), DG_MAX_DEGREE);
       return -1;
     }
     if (count < want) out[count] = (uint8_t)v;
@@ -136,21 +139,64 @@ static int parse_row(const char *path, long lineno, char *s, int want, uint8_t *
   return count;
 }
 
-int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *path) {
+/* One line into buf (without its '\n', NUL-terminated) from f.  Returns the
+ * length, -1 at end of file, -2 for a NUL byte (at column *col), -3 for a
+ * line of cap bytes or more, -4 for a read error. */
+static long read_line(FILE *f, char *buf, size_t cap, long *col) {
+  size_t n = 0;
+  int c, any = 0;
+  while ((c = getc(f)) != EOF) {
+    any = 1;
+    if (c == '\n') break;
+    if (c == '\0') {
+      *col = (long)n + 1;
+      return -2;
+    }
+    if (n + 1 >= cap) return -3;
+    buf[n++] = (char)c;
+  }
+  if (ferror(f)) return -4;
+  buf[n] = '\0';
+  return any ? (long)n : -1;
+}
+
+int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *raw_path) {
   *m = NULL;
-  FILE *f = fopen(path, "r");
-  if (!f) return dg_error(DG_ERR_IO, "degree map %s: cannot open: %s", path, strerror(errno));
-  int rc = map_alloc(m, g);
+  char *path = dg_escape_dup(raw_path);
+  if (!path) return dg_error(DG_ERR_MEM, "degree map: out of memory");
+  /* Without blocking (a FIFO cannot stall us); regular files only. */
+  int fd = open(raw_path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
+  struct stat st;
+  FILE *f = NULL;
+  if (fd < 0) {
+    rc = dg_error(DG_ERR_IO, "degree map %s: cannot open: %s", path, strerror(errno));
+  } else if (fstat(fd, &st) != 0) {
+    rc = dg_error(DG_ERR_IO, "degree map %s: cannot stat: %s", path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    rc =
+        dg_error(DG_ERR_IO, "degree map %s: not a regular file; only regular files are read", path);
+  } else if (!(f = fdopen(fd, "r"))) {
+    rc = dg_error(DG_ERR_IO, "degree map %s: cannot open: %s", path, strerror(errno));
+  }
+  if (rc == 0) fd = -1; /* owned by f now */
+  if (rc == 0) rc = map_alloc(m, g);
   if (rc) {
-    fclose(f);
+    if (f) fclose(f);
+    if (fd >= 0) close(fd);
+    free(path);
     return rc;
   }
   const long rows = (long)g->n[1] * g->n[2];
-  long row = 0, lineno = 0;
+  long row = 0, lineno = 0, len, col = 0;
   char buf[65536];
-  while (fgets(buf, sizeof buf, f)) {
+  while ((len = read_line(f, buf, sizeof buf, &col)) >= 0 || len == -2 || len == -3) {
     ++lineno;
-    if (!strchr(buf, '\n') && !feof(f)) {
+    if (len == -2) {
+      rc =
+          dg_error(DG_ERR_IO, "degree map %s, line %ld: NUL byte at column %ld", path, lineno, col);
+      goto fail;
+    }
+    if (len == -3) {
       rc = dg_error(DG_ERR_IO, "degree map %s, line %ld: line longer than %zu characters", path,
                     lineno, sizeof buf - 1);
       goto fail;
@@ -175,7 +221,7 @@ int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *p
     }
     ++row;
   }
-  if (ferror(f)) {
+  if (len == -4) {
     rc = dg_error(DG_ERR_IO, "degree map %s: read error", path);
     goto fail;
   }
@@ -190,10 +236,12 @@ int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *p
     goto fail;
   }
   fclose(f);
+  free(path);
   map_finish(*m);
   return 0;
 fail:
   fclose(f);
+  free(path);
   dg_degree_map_destroy(m);
   return rc;
 }

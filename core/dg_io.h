@@ -47,15 +47,21 @@ typedef struct {
   double *history;
 } dg_snapshot;
 
-/* Write `s` to `path` atomically: the data goes to a temporary file in the
- * same folder which is renamed over `path` only after a complete, closed
- * write.  On failure the previous file at `path` is untouched and the
- * temporary is removed.  Returns 0 or DG_ERR_IO/DG_ERR_LIB with a message. */
+/* Write `s` to `path` atomically: the data goes to a temporary file
+ * ".<name>.tmp.<pid>" in the same folder which is renamed over `path` only
+ * after a complete, closed write.  The file carries a checksum of its
+ * content in its HDF5 user block.  On failure the previous file at `path` is
+ * untouched and the temporary is removed; a `path` that exists and is not a
+ * regular file (symlink, device, FIFO, folder) is refused.  Returns 0 or
+ * DG_ERR_IO/DG_ERR_LIB/DG_ERR_MEM with a one-line message. */
 int dg_snapshot_write(const char *path, const dg_snapshot *s);
 
 /* Read a snapshot written by dg_snapshot_write into `s` (allocating its
- * arrays).  Every dataset is checked for presence, type and shape; an error
- * names the file and the dataset.  On failure `s` holds nothing to free. */
+ * arrays).  Only regular files are read; the checksum block is verified
+ * before HDF5 sees a byte (files without one are refused); every dataset is
+ * checked for presence, type and shape, and against the file's size before
+ * anything is allocated.  An error names the file and the dataset.  On
+ * failure `s` holds nothing to free. */
 int dg_snapshot_read(const char *path, dg_snapshot *s);
 
 /* Read the plain-text modal format (docs/FILE_FORMAT.md, "text format")
@@ -65,8 +71,15 @@ int dg_snapshot_read_text(const char *path, dg_snapshot *s);
 /* Write the plain-text modal format (17 significant digits). */
 int dg_snapshot_write_text(const char *path, const dg_snapshot *s);
 
-/* Read either format, chosen by content (HDF5 signature or text header). */
+/* Read either format, chosen by content (checksum block, HDF5 signature or
+ * text header), with the checks of dg_snapshot_read and _read_text. */
 int dg_snapshot_read_any(const char *path, dg_snapshot *s);
+
+/* Like dg_snapshot_read_any, but an HDF5 file without a checksum block (one
+ * written before dgrid had checksums) is parsed too, with every other check
+ * in place.  HDF5 then parses unverified bytes, so use it only for files you
+ * trust.  A file with a checksum block is still verified. */
+int dg_snapshot_read_unverified(const char *path, dg_snapshot *s);
 
 /* Free the arrays of `s` and zero it. */
 void dg_snapshot_free(dg_snapshot *s);

@@ -409,11 +409,11 @@ restart_mismatch)
 --cells 6x4 --cfl 0.3 --restart r4.h5|advect: restart r4.h5: time 0.040000000000000001 is not step 4 x dt 0.0060000000000000001 of this run (different --dt/--cfl?)
 --cells 6x4 --dt 0.01 --steps 3 --restart r4.h5|advect: option --steps given twice
 --cells 6x4 --dt 0.01 --restart nope.h5|advect: restart: nope.h5: cannot open: No such file or directory
---cells 6x4 --dt 0.01 --restart trunc.h5|advect: restart: trunc.h5: cannot open HDF5 file (HDF5: *truncated*)
---cells 6x4 --dt 0.01 --restart badsig.h5|advect: restart: badsig.h5: cannot open HDF5 file (HDF5: file signature not found)
+--cells 6x4 --dt 0.01 --restart trunc.h5|advect: restart: trunc.h5: size mismatch: the checksum block covers * bytes after the user block, the file has * (truncated or appended to)
+--cells 6x4 --dt 0.01 --restart badsig.h5|advect: restart: badsig.h5: not a dgrid HDF5 snapshot (neither a dgrid checksum block nor an HDF5 signature at byte 0)
 --cells 6x4 --dt 0.01 --restart zeroed.h5|advect: restart: zeroed.h5: *
---cells 6x4 --dt 0.01 --restart text.h5|advect: restart: text.h5: cannot open HDF5 file (HDF5: file signature not found)
---cells 6x4 --dt 0.01 --restart r4.txt|advect: restart: r4.txt: cannot open HDF5 file (HDF5: file signature not found)
+--cells 6x4 --dt 0.01 --restart text.h5|advect: restart: text.h5: not a dgrid HDF5 snapshot (neither a dgrid checksum block nor an HDF5 signature at byte 0)
+--cells 6x4 --dt 0.01 --restart r4.txt|advect: restart: r4.txt: not a dgrid HDF5 snapshot (neither a dgrid checksum block nor an HDF5 signature at byte 0)
 EOF
   # a restart beyond the run's steps (the base loop fixes --steps 8)
   run $B --steps 2 --restart r4.h5 --output out.h5

@@ -107,6 +107,36 @@ malformed)
   run "$DIR/base.h5" "$DIR/nocoeff.h5"
   want_rc 2; want_err "compare: $DIR/nocoeff.h5: dataset /coeff is missing"
   ;;
+hostile)
+  # Every refusal is exactly one line on stderr and status 2, never a hang.
+  one_line() { [ "$(wc -l < "$DIR/err")" -eq 1 ] || bad "stderr is not one line: $(cat "$DIR/err")"; }
+  # A corrupt snapshot (8 bytes overwritten inside the HDF5 metadata) never
+  # reaches HDF5: the checksum block catches it.
+  cp "$DIR/base.h5" "$DIR/corrupt.h5"
+  printf 'CORRUPT!' | dd of="$DIR/corrupt.h5" bs=1 seek=600 conv=notrunc 2>/dev/null
+  size=$(wc -c < "$DIR/corrupt.h5")
+  run "$DIR/corrupt.h5" "$DIR/base.h5"
+  want_rc 2; one_line
+  grep -qx "compare: $DIR/corrupt.h5: checksum mismatch, the file is corrupt (CRC-64 of its $((size - 512)) data bytes is [0-9a-f]\{16\}, the checksum block says [0-9a-f]\{16\})" "$DIR/err" ||
+    bad "corrupt file: $(cat "$DIR/err")"
+  # Non-regular inputs are refused without reading (these used to hang).
+  run /dev/zero "$DIR/base.h5"
+  want_rc 2; want_err "compare: /dev/zero: not a regular file (a character device); only regular files are read"
+  mkfifo "$DIR/fifo" || bad "mkfifo"
+  run "$DIR/base.h5" "$DIR/fifo"
+  want_rc 2; want_err "compare: $DIR/fifo: not a regular file (a FIFO); only regular files are read"
+  # A file from before checksums: refused, read with --unverified.
+  tail -c +513 "$DIR/base.h5" > "$DIR/legacy.h5"
+  run "$DIR/legacy.h5" "$DIR/base.h5"
+  want_rc 2; want_err "compare: $DIR/legacy.h5: HDF5 file without a dgrid checksum block (written before checksums, or by another program); not parsed unverified"
+  run --unverified --tol 0 "$DIR/legacy.h5" "$DIR/base.h5"
+  want_rc 0; want_key max_abs_diff 0; want_key dofs "$DOFS"
+  # Option values and file names with newlines and terminal escapes: escaped, one line.
+  run --tol "$(printf '1\n\033[2J')" "$DIR/base.h5" "$DIR/base.h5"
+  want_rc 2; want_err "compare: --tol needs a non-negative number, got '1\n\x1b[2J'"
+  run "$DIR/no$(printf '\n\033')such.h5" "$DIR/base.h5"
+  want_rc 2; want_err "compare: $DIR/no\n\x1bsuch.h5: cannot open: No such file or directory"
+  ;;
 usage)
   run
   want_rc 2; want_err "compare: expected two files A and B, got 0 (see compare --help)"

@@ -1,0 +1,338 @@
+/* dg_io_h5.c - HDF5 plumbing shared by the snapshot reader and writer, and
+ * the writer (dg_snapshot_write).
+ *
+ * Every HDF5 call is checked.  HDF5's own error printing is switched off
+ * while a dg_ function runs (and the caller's handler restored afterwards);
+ * instead one message names the file and the dataset/attribute, with the
+ * innermost HDF5 reason appended (escaped: one line).
+ *
+ * The writer builds the file in memory (HDF5 core driver, no backing store)
+ * with a DG_IO_USERBLOCK-byte user block, fills the user block with the
+ * checksum of the rest (dg_io_seal.c), and writes the bytes through the
+ * atomic writer of dg_io_file.c. */
+#include "dg_io.h"
+
+#include "dg_error.h"
+#include "dg_escape.h"
+#include "dg_io_internal.h"
+
+#include <hdf5.h>
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* HDF5 plumbing                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Silence HDF5's printing for the duration of one dg_ call. */
+int dg_io_h5_quiet_begin(dg_io_h5_quiet *q, const char *path) {
+  q->func = NULL;
+  q->data = NULL;
+  if (H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) < 0 ||
+      H5Eset_auto2(H5E_DEFAULT, NULL, NULL) < 0)
+    return dg_error(DG_ERR_LIB, "%s: cannot initialise the HDF5 library (error handler)", path);
+  return 0;
+}
+
+/* Give the caller's HDF5 error handler back. */
+int dg_io_h5_quiet_end(dg_io_h5_quiet *q, int rc, const char *path) {
+  if (H5Eset_auto2(H5E_DEFAULT, q->func, q->data) < 0 && rc == 0)
+    return dg_error(DG_ERR_LIB, "%s: cannot restore the HDF5 error handler", path);
+  return rc;
+}
+
+static herr_t why_walk(unsigned n, const H5E_error2_t *err, void *data) {
+  char *out = data;
+  if (n == 0 && err && err->desc) snprintf(out, 256, "%s", err->desc);
+  return 0;
+}
+
+/* " (HDF5: <innermost reason>)" for the HDF5 error just raised, or "";
+ * escaped, so HDF5's text never adds a line.  Must be called before the
+ * next HDF5 call clears the error stack. */
+const char *dg_io_h5_why(void) {
+  static _Thread_local char buf[300];
+  char desc[256], esc[280];
+  desc[0] = '\0';
+  buf[0] = '\0';
+  if (H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, why_walk, desc) >= 0 && desc[0] != '\0')
+    snprintf(buf, sizeof buf, " (HDF5: %s)", dg_escape(esc, sizeof esc, desc));
+  return buf;
+}
+
+/* Close an id if open.  A failed close turns a so-far successful `rc` into
+ * an error (a failing H5Fclose can mean data never reached the disk). */
+int dg_io_h5_close(hid_t *id, herr_t (*fn)(hid_t), int rc, const char *path, const char *what) {
+  if (*id < 0) return rc;
+  herr_t st = fn(*id);
+  *id = H5I_INVALID_HID;
+  if (st < 0 && rc == 0)
+    return dg_error(DG_ERR_LIB, "%s: cannot close %s%s", path, what, dg_io_h5_why());
+  return rc;
+}
+
+static int check_snapshot(const char *path, const dg_snapshot *s) {
+  const char *what = "write snapshot";
+  DG_CALL(dg_io_check_grid(path, s, what));
+  DG_CALL(dg_io_check_coeff(path, s, what));
+  if (s->q < 1)
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: q is %d, must be >= 1", path, what, s->q);
+  if (!memchr(s->model, '\0', sizeof s->model))
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: model name is not NUL-terminated", path, what);
+  if (s->view_s < 0 || (s->view_s > 0 && !s->view_values))
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: view_s is %d with view_values %s", path, what,
+                    s->view_s, s->view_values ? "set" : "NULL");
+  if (s->view_s == 0 && (s->view_values || s->view_error))
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: view arrays given but view_s is 0", path, what);
+  if (s->view_s > 64)
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: view_s is %d, at most 64", path, what, s->view_s);
+  if (s->nparams < 0 || (s->nparams > 0 && (!s->param_keys || !s->param_values)))
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: nparams is %d without key/value arrays", path, what,
+                    s->nparams);
+  for (int i = 0; i < s->nparams; ++i) {
+    if (!s->param_keys[i] || !s->param_values[i] || s->param_keys[i][0] == '\0' ||
+        strcmp(s->param_keys[i], ".") == 0)
+      return dg_error(DG_ERR_ARG, "%s: cannot %s: parameter %d has an empty or NULL key/value",
+                      path, what, i);
+    for (int j = 0; j < i; ++j)
+      if (strcmp(s->param_keys[i], s->param_keys[j]) == 0) {
+        char k[128];
+        return dg_error(DG_ERR_ARG, "%s: cannot %s: parameter '%s' given twice", path, what,
+                        dg_escape(k, sizeof k, s->param_keys[i]));
+      }
+  }
+  if (s->nhist < 0 || (s->nhist > 0 && !s->history))
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: nhist is %" PRId64 " with history NULL", path, what,
+                    s->nhist);
+  return 0;
+}
+
+/* ---- writing ---- */
+
+typedef struct {
+  const char *path; /* the target's name, used in messages */
+  hid_t file;
+} h5w;
+
+static int w_attr(const h5w *w, hid_t loc, const char *obj, const char *name, hid_t ftype,
+                  hid_t mtype, const void *val) {
+  int rc = 0;
+  hid_t sp = H5I_INVALID_HID, at = H5I_INVALID_HID;
+  if ((sp = H5Screate(H5S_SCALAR)) < 0 ||
+      (at = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+      H5Awrite(at, mtype, val) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot write attribute '%s' of %s%s", w->path, name, obj,
+                  dg_io_h5_why());
+  rc = dg_io_h5_close(&at, H5Aclose, rc, w->path, "attribute");
+  rc = dg_io_h5_close(&sp, H5Sclose, rc, w->path, "dataspace");
+  return rc;
+}
+
+/* Fixed-length, NUL-terminated UTF-8 string attribute. */
+static int w_attr_str(const h5w *w, hid_t loc, const char *obj, const char *name, const char *val) {
+  int rc = 0;
+  hid_t t = H5Tcopy(H5T_C_S1);
+  if (t < 0 || H5Tset_size(t, strlen(val) + 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
+      H5Tset_cset(t, H5T_CSET_UTF8) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot make string type for attribute '%s' of %s%s", w->path,
+                  name, obj, dg_io_h5_why());
+  if (rc == 0) rc = w_attr(w, loc, obj, name, t, t, val);
+  return dg_io_h5_close(&t, H5Tclose, rc, w->path, "string type");
+}
+
+static int w_dset(const h5w *w, const char *name, hid_t ftype, hid_t mtype, int rank,
+                  const hsize_t *dims, const void *buf) {
+  int rc = 0;
+  hid_t sp = H5I_INVALID_HID, ds = H5I_INVALID_HID;
+  if ((sp = H5Screate_simple(rank, dims, NULL)) < 0 ||
+      (ds = H5Dcreate2(w->file, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+      H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot write dataset %s%s", w->path, name, dg_io_h5_why());
+  rc = dg_io_h5_close(&ds, H5Dclose, rc, w->path, name);
+  rc = dg_io_h5_close(&sp, H5Sclose, rc, w->path, "dataspace");
+  return rc;
+}
+
+/* Create a group; with `ordered`, attributes keep their creation order. */
+static int w_group(const h5w *w, const char *name, int ordered, hid_t *out) {
+  int rc = 0;
+  hid_t gcpl = H5P_DEFAULT;
+  *out = H5I_INVALID_HID;
+  if (ordered) {
+    if ((gcpl = H5Pcreate(H5P_GROUP_CREATE)) < 0 ||
+        H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0)
+      rc = dg_error(DG_ERR_LIB, "%s: cannot set up group %s%s", w->path, name, dg_io_h5_why());
+  }
+  if (rc == 0 && (*out = H5Gcreate2(w->file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT)) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot create group %s%s", w->path, name, dg_io_h5_why());
+  if (ordered) rc = dg_io_h5_close(&gcpl, H5Pclose, rc, w->path, "group property list");
+  return rc;
+}
+
+static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
+  int version = DG_IO_FORMAT_VERSION;
+  DG_CALL(w_attr_str(w, w->file, "/", "format", DG_IO_FORMAT_NAME));
+  DG_CALL(w_attr(w, w->file, "/", "format_version", H5T_STD_I32LE, H5T_NATIVE_INT, &version));
+  DG_CALL(w_attr(w, w->file, "/", "dim", H5T_STD_I32LE, H5T_NATIVE_INT, &s->dim));
+  DG_CALL(w_attr(w, w->file, "/", "nvar", H5T_STD_I32LE, H5T_NATIVE_INT, &s->nvar));
+  DG_CALL(w_attr(w, w->file, "/", "q", H5T_STD_I32LE, H5T_NATIVE_INT, &s->q));
+  DG_CALL(w_attr(w, w->file, "/", "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->time));
+  DG_CALL(w_attr(w, w->file, "/", "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &s->step));
+  DG_CALL(w_attr_str(w, w->file, "/", "model", s->model));
+
+  hid_t g;
+  DG_CALL(w_group(w, "/grid", 0, &g));
+  int rc = dg_io_h5_close(&g, H5Gclose, 0, w->path, "group /grid");
+  if (rc) return rc;
+  hsize_t n = (hsize_t)s->dim;
+  int32_t cells[3];
+  double h[3];
+  for (int d = 0; d < s->dim; ++d) {
+    cells[d] = s->cells[d];
+    h[d] = (s->hi[d] - s->lo[d]) / s->cells[d];
+  }
+  DG_CALL(w_dset(w, "/grid/cells", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, &n, cells));
+  DG_CALL(w_dset(w, "/grid/lo", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, s->lo));
+  DG_CALL(w_dset(w, "/grid/hi", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, s->hi));
+  DG_CALL(w_dset(w, "/grid/h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, h));
+  return 0;
+}
+
+static int w_view(const h5w *w, const dg_snapshot *s) {
+  int vs = s->view_s;
+  hid_t g;
+  DG_CALL(w_group(w, "/view", 0, &g));
+  int rc = w_attr(w, g, "/view", "samples_per_element", H5T_STD_I32LE, H5T_NATIVE_INT, &vs);
+  rc = dg_io_h5_close(&g, H5Gclose, rc, w->path, "group /view");
+  if (rc) return rc;
+
+  hsize_t dims[4];
+  dims[0] = (hsize_t)s->nvar;
+  dg_io_grid_dims(s, vs, dims + 1);
+  DG_CALL(w_dset(w, "/view/values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->dim + 1, dims,
+                 s->view_values));
+  if (s->view_error)
+    DG_CALL(w_dset(w, "/view/error", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->dim + 1, dims,
+                   s->view_error));
+
+  /* The degree repeated on the view cells, so viewers can colour by it. */
+  int64_t n1 = (int64_t)s->cells[0] * vs, n2 = (int64_t)s->cells[1] * vs;
+  int64_t n3 = (int64_t)s->cells[2] * (s->dim == 3 ? vs : 1);
+  int64_t nv;
+  if (dg_io_mul64(n1 * n2, n3, &nv) != 0 || (uint64_t)nv > SIZE_MAX)
+    return dg_error(DG_ERR_ARG, "%s: view sub-grid is too large", w->path);
+  uint8_t *vd = malloc((size_t)nv);
+  if (!vd) return dg_error(DG_ERR_MEM, "%s: out of memory for /view/degree", w->path);
+  for (int64_t k = 0; k < n3; ++k)
+    for (int64_t j = 0; j < n2; ++j)
+      for (int64_t i = 0; i < n1; ++i) {
+        int64_t kk = s->dim == 3 ? k / vs : 0;
+        int64_t e = i / vs + s->cells[0] * (j / vs + s->cells[1] * kk);
+        vd[i + n1 * (j + n2 * k)] = s->degree[e];
+      }
+  rc = w_dset(w, "/view/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, s->dim, dims + 1, vd);
+  free(vd);
+  return rc;
+}
+
+static int w_params(const h5w *w, const dg_snapshot *s) {
+  hid_t g;
+  DG_CALL(w_group(w, "/parameters", 1, &g));
+  int rc = 0;
+  for (int i = 0; i < s->nparams && rc == 0; ++i)
+    rc = w_attr_str(w, g, "/parameters", s->param_keys[i], s->param_values[i]);
+  return dg_io_h5_close(&g, H5Gclose, rc, w->path, "group /parameters");
+}
+
+/* The body of dg_snapshot_write: the whole file in memory, sealed, into
+ * *image (malloc'd, *len bytes). */
+static int build_h5(const char *path, const dg_snapshot *s, unsigned char **image, size_t *len) {
+  int rc = 0;
+  hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID;
+  h5w w = {path, H5I_INVALID_HID};
+  *image = NULL;
+  *len = 0;
+  if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 ||
+      H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 || (fcpl = H5Pcreate(H5P_FILE_CREATE)) < 0 ||
+      H5Pset_userblock(fcpl, DG_IO_USERBLOCK) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot set up the HDF5 file properties%s", path, dg_io_h5_why());
+  /* In memory only (no backing store): the name just labels it for HDF5. */
+  if (rc == 0 &&
+      (w.file = H5Fcreate("/nonexistent/dgrid-new-image", H5F_ACC_TRUNC, fcpl, fapl)) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot create the HDF5 file in memory%s", path, dg_io_h5_why());
+  rc = dg_io_h5_close(&fcpl, H5Pclose, rc, path, "file creation list");
+  rc = dg_io_h5_close(&fapl, H5Pclose, rc, path, "file access list");
+
+  if (rc == 0) rc = w_grid_and_attrs(&w, s);
+  if (rc == 0) {
+    hsize_t dims[3];
+    dg_io_grid_dims(s, 1, dims);
+    rc = w_dset(&w, "/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, s->dim, dims, s->degree);
+  }
+  if (rc == 0) {
+    hsize_t n = (hsize_t)s->nelem + 1;
+    rc = w_dset(&w, "/coeff_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &n, s->coeff_offset);
+  }
+  if (rc == 0) {
+    hsize_t n = (hsize_t)s->coeff_offset[s->nelem];
+    rc = w_dset(&w, "/coeff", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, s->coeff);
+  }
+  if (rc == 0 && s->gauss_values) {
+    hsize_t dims[3] = {(hsize_t)s->nelem, (hsize_t)dg_io_ipow64(s->q, s->dim), (hsize_t)s->nvar};
+    rc = w_dset(&w, "/gauss_values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, s->gauss_values);
+  }
+  if (rc == 0 && s->view_s > 0) rc = w_view(&w, s);
+  if (rc == 0) rc = w_params(&w, s);
+  if (rc == 0 && s->nhist > 0) {
+    hsize_t dims[2] = {(hsize_t)s->nhist, 4};
+    rc = w_dset(&w, "/history", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims, s->history);
+  }
+  /* The image starts at the superblock; the user block is ours to add. */
+  ssize_t n = -1;
+  if (rc == 0 &&
+      (H5Fflush(w.file, H5F_SCOPE_GLOBAL) < 0 || (n = H5Fget_file_image(w.file, NULL, 0)) <= 0))
+    rc = dg_error(DG_ERR_LIB, "%s: cannot take the HDF5 file image%s", path, dg_io_h5_why());
+  unsigned char *buf = NULL;
+  if (rc == 0 && !(buf = malloc((size_t)n + DG_IO_USERBLOCK)))
+    rc = dg_error(DG_ERR_MEM, "%s: out of memory: the file image needs %zd bytes", path,
+                  n + DG_IO_USERBLOCK);
+  if (rc == 0 && H5Fget_file_image(w.file, buf + DG_IO_USERBLOCK, (size_t)n) != n)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot take the HDF5 file image%s", path, dg_io_h5_why());
+  rc = dg_io_h5_close(&w.file, H5Fclose, rc, path, "the HDF5 file");
+  if (rc != 0) {
+    free(buf);
+    return rc;
+  }
+  *len = (size_t)n + DG_IO_USERBLOCK;
+  dg_io_seal(buf, *len);
+  *image = buf;
+  return 0;
+}
+
+int dg_snapshot_write(const char *path, const dg_snapshot *s) {
+  if (!path || !s) return dg_error(DG_ERR_ARG, "dg_snapshot_write: NULL path or snapshot");
+  char *label = dg_escape_dup(path);
+  if (!label) return dg_error(DG_ERR_MEM, "dg_snapshot_write: out of memory");
+  unsigned char *image = NULL;
+  size_t len = 0;
+  dg_io_h5_quiet q;
+  int rc = check_snapshot(label, s);
+  if (rc == 0) rc = dg_io_h5_quiet_begin(&q, label);
+  if (rc == 0) {
+    rc = build_h5(label, s, &image, &len);
+    rc = dg_io_h5_quiet_end(&q, rc, label);
+  }
+  dg_io_out o;
+  if (rc == 0) rc = dg_io_out_open(&o, path, label);
+  if (rc == 0) {
+    dg_io_out_write(&o, image, len);
+    rc = dg_io_out_commit(&o, "snapshot");
+  }
+  free(image);
+  free(label);
+  return rc;
+}

@@ -137,8 +137,9 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   dg_lane *fo = ay + NV * Q * N; /* [v][f][i] own faces collapsed */
   dg_lane *fn = fo + NV * 4 * N; /* [v][f][i] the neighbours' faces collapsed, then the
                                     liftings */
-  dg_lane *as = fn + NV * 4 * N; /* [v][b][k] the source tested along y (with a source) */
-  (void)as;
+#if DG_MODEL_SOURCE
+  dg_lane *as = fn + NV * 4 * N; /* [v][b][k] the source tested along y */
+#endif
   /* the x-neighbours in this microblock (not at a periodic wrap) */
   const int near[2] = {xs && lane > 0 && nbr[0] == bs - 1,
                        xs && lane < DG_W - 1 && nbr[DG_W] == bs + 1};

@@ -9,7 +9,9 @@
 # case with more points than needed (q = 12), in 2D and 3D, and in 2D a
 # constant-velocity band map 1..4 with and without DGRID_OWN_Q=on, each with every
 # integrator (euler ssprk2 ssprk3 rk4 lsrk4); constant and rotating
-# velocity alternate, so the position-dependent flux path runs too.
+# velocity alternate, so the position-dependent flux path runs too; and in
+# 2D every other model of the build (deforming velocity, Burgers, acoustics,
+# the source of advection_reaction) on band, random and uniform maps.
 #
 # usage: consistency.sh --cuda ADVECT --omp ADVECT --compare COMPARE
 #                       --workdir DIR [--tol T] [--quick] [--dims "2 3"]
@@ -108,6 +110,19 @@ for dim in $dims; do
       run "d2_band1-4_const_ownq_${integ}" --dim 2 --cells 12x24 --map band --degree-min 1 \
         --degree 4 --velocity const --integrator "$integ" --steps $steps
       unset DGRID_OWN_Q
+      # every other model of the build (docs/MODELS.md): a velocity varying in x and t,
+      # a nonlinear flux, a system, a source; band and random maps
+      run "d2_deform_random0-4_${integ}" --dim 2 --cells $cells --map random --degree-min 0 \
+        --degree 4 --seed 5 --velocity deform --period 1 --init gauss --integrator "$integ" \
+        --dt 0.002 --steps $steps
+      run "d2_burgers_band1-5_${integ}" --model burgers --cells $cells --map band --degree-min 1 \
+        --degree 5 --integrator "$integ" --dt 0.002 --steps $steps
+      run "d2_acoustics_random0-5_${integ}" --model acoustics --cells $cells --map random \
+        --degree-min 0 --degree 5 --seed 2 --integrator "$integ" --dt 0.002 --steps $steps
+      run "d2_acoustics_uniform4_${integ}" --model acoustics --cells $cells --degree 4 \
+        --integrator "$integ" --dt 0.002 --steps $steps
+      run "d2_reaction_band1-5_${integ}" --model advection_reaction --cells $cells --map band \
+        --degree-min 1 --degree 5 --lambda 0.5 --integrator "$integ" --dt 0.002 --steps $steps
     fi
     k=$((k + 1))
   done

@@ -194,9 +194,9 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --quiet --quiet|advect: option --quiet given twice
 --integrator rk3|advect: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
 --map wavy|advect: option --map: 'wavy' is not one of uniform, band, random
---velocity spin|advect: option --velocity: 'spin' is not one of const, rotation, deform
+--velocity spin|advect: option --velocity: 'spin' is not one of const, rotation
 --init wavy|advect: option --init: 'wavy' is not one of parabola, bell, sine, constant, gauss
---model swe|advect: option --model: 'swe' is not a model of this build (advection, burgers, acoustics, advection_reaction)
+--model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction)
 --model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
 --model burgers --dim 3|advect: model burgers does not run in 3D
 --box 0,1,0|advect: option --box: '0,1,0' needs 4 or more comma-separated numbers

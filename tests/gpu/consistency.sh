@@ -113,7 +113,7 @@ for dim in $dims; do
       # every other model of the build (docs/MODELS.md): a velocity varying in x and t,
       # a nonlinear flux, a system, a source; band and random maps
       run "d2_deform_random0-4_${integ}" --dim 2 --cells $cells --map random --degree-min 0 \
-        --degree 4 --seed 5 --velocity deform --period 1 --init gauss --integrator "$integ" \
+        --degree 4 --seed 5 --model deformation --period 1 --integrator "$integ" \
         --dt 0.002 --steps $steps
       run "d2_burgers_band1-5_${integ}" --model burgers --cells $cells --map band --degree-min 1 \
         --degree 5 --integrator "$integ" --dt 0.002 --steps $steps

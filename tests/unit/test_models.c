@@ -1,6 +1,6 @@
 /* test_models.c - the models of the build through the public C API, each
  * case a measured number that could be wrong:
- *   deform      advection by LeVeque's reversing deformational flow (velocity
+ *   deform      the deformation model: LeVeque's reversing flow (velocity
  *               varying in x and t): back to the initial state at t = T, L2
  *               rate r + 1 (within 0.3) for r = 1..4; mass to round-off on
  *               random degree maps
@@ -152,13 +152,12 @@ static void rates(const char *what, model_case mc, const int *nc, int rlo, int r
 /* ---- deform ---- */
 /* A full period T = 1 (the hump stretched and brought back; at T = 5 these
  * grids resolve the filaments too poorly for rates: docs/VALIDATION.md). */
-static const char *const deform_params[] = {"velocity",    "deform", "period",      "1",
-                                            "init",        "gauss",  "bell-centre", "0.5,0.4",
-                                            "bell-radius", "0.25",   NULL};
+static const char *const deform_params[] = {
+    "period", "1", "init", "gauss", "bell-centre", "0.5,0.4", "bell-radius", "0.25", NULL};
 static double deform_dt(int n, int r) { return 0.2 / (n * (2 * r + 1)); }
 
 static void test_deform(void) {
-  model_case mc = {"advection", deform_params, 0, NULL, 0, DG_TS_LSRK4, 1.0, 0, 0};
+  model_case mc = {"deformation", deform_params, 0, NULL, 0, DG_TS_LSRK4, 1.0, 0, 0};
   static const int nc[] = {0, 16, 8, 8, 8};
   rates("deform", mc, nc, 1, 4, 0.3, deform_dt);
   /* mass on random maps, every plan of the backend (x-dependent flux: no own q) */
@@ -172,7 +171,7 @@ static void test_deform(void) {
     OK(dg_grid_init(&g, 2, n, lo, hi));
     dg_degree_map *map;
     OK(dg_degree_map_create_random(&map, &g, 0, 4, 11));
-    model_case mm = {"advection", deform_params, 12, map, 0, DG_TS_SSPRK3, 0.25, 0, 2e-3};
+    model_case mm = {"deformation", deform_params, 12, map, 0, DG_TS_SSPRK3, 0.25, 0, 2e-3};
     model_result res;
     run_model(&mm, &res);
     const double drift = mass_drift(&res);

@@ -24,37 +24,19 @@ typedef struct {
 
 /* The parameter entries of the initial data (five, in this order), with
  * `init`'s default. */
+// clang-format off
 #define ADV_DATA_PARAMS(init_default)                                                              \
-  {"init",                                                                                         \
-   DG_PARAM_WORD,                                                                                  \
-   1,                                                                                              \
-   "parabola|bell|sine|constant|gauss",                                                            \
-   0,                                                                                              \
-   offsetof(adv_host, init),                                                                       \
-   init_default,                                                                                   \
-   "initial data: parabola | bell | sine | constant | gauss (smooth hump)"},                       \
-      {"bell-centre",                                                                              \
-       DG_PARAM_REAL,                                                                              \
-       0,                                                                                          \
-       NULL,                                                                                       \
-       0,                                                                                          \
-       offsetof(adv_host, centre),                                                                 \
-       NULL,                                                                                       \
-       "bell/gauss centre x,y[,z] [box centre - 0.2 box size]"},                                   \
-      {"bell-radius",                                                                              \
-       DG_PARAM_REAL,                                                                              \
-       1,                                                                                          \
-       NULL,                                                                                       \
-       0,                                                                                          \
-       offsetof(adv_host, radius),                                                                 \
-       NULL,                                                                                       \
-       "bell radius / gauss width [0.1 (x1-x0)]"},                                                 \
-      {"bell-height", DG_PARAM_REAL,         1, NULL, 0, offsetof(adv_host, height),               \
-       "2",           "bell/gauss height h0"},                                                     \
-  {                                                                                                \
-    "value", DG_PARAM_REAL, 1, NULL, 0, offsetof(adv_host, value), "1",                            \
-        "the constant of --init constant"                                                          \
-  }
+  {"init", DG_PARAM_WORD, 1, "parabola|bell|sine|constant|gauss", 0, offsetof(adv_host, init),     \
+   init_default, "initial data: parabola | bell | sine | constant | gauss (smooth hump)"},          \
+  {"bell-centre", DG_PARAM_REAL, 0, NULL, 0, offsetof(adv_host, centre), NULL,                     \
+   "bell/gauss centre x,y[,z] [box centre - 0.2 box size]"},                                       \
+  {"bell-radius", DG_PARAM_REAL, 1, NULL, 0, offsetof(adv_host, radius), NULL,                     \
+   "bell radius / gauss width [0.1 (x1-x0)]"},                                                     \
+  {"bell-height", DG_PARAM_REAL, 1, NULL, 0, offsetof(adv_host, height), "2",                      \
+   "bell/gauss height h0"},                                                                        \
+  {"value", DG_PARAM_REAL, 1, NULL, 0, offsetof(adv_host, value), "1",                             \
+   "the constant of --init constant"}
+// clang-format on
 
 /* The defaults taken from the box (set[k] for the entries of
  * ADV_DATA_PARAMS, starting at `first`), and their checks. */

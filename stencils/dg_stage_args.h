@@ -16,14 +16,16 @@
  * each stage's fraction of the step). */
 typedef struct {
   dg_real ka, kc, ua, u0a, uk, ul;
-  unsigned char use_k, use_u0, save_u0;
+  int use_k, use_u0, save_u0; /* ints: the RK update reads them per mode (bytes cost the
+                                 GPU's degree-3 update 7%) */
 } dg_rk_coeffs;
 
 /* A model's parameters as the stages carry them: the bytes of the model
- * header's dg_model_params (models/), at most DG_MODEL_BYTES.  Core and the
+ * header's dg_model_params (models/), at most DG_MODEL_BYTES (56: what
+ * keeps dg_stage_args at 264 bytes).  Core and the
  * backends never look inside; the stages unpack it (dg_model_unpack in each
  * model header, a memcpy). */
-#define DG_MODEL_BYTES 64
+#define DG_MODEL_BYTES 56
 typedef struct {
   dg_real r[DG_MODEL_BYTES / sizeof(dg_real)];
 } dg_model_block;

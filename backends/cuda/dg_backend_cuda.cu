@@ -54,7 +54,6 @@ struct backend_state {
   int warps_sm;  /* DGRID_CUDA_WARPS */
   int nstreams;  /* DGRID_CUDA_STREAMS */
   dg_cuda_table table[DG_CUDA_NMODELS];
-  dg_real *max_partial; /* be_max: one real per block of its kernel */
   /* the current pass (see "Streams" above) */
   cudaStream_t stream[DG_CUDA_MAX_STREAMS];
   cudaEvent_t done[DG_CUDA_MAX_STREAMS];
@@ -320,9 +319,13 @@ int be_rate(const dg_stage_args *a, const void *basis, int r, int q) {
   return run(6, a, basis, r, q);
 }
 
+/* be_max's block maxima (a static buffer: nothing to free at exit) */
+enum { max_threads = 256, max_blocks = 1024 };
+__device__ dg_real max_partial[max_blocks];
+
 /* Block maxima of x (NaN wins: a NaN anywhere must reach the caller). */
 __global__ void max_kernel(const dg_real *x, size_t n, dg_real *partial) {
-  __shared__ dg_real sm[256];
+  __shared__ dg_real sm[max_threads];
   dg_real m = -HUGE_VAL;
   int nan = 0;
   const size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -345,17 +348,15 @@ __global__ void max_kernel(const dg_real *x, size_t n, dg_real *partial) {
 
 int be_max(const dg_real *x, size_t n, double *out) {
   DG_CALL(be_init());
-  enum { threads = 256, max_blocks = 1024 };
-  if (!st.max_partial)
-    DG_CUDA_CHECK(cudaMalloc((void **)&st.max_partial, max_blocks * sizeof(dg_real)),
-                  "(max reduction)");
-  size_t blocks = (n + threads - 1) / threads;
+  dg_real *partial = NULL;
+  DG_CUDA_CHECK(cudaGetSymbolAddress((void **)&partial, max_partial), "(max reduction)");
+  size_t blocks = (n + max_threads - 1) / max_threads;
   if (blocks > max_blocks) blocks = max_blocks;
   if (blocks == 0) blocks = 1;
-  max_kernel<<<(unsigned)blocks, threads>>>(x, n, st.max_partial);
+  max_kernel<<<(unsigned)blocks, max_threads>>>(x, n, partial);
   DG_CUDA_CHECK(cudaGetLastError(), "(max_kernel launch)");
   dg_real h[max_blocks];
-  DG_CUDA_CHECK(cudaMemcpy(h, st.max_partial, blocks * sizeof(dg_real), cudaMemcpyDeviceToHost),
+  DG_CUDA_CHECK(cudaMemcpy(h, partial, blocks * sizeof(dg_real), cudaMemcpyDeviceToHost),
                 "(max reduction result)");
   double m = -HUGE_VAL;
   for (size_t i = 0; i < blocks; ++i) {

@@ -383,6 +383,7 @@ static void cleanup(run_state *r) {
 }
 
 int main(int argc, char **argv) {
+  dg_io_set_fail(getenv("DGRID_IO_FAIL")); /* fault injection for tests (dg_io.h) */
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);

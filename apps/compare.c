@@ -212,6 +212,7 @@ static void compare(const dg_snapshot *a, const dg_snapshot *b, result *res) {
 }
 
 int main(int argc, char **argv) {
+  dg_io_set_fail(getenv("DGRID_IO_FAIL")); /* fault injection for tests (dg_io.h) */
   const char *files[2] = {NULL, NULL};
   int nfiles = 0, quiet = 0, have_tol = 0, opts_done = 0, unverified = 0;
   char esc[512]; /* option values and file names are echoed escaped */

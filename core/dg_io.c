@@ -76,10 +76,14 @@ void dg_io_grid_dims(const dg_snapshot *s, int64_t scale, hsize_t *dims) {
   for (int r = 0; r < s->dim; ++r) dims[r] = (hsize_t)((int64_t)s->cells[s->dim - 1 - r] * scale);
 }
 
-int dg_io_fail_injected(const char *what) {
-  const char *v = getenv("DGRID_IO_FAIL");
-  return v && strcmp(v, what) == 0;
+/* The write that fails on purpose (dg_io_set_fail), or "". */
+static char fail_what[32];
+
+void dg_io_set_fail(const char *what) {
+  snprintf(fail_what, sizeof fail_what, "%s", what ? what : "");
 }
+
+int dg_io_fail_injected(const char *what) { return fail_what[0] && strcmp(fail_what, what) == 0; }
 
 /* ------------------------------------------------------------------------ */
 /* Snapshot validation (shared by the HDF5 and text writers)                */

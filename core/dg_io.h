@@ -81,6 +81,11 @@ int dg_snapshot_read_any(const char *path, dg_snapshot *s);
  * trust.  A file with a checksum block is still verified. */
 int dg_snapshot_read_unverified(const char *path, dg_snapshot *s);
 
+/* Fault injection for tests: writes of kind `what` ("snapshot", "text" or
+ * "xdmf") fail on purpose after a partial write of their temporary file (the
+ * apps set it from the environment variable DGRID_IO_FAIL); NULL or "": none. */
+void dg_io_set_fail(const char *what);
+
 /* Free the arrays of `s` and zero it. */
 void dg_snapshot_free(dg_snapshot *s);
 

@@ -32,9 +32,9 @@ static void atomic_snapshot(void) {
   size_t n0 = 0, n1 = 0;
   char *before = file_bytes(path, &n0);
 
-  setenv("DGRID_IO_FAIL", "snapshot", 1);
+  dg_io_set_fail("snapshot");
   int rc = dg_snapshot_write(path, &second);
-  unsetenv("DGRID_IO_FAIL");
+  dg_io_set_fail(NULL);
   expect_injected(rc, path, "snapshot");
   CHECK_NO_H5_LEAK();
 
@@ -53,17 +53,17 @@ static void atomic_snapshot(void) {
   /* The hook names one writer: text writes are unaffected. */
   char tpath[600];
   snprintf(tpath, sizeof tpath, "%s/snap.txt", g_dir);
-  setenv("DGRID_IO_FAIL", "snapshot", 1);
+  dg_io_set_fail("snapshot");
   CHECK(dg_snapshot_write_text(tpath, &second) == 0, "text write under snapshot hook: %s",
         dg_error_message());
-  unsetenv("DGRID_IO_FAIL");
+  dg_io_set_fail(NULL);
 
   /* Without a previous file nothing at all appears. */
   char fresh[600];
   snprintf(fresh, sizeof fresh, "%s/fresh.h5", g_dir);
-  setenv("DGRID_IO_FAIL", "snapshot", 1);
+  dg_io_set_fail("snapshot");
   rc = dg_snapshot_write(fresh, &second);
-  unsetenv("DGRID_IO_FAIL");
+  dg_io_set_fail(NULL);
   expect_injected(rc, fresh, "snapshot");
   CHECK(access(fresh, F_OK) != 0, "%s exists after a failed first write", fresh);
   CHECK(count_temporaries(g_dir) == 0, "temporaries left after failed fresh write");
@@ -86,9 +86,9 @@ static void atomic_text(void) {
   o.seed = 4242;
   gen_snapshot(&second, &o);
   CHECK(dg_snapshot_write_text(path, &first) == 0, "text write: %s", dg_error_message());
-  setenv("DGRID_IO_FAIL", "text", 1);
+  dg_io_set_fail("text");
   int rc = dg_snapshot_write_text(path, &second);
-  unsetenv("DGRID_IO_FAIL");
+  dg_io_set_fail(NULL);
   expect_injected(rc, path, "text");
   rc = dg_snapshot_read_text(path, &back);
   CHECK(rc == 0, "text read after failed write: %s", dg_error_message());
@@ -112,9 +112,9 @@ static void atomic_xdmf(void) {
   CHECK(dg_xdmf_write(path, 1, files1, times, &s) == 0, "xdmf: %s", dg_error_message());
   size_t n0 = 0, n1 = 0;
   char *before = file_bytes(path, &n0);
-  setenv("DGRID_IO_FAIL", "xdmf", 1);
+  dg_io_set_fail("xdmf");
   int rc = dg_xdmf_write(path, 2, files2, times, &s);
-  unsetenv("DGRID_IO_FAIL");
+  dg_io_set_fail(NULL);
   expect_injected(rc, path, "xdmf");
   char *after = file_bytes(path, &n1);
   CHECK(before && after && n0 == n1 && memcmp(before, after, n0) == 0, "old XDMF changed");
@@ -165,7 +165,7 @@ int main(int argc, char **argv) {
   }
   snprintf(g_dir, sizeof g_dir, "%s", argv[1]);
   if (fresh_dir(g_dir) != 0) return 2;
-  unsetenv("DGRID_IO_FAIL");
+  dg_io_set_fail(NULL);
   atomic_snapshot();
   atomic_text();
   atomic_xdmf();

@@ -26,8 +26,11 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return 1;
 }
 
-/* Velocity component d at x (x is never NULL: dg_model_needs_x is 1). */
+/* Velocity component d at x.  x is never NULL at run time (dg_model_needs_x
+ * is 1), but a backend may compile a copy of the stages for x = NULL: there
+ * this test folds the rest away. */
 DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg_lane *x, int d) {
+  if (!x) return dg_lane_set(0);
   const dg_lane s = dg_lane_sinpi(x[d]), s2 = dg_lane_sinpi(x[1 - d] * (dg_real)2);
   return d == 0 ? s * s * s2 * p->ct : s * s * s2 * (-p->ct);
 }

@@ -121,6 +121,9 @@ static int write_xdmf(run_state *r) {
   }
   shape.nelem = g->nelem;
   shape.view_s = r->cfg.view_samples;
+  for (int v = 0, o = 0; v < shape.nvar && o < (int)sizeof shape.variables; ++v)
+    o += snprintf(shape.variables + o, sizeof shape.variables - (size_t)o, "%s%s", v ? "," : "",
+                  dg_model_var_name(r->set.model, v));
   /* /view/error where the model knows its solution at every time of the series */
   double err_marker = 0, x0[3] = {g->lo[0], g->lo[1], g->lo[2]}, u0[DG_MAX_NVAR];
   int known = 1;

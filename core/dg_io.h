@@ -25,6 +25,7 @@ typedef struct {
   double time;           /* simulated time of the snapshot */
   int64_t step;          /* step count of the snapshot */
   char model[64];        /* e.g. "advection-constant", "advection-rotation" */
+  char variables[256];   /* the variables' names, comma-separated ("p,u,v"), or "" */
   int64_t nelem;         /* d1*d2*d3 */
   uint8_t *degree;       /* [nelem] */
   int64_t *coeff_offset; /* [nelem+1]; element e owns coeff[off[e] .. off[e+1]) */

@@ -183,6 +183,7 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
   DG_CALL(w_attr(w, w->file, "/", "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->time));
   DG_CALL(w_attr(w, w->file, "/", "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &s->step));
   DG_CALL(w_attr_str(w, w->file, "/", "model", s->model));
+  if (s->variables[0]) DG_CALL(w_attr_str(w, w->file, "/", "variables", s->variables));
 
   hid_t g;
   DG_CALL(w_group(w, "/grid", 0, &g));

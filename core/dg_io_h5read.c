@@ -368,6 +368,24 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
   }
   memcpy(s->model, model, n + 1);
   free(model);
+  { /* optional: the variables' names (files before it lack them) */
+    const htri_t ex = H5Aexists(r->file, "variables");
+    if (ex < 0)
+      return dg_error(DG_ERR_IO, "%s: cannot look up attribute 'variables' of /%s", r->path,
+                      dg_io_h5_why());
+    if (ex > 0) {
+      char *vars = NULL;
+      DG_CALL(r_attr_str(r, r->file, "/", "variables", &vars));
+      const size_t nv = strlen(vars);
+      if (nv >= sizeof s->variables) {
+        free(vars);
+        return dg_error(DG_ERR_IO, "%s: attribute 'variables' of / is %zu characters, at most %zu",
+                        r->path, nv, sizeof s->variables - 1);
+      }
+      memcpy(s->variables, vars, nv + 1);
+      free(vars);
+    }
+  }
   if (s->dim != 2 && s->dim != 3)
     return dg_error(DG_ERR_IO, "%s: attribute 'dim' of / is %d, must be 2 or 3", r->path, s->dim);
   if (s->nvar < 1 || s->nvar > 1000000)

@@ -107,6 +107,27 @@ static void put_xml(dg_io_out *o, const char *s) {
   }
 }
 
+/* Variable v's name from s->variables ("p,u,v") into out, escaped for XML
+ * by the caller's put; 0 when there is none (or it is empty or too long). */
+static int var_name(const dg_snapshot *s, int v, char *out, size_t cap) {
+  const char *p = s->variables;
+  for (int i = 0; i < v && p; ++i) {
+    p = strchr(p, ',');
+    if (p) ++p;
+  }
+  if (!p || !*p) return 0;
+  const char *e = strchr(p, ',');
+  const size_t n = e ? (size_t)(e - p) : strlen(p);
+  if (n == 0 || n >= cap) return 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+          (p[i] >= '0' && p[i] <= '9') || p[i] == '_'))
+      return 0; /* names go into XML attributes unquoted: plain identifiers only */
+  memcpy(out, p, n);
+  out[n] = '\0';
+  return 1;
+}
+
 /* One cell attribute: variable `v` of an [nvar][...] dataset, through a
  * HyperSlab when nvar > 1. */
 static void xdmf_attr(dg_io_out *o, const char *name, const char *h5rel, const char *dset, int nvar,
@@ -231,9 +252,11 @@ static int xdmf_body(const char *xdmf_path, const char *label, int n, const char
     for (int d = dim - 1; d >= 0; --d)
       dg_io_out_printf(&o, "%.17g%s", (s->hi[d] - s->lo[d]) / s->cells[d] / vs, d ? " " : "");
     dg_io_out_printf(&o, "</DataItem>\n        </Geometry>\n");
-    char name[32];
+    char name[80];
     for (int v = 0; v < s->nvar; ++v) {
-      if (s->nvar == 1)
+      if (var_name(s, v, name, sizeof name))
+        ; /* the model's name for it */
+      else if (s->nvar == 1)
         snprintf(name, sizeof name, "u");
       else
         snprintf(name, sizeof name, "u%d", v);
@@ -241,7 +264,10 @@ static int xdmf_body(const char *xdmf_path, const char *label, int n, const char
     }
     if (s->view_error)
       for (int v = 0; v < s->nvar; ++v) {
-        if (s->nvar == 1)
+        char vn[64];
+        if (s->nvar > 1 && var_name(s, v, vn, sizeof vn))
+          snprintf(name, sizeof name, "error_%s", vn);
+        else if (s->nvar == 1)
           snprintf(name, sizeof name, "error");
         else
           snprintf(name, sizeof name, "error%d", v);

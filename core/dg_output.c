@@ -27,6 +27,9 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
   s->time = t;
   s->step = step;
   snprintf(s->model, sizeof s->model, "%s", dg_model_file_name(md));
+  for (int v = 0, o = 0; v < nv && o < (int)sizeof s->variables; ++v)
+    o += snprintf(s->variables + o, sizeof s->variables - (size_t)o, "%s%s", v ? "," : "",
+                  dg_model_var_name(md, v));
   if (with_error) { /* the pointwise error only where the solution is known at t */
     double x0[3] = {g->lo[0], g->lo[1], g->lo[2]}, u0[DG_MAX_NVAR];
     with_error = dg_model_solution(md, x0, t, u0);

@@ -217,6 +217,27 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 EOF
   ;;
 
+models)
+  # Another model through the same app: a system's variables by name in the
+  # snapshot, the XDMF and the summary line; the plan says what the model allows.
+  run --model acoustics --cells 8x8 --degree 2 --steps 4 --output-every 2 --dt 0.01 --quiet \
+    --output ac.h5
+  want_rc 0 "acoustics"
+  [ "$(key model)" = acoustics ] || bad "summary model=$(key model), expected acoustics"
+  [ -n "$(key l2_error_p)" ] && [ -n "$(key mass_v)" ] || bad "no per-variable fields: $(tail -n 1 "$DIR/out")"
+  [ "$(attr ac.h5 variables)" = "p,u,v" ] || bad "/variables is '$(attr ac.h5 variables)', expected p,u,v"
+  [ "$(attr ac.h5 model)" = acoustics ] || bad "/model is '$(attr ac.h5 model)', expected acoustics"
+  for v in p u v error_p error_u error_v; do
+    grep -q "Attribute Name=\"$v\"" ac.xdmf || bad "ac.xdmf has no attribute $v"
+  done
+  run --model burgers --cells 8x8 --degree 2 --steps 1 --verbose --quiet --output b.h5
+  want_rc 0 "burgers --verbose"
+  grep -q "^plan: backend=[a-z]* model=burgers nvar=1 q=3 .*(own q exact for the model: no)$" "$DIR/out" ||
+    bad "burgers plan line: $(grep plan: "$DIR/out")"
+  run --steps 1 --verbose --quiet --output a.h5
+  grep -q "(own q exact for the model: yes)$" "$DIR/out" || bad "advection plan line: $(grep plan: "$DIR/out")"
+  ;;
+
 map_file)
   # 3x3 grid: 3 rows of 3 degrees, the first line is row j=0.
   G="--cells 3x3 --steps 1 --dt 0.001 --quiet"

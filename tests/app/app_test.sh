@@ -199,6 +199,7 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction)
 --model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
 --model burgers --dim 3|advect: model burgers does not run in 3D
+--model burgers --degree 6|advect: model burgers: this build has no stages for 2D, degree 6 with q = 7 (the 'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)
 --box 0,1,0|advect: option --box: '0,1,0' needs 4 or more comma-separated numbers
 --box 0,1,0,1,0|advect: option --box: '0,1,0,1,0' needs 4 or 6 numbers
 --box 0,1,0,1,0,1,0|advect: option --box: '0,1,0,1,0,1,0' has more than 6 values

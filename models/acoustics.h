@@ -81,15 +81,6 @@ static int acoustics_finish(void *dev, void *host, const dg_model_domain *dom,
   return 0;
 }
 
-static int acoustics_true(const void *dev) {
-  (void)dev;
-  return 1;
-}
-static int acoustics_false(const void *dev) {
-  (void)dev;
-  return 0;
-}
-
 static int acoustics_solution(const void *dev, const void *host, const dg_model_domain *dom,
                               const double x[3], double t, double *u) {
   const dg_model_params *p = (const dg_model_params *)dev;
@@ -121,9 +112,9 @@ const dg_model_desc dg_model_acoustics = {
     (int)(sizeof acoustics_params / sizeof acoustics_params[0]),
     acoustics_params,
     acoustics_finish,
-    acoustics_true,  /* linear */
-    acoustics_false, /* needs_x */
-    acoustics_false, /* speed_varies */
+    dg_model_yes, /* linear */
+    dg_model_no,  /* needs_x */
+    dg_model_no,  /* speed_varies */
     acoustics_solution,
     NULL, /* file_name */
     NULL, /* at_time */

@@ -87,16 +87,7 @@ static int adv_finish(void *dev, void *host, const dg_model_domain *dom, const u
   return adv_data_finish((adv_host *)host, dom, set, 4, msg, cap);
 }
 
-static int adv_linear(const void *dev) {
-  (void)dev;
-  return 1;
-}
 static int adv_needs_x(const void *dev) { return dg_model_needs_x((const dg_model_params *)dev); }
-static int adv_speed_varies(const void *dev) {
-  (void)dev;
-  return 0;
-}
-
 /* u0 at the foot of the characteristic, wrapped into the box. */
 static int adv_solution(const void *dev, const void *host, const dg_model_domain *dom,
                         const double x[3], double t, double *u) {
@@ -133,9 +124,9 @@ const dg_model_desc dg_model_advection = {
     (int)(sizeof adv_params / sizeof adv_params[0]),
     adv_params,
     adv_finish,
-    adv_linear,
+    dg_model_yes,
     adv_needs_x,
-    adv_speed_varies,
+    dg_model_no,
     adv_solution,
     adv_file_name,
     NULL, /* at_time */

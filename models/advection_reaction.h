@@ -86,15 +86,6 @@ static int reaction_finish(void *dev, void *host, const dg_model_domain *dom,
   return 0;
 }
 
-static int reaction_true(const void *dev) {
-  (void)dev;
-  return 1;
-}
-static int reaction_false(const void *dev) {
-  (void)dev;
-  return 0;
-}
-
 static int reaction_solution(const void *dev, const void *host, const dg_model_domain *dom,
                              const double x[3], double t, double *u) {
   const dg_model_params *p = (const dg_model_params *)dev;
@@ -128,9 +119,9 @@ const dg_model_desc dg_model_advection_reaction = {
     (int)(sizeof reaction_params / sizeof reaction_params[0]),
     reaction_params,
     reaction_finish,
-    reaction_true,  /* linear */
-    reaction_false, /* needs_x */
-    reaction_false, /* speed_varies */
+    dg_model_yes, /* linear */
+    dg_model_no,  /* needs_x */
+    dg_model_no,  /* speed_varies */
     reaction_solution,
     NULL, /* file_name */
     reaction_at_time,

@@ -55,15 +55,6 @@ static const dg_model_param burgers_params[] = {
      "amplitude b of the initial data"},
 };
 
-static int burgers_false(const void *dev) {
-  (void)dev;
-  return 0;
-}
-static int burgers_true(const void *dev) {
-  (void)dev;
-  return 1;
-}
-
 static int burgers_solution(const void *dev, const void *host, const dg_model_domain *dom,
                             const double x[3], double t, double *u) {
   (void)dev;
@@ -99,9 +90,9 @@ const dg_model_desc dg_model_burgers = {
     (int)(sizeof burgers_params / sizeof burgers_params[0]),
     burgers_params,
     NULL,
-    burgers_false, /* linear */
-    burgers_false, /* needs_x */
-    burgers_true,  /* speed_varies */
+    dg_model_no,  /* linear */
+    dg_model_no,  /* needs_x */
+    dg_model_yes, /* speed_varies */
     burgers_solution,
     NULL, /* file_name */
     NULL, /* at_time */

@@ -67,11 +67,6 @@ static int deformation_finish(void *dev, void *host, const dg_model_domain *dom,
   return adv_data_finish(h, dom, set, 1, msg, cap);
 }
 
-static int deformation_true(const void *dev) {
-  (void)dev;
-  return 1;
-}
-
 /* The initial data at whole periods; unknown between them. */
 static int deformation_solution(const void *dev, const void *host, const dg_model_domain *dom,
                                 const double x[3], double t, double *u) {
@@ -102,9 +97,9 @@ const dg_model_desc dg_model_deformation = {
     (int)(sizeof deformation_params / sizeof deformation_params[0]),
     deformation_params,
     deformation_finish,
-    deformation_true, /* linear */
-    deformation_true, /* needs_x */
-    deformation_true, /* speed_varies: cos(pi t / T) */
+    dg_model_yes, /* linear */
+    dg_model_yes, /* needs_x */
+    dg_model_yes, /* speed_varies: cos(pi t / T) */
     deformation_solution,
     NULL, /* file_name */
     deformation_at_time,

@@ -77,6 +77,17 @@ typedef struct dg_model_desc {
   void (*at_time)(void *dev, const void *host, double t);
 } dg_model_desc;
 
+/* Traits that do not depend on the parameters (linear, needs_x,
+ * speed_varies of dg_model_desc). */
+static inline int dg_model_yes(const void *dev) {
+  (void)dev;
+  return 1;
+}
+static inline int dg_model_no(const void *dev) {
+  (void)dev;
+  return 0;
+}
+
 /* The registry the build generates (CMake DGRID_MODELS order). */
 extern const dg_model_desc *const dg_models[];
 extern const int dg_nmodels;

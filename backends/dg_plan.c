@@ -73,7 +73,7 @@ static int own_ok(const dg_plan_in *in) {
  * (own_split) hold at least half of the elements away from degree changes:
  * own q takes the team update for the elements at degree changes, and on a
  * random map, where nearly all are, that costs more than own q saves (CPU:
- * 1.3-1.7x the step time; BENCHMARKS.md, session 17).  A bad value is
+ * 1.3-1.7x the step time; BENCHMARKS.md).  A bad value is
  * reported by choose_own_q. */
 static int own_q_wanted(const dg_backend_ops *be, const dg_plan_in *in) {
   if (!own_ok(in) || env_is("DGRID_OWN_Q", "off")) return 0;

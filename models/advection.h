@@ -5,9 +5,8 @@
  *   const    beta constant;
  *   rotation solid-body rotation about (cx, cy): beta = omega (-(y-cy), x-cx, 0).
  * (A velocity varying in space and time with transcendental functions is a
- * model of its own, deformation.h: in these kernels its code cost the
- * constant-velocity GPU update 20 registers, and the 3D one its registers:
- * 928 bytes of stack, 1.9-2.7x the step time on the H100.)
+ * model of its own, deformation.h, so that its code stays out of these
+ * kernels: BENCHMARKS.md, models as plug-ins.)
  * The flux is linear in u; it depends on x except for const (then a plan
  * may integrate an element whose neighbours share its degree with r + 1
  * points: every integrand is a polynomial of degree 2r). */

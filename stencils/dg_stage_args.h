@@ -16,8 +16,8 @@
  * each stage's fraction of the step). */
 typedef struct {
   dg_real ka, kc, ua, u0a, uk, ul;
-  int use_k, use_u0, save_u0; /* ints: the RK update reads them per mode (bytes cost the
-                                 GPU's degree-3 update 7%) */
+  int use_k, use_u0, save_u0; /* ints, not bytes: the RK update reads them per mode
+                                 (BENCHMARKS.md, models as plug-ins) */
 } dg_rk_coeffs;
 
 /* A model's parameters as the stages carry them: the bytes of the model

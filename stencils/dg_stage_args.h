@@ -32,7 +32,7 @@ typedef struct {
 
 /* Keep the size (264 bytes with double): the CUDA kernels take it by value
  * ahead of the basis tables, and at 280 bytes the same degree-7 team kernel
- * ran 12% slower on the H100 (BENCHMARKS.md, session 13); new fields go into
+ * ran 12% slower on the H100 (BENCHMARKS.md, team update); new fields go into
  * the alignment holes or are measured. */
 typedef struct {
   dg_real *u;          /* this bucket's coefficients (block 0) */

@@ -60,7 +60,7 @@ DG_HD static inline dg_model_params dg_model_unpack(const dg_model_block *b) {
  * next microblock's streams into L2 only: into L1 they evicted the scratch
  * and were evicted before use (32 KB L1 on the CPUs here; 2D degree 5,
  * 17.7 KB of scratch, 1.12-1.58x faster; below about 8 KB, degrees 0-2,
- * L1 is faster: degree 0 2.5x; BENCHMARKS.md, session 18). */
+ * L1 is faster: degree 0 2.5x; BENCHMARKS.md, prefetch into L2). */
 #ifndef DG_PREFETCH_L2_FROM
 #define DG_PREFETCH_L2_FROM 8192
 #endif

@@ -102,8 +102,9 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team = dim == 2 && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &p->team));
+  p->team = dim == 2 && !in->aux && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
+  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->aux,
+                       dim != 2 ? "a 2D grid" : "a model without auxiliary data", &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1 */
   const int fits = nonempty == 1 && in->q == r0 + 1;
@@ -172,12 +173,12 @@ void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t 
     if (p->split[r]) n += (size_t)snprintf(own + n, sizeof own - n, "%s%d", n ? "," : "", r);
   snprintf(buf, cap,
            "update=%s neighbours=%s reuse_traces=%s own_q=%s%s%s launch=%s "
-           "(own q exact for the model: %s)",
+           "(own q exact for the model: %s%s)",
            p->team ? "team" : "element",
            !p->nbr_coeffs  ? "traces"
            : p->nbr_traces ? "coeffs+traces-at-degree-changes"
                            : "coeffs",
            p->reuse_traces ? "yes" : "no", p->own_q ? "on" : "off", p->own_q ? " degrees " : "",
-           own, p->largest_first ? "largest-first" : "degree-order",
-           in->own_q_exact ? "yes" : "no");
+           own, p->largest_first ? "largest-first" : "degree-order", in->own_q_exact ? "yes" : "no",
+           in->aux ? "; auxiliary data: element update" : "");
 }

@@ -25,6 +25,8 @@ typedef struct {
   int own_q_exact;               /* the model declares the r + 1 point rule exact on
                                     elements whose neighbours share their degree (a
                                     flux linear in u and independent of x, affine grid) */
+  int aux;                       /* the model reads auxiliary data at the points, which
+                                    only the element update carries (Q points) */
 } dg_plan_in;
 
 /* The backend's plan: how one RK stage runs on the buckets.  Every plan

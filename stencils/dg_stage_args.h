@@ -50,7 +50,8 @@ typedef struct {
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
                           and plus-face coordinate per direction; NULL unless
                           the model needs x */
-  const dg_real *aux;  /* reserved for per-point auxiliary model data (NULL) */
+  const dg_real *aux;  /* this bucket: [block][DG_AUX_SIZE][DG_W] the model's
+                          auxiliary values at the points (dg_stages.h), or NULL */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   dg_real h[3];        /* element sizes */

@@ -73,7 +73,7 @@ static int own_ok(const dg_plan_in *in) {
  * (own_split) hold at least half of the elements away from degree changes:
  * own q takes the team update for the elements at degree changes, and on a
  * random map, where nearly all are, that costs more than own q saves (CPU:
- * 1.3-1.7x the step time; BENCHMARKS.md).  A bad value is
+ * 1.3-1.7x the step time; BENCHMARKS.md, own q on band maps).  A bad value is
  * reported by choose_own_q. */
 static int own_q_wanted(const dg_backend_ops *be, const dg_plan_in *in) {
   if (!own_ok(in) || env_is("DGRID_OWN_Q", "off")) return 0;
@@ -161,7 +161,8 @@ int dg_plan_choose(const dg_backend_ops *be, const dg_plan_in *in, dg_plan *p) {
      elements at degree changes queue behind it on the other streams (band
      1..7 at 768x768 with forward Euler on the H100: 0.93-0.97x the step time
      of plain degree order).  Without own q, plain degree order: largest
-     first took band 1..7 at 512x512 1.02-1.03x as long (BENCHMARKS.md). */
+     first took band 1..7 at 512x512 1.02-1.03x as long (BENCHMARKS.md,
+     launch order). */
   p->largest_first = p->own_q;
   return 0;
 }

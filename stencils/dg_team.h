@@ -2,7 +2,7 @@
  *
  * dg_stage_update (dg_stages.h) gives one element to one thread; from 5
  * points per direction on a 2D element no longer fits in a GPU thread's
- * registers (255 registers, spills; BENCHMARKS.md).  Here T threads share one
+ * registers (255 registers, spills; BENCHMARKS.md, team update).  Here T threads share one
  * element: the work is cut into phases, each a list of independent items
  * (a row of modes, a column of points, a face point, ...) that the team's
  * threads take in turn (item it goes to thread it % T), with a barrier

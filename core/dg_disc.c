@@ -4,8 +4,10 @@
 #include "dg_disc.h"
 
 #include "dg_backend.h"
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_field.h"
+#include "dg_model_internal.h"
 #include "dg_quadrature.h"
 
 #include <limits.h>

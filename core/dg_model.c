@@ -3,6 +3,7 @@
 #include "dg_model.h"
 
 #include "dg_error.h"
+#include "dg_model_internal.h"
 #include "dg_parse.h"
 
 #include <math.h>

@@ -7,27 +7,15 @@
 #define DG_MODEL_H
 
 #include "dg_model_desc.h"
-#include "dg_stage_args.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define DG_MODEL_MAX_PARAMS 32
-
-typedef struct dg_model {
-  const dg_model_desc *desc;
-  int id;                                 /* registry index: the backends' kernel index */
-  dg_model_block dev;                     /* the stages' parameters (dg_model_params) */
-  void *host;                             /* host parameters (desc->host_size bytes) */
-  char *given[DG_MODEL_MAX_PARAMS];       /* values set with dg_model_set (NULL: default) */
-  dg_model_domain dom;                    /* set by dg_model_finish */
-  int finished;                           /* parameters parsed for dom */
-  int fixed_dev;                          /* dev set with dg_model_set_params: kept */
-  unsigned char set[DG_MODEL_MAX_PARAMS]; /* 1 where a value was given */
-} dg_model;
+typedef struct dg_model dg_model;
 
 /* The model `name` of the registry, with its default parameters; an unknown
  * name is an error listing the models of the build. */
@@ -64,9 +52,6 @@ int dg_model_aux(const dg_model *m, const double x[3], double *out);
 /* The solution at (x, t) into u[nvar]: 1 where known (always at t = 0), 0
  * where not. */
 int dg_model_solution(const dg_model *m, const double x[3], double t, double *u);
-
-/* The stages' parameters at time t (the model's at_time applied to a copy). */
-void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out);
 
 /* The stages' parameters, for a C program that includes the model's
  * header and reads dg_model_params fields (size: desc->device_size). */

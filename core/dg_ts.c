@@ -1,6 +1,7 @@
 /* dg_ts.c - RK schemes as fused stage coefficients. */
 #include "dg_ts.h"
 
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 
 #include <stdlib.h>

@@ -455,7 +455,9 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
 
 double dg_disc_mean_sum(const dg_disc *d, const dg_real *h) {
   const int W = d->W;
-  double sum = 0;
+  /* a partial sum per lane: whole microblock rows add as vectors */
+  enum { LANES = 64 };
+  double acc[LANES] = {0};
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     const bucket *b = &d->bk[r];
     const long M = ipow(r + 1, d->grid.dim);
@@ -463,9 +465,13 @@ double dg_disc_mean_sum(const dg_disc *d, const dg_real *h) {
     for (long blk = 0; blk < b->nblock; ++blk)
       for (int v = 0; v < d->nvar; ++v) {
         const dg_real *p = h + b->base + (blk * d->nvar + v) * M * W;
-        for (int l = 0; l < W; ++l) sum += (double)p[l];
+        const int w = W < LANES ? W : LANES;
+        for (int l = 0; l < w; ++l) acc[l] += (double)p[l];
+        for (int l = LANES; l < W; ++l) acc[0] += (double)p[l];
       }
   }
+  double sum = 0;
+  for (int l = 0; l < LANES; ++l) sum += acc[l];
   return sum;
 }
 

@@ -192,15 +192,21 @@ print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$A
   want_rc 2 "random map"
   grep -q '^advect: not enough memory: --cells 100000x100000, degrees 0\.\.4 (--map random), ssprk3 needs [0-9.]* GiB, [0-9.]* GiB available$' "$DIR/err" ||
     bad "random map: $(cat "$DIR/err")"
-  # the estimate of a run that fits bounds its measured peak from above,
-  # within a factor 2 (what --verbose prints)
-  set -- $(rss --cells 200x200 --degree 3 --steps 2 --verbose --quiet --output m.h5)
+  # The estimate of a run that fits bounds its measured peak from above,
+  # within a factor 2 (what --verbose prints; the peak less that of a 4x4
+  # run, the program's own).  Not under AddressSanitizer, whose quarantine
+  # keeps freed memory.
+  set -- $(rss --cells 4x4 --degree 3 --steps 2 --quiet --output m0.h5)
+  base=$2
+  set -- $(rss --cells 400x400 --degree 3 --steps 2 --verbose --quiet --output m.h5)
   RC=$1
-  want_rc 0 "200x200 run"
+  want_rc 0 "400x400 run"
   est=$(sed -n 's/^memory: needs \([0-9.]*\) MiB (estimate), [0-9.]* MiB available$/\1/p' "$DIR/out")
   [ -n "$est" ] || bad "no memory line: $(cat "$DIR/out")"
-  awk -v e="$est" -v k="$2" 'BEGIN { m = k / 1024; exit !(e >= m - 20 && e <= 2 * m) }' ||
-    bad "estimate $est MiB vs measured peak $(($2 / 1024)) MiB"
+  if ! ldd "$ADV" 2>/dev/null | grep -q libasan; then
+    awk -v e="$est" -v k="$2" -v b="$base" 'BEGIN { m = (k - b) / 1024; exit !(e >= m && e <= 2 * m) }' ||
+      bad "estimate $est MiB vs measured peak $((($2 - base) / 1024)) MiB above the program's own"
+  fi
   ;;
 
 escape)

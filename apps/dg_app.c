@@ -1,7 +1,9 @@
 /* dg_app.c - command-line options of the apps and the setup they drive. */
 #include "dg_app.h"
 
+#include "dg_app_check.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_parse.h"
 
 #include <ctype.h>
@@ -41,20 +43,28 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --cells N1xN2[xN3]   elements per direction                  [32x32(x32)]\n"
           "  --box x0,x1,y0,y1[,z0,z1]  the periodic box                  [unit box]\n"
           "  --degree R           uniform degree; max of band/random maps [3]\n"
-          "  --degree-min R       min degree of band/random maps          [0]\n"
+          "  --degree-min R       min degree of band/random maps (an error with a\n"
+          "                       uniform map or a map file)              [0]\n"
           "  --map KIND           uniform | band | random                 [uniform]\n"
+          "                       (band: degree-min at y edges up to --degree in the\n"
+          "                       middle; on fewer than 2(R-Rmin)+1 rows it stops\n"
+          "                       below --degree and a note says so)\n"
           "  --map-file PATH      degree map file (N2 lines of N1 integers, first line\n"
-          "                       is the lowest row; 3D: N3 such blocks)   [none]\n"
+          "                       is the lowest row; 3D: N3 such blocks; excludes\n"
+          "                       --map, --degree, --degree-min)          [none]\n"
           "  --seed S             seed of the random map                  [1]\n"
           "  --q Q                Gauss points per direction              [max degree + 1]\n"
           "physics\n"
           "  --model NAME         the model (its options below)   [the build's first]\n"
           "time stepping\n"
           "  --integrator KIND    euler | ssprk2 | ssprk3 | rk4 | lsrk4   [ssprk3]\n"
-          "  --dt DT              fixed time step (excludes --cfl)        [from --cfl]\n"
+          "  --dt DT              fixed time step (excludes --cfl); where DT does not\n"
+          "                       divide T, dt = T / ceil(T/DT) and the header notes\n"
+          "                       it; more than 2^40 steps are refused    [from --cfl]\n"
           "  --cfl C              dt = C x stable step on the solution    [0.5]\n"
           "                       (re-estimated every step where the model's wave\n"
-          "                       speed changes with u or t)\n"
+          "                       speed changes with u or t); a warning above the\n"
+          "                       integrator's stable range\n"
           "  --t-end T            final time (excludes --steps)           [1]\n"
           "  --steps N            number of steps; T = N dt               [from --t-end]\n"
           "output\n"
@@ -74,6 +84,16 @@ void dg_app_help(FILE *f, const char *prog) {
           "The last line on stdout is a machine-readable summary:\n"
           "  advect: backend=B dofs=N steps=N t=T dt=DT l2_error=E linf_error=E mass=M\n"
           "          mass_drift=D wall_s=S dof_stage_per_s=X\n"
+          "mass_drift is the largest relative change of a variable's mass; a variable\n"
+          "whose initial mass is below 1e-8 x the sum of |cell mean| x volume has no\n"
+          "mass to be relative to: the largest absolute change of those is\n"
+          "mass_drift_abs=A (each field only where it applies).\n"
+          "\n"
+          "Before the first step every output path is checked and the memory the run\n"
+          "needs is compared with what the machine has; a run that does not fit is\n"
+          "refused.  A non-finite solution stops the run at the step it appears in\n"
+          "(host-memory backends; otherwise at the next progress line, snapshot or\n"
+          "the end), naming the files kept.  Warnings and the band note go to stderr.\n"
           "\n"
           "models of this build and their options:\n",
           prog);
@@ -85,8 +105,11 @@ int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *ou
   errno = 0;
   long v = strtol(s, &end, 10);
   /* strtol skips leading blanks: " 5" is not what the user meant to type */
-  if (*s == '\0' || isspace((unsigned char)*s) || *end != '\0' || errno)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt, s);
+  if (*s == '\0' || isspace((unsigned char)*s) || *end != '\0' || errno) {
+    char esc[160];
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt,
+                    dg_escape(esc, sizeof esc, s));
+  }
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %ld is outside %ld..%ld", opt, v, lo, hi);
   *out = v;
@@ -121,18 +144,19 @@ static int parse_list(const char *opt, const char *s, int nmin, int nmax, double
 }
 
 static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
-  char buf[128];
+  char buf[128], esc[160];
   if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
   strcpy(buf, s);
+  dg_escape(esc, sizeof esc, s);
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
-    if (k >= 3) return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 3 sizes", opt, s);
+    if (k >= 3) return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 3 sizes", opt, esc);
     DG_CALL(parse_int(opt, tok, 1, 1 << 24, &cells[k]));
     ++k;
   }
   if (k < 2 || s[strlen(s) - 1] == 'x' || s[0] == 'x' || strstr(s, "xx"))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, s);
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, esc);
   *n = k;
   return 0;
 }
@@ -188,7 +212,11 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "box")) {
     double b[6];
     DG_CALL(parse_list(opt, v, 4, 6, b, &n));
-    if (n != 4 && n != 6) return dg_error(DG_ERR_ARG, "option --box: '%s' needs 4 or 6 numbers", v);
+    if (n != 4 && n != 6) {
+      char esc[160];
+      return dg_error(DG_ERR_ARG, "option --box: '%s' needs 4 or 6 numbers",
+                      dg_escape(esc, sizeof esc, v));
+    }
     for (int i = 0; i < n; ++i) c->box[i] = b[i];
     c->box_n = n;
     for (int d = 0; d < n / 2; ++d)
@@ -236,12 +264,16 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
 }
 
 int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value) {
+  char esc[160];
   if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
     return dg_error(DG_ERR_ARG, "unexpected argument '%s' (options start with --; see --help)",
-                    arg);
+                    dg_escape(esc, sizeof esc, arg));
   const char *eq = strchr(arg + 2, '=');
   const size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
-  if (len >= cap) return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)", arg);
+  /* no option name holds other characters: the name is never echoed raw */
+  if (len >= cap || strspn(arg + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") < len)
+    return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)",
+                    dg_escape_n(esc, sizeof esc, arg, eq ? (size_t)(eq - arg) : strlen(arg)));
   memcpy(name, arg + 2, len);
   name[len] = '\0';
   *value = eq ? eq + 1 : NULL;
@@ -319,6 +351,7 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   if (c->cells_n && c->cells_n != c->dim)
     return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %d", c->cells_n,
                     c->dim);
+  DG_CALL(dg_app_check_config(c));
   if (c->view_samples == 0) {
     c->view_samples = c->degree + 1;
     if (c->view_samples < 2) c->view_samples = 2;
@@ -334,6 +367,9 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
     lo[d] = c->box[2 * d];
     hi[d] = c->box[2 * d + 1];
   }
+  /* the memory a run needs, before anything is allocated (again below with
+     the map's own degrees) */
+  DG_CALL(dg_app_check_memory(c, NULL));
   DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
   const dg_grid *g = &s->grid;
   if (c->map_file[0])
@@ -344,6 +380,7 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
     DG_CALL(dg_degree_map_create_random(&s->map, g, c->degree_min, c->degree, (uint64_t)c->seed));
   else
     DG_CALL(dg_degree_map_create_uniform(&s->map, g, c->degree));
+  DG_CALL(dg_app_check_memory(c, s->map));
   DG_CALL(dg_model_finish(c->model, g->dim, g->lo, g->hi));
   s->model = c->model;
   DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, c->model));

@@ -70,6 +70,14 @@ int dg_disc_own_q(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 
+/* The sum of every slot's mode-0 coefficient of every variable (padding
+ * included) in the host storage h: one value per element and variable, read
+ * a microblock row at a time (1/(r+1)^dim of the storage).  Not finite when
+ * any of them is not; a non-finite coefficient of any mode reaches its
+ * element's mode 0 in the next stage (through its face values), so this is
+ * the per-step blow-up check of the apps. */
+double dg_disc_mean_sum(const dg_disc *d, const dg_real *h);
+
 /* The step for CFL number 1 on the current solution u at time t: 1 / the
  * largest element rate (2r + 1) sum_d max |speed_d| / h_d, the model's wave
  * speed taken at the element's q^dim Gauss points (a backend stage and a

@@ -3,6 +3,7 @@
 #include "dg_model.h"
 
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_model_internal.h"
 #include "dg_parse.h"
 
@@ -25,8 +26,9 @@ int dg_model_create(dg_model **out, const char *name) {
   if (id < 0) {
     char list[512];
     dg_model_list(list, sizeof list);
-    return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)", name,
-                    list);
+    char esc[160];
+    return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)",
+                    dg_escape(esc, sizeof esc, name), list);
   }
   const dg_model_desc *desc = dg_models[id];
   if (desc->nparam > DG_MODEL_MAX_PARAMS || desc->device_size > sizeof(dg_model_block) ||
@@ -121,9 +123,11 @@ static int parse_param(dg_model *m, int i, const char *text, int given, int dim)
     DG_CALL(dg_parse_list(opt, text, 1, 3, v, &n));
   }
   if (given && n != want) {
-    if (p->n > 0)
-      return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d comma-separated number%s", opt, text,
-                      want, want > 1 ? "s" : "");
+    if (p->n > 0) {
+      char esc[160];
+      return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d comma-separated number%s", opt,
+                      dg_escape(esc, sizeof esc, text), want, want > 1 ? "s" : "");
+    }
     return dg_error(DG_ERR_ARG, "option %s: %d components given but --dim is %d", opt, n, dim);
   }
   if (n < want)

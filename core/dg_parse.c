@@ -2,6 +2,7 @@
 #include "dg_parse.h"
 
 #include "dg_error.h"
+#include "dg_escape.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,8 +16,11 @@ int dg_parse_real(const char *opt, const char *s, double lo, double hi, double *
   /* decimal notation only: strtod would also take blanks, hex ("0x10" = 16),
      "inf" and "nan" */
   if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s) || *end != '\0' || errno == ERANGE ||
-      !isfinite(v))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
+      !isfinite(v)) {
+    char esc[160];
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt,
+                    dg_escape(esc, sizeof esc, s));
+  }
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
   *out = v;
@@ -24,23 +28,24 @@ int dg_parse_real(const char *opt, const char *s, double lo, double hi, double *
 }
 
 int dg_parse_list(const char *opt, const char *s, int nmin, int nmax, double *out, int *n) {
-  char buf[512];
+  char buf[512], esc[160];
   if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
   strcpy(buf, s);
+  dg_escape(esc, sizeof esc, s); /* the value as echoed in messages */
   /* strtok_r would skip an empty field silently */
   if (s[0] == ',' || strstr(s, ",,") || (s[0] && s[strlen(s) - 1] == ','))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, s);
+    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, esc);
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (k >= nmax)
-      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, s, nmax);
+      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, esc, nmax);
     DG_CALL(dg_parse_real(opt, tok, -HUGE_VAL, HUGE_VAL, &out[k]));
     ++k;
   }
   if (k < nmin)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s, nmin,
-                    nmax > nmin ? " or more" : "");
+    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, esc,
+                    nmin, nmax > nmin ? " or more" : "");
   *n = k;
   return 0;
 }
@@ -67,5 +72,7 @@ int dg_parse_word(const char *opt, const char *s, const char *words, int *index)
       list[o++] = *w;
     }
   list[o] = '\0';
-  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt, s, list);
+  char esc[160];
+  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt,
+                  dg_escape(esc, sizeof esc, s), list);
 }

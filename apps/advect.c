@@ -1,8 +1,12 @@
 /* advect - runs any model of the build with dgrid (--model; advection by
  * default): the main example app.  Also installed as `dgrid`.
- * See `advect --help`; errors print one line "advect: ..." and exit 2. */
+ * See `advect --help`; errors print one line "advect: ..." and exit 2.
+ * Options may come from a configuration file (dg_app_config.h); every
+ * snapshot stores the run's configuration, from which --restart continues
+ * it (dg_restart.h). */
 #include "dg_app.h"
 #include "dg_app_check.h"
+#include "dg_app_config.h"
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -10,6 +14,7 @@
 #include "dg_field.h"
 #include "dg_io.h"
 #include "dg_output.h"
+#include "dg_restart.h"
 
 #include <errno.h>
 #include <math.h>
@@ -43,6 +48,9 @@ typedef struct {
   double *snap_times;
   int nsnap;
   long last_snap; /* step of the last snapshot written */
+  int restarting; /* --restart: rs holds the file */
+  dg_restart rs;
+  char *config_text; /* the effective configuration every snapshot stores */
 } run_state;
 
 static int add_history(run_state *r, long step, double t, double mass, double l2) {
@@ -87,12 +95,15 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.param_values = c->values;
   s.nhist = r->nhist;
   s.history = r->hist;
+  s.config = r->config_text;
+  s.dt = r->dt;
   int rc = text ? dg_snapshot_write_text(path, &s) : dg_snapshot_write(path, &s);
   /* the borrowed arrays are not the snapshot's to free */
   s.nparams = 0;
   s.param_keys = s.param_values = NULL;
   s.nhist = 0;
   s.history = NULL;
+  s.config = NULL;
   dg_snapshot_free(&s);
   return rc;
 }
@@ -146,7 +157,8 @@ static int write_xdmf(run_state *r) {
  * it is re-estimated every step (adaptive).  The step count to --t-end is
  * computed in floating point and refused above MAX_STEPS (before any cast);
  * a --dt that does not divide --t-end is shortened to T / ceil(T / DT) and
- * the header says so. */
+ * the header says so.  A restarted fixed-step run keeps the file's step,
+ * whatever its new end. */
 static int setup_time(run_state *r) {
   dg_app_config *c = &r->cfg;
   double est;
@@ -161,6 +173,11 @@ static int setup_time(run_state *r) {
     if (!(r->dt > 0) || !isfinite(r->dt))
       return dg_error(DG_ERR_ARG, "option --cfl: %g x the stable estimate %g is not a usable step",
                       c->cfl, est);
+  }
+  if (r->restarting) {
+    double fdt = 0;
+    DG_CALL(dg_restart_check_time(&r->rs, c, r->adaptive, &fdt));
+    if (!r->adaptive) r->dt = fdt;
   }
   /* refusals first, then the warnings of a run that goes ahead */
   if (c->steps_set) {
@@ -195,6 +212,15 @@ static int setup_time(run_state *r) {
   }
   if (r->adaptive) {
     r->steps = -1; /* until --t-end */
+    return 0;
+  }
+  if (r->restarting) {
+    r->steps = (long)ceil(c->t_end / r->dt * (1 - 1e-12));
+    if ((double)r->steps * r->dt - c->t_end > 1e-9 * r->dt)
+      fprintf(stderr,
+              "advect: warning: --t-end %.17g is not a whole number of steps of the restarted "
+              "run's dt %.17g: it ends at step %ld, t=%.17g\n",
+              c->t_end, r->dt, r->steps, (double)r->steps * r->dt);
     return 0;
   }
   r->steps = (long)ceil(c->t_end / r->dt * (1 - 1e-12));
@@ -284,32 +310,28 @@ static int run(run_state *r) {
   dg_disc *d = r->set.disc;
   const int nv = dg_disc_nvar(d);
   DG_CALL(dg_field_create(&r->u, d));
-  double tfile = 0;
-  if (c->restart[0]) {
-    dg_snapshot s;
-    {
-      int rrc = dg_snapshot_read(c->restart, &s);
-      if (rrc) return dg_error_prefix(rrc, "restart");
-    }
-    int rc = dg_field_from_snapshot(d, r->u, &s, c->restart);
-    r->step0 = (long)s.step;
-    tfile = s.time;
-    dg_snapshot_free(&s);
-    if (rc) return rc;
-    r->t = tfile;
+  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
+  if (r->restarting) {
+    const dg_snapshot *s = &r->rs.snap;
+    DG_CALL(dg_field_from_snapshot(d, r->u, s, c->restart));
+    r->step0 = (long)s->step;
+    r->t = s->time;
   } else {
     DG_CALL(dg_project_solution(d, r->u, 0.0));
   }
   DG_CALL(setup_time(r));
-  if (c->restart[0] && !r->adaptive) {
-    if (fabs(tfile - (double)r->step0 * r->dt) > 1e-12 * (fabs(tfile) + r->dt))
-      return dg_error(DG_ERR_ARG,
-                      "restart %s: time %.17g is not step %ld x dt %.17g of this run (different "
-                      "--dt/--cfl?)",
-                      c->restart, tfile, r->step0, r->dt);
-    if (r->step0 > r->steps)
+  if (r->restarting) {
+    if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
                       c->restart, r->step0, r->steps);
+    if (r->steps < 0 && r->t > c->t_end * (1 + 1e-12))
+      return dg_error(DG_ERR_ARG, "restart %s: file is at t=%.17g, beyond this run's t-end %.17g",
+                      c->restart, r->t, c->t_end);
+    /* the history goes on from the file's */
+    const dg_snapshot *s = &r->rs.snap;
+    for (int64_t i = 0; c->history && i < s->nhist; ++i)
+      DG_CALL(add_history(r, (long)s->history[4 * i], s->history[4 * i + 1], s->history[4 * i + 2],
+                          s->history[4 * i + 3]));
   }
   DG_CALL(dg_mass(d, r->u, r->mass0));
   DG_CALL(mass_scales(r));
@@ -341,7 +363,15 @@ static int run(run_state *r) {
            (double)dg_app_bytes_needed(c, dg_disc_degrees(d)) / 1048576.0,
            (double)dg_app_bytes_available() / 1048576.0);
   }
-  if (c->history) DG_CALL(add_history(r, r->step0, r->t, r->mass0[0], NAN));
+  if (c->history && r->nhist == 0) DG_CALL(add_history(r, r->step0, r->t, r->mass0[0], NAN));
+  /* a series starts with the initial state (a restart: with the file it started from) */
+  if (c->output_every > 0 && !r->restarting && r->steps != 0) {
+    char path[600];
+    snap_name(path, sizeof path, c->output, r->step0);
+    DG_CALL(write_snapshot(r, path, r->step0, r->t, 0));
+    DG_CALL(record_snapshot(r, path, r->t));
+    DG_CALL(write_xdmf(r));
+  }
   const double w0 = wall();
   double wprev = w0;
   long sprev = r->step0, step = r->step0;
@@ -458,6 +488,8 @@ static void cleanup(run_state *r) {
   free(r->snap_paths);
   free(r->snap_times);
   free(r->hist);
+  free(r->config_text);
+  dg_restart_close(&r->rs);
 }
 
 int main(int argc, char **argv) {
@@ -465,13 +497,25 @@ int main(int argc, char **argv) {
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);
-  int rc = dg_app_parse(&r.cfg, argc, argv, "advect");
+  /* --restart FILE: the file's configuration is the base of the options */
+  char rpath[512];
+  int rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);
+  if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath);
+  if (rc == 0 && r.restarting) rc = dg_restart_check_model(&r.rs, argc, argv);
+  if (rc == 0) {
+    rc = dg_app_parse_base(&r.cfg, argc, argv, "advect", r.restarting ? &r.rs.stored : NULL);
+    if (rc > 0 && r.restarting) rc = dg_restart_explain(&r.rs, argc, argv, rc);
+  }
   if (rc == DG_APP_HELP) {
     dg_app_help(stdout, "advect");
-    dg_app_config_free(&r.cfg);
+    cleanup(&r);
     return 0;
   }
-  if (rc == 0) rc = run(&r);
+  if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
+  if (rc == 0 && r.cfg.print_config)
+    rc = dg_app_print_config(stdout, &r.cfg);
+  else if (rc == 0)
+    rc = run(&r);
   if (rc) {
     fflush(stdout);
     /* one line, whatever a value or file string held (dg_escape.h) */

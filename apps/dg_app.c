@@ -2,6 +2,7 @@
 #include "dg_app.h"
 
 #include "dg_app_check.h"
+#include "dg_app_config.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_parse.h"
@@ -36,7 +37,15 @@ void dg_app_defaults(dg_app_config *c) {
 
 void dg_app_help(FILE *f, const char *prog) {
   fprintf(f,
-          "usage: %s [options]   (every option also as --name=value)\n"
+          "usage: %s [CONFIG_FILE] [options]   (every option also as --name=value)\n"
+          "\n"
+          "configuration\n"
+          "  --config PATH        options from a configuration file: name = value lines,\n"
+          "                       optionally under [grid] [physics] [time] [output];\n"
+          "                       also as the one argument without --; the command\n"
+          "                       line overrides it                        [none]\n"
+          "  --print-config       print the run's whole configuration in that format\n"
+          "                       (defaults and model parameters included) and exit\n"
           "\n"
           "grid and degrees\n"
           "  --dim D              2 or 3                                  [2]\n"
@@ -73,7 +82,10 @@ void dg_app_help(FILE *f, const char *prog) {
           "                       and an XDMF time series (PATH.xdmf)      [0: off]\n"
           "  --text-output PATH   final solution in the text modal format  [none]\n"
           "  --view-samples S     view sub-grid samples per element        [max degree+1, 2..8]\n"
-          "  --restart PATH       continue from a snapshot (same grid, map, model, q);\n"
+          "  --restart PATH       continue the run of a snapshot with the configuration\n"
+          "                       it holds; options may change only t-end, steps,\n"
+          "                       output, output-every, text-output, view-samples,\n"
+          "                       progress-every, history, quiet, verbose;\n"
           "                       --steps/--t-end still count from t=0    [none]\n"
           "  --progress-every N   progress line every N steps (0: off)    [100]\n"
           "  --history            record mass and L2 error at each progress line\n"
@@ -194,8 +206,10 @@ static const char *const tss = "euler|ssprk2|ssprk3|rk4|lsrk4";
 /* Options without a value. */
 static int is_flag(const char *name) {
   return !strcmp(name, "quiet") || !strcmp(name, "history") || !strcmp(name, "help") ||
-         !strcmp(name, "verbose");
+         !strcmp(name, "verbose") || !strcmp(name, "print-config");
 }
+
+int dg_app_is_flag(const char *name) { return is_flag(name); }
 
 static int apply(dg_app_config *c, const char *name, const char *v) {
   char opt[80];
@@ -280,62 +294,47 @@ int dg_app_split_option(const char *arg, char *name, size_t cap, const char **va
   return 0;
 }
 
-/* The value of --model in argv (the last one wins only if given once:
- * record() refuses a second), or NULL. */
-static const char *find_model(int argc, char **argv) {
-  const char *found = NULL;
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--model") && i + 1 < argc)
-      found = argv[++i];
-    else if (!strncmp(argv[i], "--model=", 8))
-      found = argv[i] + 8;
-  }
-  return found;
+int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
+  return dg_app_parse_base(c, argc, argv, prog, NULL);
 }
 
-int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
-  (void)prog;
+/* Apply the options of L (dg_app_config.h: base, configuration file and
+ * command line merged); an error about an option from a configuration names
+ * its file and line. */
+static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
+  snprintf(c->config, sizeof c->config, "%s", L->config_path);
+  c->print_config = L->print_config;
   {
-    const char *mn = find_model(argc, argv);
-    if (mn) DG_CALL(dg_app_parse_path("--model", mn, c->model_name, sizeof c->model_name));
+    const dg_app_opt *mo = dg_app_layers_find(L, "model");
+    if (mo && mo->value)
+      DG_CALL(dg_app_opt_fail(
+          mo, dg_app_parse_path("--model", mo->value, c->model_name, sizeof c->model_name)));
     dg_model_destroy(&c->model);
     if (!c->model_name[0]) snprintf(c->model_name, sizeof c->model_name, "%s", dg_models[0]->name);
-    int rc = dg_model_create(&c->model, c->model_name);
-    if (rc) {
-      /* --help still works with a bad --model */
-      for (int i = 1; i < argc; ++i)
-        if (!strcmp(argv[i], "--help")) return DG_APP_HELP;
-      return rc;
-    }
+    DG_CALL(dg_app_opt_fail(mo, dg_model_create(&c->model, c->model_name)));
   }
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    char name[64];
-    const char *eq; /* the value after '=', or NULL */
-    DG_CALL(dg_app_split_option(a, name, sizeof name, &eq));
-    const char *val;
+  for (int i = 0; i < L->nopt; ++i) {
+    const dg_app_opt *o = &L->opt[i];
+    const char *name = o->key;
+    const int given = !L->base || o->from != L->base; /* not a restart's stored configuration */
+    if (o->from) DG_CALL(dg_app_opt_check_key(o, c->model));
     if (is_flag(name)) {
-      if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
-      if (!strcmp(name, "help")) return DG_APP_HELP;
-      if (!strcmp(name, "quiet")) c->quiet = 1;
-      if (!strcmp(name, "history")) c->history = 1;
-      if (!strcmp(name, "verbose")) c->verbose = 1;
-      DG_CALL(record(c, name, "1"));
+      int on;
+      DG_CALL(dg_app_opt_fail(o, dg_app_parse_bool(name, o->value, &on)));
+      if (!strcmp(name, "quiet")) c->quiet = on;
+      if (!strcmp(name, "history")) c->history = on;
+      if (!strcmp(name, "verbose")) c->verbose = on;
+      if (given) DG_CALL(record(c, name, o->from ? o->value : "1"));
       continue;
     }
-    if (eq) {
-      val = eq;
-    } else {
-      if (i + 1 >= argc) {
-        /* unknown names are reported as such, not as missing values */
-        int rc = apply(c, name, "");
-        if (rc && strstr(dg_error_message(), "unknown option")) return rc;
-        return dg_error(DG_ERR_ARG, "option --%s needs a value", name);
-      }
-      val = argv[++i];
+    if (!o->value) {
+      /* unknown names are reported as such, not as missing values */
+      int rc = apply(c, name, "");
+      if (rc && strstr(dg_error_message(), "unknown option")) return rc;
+      return dg_error(DG_ERR_ARG, "option --%s needs a value", name);
     }
-    DG_CALL(apply(c, name, val));
-    DG_CALL(record(c, name, val));
+    DG_CALL(dg_app_opt_fail(o, apply(c, name, o->value)));
+    if (given) DG_CALL(record(c, name, o->value));
   }
   if (c->dt_set && c->cfl_set)
     return dg_error(DG_ERR_ARG, "options --dt and --cfl exclude each other");
@@ -357,7 +356,38 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
     if (c->view_samples < 2) c->view_samples = 2;
     if (c->view_samples > 8) c->view_samples = 8;
   }
-  return 0;
+  /* the model's values from a configuration: checked now, so an error names its line */
+  return dg_app_layers_check_model(L, c);
+}
+
+int dg_app_parse_base(dg_app_config *c, int argc, char **argv, const char *prog,
+                      const struct dg_config *base) {
+  (void)prog;
+  dg_app_layers L;
+  int rc = dg_app_layers_build(&L, argc, argv, base);
+  if (rc == 0) rc = parse_layers(c, &L);
+  dg_app_layers_free(&L);
+  return rc;
+}
+
+static int restart_degree(const int ijk[3], const double centre[3], void *ctx) {
+  (void)centre;
+  const dg_app_config *c = ctx;
+  return c->restart_degrees[ijk[0] + (long)c->cells[0] * (ijk[1] + (long)c->cells[1] * ijk[2])];
+}
+
+int dg_app_map_create(dg_degree_map **m, const dg_grid *g, const dg_app_config *c) {
+  if (c->map_file[0] && c->restart_degrees) {
+    if (c->restart_nelem != g->nelem)
+      return dg_error(DG_ERR_ARG, "restart: the file's degree map has %ld elements, the grid %ld",
+                      c->restart_nelem, g->nelem);
+    return dg_degree_map_create_callback(m, g, restart_degree, (void *)c);
+  }
+  if (c->map_file[0]) return dg_degree_map_create_file(m, g, c->map_file);
+  if (!strcmp(c->map, "band")) return dg_degree_map_create_band(m, g, c->degree_min, c->degree);
+  if (!strcmp(c->map, "random"))
+    return dg_degree_map_create_random(m, g, c->degree_min, c->degree, (uint64_t)c->seed);
+  return dg_degree_map_create_uniform(m, g, c->degree);
 }
 
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
@@ -372,14 +402,7 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
   DG_CALL(dg_app_check_memory(c, NULL));
   DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
   const dg_grid *g = &s->grid;
-  if (c->map_file[0])
-    DG_CALL(dg_degree_map_create_file(&s->map, g, c->map_file));
-  else if (!strcmp(c->map, "band"))
-    DG_CALL(dg_degree_map_create_band(&s->map, g, c->degree_min, c->degree));
-  else if (!strcmp(c->map, "random"))
-    DG_CALL(dg_degree_map_create_random(&s->map, g, c->degree_min, c->degree, (uint64_t)c->seed));
-  else
-    DG_CALL(dg_degree_map_create_uniform(&s->map, g, c->degree));
+  DG_CALL(dg_app_map_create(&s->map, g, c));
   DG_CALL(dg_app_check_memory(c, s->map));
   DG_CALL(dg_model_finish(c->model, g->dim, g->lo, g->hi));
   s->model = c->model;

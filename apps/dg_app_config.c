@@ -256,25 +256,6 @@ int dg_app_peek(int argc, char **argv, const char *key, char *out, size_t cap, i
 /* the effective configuration                                              */
 /* ------------------------------------------------------------------------ */
 
-/* The shortest %g text of v that reads back to v. */
-static void fmt_real(char *buf, size_t cap, double v) {
-  for (int p = 1; p <= 17; ++p) {
-    snprintf(buf, cap, "%.*g", p, v);
-    if (strtod(buf, NULL) == v) return;
-  }
-}
-
-/* n reals, comma-separated. */
-static void fmt_list(char *buf, size_t cap, const double *v, int n) {
-  size_t o = 0;
-  buf[0] = '\0';
-  for (int k = 0; k < n && o + 1 < cap; ++k) {
-    char r[40];
-    fmt_real(r, sizeof r, v[k]);
-    o += (size_t)snprintf(buf + o, cap - o, "%s%s", k ? "," : "", r);
-  }
-}
-
 static int add(dg_config *out, const char *key, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 3, 4)))
@@ -288,60 +269,6 @@ static int add(dg_config *out, const char *key, const char *fmt, ...) {
   vsnprintf(v, sizeof v, fmt, ap);
   va_end(ap);
   return dg_config_add(out, key, v, dg_app_key_section(NULL, key));
-}
-
-/* The effective value of the model's parameter i (after dg_model_finish):
- * the value given or the default, canonical; a default the model derives
- * from the box, as the model set it. */
-static int model_param_text(const dg_model *m, int i, int dim, char *buf, size_t cap) {
-  const dg_model_param *p = &m->desc->params[i];
-  const char *text = m->given[i] ? m->given[i] : p->def;
-  const char *base = p->device ? (const char *)&m->dev : (const char *)m->host;
-  char opt[80];
-  snprintf(opt, sizeof opt, "--%s", p->name);
-  if (p->kind == DG_PARAM_WORD) {
-    int idx;
-    if (text) {
-      DG_CALL(dg_parse_word(opt, text, p->words, &idx));
-    } else {
-      memcpy(&idx, base + p->offset, sizeof idx);
-    }
-    /* the idx-th word */
-    const char *w = p->words;
-    for (int k = 0; k < idx && w; ++k) {
-      w = strchr(w, '|');
-      if (w) ++w;
-    }
-    if (!w)
-      return dg_error(DG_ERR_ARG, "model %s: option %s has no word %d", m->desc->name, opt, idx);
-    const char *bar = strchr(w, '|');
-    snprintf(buf, cap, "%.*s", bar ? (int)(bar - w) : (int)strlen(w), w);
-    return 0;
-  }
-  const int want = p->n > 0 ? p->n : dim;
-  double v[3];
-  int n = 0;
-  if (want < 1 || want > 3)
-    return dg_error(DG_ERR_ARG, "model %s: option %s has %d components, at most 3", m->desc->name,
-                    opt, want);
-  if (text) {
-    DG_CALL(dg_parse_list(opt, text, 1, 3, v, &n));
-    if (n < want)
-      return dg_error(DG_ERR_ARG, "model %s: option %s has %d numbers, needs %d", m->desc->name,
-                      opt, n, want);
-  } else {
-    for (int k = 0; k < want; ++k) {
-      if (p->device) {
-        dg_real r;
-        memcpy(&r, base + p->offset + (size_t)k * sizeof r, sizeof r);
-        v[k] = (double)r;
-      } else {
-        memcpy(&v[k], base + p->offset + (size_t)k * sizeof v[k], sizeof v[k]);
-      }
-    }
-  }
-  fmt_list(buf, cap, v, want);
-  return 0;
 }
 
 static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
@@ -365,7 +292,7 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   DG_CALL(add(out, "dim", "%d", dim));
   DG_CALL(dim == 3 ? add(out, "cells", "%dx%dx%d", c->cells[0], c->cells[1], c->cells[2])
                    : add(out, "cells", "%dx%d", c->cells[0], c->cells[1]));
-  fmt_list(v, sizeof v, c->box, 2 * dim);
+  dg_format_list(v, sizeof v, c->box, 2 * dim);
   DG_CALL(add(out, "box", "%s", v));
   DG_CALL(add(out, "degree", "%d", c->degree));
   DG_CALL(add(out, "degree-min", "%d", c->degree_min));
@@ -374,17 +301,17 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   DG_CALL(add(out, "seed", "%ld", c->seed));
   DG_CALL(add(out, "q", "%d", q));
   DG_CALL(add(out, "model", "%s", dg_model_name(c->model)));
-  for (int i = 0; i < c->model->desc->nparam; ++i) {
-    DG_CALL(model_param_text(c->model, i, dim, v, sizeof v));
-    DG_CALL(dg_config_add(out, c->model->desc->params[i].name, v, DG_APP_PHYSICS));
+  for (int i = 0; i < dg_model_nparam(c->model); ++i) {
+    DG_CALL(dg_model_param_text(c->model, i, v, sizeof v));
+    DG_CALL(dg_config_add(out, dg_model_param_name(c->model, i), v, DG_APP_PHYSICS));
   }
   DG_CALL(add(out, "integrator", "%s", c->integrator));
-  fmt_real(v, sizeof v, c->dt_set ? c->dt : c->cfl);
+  dg_format_real(v, sizeof v, c->dt_set ? c->dt : c->cfl);
   DG_CALL(add(out, c->dt_set ? "dt" : "cfl", "%s", v));
   if (c->steps_set) {
     DG_CALL(add(out, "steps", "%ld", c->steps));
   } else {
-    fmt_real(v, sizeof v, c->t_end);
+    dg_format_real(v, sizeof v, c->t_end);
     DG_CALL(add(out, "t-end", "%s", v));
   }
   DG_CALL(add(out, "output", "%s", c->output));

@@ -43,6 +43,14 @@ const char *dg_model_var_name(const dg_model *m, int v);
 int dg_model_linear(const dg_model *m);
 int dg_model_uses_x(const dg_model *m);
 int dg_model_speed_varies(const dg_model *m);
+/* The model's parameters (its options): how many, the name of parameter i,
+ * and its effective value after dg_model_finish as text the parser reads
+ * back (the value given or the default, canonical: words by name, reals in
+ * the fewest digits that read back the same, comma-separated; a default the
+ * model derives from the box, as the model set it). */
+int dg_model_nparam(const dg_model *m);
+const char *dg_model_param_name(const dg_model *m, int i);
+int dg_model_param_text(const dg_model *m, int i, char *buf, size_t cap);
 /* Auxiliary data (models/dg_model_desc.h): how many values per point, the
  * name of value i, and the model's own sample of them at x (DG_ERR_ARG
  * where the model has none: a program gives them, dg_disc_set_aux). */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,4 +76,21 @@ int dg_parse_word(const char *opt, const char *s, const char *words, int *index)
   char esc[160];
   return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt,
                   dg_escape(esc, sizeof esc, s), list);
+}
+
+void dg_format_real(char *buf, size_t cap, double v) {
+  for (int p = 1; p <= 17; ++p) {
+    snprintf(buf, cap, "%.*g", p, v);
+    if (strtod(buf, NULL) == v) return;
+  }
+}
+
+void dg_format_list(char *buf, size_t cap, const double *v, int n) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < n && o + 1 < cap; ++k) {
+    char r[40];
+    dg_format_real(r, sizeof r, v[k]);
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s", k ? "," : "", r);
+  }
 }

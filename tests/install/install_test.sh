@@ -13,6 +13,7 @@
 set -eu
 mode=$1 build=$2 src=$3 work=$4 cc=$5 run=$6
 prefix=$work/prefix
+cmake=${CMAKE:-cmake} # the cmake of the build (ctest sets CMAKE)
 
 fail() {
   echo "FAIL: $*" >&2
@@ -59,7 +60,7 @@ case $mode in
 package)
   rm -rf "$work"
   mkdir -p "$work"
-  cmake --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
+  "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1 ||
     fail "cmake --install: $(tail -n 3 "$work/install.log")"
   for f in bin/advect bin/compare bin/dgrid lib/libdgrid.a include/dgrid/dgrid.h \
     lib/cmake/dgrid/dgridConfig.cmake lib/cmake/dgrid/dgridConfigVersion.cmake \
@@ -95,11 +96,11 @@ package)
 cmake)
   [ -e "$prefix/lib/cmake/dgrid/dgridConfig.cmake" ] || fail "no installed package (install.package)"
   rm -rf "$work/cmake"
-  cmake -S "$src/examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+  "$cmake" -S "$src/examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/cmake.log" 2>&1 ||
     fail "configuring examples/: $(grep -A 4 'Error' "$work/cmake.log" | head -n 8)"
   grep -q "dgrid 0\.[0-9.]*: [a-z]* backend" "$work/cmake.log" || fail "find_package(dgrid) printed no version"
-  cmake --build "$work/cmake" >"$work/cmake_build.log" 2>&1 ||
+  "$cmake" --build "$work/cmake" >"$work/cmake_build.log" 2>&1 ||
     fail "building examples/: $(grep -B 2 -A 4 -i 'error' "$work/cmake_build.log" | head -n 10)"
   [ "$run" = 1 ] || { echo "examples/ configured, built and linked (not run)"; exit 0; }
   run_example "$work/cmake/advection" 16 cmake16

@@ -2,13 +2,16 @@
  * a periodic box by linear advection, on a degree map that a callback sets
  * (degree 3 in the middle band of rows, 2 elsewhere).
  *
- *   advection [N [MAP]]   N x N elements (default 16); MAP: also write the
- *                         degree map there (the file format of advect --map-file)
+ *   advection [N [OUT]]   N x N elements (default 16); OUT: also write the
+ *                         degree map to OUT.map (the file format of advect
+ *                         --map-file) and the solution to OUT.h5 (a snapshot:
+ *                         docs/FILE_FORMAT.md), and read that back
  *
  * It checks what could go wrong and exits 1 if a check fails: the L2 error
  * against the exact solution (and the same error from the solution read back
- * at points of its own choosing), and mass conservation to round-off (and the
- * mass from the element means read back).  Bad arguments: exit 2. */
+ * at points of its own choosing), mass conservation to round-off (and the mass
+ * from the element means read back), and the snapshot's coefficients.  Bad
+ * arguments: exit 2. */
 #include <dgrid/dgrid.h>
 
 #include <math.h>
@@ -57,7 +60,7 @@ int main(int argc, char **argv) {
   char *end = NULL;
   if (argc > 1) n = strtol(argv[1], &end, 10);
   if (argc > 3 || (argc > 1 && (end == argv[1] || *end != '\0')) || n < 1 || n > 4096) {
-    fprintf(stderr, "advection: usage: advection [N (1..4096 elements per direction) [MAP]]\n");
+    fprintf(stderr, "advection: usage: advection [N (1..4096 elements per direction) [OUT]]\n");
     return 2;
   }
   int status = 1;
@@ -67,6 +70,8 @@ int main(int argc, char **argv) {
   dg_field *u = NULL;
   dg_ts *ts = NULL;
   double *vals = NULL, *coeffs = NULL;
+  dg_snapshot snap = {0}, back = {0};
+  char path[4096];
 
   /* 1. the periodic unit box, n x n elements, and the degree map */
   dg_grid grid;
@@ -74,7 +79,10 @@ int main(int argc, char **argv) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   TRY(dg_grid_init(&grid, 2, cells, lo, hi));
   TRY(dg_degree_map_create_callback(&map, &grid, band_degree, NULL));
-  if (argc > 2) TRY(dg_degree_map_write(map, &grid, argv[2]));
+  if (argc > 2) {
+    snprintf(path, sizeof path, "%s.map", argv[2]);
+    TRY(dg_degree_map_write(map, &grid, path));
+  }
 
   /* 2. the model: constant velocity (1, 0.5); its exact solution (for
    * dg_error_norms) is set to the same hump as ours */
@@ -154,7 +162,28 @@ int main(int argc, char **argv) {
   printf("advection: mass0=%.17g mass=%.17g mass_drift=%.3e\n", mass0, mass, drift);
   printf("advection: mass_sampled=%.17g mass_means=%.17g\n", mass_sampled, mass_means);
 
-  /* 6. the checks */
+  /* 6. the snapshot: written (HDF5, atomically) and read back */
+  long snap_diff = 0;
+  if (argc > 2) {
+    snprintf(path, sizeof path, "%s.h5", argv[2]);
+    TRY(dg_snapshot_from_field(&snap, disc, u, t, steps, 0, 0));
+    TRY(dg_snapshot_write(path, &snap));
+    TRY(dg_snapshot_read(path, &back));
+    for (long e = 0; e < grid.nelem; ++e) {
+      TRY(dg_element_coeffs(disc, u, e, coeffs));
+      const int64_t off = back.coeff_offset[e], len = back.coeff_offset[e + 1] - off;
+      const int r = map->deg[e];
+      if (back.degree[e] != r || len != (r + 1) * (r + 1)) {
+        ++snap_diff;
+        continue;
+      }
+      for (int64_t i = 0; i < len; ++i) snap_diff += back.coeff[off + i] != coeffs[i];
+    }
+    printf("advection: snapshot=%s time=%.17g step=%lld coefficients_differing=%ld\n", path,
+           back.time, (long long)back.step, snap_diff);
+  }
+
+  /* 7. the checks */
   status = 0;
   if (!(fabs(l2_sampled - l2) <= 1e-3 * l2)) {
     fprintf(stderr,
@@ -174,12 +203,19 @@ int main(int argc, char **argv) {
             mass_means, mass_sampled, mass);
     status = 1;
   }
+  if (argc > 2 && (snap_diff != 0 || back.time != t || back.step != steps)) {
+    fprintf(stderr, "advection: FAIL: the snapshot read back differs (%ld coefficients)\n",
+            snap_diff);
+    status = 1;
+  }
   if (!(l2 < 0.05)) {
     fprintf(stderr, "advection: FAIL: L2 error %.3e (the hump is 1 high)\n", l2);
     status = 1;
   }
 
 out:
+  dg_snapshot_free(&back);
+  dg_snapshot_free(&snap);
   free(coeffs);
   free(vals);
   dg_ts_destroy(&ts);

@@ -101,7 +101,7 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
     free(t);
     return dg_error(DG_ERR_MEM, "out of memory");
   }
-  dg_krylov_opts o = {rtol, 100, verbose ? monitor : NULL, (void *)solver};
+  dg_krylov_opts o = {rtol, 100, verbose ? monitor : NULL, (void *)solver, 0};
   dg_krylov_stats st;
   int rc = 0;
   const double t0 = now();
@@ -209,8 +209,9 @@ int main(int argc, char **argv) {
     continue;                                                                                      \
   }
     OPT_INT("--dim", dim)
-    OPT_INT("--n", nel) OPT_INT("--r", r) OPT_INT("--smooth", smooth) OPT_INT("--rmin", rmin)
-        OPT_INT("--rmax", rmax) OPT_INT("--nmin", nmin) OPT_INT("--nmax", nmax)
+    OPT_INT("--n", nel)
+    OPT_INT("--r", r) OPT_INT("--smooth", smooth) OPT_INT("--rmin", rmin) OPT_INT("--rmax", rmax)
+        OPT_INT("--nmin", nmin) OPT_INT("--nmax", nmax)
             OPT_INT("--repeat", repeat) if (!strcmp(a, "--rtol") && v) {
       rtol = atof(v);
       ++i;

@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
     double *t = malloc(sizeof(double) * (size_t)n), *c = malloc(sizeof(double) * (size_t)n);
     OK(dg_sop_load(op, rhs, NULL, b));
     /* 1. fp64 CG + fp64 V-cycle */
-    dg_krylov_opts ko = {1e-10, 100, NULL, NULL};
+    dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 0};
     dg_krylov_stats st;
     OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mg, b, x, &ko, &st));
     result rd = {0, true_rel(op, b, x), st.its};
@@ -206,7 +206,7 @@ int main(int argc, char **argv) {
     /* 4. pure fp32: CG in float around the float cycle, 40 iterations */
     float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
     for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
-    dg_krylov_opts kf = {1e-10, 40, NULL, NULL};
+    dg_krylov_opts kf = {1e-10, 40, NULL, NULL, 0};
     OK(dg_cg_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
     for (long i = 0; i < n; ++i) x[i] = xf[i];
     const double stall = true_rel(op, b, x);

@@ -74,7 +74,7 @@ static double solve(int dim, const char *kind, int r, int n, int *its) {
   dg_mg_opts mo = dg_mg_default_opts();
   mo.precisions = DG_MG_DOUBLE;
   OK(dg_mg_create(&mg, op, &mo));
-  dg_krylov_opts o = {1e-12, 200, NULL, NULL};
+  dg_krylov_opts o = {1e-12, 200, NULL, NULL, 0};
   dg_krylov_stats st;
   OK(dg_cg_d(len, apply, op, dg_mg_precond_d, mg, b, x, &o, &st));
   dg_mg_destroy(&mg);

@@ -5,16 +5,20 @@
  *
  *   poisson [--dim 2] [--n 32] [--r 3] [--map uniform|band|random]
  *           [--solver fp64|mixed|fp32] [--smooth 6] [--rtol 1e-10] [--quiet]
+ *           [--out u.h5]
  *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
  *           [--repeat 3] [--smooth 6]
  *
  * One solve prints a progress line per iteration (relative residual) and the
- * L2 error.  --table prints, per degree and grid, the fp64 iterations, the
- * cycle's convergence factor, the L2 errors of fp64 and mixed, the fp32
- * stall level and the solve times of fp64 and mixed (interleaved runs,
- * medians; setup excluded). */
+ * L2 error; --out writes the solution as a dgrid snapshot (HDF5,
+ * docs/FILE_FORMAT.md: the solver vector is the snapshot's coefficient
+ * array, same basis and order), readable by apps/compare and tools/.  --table prints, per degree
+ * and grid, the fp64 iterations, the cycle's convergence factor, the L2 errors of fp64 and mixed,
+ * the fp32 stall level and the solve times of fp64 and mixed (interleaved runs, medians; setup
+ * excluded). */
 #include "dg_degree_map.h"
 #include "dg_error.h"
+#include "dg_io.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
@@ -93,7 +97,7 @@ static void problem_destroy(problem *P) {
 /* Solve with `solver` from zero; its, final relative residual (true, fp64),
  * L2 error and seconds. */
 static int solve(problem *P, const char *solver, double rtol, int verbose, int *its, double *rel,
-                 double *err, double *secs) {
+                 double *err, double *secs, double **keep) {
   const long n = P->n;
   double *x = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
   if (!x || !t) {
@@ -132,8 +136,39 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
     *rel = sqrt(dg_svec_dot_d(n, t, t) / dg_svec_dot_d(n, P->b, P->b));
     rc = dg_sop_l2_error(P->op, x, exact, NULL, err);
   }
+  if (keep && !rc) {
+    *keep = x;
+    x = NULL;
+  }
   free(x);
   free(t);
+  return rc;
+}
+
+/* Write u as a dgrid snapshot (one variable "u", q = rmax + 1). */
+static int write_snapshot(const problem *P, const double *u, int dim, const char *path) {
+  const dg_grid *g = dg_sop_grid(P->op);
+  dg_snapshot s;
+  memset(&s, 0, sizeof s);
+  s.dim = dim;
+  s.nvar = 1;
+  for (int d = 0; d < 3; ++d) {
+    s.cells[d] = d < dim ? g->n[d] : 1;
+    s.lo[d] = g->lo[d];
+    s.hi[d] = g->hi[d];
+  }
+  s.q = P->map->rmax + 1;
+  snprintf(s.model, sizeof s.model, "poisson-sipg");
+  snprintf(s.variables, sizeof s.variables, "u");
+  s.nelem = g->nelem;
+  s.degree = P->map->deg;
+  int64_t *off = malloc(sizeof(int64_t) * (size_t)(g->nelem + 1));
+  if (!off) return dg_error(DG_ERR_MEM, "out of memory");
+  for (long e = 0; e <= g->nelem; ++e) off[e] = dg_sop_offsets(P->op)[e];
+  s.coeff_offset = off;
+  s.coeff = (double *)u;
+  const int rc = dg_snapshot_write(path, &s);
+  free(off);
   return rc;
 }
 
@@ -180,10 +215,10 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
       if (repeat > 16) repeat = 16;
       DG_CALL(factor(&P, &f));
       for (int k = 0; k < repeat; ++k) {
-        DG_CALL(solve(&P, "fp64", 1e-10, 0, &itd, &rel, &ed, &td[k]));
-        DG_CALL(solve(&P, "mixed", 1e-10, 0, &itm, &rel, &em, &tm[k]));
+        DG_CALL(solve(&P, "fp64", 1e-10, 0, &itd, &rel, &ed, &td[k], NULL));
+        DG_CALL(solve(&P, "mixed", 1e-10, 0, &itm, &rel, &em, &tm[k], NULL));
       }
-      DG_CALL(solve(&P, "fp32", 1e-10, 0, &its, &rel, &es, &s));
+      DG_CALL(solve(&P, "fp32", 1e-10, 0, &its, &rel, &es, &s, NULL));
       qsort(td, (size_t)repeat, sizeof(double), cmp);
       qsort(tm, (size_t)repeat, sizeof(double), cmp);
       const double md = td[repeat / 2], mm = tm[repeat / 2];
@@ -199,33 +234,36 @@ int main(int argc, char **argv) {
   int dim = 2, nel = 32, r = 3, smooth = 6, quiet = 0, tab = 0, rmin = 1, rmax = 6, nmin = 16,
       nmax = 256, repeat = 3;
   double rtol = 1e-10;
-  const char *map = "uniform", *solver = "fp64";
+  const char *map = "uniform", *solver = "fp64", *out = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT_INT(name, var)                                                                         \
-  if (!strcmp(a, name) && v) {                                                                     \
-    var = atoi(v);                                                                                 \
-    ++i;                                                                                           \
-    continue;                                                                                      \
-  }
-    OPT_INT("--dim", dim)
-    OPT_INT("--n", nel)
-    OPT_INT("--r", r) OPT_INT("--smooth", smooth) OPT_INT("--rmin", rmin) OPT_INT("--rmax", rmax)
-        OPT_INT("--nmin", nmin) OPT_INT("--nmax", nmax)
-            OPT_INT("--repeat", repeat) if (!strcmp(a, "--rtol") && v) {
+    static const char *const inames[] = {"--dim",  "--n",    "--r",    "--smooth", "--rmin",
+                                         "--rmax", "--nmin", "--nmax", "--repeat"};
+    int *const ivars[] = {&dim, &nel, &r, &smooth, &rmin, &rmax, &nmin, &nmax, &repeat};
+    int done = 0;
+    for (int k = 0; k < 9 && !done; ++k)
+      if (!strcmp(a, inames[k]) && v) {
+        *ivars[k] = atoi(v);
+        done = 1;
+      }
+    if (done)
+      ++i;
+    else if (!strcmp(a, "--rtol") && v) {
       rtol = atof(v);
       ++i;
-    }
-    else if (!strcmp(a, "--map") && v) {
+    } else if (!strcmp(a, "--map") && v) {
       map = v;
       ++i;
-    }
-    else if (!strcmp(a, "--solver") && v) {
+    } else if (!strcmp(a, "--solver") && v) {
       solver = v;
       ++i;
-    }
-    else if (!strcmp(a, "--quiet")) quiet = 1;
-    else if (!strcmp(a, "--table")) tab = 1;
+    } else if (!strcmp(a, "--out") && v) {
+      out = v;
+      ++i;
+    } else if (!strcmp(a, "--quiet"))
+      quiet = 1;
+    else if (!strcmp(a, "--table"))
+      tab = 1;
     else {
       fprintf(stderr, "poisson: unknown or incomplete option '%s'\n", a);
       return 2;
@@ -245,10 +283,12 @@ int main(int argc, char **argv) {
   }
   problem P;
   int its;
-  double rel, err, secs;
+  double rel, err, secs, *u = NULL;
   if (problem_create(&P, dim, nel, r, map, smooth) ||
-      solve(&P, solver, rtol, !quiet, &its, &rel, &err, &secs)) {
+      solve(&P, solver, rtol, !quiet, &its, &rel, &err, &secs, &u) ||
+      (out && write_snapshot(&P, u, dim, out))) {
     fprintf(stderr, "poisson: %s\n", dg_error_message());
+    free(u);
     return 1;
   }
   char buf[4096];
@@ -256,6 +296,8 @@ int main(int argc, char **argv) {
   printf("%s", buf);
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n", solver,
          P.n, its, rel, err, secs);
+  if (out) printf("wrote %s\n", out);
+  free(u);
   problem_destroy(&P);
   return 0;
 }

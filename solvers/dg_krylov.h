@@ -1,5 +1,6 @@
-/* dg_krylov.h - Krylov solvers over callbacks: conjugate gradients (CG) in
- * float and double from one source (dg_krylov_t.h), each preconditioned by
+/* dg_krylov.h - Krylov solvers over callbacks: conjugate gradients (CG) and
+ * flexible GMRES in float and double from one source (dg_krylov_t.h), each
+ * preconditioned by
  * any operator of its precision (Jacobi, a multigrid cycle, or a cycle of the
  * other precision behind a converting wrapper: dg_mg.h). */
 #ifndef DG_KRYLOV_H
@@ -19,6 +20,7 @@ typedef struct {
   /* called after each iteration with the relative residual (may be NULL) */
   void (*monitor)(void *ctx, int it, double rel);
   void *monitor_ctx;
+  int restart; /* FGMRES: Krylov vectors per cycle (<= 0: 30) */
 } dg_krylov_opts;
 
 typedef struct {
@@ -34,6 +36,15 @@ int dg_cg_d(long n, dg_linop_d A, void *actx, dg_linop_d P, void *pctx, const do
             const dg_krylov_opts *o, dg_krylov_stats *st);
 int dg_cg_f(long n, dg_linop_f A, void *actx, dg_linop_f P, void *pctx, const float *b, float *x,
             const dg_krylov_opts *o, dg_krylov_stats *st);
+
+/* Solve A x = b by right-preconditioned flexible GMRES(restart) from the
+ * initial x: A may be non-symmetric and P may change from one application
+ * to the next (a multigrid cycle in another precision).  Not converging
+ * within maxit iterations is not an error (see stats). */
+int dg_fgmres_d(long n, dg_linop_d A, void *actx, dg_linop_d P, void *pctx, const double *b,
+                double *x, const dg_krylov_opts *o, dg_krylov_stats *st);
+int dg_fgmres_f(long n, dg_linop_f A, void *actx, dg_linop_f P, void *pctx, const float *b,
+                float *x, const dg_krylov_opts *o, dg_krylov_stats *st);
 
 /* Diagonal scaling y = d .* x as an operator (Jacobi): ctx is a dg_diag_*. */
 typedef struct {

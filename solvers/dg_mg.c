@@ -12,7 +12,7 @@
 dg_mg_opts dg_mg_default_opts(void) {
   dg_mg_opts o;
   memset(&o, 0, sizeof o);
-  o.smooth_deg = 2;
+  o.smooth_deg = 6;
   o.smooth_range = 15;
   o.eig_safety = 1.1;
   o.eig_its = 12;
@@ -20,6 +20,7 @@ dg_mg_opts dg_mg_default_opts(void) {
   o.coarse_min = 2;
   o.coarse_rtol = 1e-12;
   o.precisions = DG_MG_DOUBLE | DG_MG_FLOAT;
+  o.jacobi = DG_MG_BLOCK;
   return o;
 }
 
@@ -65,7 +66,10 @@ static int estimate_lmax(dg_mg_level *L, int its) {
   if (its > 64) its = 64;
   int k = 0;
   for (; k < its; ++k) {
-    for (long i = 0; i < n; ++i) z[i] = L->dinv_d[i] * r[i];
+    if (L->bj)
+      DG_CALL(dg_sblock_apply_d(L->bj, r, z));
+    else
+      for (long i = 0; i < n; ++i) z[i] = L->dinv_d[i] * r[i];
     double rzn = 0;
     for (long i = 0; i < n; ++i) rzn += r[i] * z[i];
     if (k == 0) {
@@ -124,33 +128,46 @@ static int level_alloc(dg_mg_level *L, int l, int prec) {
 static int coarsen(dg_mg *mg, int l, char kind) {
   const dg_sop *F = mg->lev[l].op;
   const dg_grid *gf = dg_sop_grid(F);
-  const uint8_t *df = dg_sop_degrees(F);
+  const uint8_t *df = dg_sop_degrees(F), *pf = dg_sop_penalty_degrees(F);
+  dg_sop_params pc = *dg_sop_get_params(F);
   dg_grid gc = *gf;
   if (kind == 'h') {
     int nc[3];
     for (int d = 0; d < 3; ++d) nc[d] = d < gf->dim ? gf->n[d] / 2 : 1;
     DG_CALL(dg_grid_init(&gc, gf->dim, nc, gf->lo, gf->hi));
+    if (mg->o.fine_penalty) pc.cpen *= 2; /* the fine faces' sigma on the coarse faces */
   }
-  uint8_t *dc = malloc((size_t)gc.nelem);
-  if (!dc) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+  /* penalty degrees and sizes stay the fine level's: the coarse operator is
+     then the Galerkin one, P^T A P (exactly for uniform maps; the largest
+     child's penalty degree across an agglomerate otherwise) */
+  uint8_t *dc = malloc((size_t)gc.nelem), *pcd = malloc((size_t)gc.nelem);
+  if (!dc || !pcd) {
+    free(dc);
+    free(pcd);
+    return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+  }
   for (long e = 0; e < gc.nelem; ++e) {
     if (kind == 'p') {
       const int r = df[e];
       dc[e] = (uint8_t)(r > 1 ? (r / 2 > 1 ? r / 2 : 1) : r);
+      pcd[e] = mg->o.fine_penalty ? pf[e] : dc[e];
     } else {
-      int ijk[3], rmin = DG_MAX_DEGREE;
+      int ijk[3], rmin = DG_MAX_DEGREE, pmax = 0;
       dg_grid_ijk(&gc, e, ijk);
       for (int c = 0; c < (gf->dim == 3 ? 8 : 4); ++c) {
         const long ef = dg_grid_elem(gf, 2 * ijk[0] + (c & 1), 2 * ijk[1] + ((c >> 1) & 1),
                                      gf->dim == 3 ? 2 * ijk[2] + (c >> 2) : 0);
         if (df[ef] < rmin) rmin = df[ef];
+        if (pf[ef] > pmax) pmax = pf[ef];
       }
       dc[e] = (uint8_t)rmin;
+      pcd[e] = (uint8_t)(mg->o.fine_penalty ? pmax : rmin);
     }
   }
   dg_mg_level *C = &mg->lev[l + 1];
-  int rc = dg_sop_create(&C->op, &gc, dc, dg_sop_get_params(F));
+  int rc = dg_sop_create_pen(&C->op, &gc, dc, pcd, &pc);
   free(dc);
+  free(pcd);
   if (rc) return dg_error_prefix(rc, "multigrid level %d: ", l + 1);
   C->kind = kind;
   C->n = dg_sop_len(C->op);
@@ -163,7 +180,8 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   if (!fine || !o) return dg_error(DG_ERR_ARG, "dg_mg_create: NULL argument");
   if (o->smooth_deg < 1 || !(o->smooth_range > 1) || !(o->eig_safety >= 1) || o->eig_its < 2 ||
       o->coarse_min < 1 || !(o->coarse_rtol > 0) || !(o->precisions & 3) ||
-      (o->cycle != DG_MG_V && o->cycle != DG_MG_F))
+      (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
+      (o->jacobi != DG_MG_POINT && o->jacobi != DG_MG_BLOCK))
     return dg_error(DG_ERR_ARG,
                     "dg_mg_create: bad options (smoothing degree %d, range %g, "
                     "safety %g, Lanczos steps %d, coarse_min %d, coarse tol %g)",
@@ -205,6 +223,9 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   }
   for (int l = 0; l < mg->nl; ++l) {
     if ((rc = level_alloc(&mg->lev[l], l, o->precisions))) goto fail;
+    if (o->jacobi == DG_MG_BLOCK && l < mg->nl - 1 &&
+        (rc = dg_sblock_create(&mg->lev[l].bj, mg->lev[l].op)))
+      goto fail;
     if (l < mg->nl - 1 && (rc = estimate_lmax(&mg->lev[l], o->eig_its))) goto fail;
     mg->lev[l].lmax *= o->eig_safety;
   }
@@ -236,6 +257,7 @@ void dg_mg_destroy(dg_mg **mgp) {
   for (int l = 0; l < mg->nl; ++l) {
     dg_mg_level *L = &mg->lev[l];
     if (l > 0) dg_sop_destroy(&L->op);
+    dg_sblock_destroy(&L->bj);
     free(L->dinv_d);
     free(L->dinv_f);
     for (int v = 0; v < MG_NV; ++v) {

@@ -19,7 +19,7 @@ static int coarse_apply(void *ctx, const double *x, double *y) {
 static int coarse_solve_d(dg_mg *mg, const double *b, double *x) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
   dg_diag_d jac = {L->n, L->dinv_d};
-  dg_krylov_opts o = {mg->o.coarse_rtol, 10 * (int)L->n + 100, NULL, NULL};
+  dg_krylov_opts o = {mg->o.coarse_rtol, 10 * (int)L->n + 100, NULL, NULL, 0};
   dg_krylov_stats st;
   dg_svec_zero_d(L->n, x);
   DG_CALL(dg_cg_d(L->n, coarse_apply, mg, dg_diag_apply_d, &jac, b, x, &o, &st));

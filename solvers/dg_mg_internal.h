@@ -3,6 +3,7 @@
 #define DG_MG_INTERNAL_H
 
 #include "dg_mg.h"
+#include "dg_sblock.h"
 
 /* per-level work vectors of one precision */
 enum { MG_B, MG_X, MG_R, MG_D, MG_T, MG_NV };
@@ -12,6 +13,7 @@ typedef struct {
   char kind;  /* 'f' fine, 'p' from the finer level by degree, 'h' by agglomeration */
   long n;     /* unknowns */
   double lmax;
+  dg_sblock *bj;  /* element-block Jacobi (NULL: point Jacobi) */
   double *dinv_d; /* inverse diagonal */
   float *dinv_f;
   double *vd[MG_NV];

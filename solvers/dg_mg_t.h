@@ -9,29 +9,38 @@ static int DG_SN(mg_apply)(dg_mg *mg, int l, const DG_SR *x, DG_SR *y) {
   return DG_SN(dg_sop_apply)(L->op, x, y);
 }
 
+/* z = D^-1 r: point or element-block Jacobi. */
+static int DG_SN(mg_jacobi)(dg_mg *mg, int l, const DG_SR *r, DG_SR *z) {
+  const dg_mg_level *L = &mg->lev[l];
+  if (L->bj) return DG_SN(dg_sblock_apply)(L->bj, r, z);
+  DG_SN(dg_svec_mul)(L->n, DG_SDINV(L), r, z);
+  return 0;
+}
+
 /* Chebyshev-accelerated Jacobi on [lmax/range, lmax] (Saad, Alg. 12.1),
  * smooth_deg steps; x = 0 on entry when zero is set (saves one apply). */
 static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero) {
   dg_mg_level *L = &mg->lev[l];
   const long n = L->n;
-  DG_SR *d = DG_SV(L)[MG_D], *t = DG_SV(L)[MG_T];
-  const DG_SR *di = DG_SDINV(L);
+  DG_SR *d = DG_SV(L)[MG_D], *t = DG_SV(L)[MG_T], *p = DG_SV(L)[MG_R];
   const double lmax = L->lmax, lmin = lmax / mg->o.smooth_range;
   const double theta = 0.5 * (lmax + lmin), delta = 0.5 * (lmax - lmin), s1 = theta / delta;
   double rho = 1 / s1;
+  const DG_SR c0 = (DG_SR)(1 / theta);
   if (zero) {
-    const DG_SR c = (DG_SR)(1 / theta);
+    DG_CALL(DG_SN(mg_jacobi)(mg, l, b, p));
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; ++i) {
-      d[i] = c * di[i] * b[i];
+      d[i] = c0 * p[i];
       x[i] = d[i];
     }
   } else {
     DG_CALL(DG_SN(mg_apply)(mg, l, x, t));
-    const DG_SR c = (DG_SR)(1 / theta);
+    DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, t);
+    DG_CALL(DG_SN(mg_jacobi)(mg, l, t, p));
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; ++i) {
-      d[i] = c * di[i] * (b[i] - t[i]);
+      d[i] = c0 * p[i];
       x[i] += d[i];
     }
   }
@@ -40,9 +49,11 @@ static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero
     const DG_SR c1 = (DG_SR)(rn * rho), c2 = (DG_SR)(2 * rn / delta);
     rho = rn;
     DG_CALL(DG_SN(mg_apply)(mg, l, x, t));
+    DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, t);
+    DG_CALL(DG_SN(mg_jacobi)(mg, l, t, p));
 #pragma omp parallel for schedule(static)
     for (long i = 0; i < n; ++i) {
-      d[i] = c1 * d[i] + c2 * di[i] * (b[i] - t[i]);
+      d[i] = c1 * d[i] + c2 * p[i];
       x[i] += d[i];
     }
   }

@@ -26,15 +26,17 @@ typedef struct {
 } DG_SN(dg_stab);
 
 /* One level's operator y = a M u + b K u (K the SIPG Laplacian, penalty
- * sigma = cpen (max(r-,r+)+1)^2 / h on each face). */
+ * sigma = cpen (max(p-,p+)+1)^2 / h on each face, p the penalty degrees:
+ * the degrees on a fine level, the fine level's on multigrid levels). */
 typedef struct {
   int dim;
   int n[3];   /* elements per direction (n[2] = 1 in 2D) */
   int bc[3];  /* DG_SBC_PERIODIC or DG_SBC_DIRICHLET per direction */
   DG_SR h[3]; /* element size per direction */
   DG_SR a, b, cpen;
-  const unsigned char *deg; /* degree per element */
-  const long *off;          /* first coefficient of each element */
+  const unsigned char *deg;  /* degree per element */
+  const unsigned char *pdeg; /* penalty degree per element (= deg on the fine level) */
+  const long *off;           /* first coefficient of each element */
 } DG_SN(dg_sargs);
 
 /* Neighbour of element e across side s (0: lower, 1: upper) of direction d,
@@ -136,16 +138,16 @@ DG_HD static inline void DG_SN(dg_sipg_elem)(const DG_SN(dg_sargs) * A, const DG
       const DG_SR sg = s ? (DG_SR)1 : (DG_SR)-1;
       const long nb = DG_SN(dg_snbr)(A, e, d, s);
       DG_SN(dg_sface_trace)(T, dim, d, s, r, r, h, ue, tro, dno);
-      int rn = r, lim = r;
+      int rn = r, lim = r, pm = A->pdeg[e];
       DG_SR wavg = 1;
       if (nb >= 0) {
         rn = A->deg[nb];
+        pm = A->pdeg[nb] > pm ? A->pdeg[nb] : pm;
         lim = rn < r ? rn : r;
         DG_SN(dg_sface_trace)(T, dim, d, 1 - s, rn, lim, h, u + A->off[nb], trn, dnn);
         wavg = (DG_SR)0.5;
       }
-      const int rm = rn > r ? rn : r;
-      const DG_SR sigma = A->cpen * (DG_SR)((rm + 1) * (rm + 1)) / h;
+      const DG_SR sigma = A->cpen * (DG_SR)((pm + 1) * (pm + 1)) / h;
       const int l1 = td[1] >= 0 ? r : 0;
       for (int t1 = 0; t1 <= l1; ++t1)
         for (int t0 = 0; t0 <= r; ++t0) {
@@ -178,7 +180,7 @@ DG_HD static inline void DG_SN(dg_sipg_diag)(const DG_SN(dg_sargs) * A, const DG
   for (int d = 0; d < dim; ++d)
     for (int s = 0; s < 2; ++s) {
       const long nb = DG_SN(dg_snbr)(A, e, d, s);
-      const int rn = nb >= 0 ? A->deg[nb] : r, rm = rn > r ? rn : r;
+      const int pe = A->pdeg[e], pn = nb >= 0 ? A->pdeg[nb] : pe, rm = pn > pe ? pn : pe;
       sig[d][s] = A->cpen * (DG_SR)((rm + 1) * (rm + 1)) / A->h[d];
       wav[d][s] = nb >= 0 ? (DG_SR)0.5 : (DG_SR)1;
     }
@@ -242,4 +244,48 @@ DG_HD static inline void DG_SN(dg_sh_restrict)(const DG_SN(dg_stab) * T, int dim
             }
         yc[a0 + nc * (a1 + nc * a2)] += acc;
       }
+}
+
+/* Element-block Jacobi by fast diagonalisation: the element's diagonal block
+ * of a M + b K is sum_d G_d (x) M_others + a vol M, so with
+ * M^-1/2 G_d M^-1/2 = Q_d L_d Q_d^T and V_d = M^-1/2 Q_d its inverse is
+ * (V (x) V (x) V) diag(1 / (sum_d L_d + a vol)) (V^T (x) V^T (x) V^T).
+ * V[d][i * DG_SNR + j]: row i, column j; lam[d][j].  z may not alias rv. */
+DG_HD static inline void DG_SN(dg_sblock_solve)(int dim, int r, const DG_SR *const V[3],
+                                                const DG_SR *const lam[3], DG_SR shift,
+                                                const DG_SR *rv, DG_SR *z) {
+  const int n = r + 1, n2 = dim == 3 ? n : 1;
+  const long str[3] = {1, n, (long)n * n}, m = (long)n * n * n2;
+  DG_SR w[DG_SNR * DG_SNR * DG_SNR];
+  for (long i = 0; i < m; ++i) w[i] = rv[i];
+  /* forward: w = V^T along every direction (in place through z as scratch) */
+  for (int d = 0; d < dim; ++d) {
+    const DG_SR *Vd = V[d];
+    for (long i = 0; i < m; ++i) {
+      const int id = (int)((i / str[d]) % n);
+      const long base = i - id * str[d];
+      DG_SR s = 0;
+      for (int k = 0; k < n; ++k) s += Vd[k * DG_SNR + id] * w[base + k * str[d]];
+      z[i] = s;
+    }
+    for (long i = 0; i < m; ++i) w[i] = z[i];
+  }
+  for (int i2 = 0; i2 < n2; ++i2)
+    for (int i1 = 0; i1 < n; ++i1)
+      for (int i0 = 0; i0 < n; ++i0) {
+        DG_SR l = shift + lam[0][i0] + lam[1][i1] + (dim == 3 ? lam[2][i2] : (DG_SR)0);
+        w[i0 + n * (i1 + n * i2)] /= l;
+      }
+  for (int d = 0; d < dim; ++d) {
+    const DG_SR *Vd = V[d];
+    for (long i = 0; i < m; ++i) {
+      const int id = (int)((i / str[d]) % n);
+      const long base = i - id * str[d];
+      DG_SR s = 0;
+      for (int k = 0; k < n; ++k) s += Vd[id * DG_SNR + k] * w[base + k * str[d]];
+      z[i] = s;
+    }
+    if (d < dim - 1)
+      for (long i = 0; i < m; ++i) w[i] = z[i];
+  }
 }

@@ -66,8 +66,13 @@ int dg_stab_build(dg_stab_d *td, dg_stab_f *tf) {
 }
 
 int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_sop_params *p) {
+  return dg_sop_create_pen(op, g, deg, deg, p);
+}
+
+int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const uint8_t *pdeg,
+                      const dg_sop_params *p) {
   *op = NULL;
-  if (!g || !deg || !p) return dg_error(DG_ERR_ARG, "dg_sop_create: NULL argument");
+  if (!g || !deg || !pdeg || !p) return dg_error(DG_ERR_ARG, "dg_sop_create: NULL argument");
   if (!(p->b > 0) || !(p->a >= 0) || !(p->cpen > 0))
     return dg_error(DG_ERR_ARG,
                     "dg_sop_create: need b > 0, a >= 0, C > 0 (got b = %g, a = %g, C = %g)", p->b,
@@ -86,20 +91,22 @@ int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_so
   o->g = *g;
   o->p = *p;
   o->deg = malloc((size_t)g->nelem);
+  o->pdeg = malloc((size_t)g->nelem);
   o->off = malloc(sizeof(long) * (size_t)(g->nelem + 1));
-  if (!o->deg || !o->off) {
+  if (!o->deg || !o->pdeg || !o->off) {
     dg_sop_destroy(&o);
     return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory (%ld elements)", g->nelem);
   }
   long off = 0;
   for (long e = 0; e < g->nelem; ++e) {
-    if (deg[e] > DG_MAX_DEGREE) {
-      int r = deg[e];
+    if (deg[e] > DG_MAX_DEGREE || pdeg[e] > DG_MAX_DEGREE) {
+      int r = deg[e] > pdeg[e] ? deg[e] : pdeg[e];
       dg_sop_destroy(&o);
       return dg_error(DG_ERR_ARG, "dg_sop_create: element %ld has degree %d > %d", e, r,
                       DG_MAX_DEGREE);
     }
     o->deg[e] = deg[e];
+    o->pdeg[e] = pdeg[e];
     o->off[e] = off;
     long m = 1;
     for (int d = 0; d < g->dim; ++d) m *= deg[e] + 1;
@@ -127,6 +134,7 @@ int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_so
   F->b = (float)p->b;
   F->cpen = (float)p->cpen;
   A->deg = F->deg = o->deg;
+  A->pdeg = F->pdeg = o->pdeg;
   A->off = F->off = o->off;
   *op = o;
   return 0;
@@ -135,6 +143,7 @@ int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_so
 void dg_sop_destroy(dg_sop **op) {
   if (!op || !*op) return;
   free((*op)->deg);
+  free((*op)->pdeg);
   free((*op)->off);
   free(*op);
   *op = NULL;
@@ -144,6 +153,7 @@ long dg_sop_len(const dg_sop *op) { return op->off[op->g.nelem]; }
 const long *dg_sop_offsets(const dg_sop *op) { return op->off; }
 const dg_grid *dg_sop_grid(const dg_sop *op) { return &op->g; }
 const uint8_t *dg_sop_degrees(const dg_sop *op) { return op->deg; }
+const uint8_t *dg_sop_penalty_degrees(const dg_sop *op) { return op->pdeg; }
 const dg_sop_params *dg_sop_get_params(const dg_sop *op) { return &op->p; }
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op) { return &op->tab_d; }
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op) { return &op->tab_f; }

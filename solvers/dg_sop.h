@@ -32,6 +32,10 @@ dg_sop_params dg_sop_default_params(void);
  * periodic direction needs at least 2 elements (an element is never its own
  * neighbour).  Returns 0 or DG_ERR_ARG / DG_ERR_MEM / DG_ERR_LIB. */
 int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_sop_params *p);
+/* The same with penalty degrees pdeg[g->nelem] (copied) in place of the
+ * degrees in the penalty (multigrid levels keep the fine level's). */
+int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const uint8_t *pdeg,
+                      const dg_sop_params *p);
 void dg_sop_destroy(dg_sop **op);
 
 /* Number of reals of a vector (sum over elements of (r_e+1)^dim). */
@@ -40,6 +44,7 @@ long dg_sop_len(const dg_sop *op);
 const long *dg_sop_offsets(const dg_sop *op);
 const dg_grid *dg_sop_grid(const dg_sop *op);
 const uint8_t *dg_sop_degrees(const dg_sop *op);
+const uint8_t *dg_sop_penalty_degrees(const dg_sop *op);
 const dg_sop_params *dg_sop_get_params(const dg_sop *op);
 /* The reference tables (double and float) the element functions read. */
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op);

@@ -7,8 +7,9 @@
 struct dg_sop {
   dg_grid g;
   dg_sop_params p;
-  uint8_t *deg; /* [nelem] */
-  long *off;    /* [nelem + 1] */
+  uint8_t *deg;  /* [nelem] */
+  uint8_t *pdeg; /* [nelem] penalty degrees */
+  long *off;     /* [nelem + 1] */
   dg_stab_d tab_d;
   dg_stab_f tab_f;
   dg_sargs_d args_d;

@@ -1,16 +1,18 @@
 /* test_solvers_mg.c - hp-multigrid (solvers/dg_mg.h) on SIPG Poisson,
  * -lap u = f, u = prod sin(pi x_d), homogeneous Dirichlet:
- *   - CG preconditioned by one V(2,2) cycle reaches a 1e-10 relative residual
- *     in at most 12 iterations for every degree asked for (prints the
- *     cycle's convergence factor as a stationary iteration, asserted < 1);
- *   - the hierarchy: the p-levels truncate degrees to max(1, r/2), the
- *     h-levels halve the elements, the coarse space is a subspace
- *     (prolongation then restriction of a coarse vector = its Galerkin
- *     mass-weighted copy: R M_f P = M_c, checked to round-off);
+ *   - CG preconditioned by one V(6,6) cycle (Chebyshev degree 6, element-block
+ *     Jacobi) reaches a 1e-10 relative residual in at most 12 iterations for
+ *     every degree asked for, and the cycle as a stationary iteration
+ *     converges at a factor <= 0.15 per cycle; the F-cycle needs no more
+ *     iterations than the V-cycle;
+ *   - the transfers: R = P^T to round-off, the coarse space a subspace (P of
+ *     the coarse projection of degree-1 data is its fine projection), and
+ *     R A_f P against the rediscretised coarse operator printed;
  *   - mixed precision: fp64 CG around the fp32 cycle reaches the same L2
  *     error as the all-fp64 solve to 4 significant digits, and pure fp32 (CG
  *     in float around the float cycle) stalls above the 1e-10 residual.
- *   test_solvers_mg DIM MAP RMIN RMAX N   (MAP: uniform, band, random) */
+ *   test_solvers_mg DIM MAP RMIN RMAX N [SMOOTHING_DEGREE]   (MAP: uniform, band,
+ *   random; band and random maps hold degrees max(1,r-1)..r) */
 #include "dg_degree_map.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
@@ -74,6 +76,24 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
     worst_t = fmax(worst_t, fabs(a - b) / sc);
     CHECK(fabs(a - b) <= 1e-13 * sc, "%s level %d (%c): y'Px %.17g vs (Ry)'x %.17g", what, l,
           dg_mg_level_kind(mg, l + 1), a, b);
+    {
+      /* Galerkin: R A_f P xc against A_c xc */
+      double *af = malloc(sizeof(double) * (size_t)nf), *ac = malloc(sizeof(double) * (size_t)nc);
+      for (long i = 0; i < nf; ++i) pf[i] = 0;
+      OK(dg_mg_prolong_add_d(mg, l, xc, pf));
+      OK(dg_sop_apply_d(F, pf, af));
+      OK(dg_mg_restrict_d(mg, l, af, rc));
+      OK(dg_sop_apply_d(C, xc, ac));
+      double dmax = 0, amax = 0;
+      for (long i = 0; i < nc; ++i) {
+        dmax = fmax(dmax, fabs(rc[i] - ac[i]));
+        amax = fmax(amax, fabs(ac[i]));
+      }
+      printf("level %d (%c): |R A_f P x - A_c x| / |A_c x| = %.2e\n", l + 1,
+             dg_mg_level_kind(mg, l + 1), dmax / amax);
+      free(af);
+      free(ac);
+    }
     if (exact_embedding) {
       OK(dg_sop_project(C, poly1, NULL, xc));
       OK(dg_sop_project(F, poly1, NULL, yf));
@@ -100,15 +120,16 @@ typedef struct {
 } result;
 
 int main(int argc, char **argv) {
-  if (argc != 6) {
-    printf("usage: %s DIM uniform|band|random RMIN RMAX N\n", argv[0]);
+  if (argc != 6 && argc != 7) {
+    printf("usage: %s DIM uniform|band|random RMIN RMAX N [SMOOTHING_DEGREE]\n", argv[0]);
     return 2;
   }
+  const int sdeg = argc == 7 ? atoi(argv[6]) : 6;
   const int dim = atoi(argv[1]), rmin = atoi(argv[3]), rmax = atoi(argv[4]), nel = atoi(argv[5]);
   const char *kind = argv[2];
   g_dim = dim;
-  printf("SIPG Poisson %dD, %d^%d elements, %s map, CG + one V(2,2) per iteration to 1e-10\n", dim,
-         nel, dim, kind);
+  printf("SIPG Poisson %dD, %d^%d elements, %s map, CG + one V(%d,%d) per iteration to 1e-10\n",
+         dim, nel, dim, kind, sdeg, sdeg);
   printf("%3s %9s %6s %8s %12s %12s %12s %10s %12s\n", "r", "unknowns", "levels", "its(fp64)",
          "factor/cycle", "L2 (fp64)", "L2 (mixed)", "its(mixed)", "fp32 stall");
   for (int r = rmin; r <= rmax; ++r) {
@@ -129,10 +150,7 @@ int main(int argc, char **argv) {
     OK(dg_sop_create(&op, &g, m->deg, &p));
     dg_mg *mg = NULL;
     dg_mg_opts mo = dg_mg_default_opts();
-    if (getenv("X_DEG")) mo.smooth_deg = atoi(getenv("X_DEG"));
-    if (getenv("X_RANGE")) mo.smooth_range = atof(getenv("X_RANGE"));
-    if (getenv("X_SAFE")) mo.eig_safety = atof(getenv("X_SAFE"));
-    if (getenv("X_EIG")) mo.eig_its = atoi(getenv("X_EIG"));
+    mo.smooth_deg = sdeg;
     OK(dg_mg_create(&mg, op, &mo));
     if (r == rmin) check_transfers(mg, 1, kind);
     const long n = dg_sop_len(op);
@@ -140,7 +158,7 @@ int main(int argc, char **argv) {
     double *t = malloc(sizeof(double) * (size_t)n), *c = malloc(sizeof(double) * (size_t)n);
     OK(dg_sop_load(op, rhs, NULL, b));
     /* 1. fp64 CG + fp64 V-cycle */
-    dg_krylov_opts ko = {1e-10, 100, NULL, NULL};
+    dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 0};
     dg_krylov_stats st;
     OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mg, b, x, &ko, &st));
     result rd = {0, true_rel(op, b, x), st.its};
@@ -148,6 +166,21 @@ int main(int argc, char **argv) {
     CHECK(st.converged && st.its <= 12, "r=%d: fp64 CG+MG %d iterations (rel %g)", r, st.its,
           st.rel);
     CHECK(rd.rel <= 2e-10, "r=%d: true residual %g", r, rd.rel);
+    /* 1b. the F-cycle (fp64): as good or better */
+    {
+      dg_mg *mf = NULL;
+      dg_mg_opts fo = mo;
+      fo.cycle = DG_MG_F;
+      fo.precisions = DG_MG_DOUBLE;
+      OK(dg_mg_create(&mf, op, &fo));
+      dg_svec_zero_d(n, x);
+      dg_krylov_stats sf;
+      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sf));
+      CHECK(sf.converged && sf.its <= rd.its, "r=%d: F-cycle CG %d iterations, V-cycle %d", r,
+            sf.its, rd.its);
+      printf("    F-cycle: %d CG iterations\n", sf.its);
+      dg_mg_destroy(&mf);
+    }
     /* 2. the cycle as a stationary iteration: x += B (b - A x), 8 cycles */
     dg_svec_zero_d(n, x);
     double r0 = sqrt(dg_svec_dot_d(n, b, b)), rk = r0;
@@ -162,7 +195,7 @@ int main(int argc, char **argv) {
     for (long i = 0; i < n; ++i) t[i] = b[i] - t[i];
     rk = sqrt(dg_svec_dot_d(n, t, t));
     const double factor = pow(rk / r0, 1.0 / ncyc);
-    CHECK(factor < 0.5, "r=%d: convergence factor %g per cycle", r, factor);
+    CHECK(factor <= 0.15, "r=%d: convergence factor %g per cycle", r, factor);
     /* 3. mixed: fp64 CG, fp32 cycle, to 1e-10 */
     dg_svec_zero_d(n, x);
     OK(dg_cg_d(n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
@@ -173,7 +206,7 @@ int main(int argc, char **argv) {
     /* 4. pure fp32: CG in float around the float cycle, 40 iterations */
     float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
     for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
-    dg_krylov_opts kf = {1e-10, 40, NULL, NULL};
+    dg_krylov_opts kf = {1e-10, 40, NULL, NULL, 0};
     OK(dg_cg_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
     for (long i = 0; i < n; ++i) x[i] = xf[i];
     const double stall = true_rel(op, b, x);

@@ -4,6 +4,7 @@
  * kernel of the periodic Laplacian, the diagonal, the 1D stiffness against its
  * closed form, and float against double. */
 #include "dg_degree_map.h"
+#include "dg_sblock.h"
 #include "dg_sop.h"
 #include "dg_test.h"
 
@@ -92,6 +93,23 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   OK(dg_sop_diag_d(op, dg));
   for (long i = 0; i < n; ++i) ddiff = fmax(ddiff, fabs(dg[i] - A[i * n + i]));
   CHECK(ddiff <= 1e-13 * amax, "%s: diagonal off by %g", name, ddiff);
+  /* element-block Jacobi: D_block^-1 (A x restricted to the blocks) == x */
+  {
+    dg_sblock *bj = NULL;
+    OK(dg_sblock_create(&bj, op));
+    const long *off = dg_sop_offsets(op);
+    double *bx = calloc((size_t)n, sizeof(double)), *z = malloc(sizeof(double) * (size_t)n), bd = 0;
+    for (long e = 0; e < g.nelem; ++e)
+      for (long i = off[e]; i < off[e + 1]; ++i)
+        for (long j = off[e]; j < off[e + 1]; ++j) bx[i] += A[i * n + j] * x[j];
+    OK(dg_sblock_apply_d(bj, bx, z));
+    for (long i = 0; i < n; ++i) bd = fmax(bd, fabs(z[i] - x[i]));
+    CHECK(bd <= 1e-10, "%s: block Jacobi inverse off by %g (%d eigenproblems)", name, bd,
+          dg_sblock_nkeys(bj));
+    free(bx);
+    free(z);
+    dg_sblock_destroy(&bj);
+  }
   /* float against double: the same source in both precisions */
   float *xf = malloc(sizeof(float) * (size_t)n), *yf = malloc(sizeof(float) * (size_t)n);
   for (long i = 0; i < n; ++i) xf[i] = (float)x[i];

@@ -201,11 +201,18 @@ static int setup_time(run_state *r) {
             "advect: warning: --dt %g is above the stable estimate %.6g (CFL 1 for the "
             "element degrees and sizes); expect growth\n",
             r->dt, est);
-  if (!c->dt_set && c->cfl > dg_app_cfl_limit(r->set.ts_kind))
+  const int rmax = dg_disc_degrees(r->set.disc)->rmax;
+  const double lim = dg_app_cfl_limit(r->set.ts_kind, rmax);
+  if (!c->dt_set && lim == 0)
     fprintf(stderr,
-            "advect: warning: --cfl %g is above the stable range of %s (CFL <= %g); expect "
-            "growth\n",
-            c->cfl, c->integrator, dg_app_cfl_limit(r->set.ts_kind));
+            "advect: warning: --integrator %s has no stable --cfl at degree %d (only at "
+            "degree 0); expect growth\n",
+            c->integrator, rmax);
+  else if (!c->dt_set && c->cfl > lim)
+    fprintf(stderr,
+            "advect: warning: --cfl %g is above the stable range of %s at degree %d (CFL <= "
+            "%g); expect growth\n",
+            c->cfl, c->integrator, rmax, lim);
   if (c->steps_set) {
     r->steps = c->steps;
     return 0;

@@ -73,7 +73,17 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --cfl C              dt = C x stable step on the solution    [0.5]\n"
           "                       (re-estimated every step where the model's wave\n"
           "                       speed changes with u or t); a warning above the\n"
-          "                       integrator's stable range\n"
+          "                       integrator's stable range\n",
+          prog);
+  fprintf(f, "                       stable --cfl by degree 0..%d (higher: as %d):\n",
+          DG_APP_CFL_DEGREES - 1, DG_APP_CFL_DEGREES - 1);
+  for (int k = 0; k < DG_TS_COUNT; ++k) {
+    fprintf(f, "                         %-7s", dg_ts_name((dg_ts_kind)k));
+    for (int r = 0; r < DG_APP_CFL_DEGREES; ++r)
+      fprintf(f, " %g", dg_app_cfl_limit((dg_ts_kind)k, r));
+    fprintf(f, "\n");
+  }
+  fprintf(f,
           "  --t-end T            final time (excludes --steps)           [1]\n"
           "  --steps N            number of steps; T = N dt               [from --t-end]\n"
           "output\n"
@@ -107,8 +117,7 @@ void dg_app_help(FILE *f, const char *prog) {
           "(host-memory backends; otherwise at the next progress line, snapshot or\n"
           "the end), naming the files kept.  Warnings and the band note go to stderr.\n"
           "\n"
-          "models of this build and their options:\n",
-          prog);
+          "models of this build and their options:\n");
   dg_model_help(f);
 }
 

@@ -29,8 +29,9 @@ int dg_app_band_reach(int ny, int rmin, int rmax);
 
 /* Bytes a run of c needs at its peak: the degree maps, the discretisation's
  * tables, traces and neighbour copy, the solution and the integrator's
- * registers, and the largest transient (error norms, a snapshot with its
- * view sub-grid, a restart read).  With m NULL the degrees come from the
+ * registers, and the largest transient (error norms, or a snapshot with
+ * its view sub-grid, written through an HDF5 image in memory), plus 1/4 for
+ * the allocator.  With m NULL the degrees come from the
  * options (a lower bound for random maps and map files: every element at
  * the lowest degree they allow); with m the map's own.  Integer arithmetic
  * that saturates at UINT64_MAX instead of wrapping. */
@@ -57,8 +58,12 @@ int dg_app_check_outputs(const dg_app_config *c);
  * ".xdmf". */
 int dg_app_xdmf_path(char *buf, size_t cap, const char *output);
 
-/* The largest --cfl at which the integrator keeps the DG stages stable,
- * in the units of dg_disc_stable_dt (measured; see the definition). */
-double dg_app_cfl_limit(dg_ts_kind kind);
+/* Degrees the stable --cfl was measured for (higher ones use the last). */
+#define DG_APP_CFL_DEGREES 6
+
+/* The largest --cfl at which the integrator keeps the DG stages of the
+ * given (highest) degree stable, in the units of dg_disc_stable_dt
+ * (measured; 0 where no step is stable). */
+double dg_app_cfl_limit(dg_ts_kind kind, int degree);
 
 #endif

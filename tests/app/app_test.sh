@@ -363,6 +363,9 @@ blowup)
   tm=$(echo "$msg" | sed -n 's/.*, t=\([0-9.e+]*\): .*/\1/p')
   [ "$tm" = "$(printf '%.6g' $((step * DT)))" ] || bad "blow-up time t=$tm is not step $step x dt $DT"
   [ "$step" -lt 100000 ] || bad "no blow-up within the run"
+  # The progress lines stop before it.
+  last_p=$(grep '^progress: step ' "$DIR/out" | tail -n 1 | sed 's/^progress: step \([0-9]*\) .*/\1/')
+  [ "$last_p" = $(( (step - 1) / PE * PE )) ] || bad "last progress line at step $last_p, blow-up at $step"
   # Found at the step it happens: the same run stopped one step earlier is
   # finite everywhere (its end-of-run check reads every coefficient).
   run --cells 4x4 --degree 2 --integrator euler --dt $DT --steps $((step - 1)) --progress-every 0 --quiet --output pre.h5
@@ -371,8 +374,6 @@ blowup)
     bad "the run to step $((step - 1)) printed: $(cat "$DIR/err")"
   rm -f pre.h5
   # The progress lines stop before it.
-  last_p=$(grep '^progress: step ' "$DIR/out" | tail -n 1 | sed 's/^progress: step \([0-9]*\) .*/\1/')
-  [ "$last_p" = $(( (step - 1) / PE * PE )) ] || bad "last progress line at step $last_p, blow-up at $step"
   # The final output is the earlier file, byte for byte.
   [ "$(cksum < blow.h5)" = "$prevsum" ] || bad "blow.h5 was replaced by the failed run"
   readable "previous final output" blow.h5

@@ -339,6 +339,9 @@ static int run(run_state *r) {
     for (int64_t i = 0; c->history && i < s->nhist; ++i)
       DG_CALL(add_history(r, (long)s->history[4 * i], s->history[4 * i + 1], s->history[4 * i + 2],
                           s->history[4 * i + 3]));
+    /* the file's arrays are in u now: not kept through the run */
+    dg_snapshot_free(&r->rs.snap);
+    c->restart_degrees = NULL;
   }
   DG_CALL(dg_mass(d, r->u, r->mass0));
   DG_CALL(mass_scales(r));
@@ -371,7 +374,7 @@ static int run(run_state *r) {
            (double)dg_app_bytes_available() / 1048576.0);
   }
   if (c->history && r->nhist == 0) DG_CALL(add_history(r, r->step0, r->t, r->mass0[0], NAN));
-  /* a series starts with the initial state (a restart: with the file it started from) */
+  /* a series starts with the initial state (a restarted one goes on after its file) */
   if (c->output_every > 0 && !r->restarting && r->steps != 0) {
     char path[600];
     snap_name(path, sizeof path, c->output, r->step0);

@@ -37,7 +37,8 @@ void dg_app_defaults(dg_app_config *c) {
 
 void dg_app_help(FILE *f, const char *prog) {
   fprintf(f,
-          "usage: %s [CONFIG_FILE] [options]   (every option also as --name=value)\n"
+          "usage: %s [CONFIG_FILE] [options]   (every option also as --name=value;\n"
+          "       --quiet, --history, --verbose also as --name=true|false)\n"
           "\n"
           "configuration\n"
           "  --config PATH        options from a configuration file: name = value lines,\n"
@@ -333,7 +334,7 @@ static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
       if (!strcmp(name, "quiet")) c->quiet = on;
       if (!strcmp(name, "history")) c->history = on;
       if (!strcmp(name, "verbose")) c->verbose = on;
-      if (given) DG_CALL(record(c, name, o->from ? o->value : "1"));
+      if (given) DG_CALL(record(c, name, o->from || strcmp(o->value, "true") ? o->value : "1"));
       continue;
     }
     if (!o->value) {

@@ -141,14 +141,18 @@ int dg_app_layers_build(dg_app_layers *L, int argc, char **argv, const dg_config
     DG_CALL(dg_app_split_option(a, name, sizeof name, &eq));
     const char *val;
     if (dg_app_is_flag(name)) {
-      if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
+      const int action = !strcmp(name, "help") || !strcmp(name, "print-config");
+      if (eq && action) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
       if (!strcmp(name, "help")) return DG_APP_HELP;
       if (!strcmp(name, "print-config")) {
         if (L->print_config) return dg_error(DG_ERR_ARG, "option --%s given twice", name);
         L->print_config = 1;
         continue;
       }
-      val = "true";
+      /* --quiet, or --quiet=false to undo a configuration's quiet = true */
+      int on;
+      if (eq) DG_CALL(dg_app_parse_bool(name, eq, &on));
+      val = eq ? eq : "true";
     } else {
       val = eq ? eq : (i + 1 < argc ? argv[++i] : NULL);
     }

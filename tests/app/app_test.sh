@@ -195,8 +195,8 @@ foo|advect: foo: cannot open: No such file or directory
 --dt 0.1 --cfl 0.5|advect: options --dt and --cfl exclude each other
 --cfl 0.5 --dt 0.1|advect: options --dt and --cfl exclude each other
 --steps 4 --t-end 1|advect: options --steps and --t-end exclude each other
---quiet=1|advect: option --quiet takes no value
---history=yes|advect: option --history takes no value
+--quiet=1|advect: option --quiet: '1' is not one of false, true
+--history=yes|advect: option --history: 'yes' is not one of false, true
 --cells 4x4 --cells 5x5|advect: option --cells given twice
 --quiet --quiet|advect: option --quiet given twice
 --integrator rk3|advect: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
@@ -477,6 +477,13 @@ config)
   run --cells 5x4 --map random --degree 3 --degree-min 1 --seed 7 --velocity rotation --init gauss \
     --integrator rk4 --dt 0.01 --steps 3 --quiet --output over_cli.h5
   same_coeffs "file + command line vs command line" over.h5 over_cli.h5
+  # a flag of the file undone on the command line (--quiet=false)
+  run plain.cfg --quiet=false --history=true --steps 100 --progress-every 50 --output flags.h5
+  want_rc 0 "--quiet=false over quiet = true"
+  grep -q '^progress: step 50 ' "$DIR/out" || bad "--quiet=false: no progress line: $(cat "$DIR/out")"
+  run plain.cfg --quiet=false --history=true --print-config
+  grep -q '^quiet = false$' "$DIR/out" && grep -q '^history = true$' "$DIR/out" ||
+    bad "--quiet=false --history=true: $(cat "$DIR/out")"
   # /parameters keeps the options as given, from the file and the command line
   [ "$(param over.h5 seed)" = 7 ] || bad "/parameters/seed of over.h5 is '$(param over.h5 seed)', not the file's 7"
   [ "$(param over.h5 dt)" = 0.01 ] || bad "/parameters/dt of over.h5 is '$(param over.h5 dt)', not the command line's 0.01"

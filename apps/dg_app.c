@@ -195,7 +195,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   }
   if (!strcmp(name, "grid")) return parse_word(opt, v, "box|latlon", c->grid, sizeof c->grid);
   if (!strcmp(name, "radius")) {
-    DG_CALL(dg_app_parse_real(opt, v, 0, HUGE_VAL, &c->radius));
+    DG_CALL(parse_real(opt, v, &c->radius));
     if (!(c->radius > 0) || !isfinite(c->radius))
       return dg_error(DG_ERR_ARG, "option --radius: %s must be positive and finite", v);
     return 0;

@@ -73,7 +73,7 @@ static int own_ok(const dg_plan_in *in) {
  * (own_split) hold at least half of the elements away from degree changes:
  * own q takes the team update for the elements at degree changes, and on a
  * random map, where nearly all are, that costs more than own q saves (CPU:
- * 1.3-1.7x the step time; BENCHMARKS.md).  A bad value is
+ * 1.3-1.7x the step time; BENCHMARKS.md, own q on band maps).  A bad value is
  * reported by choose_own_q. */
 static int own_q_wanted(const dg_backend_ops *be, const dg_plan_in *in) {
   if (!own_ok(in) || env_is("DGRID_OWN_Q", "off")) return 0;
@@ -102,11 +102,16 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team = dim == 2 && !in->mapped && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
+  p->team = dim == 2 && !in->aux && !in->mapped &&
+            (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
   /* the team update has no metric terms yet: a mapped grid (the sphere) runs the
      one-element update, the plain reference schedule */
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->mapped,
-                       "a 2D grid without metric terms (the team update has none yet)", &p->team));
+  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->mapped,
+                       dim != 2 ? "a 2D grid"
+                       : in->mapped
+                           ? "a 2D grid without metric terms (the team update has none yet)"
+                           : "a model without auxiliary data",
+                       &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1 */
   const int fits = nonempty == 1 && in->q == r0 + 1;
@@ -163,7 +168,8 @@ int dg_plan_choose(const dg_backend_ops *be, const dg_plan_in *in, dg_plan *p) {
      elements at degree changes queue behind it on the other streams (band
      1..7 at 768x768 with forward Euler on the H100: 0.93-0.97x the step time
      of plain degree order).  Without own q, plain degree order: largest
-     first took band 1..7 at 512x512 1.02-1.03x as long (BENCHMARKS.md). */
+     first took band 1..7 at 512x512 1.02-1.03x as long (BENCHMARKS.md,
+     launch order). */
   p->largest_first = p->own_q;
   return 0;
 }
@@ -175,13 +181,14 @@ void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t 
     if (p->split[r]) n += (size_t)snprintf(own + n, sizeof own - n, "%s%d", n ? "," : "", r);
   snprintf(buf, cap,
            "update=%s neighbours=%s reuse_traces=%s own_q=%s%s%s launch=%s "
-           "(own q exact for the model: %s)%s",
+           "(own q exact for the model: %s%s)%s",
            p->team ? "team" : "element",
            !p->nbr_coeffs  ? "traces"
            : p->nbr_traces ? "coeffs+traces-at-degree-changes"
                            : "coeffs",
            p->reuse_traces ? "yes" : "no", p->own_q ? "on" : "off", p->own_q ? " degrees " : "",
            own, p->largest_first ? "largest-first" : "degree-order", in->own_q_exact ? "yes" : "no",
+           in->aux ? "; auxiliary data: element update" : "",
            in->mapped ? " geometry=latlon: the one-element update only (the team update and "
                         "own q have no metric terms yet)"
                       : "");

@@ -49,6 +49,8 @@ struct dg_disc {
                                          row tables) or NULL */
   int metric;                         /* the latlon sphere: dg_stage_args.metric */
   long tab_off[DG_MAX_DEGREE + 1];    /* metric: each degree's row tables in d_geom */
+  dg_real *d_aux;                     /* device: [nslots/W][aux_size][W] or NULL */
+  long aux_size;                      /* DG_AUX_SIZE: the model's values per element */
   dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
   dg_real *d_weight;                  /* device: [nslots] 1 for an element, 0 for padding */
   dg_real *d_rate;                    /* device: [nslots] the elements' CFL rates */
@@ -266,6 +268,80 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   return 0;
 }
 
+/* The model's own sample of its auxiliary data (dg_aux_fn). */
+static int model_aux(const double x[3], double *out, void *ctx) {
+  return dg_model_aux((const dg_model *)ctx, x, out);
+}
+
+int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
+  const int naux = dg_model_naux(d->model);
+  if (naux == 0 || !d->d_aux)
+    return dg_error(DG_ERR_ARG, "model %s has no auxiliary data", dg_model_name(d->model));
+  const dg_grid *g = &d->grid;
+  const int dim = g->dim, W = d->W, Q = d->q, QF = (int)ipow(Q, dim - 1);
+  const int QV = (int)ipow(Q, dim);
+  const size_t bytes = (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real);
+  dg_real *a = calloc(bytes ? bytes : 1, 1); /* padding lanes keep zeros */
+  if (!a) return dg_error(DG_ERR_MEM, "out of memory for auxiliary data (%zu bytes)", bytes);
+  double out[64];
+  if (naux > 64) {
+    free(a);
+    return dg_error(DG_ERR_ARG, "model %s: %d auxiliary values, at most 64",
+                    dg_model_name(d->model), naux);
+  }
+  int rc = 0;
+  for (long s = 0; s < d->nslots && !rc; ++s) {
+    const long e = d->slot_elem[s];
+    if (e < 0) continue;
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    /* the coordinates as the stages form them (dg_slab_x, the face loops):
+       the centre and sizes in dg_real, the minus face of the first element
+       at hi (periodic wrap, as build_tables' geometry) */
+    double xc[3] = {0, 0, 0}, h[3] = {0, 0, 0}, fm[3] = {0, 0, 0}, fp[3] = {0, 0, 0};
+    for (int k = 0; k < dim; ++k) {
+      const int i = ijk[k];
+      xc[k] = (dg_real)(g->lo[k] + (i + 0.5) * g->h[k]);
+      h[k] = (dg_real)g->h[k];
+      fm[k] = (dg_real)(g->lo[k] + (i == 0 ? g->n[k] : i) * g->h[k]);
+      fp[k] = (dg_real)(g->lo[k] + (i + 1) * g->h[k]);
+    }
+    dg_real *base = a + (s / W) * d->aux_size * W + s % W;
+    for (int pt = 0; pt < QV + 2 * dim * QF && !rc; ++pt) {
+      double x[3] = {0, 0, 0};
+      int fc = -1, p = pt;
+      if (pt < QV) {
+        for (int k = 0, r2 = pt; k < dim; ++k, r2 /= Q)
+          x[k] = xc[k] + (dg_real)0.5 * h[k] * d->basis.x[r2 % Q];
+      } else {
+        fc = (pt - QV) / QF, p = (pt - QV) % QF;
+        const int dd = fc / 2;
+        int r2 = p;
+        for (int k = 0; k < dim; ++k) {
+          if (k == dd) {
+            x[k] = fc % 2 ? fp[k] : fm[k];
+          } else {
+            x[k] = xc[k] + (dg_real)0.5 * h[k] * d->basis.x[r2 % Q];
+            r2 /= Q;
+          }
+        }
+      }
+      if (fn(x, out, ctx)) {
+        rc = dg_error(DG_ERR_ARG, "auxiliary data: the sampler failed at x = (%g, %g, %g)", x[0],
+                      x[1], x[2]);
+        break;
+      }
+      for (int i = 0; i < naux; ++i) {
+        const long o = fc < 0 ? (long)i * QV + p : (long)naux * (QV + fc * QF) + (long)i * QF + p;
+        base[o * W] = (dg_real)out[i];
+      }
+    }
+  }
+  if (!rc) rc = dg_backend()->to_device(d->d_aux, a, bytes);
+  free(a);
+  return rc;
+}
+
 /* Whether element e has a neighbour of another degree. */
 static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
   int ijk[3];
@@ -339,7 +415,9 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     goto fail;
   }
   pin->mapped = d->metric;
-  pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model) && !d->metric;
+  pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model) &&
+                     dg_model_naux(d->model) == 0 && !d->metric;
+  pin->aux = dg_model_naux(d->model) > 0;
   const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
   if (own_ok) {
@@ -456,6 +534,14 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       if ((rc = be->alloc(&p, (size_t)d->len * sizeof(dg_real)))) goto fail;
       d->d_spare = p;
     }
+    if (dg_model_naux(d->model) > 0) {
+      const int QF = (int)ipow(q, dim - 1);
+      d->aux_size = dg_model_naux(d->model) * (ipow(q, dim) + 2L * dim * QF);
+      if ((rc = be->alloc(&p, (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real))))
+        goto fail;
+      d->d_aux = p;
+      if (d->model->desc->aux && (rc = dg_disc_set_aux(d, model_aux, d->model))) goto fail;
+    }
     if (!d->nbr_coeffs || d->nbr_traces) {
       for (int b = 0; b < 2; ++b) {
         if ((rc = be->alloc(&p, tb))) goto fail;
@@ -484,6 +570,7 @@ void dg_disc_destroy(dg_disc **dp) {
     if (d->basis_own[r]) be->basis_free(d->basis_own[r]);
   if (d->d_nbr) be->free(d->d_nbr);
   if (d->d_geom) be->free(d->d_geom);
+  if (d->d_aux) be->free(d->d_aux);
   for (int b = 0; b < 2; ++b)
     if (d->d_trace[b]) be->free(d->d_trace[b]);
   if (d->d_spare) be->free(d->d_spare);
@@ -556,6 +643,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     a.k = d->d_weight + b->slot0;
     a.geom = d->d_geom ? d->d_geom + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
     a.metric = (unsigned char)d->metric;
+    a.aux = d->d_aux ? d->d_aux + (b->slot0 / d->W) * d->aux_size * d->W : NULL;
     a.slot0 = b->slot0;
     a.nblock = b->nblock;
     DG_CALL(be->rate(&a, d->basis_dev, r, d->q));
@@ -650,7 +738,8 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
                   /* with nbr_coeffs, where the degree changes: write and read */
                   + (coeffs ? 2.0 * (double)d->jump_sides * nv * QF * rb : 0) +
                   (double)d->nslots * 2 * dim * sizeof(int) +
-                  (d->d_geom ? (double)d->nslots * geom_stride(d) * rb : 0);
+                  (d->d_geom ? (double)d->nslots * geom_stride(d) * rb : 0) +
+                  (double)d->nslots * d->aux_size * rb; /* auxiliary data, read once */
   return w;
 }
 
@@ -716,6 +805,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       a.k = k ? k->dev + b->base + off : NULL;
       a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
       a.geom = d->d_geom ? d->d_geom + (slot0 / W) * geom_stride(d) * W : NULL;
+      a.aux = d->d_aux ? d->d_aux + (slot0 / W) * d->aux_size * W : NULL;
       a.slot0 = slot0;
       a.nblock = nblk;
       a.team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);

@@ -78,6 +78,15 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
  * DG_ERR_NUMERIC. */
 int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt);
 
+/* Auxiliary data of a model with naux > 0 (models/dg_model_desc.h): sample
+ * fn(x, out[naux], ctx) at every volume and face point of every element and
+ * hand the values to the stages (replacing the model's own sample, which
+ * dg_disc_create takes where the model has one).  fn returns 0, or nonzero
+ * to fail (then DG_ERR_ARG naming the point).  DG_ERR_ARG for a model
+ * without auxiliary data. */
+typedef int (*dg_aux_fn)(const double x[3], double *out, void *ctx);
+int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx);
+
 /* Each element's CFL rate on u at time t (as dg_disc_stable_dt: the step
  * is 1 / the largest), into rate[nelem] in element order. */
 int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rate);

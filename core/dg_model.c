@@ -212,6 +212,19 @@ const char *dg_model_var_name(const dg_model *m, int v) { return m->desc->var_na
 int dg_model_linear(const dg_model *m) { return m->desc->linear(&m->dev); }
 int dg_model_uses_x(const dg_model *m) { return m->desc->needs_x(&m->dev); }
 int dg_model_speed_varies(const dg_model *m) { return m->desc->speed_varies(&m->dev); }
+int dg_model_naux(const dg_model *m) { return m->desc->naux; }
+const char *dg_model_aux_name(const dg_model *m, int i) {
+  return i >= 0 && i < m->desc->naux && m->desc->aux_names ? m->desc->aux_names[i] : NULL;
+}
+int dg_model_aux(const dg_model *m, const double x[3], double *out) {
+  if (!m->desc->aux)
+    return dg_error(DG_ERR_ARG,
+                    "model %s has no sampler for its auxiliary data: set it with "
+                    "dg_disc_set_aux",
+                    m->desc->name);
+  m->desc->aux(&m->dev, m->host, x, out);
+  return 0;
+}
 int dg_model_solution(const dg_model *m, const double x[3], double t, double *u) {
   return m->desc->solution(&m->dev, m->host, &m->dom, x, t, u);
 }

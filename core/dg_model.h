@@ -62,6 +62,12 @@ const char *dg_model_var_name(const dg_model *m, int v);
 int dg_model_linear(const dg_model *m);
 int dg_model_uses_x(const dg_model *m);
 int dg_model_speed_varies(const dg_model *m);
+/* Auxiliary data (models/dg_model_desc.h): how many values per point, the
+ * name of value i, and the model's own sample of them at x (DG_ERR_ARG
+ * where the model has none: a program gives them, dg_disc_set_aux). */
+int dg_model_naux(const dg_model *m);
+const char *dg_model_aux_name(const dg_model *m, int i);
+int dg_model_aux(const dg_model *m, const double x[3], double *out);
 /* The solution at (x, t) into u[nvar]: 1 where known (always at t = 0), 0
  * where not. */
 int dg_model_solution(const dg_model *m, const double x[3], double t, double *u);

@@ -27,8 +27,8 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
 }
 
 /* Component d of the flux: (K u_d, p/rho e_d). */
-DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
-                                       dg_real t, int d, dg_lane *f) {
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)x, (void)t;
   f[0] = u[1 + d] * p->K;
   const dg_lane pr = u[0] * (1 / p->rho);
@@ -37,7 +37,8 @@ DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *
 }
 
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
-                                               const dg_lane *x, dg_real t, int d) {
+                                               const dg_lane *a, const dg_lane *x, dg_real t,
+                                               int d) {
   (void)u, (void)x, (void)t, (void)d;
   return dg_lane_set(p->c);
 }
@@ -118,6 +119,9 @@ const dg_model_desc dg_model_acoustics = {
     acoustics_solution,
     NULL, /* file_name */
     NULL, /* at_time */
+    0,    /* naux */
+    NULL, /* aux_names */
+    NULL, /* aux */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -45,14 +45,15 @@ DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg
 }
 
 /* f[0] = component d of the flux beta u. */
-DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
-                                       dg_real t, int d, dg_lane *f) {
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *f) {
   f[0] = dg_model_velocity(p, x, t, d) * u[0];
 }
 
 /* Largest |wave speed| along direction d. */
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
-                                               const dg_lane *x, dg_real t, int d) {
+                                               const dg_lane *a, const dg_lane *x, dg_real t,
+                                               int d) {
   (void)u;
   return dg_lane_abs(dg_model_velocity(p, x, t, d));
 }
@@ -129,6 +130,9 @@ const dg_model_desc dg_model_advection = {
     adv_solution,
     adv_file_name,
     NULL, /* at_time */
+    0,    /* naux */
+    NULL, /* aux_names */
+    NULL, /* aux */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -30,21 +30,23 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return 0;
 }
 
-DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
-                                       dg_real t, int d, dg_lane *f) {
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)x, (void)t;
   f[0] = u[0] * p->beta[d];
 }
 
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
-                                               const dg_lane *x, dg_real t, int d) {
+                                               const dg_lane *a, const dg_lane *x, dg_real t,
+                                               int d) {
   (void)u, (void)x, (void)t;
   return dg_lane_abs(dg_lane_set(p->beta[d]));
 }
 
 /* s[0] = -lambda u + a cos(w t) */
 DG_HD static inline void dg_model_source(const dg_model_params *p, const dg_lane *u,
-                                         const dg_lane *x, dg_real t, dg_lane *s) {
+                                         const dg_lane *a, const dg_lane *x, dg_real t,
+                                         dg_lane *s) {
   (void)x;
   (void)t; /* in p->force */
   s[0] = u[0] * (-p->lambda) + p->force;
@@ -125,6 +127,9 @@ const dg_model_desc dg_model_advection_reaction = {
     reaction_solution,
     NULL, /* file_name */
     reaction_at_time,
+    0,    /* naux */
+    NULL, /* aux_names */
+    NULL, /* aux */
 };
 #endif /* DG_MODEL_HOST */
 

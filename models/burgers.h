@@ -25,15 +25,16 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
 }
 
 /* f[0] = component d of the flux: u^2 / 2 in both directions. */
-DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
-                                       dg_real t, int d, dg_lane *f) {
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)p, (void)x, (void)t, (void)d;
   f[0] = u[0] * u[0] * (dg_real)0.5;
 }
 
 /* |f'(u)| = |u| in both directions. */
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
-                                               const dg_lane *x, dg_real t, int d) {
+                                               const dg_lane *a, const dg_lane *x, dg_real t,
+                                               int d) {
   (void)p, (void)x, (void)t, (void)d;
   return dg_lane_abs(u[0]);
 }
@@ -96,6 +97,9 @@ const dg_model_desc dg_model_burgers = {
     burgers_solution,
     NULL, /* file_name */
     NULL, /* at_time */
+    0,    /* naux */
+    NULL, /* aux_names */
+    NULL, /* aux */
 };
 #endif /* DG_MODEL_HOST */
 

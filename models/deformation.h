@@ -35,14 +35,15 @@ DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg
   return d == 0 ? s * s * s2 * p->ct : s * s * s2 * (-p->ct);
 }
 
-DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
-                                       dg_real t, int d, dg_lane *f) {
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)t; /* in p->ct */
   f[0] = dg_model_velocity(p, x, d) * u[0];
 }
 
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
-                                               const dg_lane *x, dg_real t, int d) {
+                                               const dg_lane *a, const dg_lane *x, dg_real t,
+                                               int d) {
   (void)u, (void)t;
   return dg_lane_abs(dg_model_velocity(p, x, d));
 }
@@ -103,6 +104,9 @@ const dg_model_desc dg_model_deformation = {
     deformation_solution,
     NULL, /* file_name */
     deformation_at_time,
+    0,    /* naux */
+    NULL, /* aux_names */
+    NULL, /* aux */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -85,6 +85,12 @@ typedef struct dg_model_desc {
    * parameters that depend on t only (e.g. a factor cos(pi t / T)), so the
    * stages compute them once per launch, not per point.  May be NULL. */
   void (*at_time)(void *dev, const void *host, double t);
+  /* Auxiliary data (DG_MODEL_NAUX of the header; 0: none): the values'
+   * names, and how to sample them at x into out[naux] (a program may sample
+   * its own data instead: dg_disc_set_aux). */
+  int naux;
+  const char *const *aux_names;
+  void (*aux)(const void *dev, const void *host, const double x[3], double *out);
 } dg_model_desc;
 
 /* Traits that do not depend on the parameters (linear, needs_x,

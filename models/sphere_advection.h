@@ -64,15 +64,16 @@ DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg
   return sl * dg_lane_cospi(lp) * cth * cth * (2 * p->k1);
 }
 
-DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
-                                       dg_real t, int d, dg_lane *f) {
-  (void)t; /* in p (at_time) */
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *f) {
+  (void)a, (void)t; /* no auxiliary data; t in p (at_time) */
   f[0] = dg_model_velocity(p, x, d) * u[0];
 }
 
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
-                                               const dg_lane *x, dg_real t, int d) {
-  (void)u, (void)t;
+                                               const dg_lane *a, const dg_lane *x, dg_real t,
+                                               int d) {
+  (void)u, (void)a, (void)t;
   return dg_lane_abs(dg_model_velocity(p, x, d));
 }
 
@@ -219,6 +220,9 @@ const dg_model_desc dg_model_sphere_advection = {
     sphere_solution,
     sphere_file_name,
     sphere_at_time,
+    0,    /* naux */
+    NULL, /* aux_names */
+    NULL, /* aux */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -51,7 +51,8 @@ typedef struct {
                           and plus-face coordinate per direction (and the
                           metric's 3, see `metric`); NULL unless the model
                           needs x */
-  const dg_real *aux;  /* reserved for per-point auxiliary model data (NULL) */
+  const dg_real *aux;  /* this bucket: [block][DG_AUX_SIZE][DG_W] the model's
+                          auxiliary values at the points (dg_stages.h), or NULL */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
   dg_real h[3];        /* element sizes */

@@ -36,11 +36,34 @@
 
 /* The stages are generic over the model: a model header (models/) must be
  * included first; it defines DG_NVAR, DG_MODEL_SOURCE, dg_model_params,
- * dg_model_needs_x, dg_model_flux, dg_model_max_speed and, with a source,
- * dg_model_source (docs/MODELS.md). */
+ * dg_model_needs_x, dg_model_flux, dg_model_max_speed, with a source
+ * dg_model_source, and with auxiliary data DG_MODEL_NAUX (docs/MODELS.md). */
 #if !defined(DG_NVAR) || !defined(DG_MODEL_SOURCE)
 #error "include a model header (models/) before dg_stages.h"
 #endif
+#ifndef DG_MODEL_NAUX
+#define DG_MODEL_NAUX 0
+#endif
+
+/* Per-point auxiliary data of a model with DG_MODEL_NAUX > 0 (a velocity
+ * given as data, a topography): per element, the values at the Q^DIM volume
+ * points ([naux][point], x fastest) and then at the Q^(DIM-1) points of each
+ * face ([face][naux][point]; both elements of a face hold the same bits), in
+ * lanes: dg_stage_args.aux + (microblock * DG_AUX_SIZE + i) * DG_W.  Without
+ * auxiliary data the pointer is a constant NULL and every load folds away. */
+#define DG_AUX_SIZE(dim, q)                                                                        \
+  (DG_MODEL_NAUX * (DG_POW(q, dim) + 2 * (dim) * ((dim) == 3 ? (q) * (q) : (q))))
+/* The auxiliary values (lanes) at volume point vi or face fc's point p. */
+DG_HD static inline void dg_aux_vol(const dg_real *ax, const int vi, const int QV, dg_lane *a) {
+  DG_UNROLL_ALL
+  for (int i = 0; i < DG_MODEL_NAUX; ++i) a[i] = dg_lane_load(ax + (long)(i * QV + vi) * DG_W);
+}
+DG_HD static inline void dg_aux_face(const dg_real *ax, const int fc, const int p, const int QV,
+                                     const int QF, dg_lane *a) {
+  DG_UNROLL_ALL
+  for (int i = 0; i < DG_MODEL_NAUX; ++i)
+    a[i] = dg_lane_load(ax + (long)(DG_MODEL_NAUX * (QV + fc * QF) + i * QF + p) * DG_W);
+}
 
 /* The model's parameters must fit the block the launch arguments carry. */
 typedef char dg_model_params_fit[sizeof(dg_model_params) <= DG_MODEL_BYTES ? 1 : -1];
@@ -236,13 +259,13 @@ DG_HD static inline void dg_store_traces(dg_real *tr, const dg_lane *fv, const i
  * G[v*sG] = hs ((f(ul) + f(ur)) - alpha (ur - ul)), alpha the larger wave
  * speed.  Both elements of a face call it with the same bits. */
 DG_HD static inline void dg_rusanov(const dg_model_params *mp, const dg_lane *ul, const dg_lane *ur,
-                                    const dg_lane *x, const dg_real t, const int d,
-                                    const dg_real hs, dg_lane *G, const int sG) {
+                                    const dg_lane *a, const dg_lane *x, const dg_real t,
+                                    const int d, const dg_real hs, dg_lane *G, const int sG) {
   dg_lane fl[DG_NVAR], fr[DG_NVAR];
-  dg_model_flux(mp, ul, x, t, d, fl);
-  dg_model_flux(mp, ur, x, t, d, fr);
+  dg_model_flux(mp, ul, a, x, t, d, fl);
+  dg_model_flux(mp, ur, a, x, t, d, fr);
   const dg_lane alpha =
-      dg_lane_max(dg_model_max_speed(mp, ul, x, t, d), dg_model_max_speed(mp, ur, x, t, d));
+      dg_lane_max(dg_model_max_speed(mp, ul, a, x, t, d), dg_model_max_speed(mp, ur, a, x, t, d));
   DG_UNROLL_ALL
   for (int v = 0; v < DG_NVAR; ++v) G[v * sG] = ((fl[v] + fr[v]) - alpha * (ur[v] - ul[v])) * hs;
 }
@@ -381,6 +404,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     pmask[0] = dg_lane_load(geom + (3 * DIM + 1) * DG_W);
     pmask[1] = dg_lane_load(geom + (3 * DIM + 2) * DG_W);
   }
+  const int QV = QF * Q;
+  const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
+  dg_lane av[DG_MODEL_NAUX + 1];
+  const dg_lane *am = DG_MODEL_NAUX ? av : 0; /* the auxiliary values as the model sees them */
   /* local copies: the stores below could alias *A as far as the compiler
      knows, so without them every point would reload and re-broadcast these */
   const dg_model_params mp = dg_model_unpack(&A->model);
@@ -502,7 +529,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        dg_rusanov(&mp, ul, ur, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
+        if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
+        dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
         if (met && d == DIM - 1) /* a pole face carries no flux */
           DG_UNROLL_ALL
         for (int v = 0; v < NV; ++v) Gs[v * QF + p] = Gs[v * QF + p] * pmask[side];
@@ -597,12 +625,13 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
             if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
+            if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
-              dg_model_source(&mp, up, xm, tm, f);
+              dg_model_source(&mp, up, am, xm, tm, f);
             else
 #endif
-              dg_model_flux(&mp, up, xm, tm, d, f);
+              dg_model_flux(&mp, up, am, xm, tm, d, f);
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) fs[v * QF + p] = f[v] * scale;
           }
@@ -695,8 +724,10 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
   const int GS = 3 * DIM + (A->metric ? 3 : 0); /* geom reals per slot */
   const dg_real *geom = A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
+  const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
   const dg_model_params mp = dg_model_unpack(&A->model);
   dg_lane *c = wk, *tv = c + NV * M, *t1 = tv + NV * QF * N;
+  dg_lane av[DG_MODEL_NAUX + 1];
   /* the sphere: the contravariant speeds over the Jacobian a^2 cos(theta),
      from the row's table (after the mass inverse: 1 / (a^2 cos theta) at the
      q points along theta, the last direction) */
@@ -729,10 +760,13 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         up[v] = val;
       }
       if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, x);
+      if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jinv = met ? dg_lane_gather(mtab, moff, N * N + l) : dg_lane_set(1);
       DG_UNROLL_ALL
       for (int d = 0; d < DIM; ++d)
-        vmax[d] = dg_lane_max(vmax[d], dg_model_max_speed(&mp, up, geom ? x : 0, A->t, d) * jinv);
+        vmax[d] = dg_lane_max(
+            vmax[d],
+            dg_model_max_speed(&mp, up, DG_MODEL_NAUX ? av : 0, geom ? x : 0, A->t, d) * jinv);
     }
   dg_lane rate = dg_lane_set(0);
   DG_UNROLL_ALL

@@ -2,7 +2,7 @@
  *
  * dg_stage_update (dg_stages.h) gives one element to one thread; from 5
  * points per direction on a 2D element no longer fits in a GPU thread's
- * registers (255 registers, spills; BENCHMARKS.md).  Here T threads share one
+ * registers (255 registers, spills; BENCHMARKS.md, team update).  Here T threads share one
  * element: the work is cut into phases, each a list of independent items
  * (a row of modes, a column of points, a face point, ...) that the team's
  * threads take in turn (item it goes to thread it % T), with a barrier
@@ -100,7 +100,7 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
       ur[v] = side ? un[v][p] : uo[v][p];
     }
     if (geom) x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
-    dg_rusanov(mp, ul, ur, xm, tm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
+    dg_rusanov(mp, ul, ur, 0, xm, tm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
   }
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
@@ -117,7 +117,9 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
  * a constant (CUDA: a uniform map's kernel carries none of the trace code).
  * NX as in dg_stage_update: 0 promises a model without coordinates (A->geom
  * NULL), so the position code folds away (CUDA: a kernel of each; 20-30%
- * fewer instructions in a band map's low-degree buckets).  2D only. */
+ * fewer instructions in a band map's low-degree buckets).  2D only.  No
+ * auxiliary data (the model sees NULL): the plan never runs it for a model
+ * with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
                                               const int R, const int Q, const int TR, const int NX,
@@ -207,14 +209,14 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = U[v][j];
       if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
-      dg_model_flux(&mp, up, xm, tm, 0, f);
+      dg_model_flux(&mp, up, 0, xm, tm, 0, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
-      dg_model_flux(&mp, up, xm, tm, 1, f);
+      dg_model_flux(&mp, up, 0, xm, tm, 1, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[1]);
 #if DG_MODEL_SOURCE
-      dg_model_source(&mp, up, xm, tm, f);
+      dg_model_source(&mp, up, 0, xm, tm, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) U[v][j] = f[v]; /* U[v][j] is not read again */
 #endif

@@ -247,7 +247,8 @@ void be_basis_free(void *h) { free(h); }
  * dg_stage_update_team: 20-30% fewer instructions in a band map's
  * low-degree buckets; band 1..7 0.90-0.93x the step time on the H100).  Uniform
  * maps keep the general kernel: there NX = 0 made ptxas spill more (2D
- * degree 4: 68 B instead of 16, 1.14x the step time; BENCHMARKS.md).
+ * degree 4: 68 B instead of 16, 1.14x the step time; BENCHMARKS.md, team
+ * update).
  * 0 (an experiment's baseline): the general kernels everywhere. */
 #ifndef DG_CUDA_TEAM_NX0
 #define DG_CUDA_TEAM_NX0 1
@@ -402,7 +403,7 @@ int be_parallelism(void) {
 /* Uniform 2D maps up to this degree read the neighbours' coefficients
  * instead of face traces (dg_stage_args.nbr_coeffs): the trace bytes are
  * gone, the neighbours' coefficients come from L1/L2; 1.1-1.5x faster at
- * degrees 1-7 on the H100 (BENCHMARKS.md).  Not in 3D, where the kernels
+ * degrees 1-7 on the H100 (BENCHMARKS.md, neighbour values).  Not in 3D, where the kernels
  * keep their scratch in local memory and it measured 1.1-3.5x slower
  * (-DDG_CUDA_COEFFS_RMAX_2D/3D=r override). */
 #ifndef DG_CUDA_COEFFS_RMAX_2D

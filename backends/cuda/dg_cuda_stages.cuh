@@ -48,13 +48,12 @@
  * once the element no longer fits).  DG_CUDA_MIN_BLOCKS (CMake
  * DGRID_CUDA_MIN_BLOCKS) sets it for every update kernel; -1 (auto) takes
  * the per-degree choice below, measured on the H100 with 128-thread blocks
- * (BENCHMARKS.md): 2D degree 2 at 4 blocks (<= 128 registers, +3%), degree
- * 3 at 3 (<= 168, +27%), degree 5 at 2 (the register limit stays 255, but
- * ptxas allocates differently: +10%); tighter caps cost degrees 4-7 20-50%
- * (they spill more).  The caps of degrees 2 and 3 hold up to Q = 5 points:
- * at the Q of a higher degree (the buckets of a band map) they need more
- * registers (degree 2 at Q = 8: 166) and spilled up to 0.8 KB under the
- * cap (uncapped at every Q: band 1..7 LSRK4 3% faster, band 1..4 7% slower). */
+ * (BENCHMARKS.md, registers of the GPU element update): 2D degree 2 at 4 blocks (<= 128 registers,
+ * +3%), degree 3 at 3 (<= 168, +27%), degree 5 at 2 (the register limit stays 255, but ptxas
+ * allocates differently: +10%); tighter caps cost degrees 4-7 20-50% (they spill more).  The caps
+ * of degrees 2 and 3 hold up to Q = 5 points: at the Q of a higher degree (the buckets of a band
+ * map) they need more registers (degree 2 at Q = 8: 166) and spilled up to 0.8 KB under the cap
+ * (uncapped at every Q: band 1..7 LSRK4 3% faster, band 1..4 7% slower). */
 #ifndef DG_CUDA_MIN_BLOCKS
 #define DG_CUDA_MIN_BLOCKS -1
 #endif
@@ -115,7 +114,7 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
 /* Elements with at most ceil(q/2) modes per direction (a band map's
  * low-degree buckets) get ceil(q/2) threads, so that about twice as many
  * elements are in flight per SM (band 1..7 LSRK4 7% faster on the H100;
- * band 1..4, degree 2 at q = 5: 4-7%; BENCHMARKS.md), and ceil(q/4) with
+ * band 1..4, degree 2 at q = 5: 4-7%; BENCHMARKS.md, team update), and ceil(q/4) with
  * at most a quarter as many (degree 1 at q = 8: 2 threads, a quarter fewer
  * instructions per element than 4; band 1..7 1-2% faster).  Not more
  * (degree 4 at q = 8 with 4 threads: band 1..7 1.5% slower, with degree 5

@@ -114,7 +114,8 @@ static int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, s
 static int be_parallelism(void) { return omp_get_max_threads(); }
 
 /* The CPU stages are compute-bound: reading the element's own old face
- * values (a few more bytes) beats computing them again (BENCHMARKS.md). */
+ * values (a few more bytes) beats computing them again (BENCHMARKS.md,
+ * neighbour values). */
 #ifndef DG_OMP_REUSE_TRACES
 #define DG_OMP_REUSE_TRACES 1
 #endif

@@ -196,7 +196,7 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --map wavy|advect: option --map: 'wavy' is not one of uniform, band, random, latitude, step
 --velocity spin|advect: option --velocity: 'spin' is not one of const, rotation
 --init wavy|advect: option --init: 'wavy' is not one of parabola, bell, sine, constant, gauss
---model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, sphere_advection)
+--model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection)
 --model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
 --model burgers --dim 3|advect: model burgers does not run in 3D
 --model burgers --degree 6|advect: model burgers: this build has no stages for 2D, degree 6 with q = 7 (the 'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)

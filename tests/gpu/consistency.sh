@@ -11,7 +11,8 @@
 # integrator (euler ssprk2 ssprk3 rk4 lsrk4); constant and rotating
 # velocity alternate, so the position-dependent flux path runs too; and in
 # 2D every other model of the build (deforming velocity, Burgers, acoustics,
-# the source of advection_reaction) on band, random and uniform maps.
+# the source of advection_reaction, the velocity data of advection_field) on band,
+# random and uniform maps.
 #
 # usage: consistency.sh --cuda ADVECT --omp ADVECT --compare COMPARE
 #                       --workdir DIR [--tol T] [--quick] [--dims "2 3"]
@@ -111,7 +112,7 @@ for dim in $dims; do
         --degree 4 --velocity const --integrator "$integ" --steps $steps
       unset DGRID_OWN_Q
       # every other model of the build (docs/MODELS.md): a velocity varying in x and t,
-      # a nonlinear flux, a system, a source; band and random maps
+      # a nonlinear flux, a system, a source, a velocity held as data; band and random maps
       run "d2_deform_random0-4_${integ}" --dim 2 --cells $cells --map random --degree-min 0 \
         --degree 4 --seed 5 --model deformation --period 1 --integrator "$integ" \
         --dt 0.002 --steps $steps
@@ -123,6 +124,9 @@ for dim in $dims; do
         --integrator "$integ" --dt 0.002 --steps $steps
       run "d2_reaction_band1-5_${integ}" --model advection_reaction --cells $cells --map band \
         --degree-min 1 --degree 5 --lambda 0.5 --integrator "$integ" --dt 0.002 --steps $steps
+      run "d2_field_deform_random0-5_${integ}" --model advection_field --field deformation \
+        --period 1 --cells $cells --map random --degree-min 0 --degree 5 --seed 3 \
+        --integrator "$integ" --dt 0.002 --steps $steps
     fi
     k=$((k + 1))
   done

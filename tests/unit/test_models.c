@@ -312,6 +312,140 @@ static void test_stage_times(void) {
   }
 }
 
+/* ---- aux: a velocity held as data (models/advection_field.h) ---- */
+/* The coefficients after 40 SSP-RK3 steps of 2e-3 on a 12 x 12 grid with the
+ * given map, for a model and its parameters; with fn, the auxiliary data
+ * from that sampler instead of the model's.  Returns the number of values in
+ * *c (malloc'ed, 121 per element); *dt_stable the stable step at t = 0;
+ * *drift the relative mass change. */
+static long aux_run(const char *model, const char *const *params, const dg_degree_map *map,
+                    dg_aux_fn fn, double **c, double *dt_stable, double *drift) {
+  dg_grid g;
+  const int n[3] = {12, 12, 1};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(&g, 2, n, lo, hi));
+  dg_model *m;
+  OK(dg_model_create(&m, model));
+  for (int i = 0; params[i]; i += 2) OK(dg_model_set(m, params[i], params[i + 1]));
+  dg_disc *d;
+  OK(dg_disc_create(&d, &g, map, 0, m));
+  dg_model_destroy(&m);
+  if (fn) OK(dg_disc_set_aux(d, fn, NULL));
+  dg_field *u;
+  dg_ts *ts;
+  OK(dg_field_create(&u, d));
+  OK(dg_project_solution(d, u, 0.0));
+  double m0, m1;
+  OK(dg_mass(d, u, &m0));
+  OK(dg_disc_stable_dt(d, u, 0, dt_stable));
+  OK(dg_ts_create(&ts, d, DG_TS_SSPRK3));
+  for (int k = 0; k < 40; ++k) OK(dg_ts_step(ts, u, k * 2e-3, 2e-3));
+  OK(dg_mass(d, u, &m1));
+  *drift = fabs(m1 - m0) / fabs(m0);
+  const long len = g.nelem * 121;
+  *c = calloc((size_t)len, sizeof **c);
+  for (long e = 0; e < g.nelem; ++e) OK(dg_element_coeffs(d, u, e, *c + e * 121));
+  dg_ts_destroy(&ts);
+  dg_field_destroy(&u);
+  dg_disc_destroy(&d);
+  return len;
+}
+
+/* The deformational flow's spatial part as a program's own data (the same
+ * formula as the model's sample). */
+static int deform_data(const double x[3], double *out, void *ctx) {
+  (void)ctx;
+  const double sx = sin(M_PI * x[0]), sy = sin(M_PI * x[1]);
+  out[0] = sx * sx * sin(2 * M_PI * x[1]);
+  out[1] = -sy * sy * sin(2 * M_PI * x[0]);
+  return 0;
+}
+
+/* max |a - b| / max |a|. */
+static double max_diff(const double *a, const double *b, long n) {
+  double d = 0, s = 0;
+  for (long i = 0; i < n; ++i) {
+    d = fmax(d, fabs(a[i] - b[i]));
+    s = fmax(s, fabs(a[i]));
+  }
+  return d / s;
+}
+
+static void test_aux(void) {
+  static const char *const rot_field[] = {"field", "rotation", "omega", "2", NULL};
+  static const char *const rot_adv[] = {"velocity", "rotation", "omega", "2", NULL};
+  static const char *const deform_field[] = {"field",       "deformation", "period",      "1",
+                                             "init",        "gauss",       "bell-centre", "0.5,0.4",
+                                             "bell-radius", "0.25",        NULL};
+  dg_grid g;
+  const int n[3] = {12, 12, 1};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(&g, 2, n, lo, hi));
+  dg_degree_map *map;
+  OK(dg_degree_map_create_random(&map, &g, 0, 4, 5));
+  /* rotation as data against rotation by formula, with each way the element
+     update sees its neighbours: traces on the random map, and on a uniform
+     map of degree 3 traces and the neighbours' coefficients */
+  dg_degree_map *uni;
+  OK(dg_degree_map_create_uniform(&uni, &g, 3));
+  static const char *const nbrs[] = {"traces", "traces", "coeffs"};
+  double *ref, *c, dt_ref, dt, drift;
+  for (int p = 0; p < 3; ++p) {
+    const dg_degree_map *mp = p ? uni : map;
+    OK(setenv("DGRID_NEIGHBOURS", nbrs[p], 1) ? DG_ERR_ARG : 0);
+    const long n_rot = aux_run("advection", rot_adv, mp, NULL, &ref, &dt_ref, &drift);
+    aux_run("advection_field", rot_field, mp, NULL, &c, &dt, &drift);
+    const double diff = max_diff(ref, c, n_rot);
+    printf("aux rotation vs advection rotation, %s, %s: max difference %.2e, stable dt "
+           "%.15e vs %.15e, mass drift %.2e\n",
+           p ? "uniform degree 3" : "random map 0..4", nbrs[p], diff, dt, dt_ref, drift);
+    CHECK(diff < 1e-13, "aux rotation differs from the formula by %.2e (%s)", diff, nbrs[p]);
+    CHECK(fabs(dt - dt_ref) <= 1e-14 * dt_ref, "aux stable dt %.17g vs %.17g", dt, dt_ref);
+    CHECK(drift < 1e-14, "aux rotation: mass drift %.2e", drift);
+    free(c);
+    free(ref);
+  }
+  unsetenv("DGRID_NEIGHBOURS");
+  dg_degree_map_destroy(&uni);
+  /* a velocity varying in space and time (data times cos(pi t / T)) against
+     the deformation model's formula, and a program's own data against the
+     model's sample (the same bits) */
+  double *own;
+  const long len = aux_run("deformation", deform_params, map, NULL, &ref, &dt_ref, &drift);
+  aux_run("advection_field", deform_field, map, NULL, &c, &dt, &drift);
+  double diff = max_diff(ref, c, len);
+  printf("aux deformation vs the deformation model, random map 0..4: max difference %.2e, "
+         "mass drift %.2e\n",
+         diff, drift);
+  CHECK(diff < 1e-13, "aux deformation differs from the formula by %.2e", diff);
+  CHECK(drift < 1e-14, "aux deformation: mass drift %.2e", drift);
+  aux_run("advection_field", deform_field, map, deform_data, &own, &dt, &drift);
+  diff = max_diff(c, own, len);
+  printf("aux deformation: a program's own data vs the model's sample %.2e\n", diff);
+  CHECK(diff == 0, "dg_disc_set_aux: %.2e from the model's own sample", diff);
+  free(ref);
+  free(c);
+  free(own);
+  /* no shortcut without auxiliary data: the team update is refused */
+  OK(setenv("DGRID_UPDATE", "team", 1) ? DG_ERR_ARG : 0);
+  dg_model *m;
+  OK(dg_model_create(&m, "advection_field"));
+  dg_disc *d = NULL;
+  const int rc = dg_disc_create(&d, &g, map, 0, m);
+  printf("aux with DGRID_UPDATE=team: %s\n", rc ? dg_error_message() : "accepted");
+  CHECK(rc != 0 && strstr(dg_error_message(), "auxiliary data"),
+        "the team update must be refused for a model with auxiliary data");
+  dg_disc_destroy(&d);
+  dg_model_destroy(&m);
+  unsetenv("DGRID_UPDATE");
+  dg_degree_map_destroy(&map);
+  /* rates of the deformational flow held as data over one period (as
+     unit.model_deform for the formula) */
+  model_case mc = {"advection_field", deform_field, 0, NULL, 0, DG_TS_LSRK4, 1.0, 0, 0};
+  static const int nc[] = {0, 16, 8, 8, 8};
+  rates("aux deformation", mc, nc, 1, 4, 0.3, deform_dt);
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "deform"))
@@ -322,8 +456,10 @@ int main(int argc, char **argv) {
     test_acoustics();
   else if (!strcmp(which, "stage_times"))
     test_stage_times();
+  else if (!strcmp(which, "aux"))
+    test_aux();
   else {
-    fprintf(stderr, "usage: test_models deform|burgers|acoustics|stage_times\n");
+    fprintf(stderr, "usage: test_models deform|burgers|acoustics|stage_times|aux\n");
     return 2;
   }
   return dg_test_done(which);

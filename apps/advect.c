@@ -474,6 +474,13 @@ static int run(run_state *r) {
                             linfv[v], vn, mass[v]);
     }
   }
+  if (dg_disc_grid(d)->kind == DG_GRID_LATLON) { /* Williamson's normalised norms */
+    double n1[DG_MAX_NVAR], n2[DG_MAX_NVAR], ni[DG_MAX_NVAR];
+    DG_CALL(dg_error_norms_rel(d, r->u, t, n1, n2, ni));
+    const size_t o = strlen(pervar);
+    snprintf(pervar + o, sizeof pervar - o, " l1_rel=%.6e l2_rel=%.6e linf_rel=%.6e", n1[0], n2[0],
+             ni[0]);
+  }
   /* mass_drift over the variables with a mass, mass_drift_abs over those
      without (MASS_ZERO); only the fields that apply are printed */
   char drifts[96] = "";

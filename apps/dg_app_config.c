@@ -21,6 +21,8 @@ static const struct {
   int section;
 } keys[] = {
     {"dim", DG_APP_GRID},
+    {"grid", DG_APP_GRID},
+    {"radius", DG_APP_GRID},
     {"cells", DG_APP_GRID},
     {"box", DG_APP_GRID},
     {"degree", DG_APP_GRID},
@@ -281,12 +283,16 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
     lo[d] = c->box[2 * d];
     hi[d] = c->box[2 * d + 1];
   }
-  DG_CALL(dg_model_finish(c->model, c->dim, lo, hi));
-  if (q <= 0) q = c->q;
-  if (q <= 0) { /* max degree + 1 of the map */
-    dg_grid g;
-    dg_degree_map *m = NULL;
+  dg_grid g;
+  const int latlon = !strcmp(c->grid, "latlon");
+  if (latlon)
+    DG_CALL(dg_grid_init_latlon(&g, c->cells[0], c->cells[1], c->radius));
+  else
     DG_CALL(dg_grid_init(&g, c->dim, c->cells, lo, hi));
+  DG_CALL(dg_model_finish_grid(c->model, &g));
+  if (q <= 0) q = c->q;
+  if (q <= 0) { /* max degree + 1 of the map (a step map's is --degree, as uniform's) */
+    dg_degree_map *m = NULL;
     DG_CALL(dg_app_map_create(&m, &g, c));
     q = m->rmax + 1;
     dg_degree_map_destroy(&m);
@@ -294,10 +300,17 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   char v[1200];
   const int dim = c->dim;
   DG_CALL(add(out, "dim", "%d", dim));
+  DG_CALL(add(out, "grid", "%s", c->grid));
+  if (latlon) {
+    dg_format_real(v, sizeof v, c->radius);
+    DG_CALL(add(out, "radius", "%s", v));
+  }
   DG_CALL(dim == 3 ? add(out, "cells", "%dx%dx%d", c->cells[0], c->cells[1], c->cells[2])
                    : add(out, "cells", "%dx%d", c->cells[0], c->cells[1]));
-  dg_format_list(v, sizeof v, c->box, 2 * dim);
-  DG_CALL(add(out, "box", "%s", v));
+  if (!latlon) { /* the sphere implies its box */
+    dg_format_list(v, sizeof v, c->box, 2 * dim);
+    DG_CALL(add(out, "box", "%s", v));
+  }
   DG_CALL(add(out, "degree", "%d", c->degree));
   DG_CALL(add(out, "degree-min", "%d", c->degree_min));
   DG_CALL(add(out, "map", "%s", c->map));

@@ -27,6 +27,8 @@ typedef struct {
                                     flux linear in u and independent of x, affine grid) */
   int aux;                       /* the model reads auxiliary data at the points, which
                                     only the element update carries (Q points) */
+  int mapped;                    /* a grid with metric terms (the latlon sphere): only
+                                    the one-element update has them so far */
 } dg_plan_in;
 
 /* The backend's plan: how one RK stage runs on the buckets.  Every plan

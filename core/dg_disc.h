@@ -94,6 +94,10 @@ int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt);
 typedef int (*dg_aux_fn)(const double x[3], double *out, void *ctx);
 int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx);
 
+/* Each element's CFL rate on u at time t (as dg_disc_stable_dt: the step
+ * is 1 / the largest), into rate[nelem] in element order. */
+int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rate);
+
 /* The backend's plan for this discretisation, as one line. */
 void dg_disc_describe(const dg_disc *d, char *buf, size_t cap);
 

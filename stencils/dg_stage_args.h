@@ -48,8 +48,9 @@ typedef struct {
                           neighbour's facing trace (v=0, point 0), or with
                           nbr_coeffs the offset of its coefficients from u */
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
-                          and plus-face coordinate per direction; NULL unless
-                          the model needs x */
+                          and plus-face coordinate per direction (and the
+                          metric's 3, see `metric`); NULL unless the model
+                          needs x */
   const dg_real *aux;  /* this bucket: [block][DG_AUX_SIZE][DG_W] the model's
                           auxiliary values at the points (dg_stages.h), or NULL */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
@@ -79,6 +80,13 @@ typedef struct {
                                  the neighbour's facing trace in `trace` (a neighbour
                                  of another degree), and the update writes the new
                                  traces of those faces into trace_out */
+  unsigned char metric;       /* 1: the latitude-longitude sphere (2D): each slot's
+                                 geom holds 3 more reals after its 3*dim, the offset
+                                 (from the first slot's geom) of its row's table
+                                 [(r+1)^2 + q] (the weighted theta mass inverse as
+                                 dg_stage_update applies it, then 1 / (a^2 cos theta)
+                                 at the q points) and the pole masks of its theta
+                                 faces (0 at a pole: no flux); core/dg_disc.c */
 } dg_stage_args;
 
 #endif

@@ -498,6 +498,9 @@ contains
     write(output_unit, '(a)') '  init=parabola|bell|sine|const bcx bcy radius height value'
     write(output_unit, '(a)') '  rk=euler|ssprk3|rk4 dt=DT nsteps=N out=PATH [pts=PATH]'
     write(output_unit, '(a)') 'dt, nsteps and out are required; see tests/reference/README.md'
+    write(output_unit, '(a)') 'sphere: grid=latlon nx ny deg|degfile q a u0 alpha wind=williamson|deform tdef'
+    write(output_unit, '(a)') '  init=hill|bell|hills2|const lc tc radius height value'
+    write(output_unit, '(a)') '  rk=euler|ssprk2|ssprk3|rk4|lsrk4 dt+nsteps | tend+nsteps | tend+cfl out=PATH [pts=PATH]'
   end subroutine print_help
 
   ! ------------------------------------------------------------ helpers

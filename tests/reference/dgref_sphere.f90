@@ -61,6 +61,7 @@ module dgref_sphere
     integer :: q = 0
     real(dp), allocatable :: xq(:), wq(:)                  ! (1:q)
     real(dp), allocatable :: pv(:,:), dpv(:,:)             ! (0:maxdeg, 1:q)
+    real(dp), allocatable :: psgn(:)                       ! (0:maxdeg) (-1)^n = P_n(-1)
     real(dp), allocatable :: cq(:,:)                       ! (1:q, 0:n2-1) cos(th) at the volume points
     real(dp), allocatable :: winv(:,:,:,:)                 ! (0:maxdeg, 0:maxdeg, 0:n2-1, 0:maxdeg)
     ! wind at the points; fixed for Williamson, refreshed per stage otherwise
@@ -116,6 +117,11 @@ contains
     allocate(sp%pv(0:sp%maxdeg, sp%q), sp%dpv(0:sp%maxdeg, sp%q))
     do k = 1, sp%q
       call legendre_all(sp%maxdeg, sp%xq(k), sp%pv(:, k), sp%dpv(:, k))
+    end do
+
+    allocate(sp%psgn(0:sp%maxdeg))
+    do n = 0, sp%maxdeg
+      sp%psgn(n) = real(1 - 2 * mod(n, 2), dp)
     end do
 
     allocate(sp%cq(sp%q, 0:sp%n2 - 1))
@@ -323,26 +329,31 @@ contains
 
   ! c = (D^-1 (x) W^-1) b on element e (b, c: (r+1)^2 values, a fastest),
   ! times 1/a2f.  The (dlam dth/4) factor is the caller's.
-  pure subroutine apply_mass_inverse(sp, e, b, c, a2f)
+  subroutine apply_mass_inverse(sp, e, b, c, a2f)
     type(sphere_t), intent(in) :: sp
     integer, intent(in) :: e
     real(dp), intent(in) :: b(0:), a2f
     real(dp), intent(out) :: c(0:)
-    integer :: r, n, ma, mb, mm, j
+    call mass_inverse_block(sp%deg(e), sp%winv(:, :, e / sp%n1, sp%deg(e)), b, c, a2f)
+  end subroutine apply_mass_inverse
+
+  pure subroutine mass_inverse_block(r, winv, b, c, a2f)
+    integer, intent(in) :: r
+    real(dp), intent(in) :: winv(0:, 0:), b(0:), a2f
+    real(dp), intent(out) :: c(0:)
+    integer :: n, ma, mb, mm
     real(dp) :: s
-    r = sp%deg(e)
     n = r + 1
-    j = e / sp%n1
     do mb = 0, r
       do ma = 0, r
         s = 0.0_dp
         do mm = 0, r
-          s = s + sp%winv(mb, mm, j, r) * b(ma + n * mm)
+          s = s + winv(mb, mm) * b(ma + n * mm)
         end do
         c(ma + n * mb) = 0.5_dp * real(2 * ma + 1, dp) * s / a2f
       end do
     end do
-  end subroutine apply_mass_inverse
+  end subroutine mass_inverse_block
 
   ! Weighted L2 projection with the q-point rule: c = M^-1 b,
   ! b_ab = (dlam dth/4) a^2 sum_pk w_p w_k cos(th_k) P_a(xi_p) P_b(eta_k) h0(x_pk).
@@ -410,55 +421,49 @@ contains
     f = 0.5_dp * wn * (hm + hp) - 0.5_dp * abs(wn) * (hp - hm)
   end function upwind
 
-  ! East trace (xi = +1, sgn = 1) or west trace (xi = -1, sgn = -1) of element
-  ! e at the q points in eta.
-  pure subroutine trace_lam(sp, u, e, sgn, h)
-    type(sphere_t), intent(in) :: sp
-    real(dp), intent(in) :: u(:)
-    integer, intent(in) :: e, sgn
-    real(dp), intent(out) :: h(:)
-    real(dp) :: cb(0:sp%deg(e))
-    integer :: r, ma, mb, k, o
-    r = sp%deg(e)
-    o = sp%off(e)
-    do mb = 0, r
-      cb(mb) = 0.0_dp
-      do ma = 0, r
-        cb(mb) = cb(mb) + real(sgn, dp)**ma * u(o + 1 + ma + (r + 1) * mb)
-      end do
-    end do
-    do k = 1, sp%q
-      h(k) = 0.0_dp
-      do mb = 0, r
-        h(k) = h(k) + cb(mb) * sp%pv(mb, k)
-      end do
-    end do
-  end subroutine trace_lam
-
   ! North (eta = +1, sgn = 1) or south (eta = -1, sgn = -1) trace at the q
   ! points in xi.
-  pure subroutine trace_th(sp, u, e, sgn, h)
+  subroutine trace_th(sp, u, e, sgn, h)
     type(sphere_t), intent(in) :: sp
     real(dp), intent(in) :: u(:)
     integer, intent(in) :: e, sgn
     real(dp), intent(out) :: h(:)
-    real(dp) :: ca(0:sp%deg(e))
-    integer :: r, ma, mb, p, o
-    r = sp%deg(e)
-    o = sp%off(e)
+    call trace_th_block(sp%deg(e), sp%q, sp%pv, u(sp%off(e) + 1:sp%off(e) + (sp%deg(e) + 1)**2), sgn, h)
+  end subroutine trace_th
+
+  pure subroutine trace_th_block(r, q, pv, c, sgn, h)
+    integer, intent(in) :: r, q, sgn
+    real(dp), intent(in) :: pv(0:, :), c(:)
+    real(dp), intent(out) :: h(:)
+    real(dp) :: ca(0:r)
+    integer :: ma, mb, p
     do ma = 0, r
       ca(ma) = 0.0_dp
       do mb = 0, r
-        ca(ma) = ca(ma) + real(sgn, dp)**mb * u(o + 1 + ma + (r + 1) * mb)
+        ca(ma) = ca(ma) + merge(-1.0_dp, 1.0_dp, sgn < 0 .and. mod(mb, 2) == 1) * c(1 + ma + (r + 1) * mb)
       end do
     end do
-    do p = 1, sp%q
+    do p = 1, q
       h(p) = 0.0_dp
       do ma = 0, r
-        h(p) = h(p) + ca(ma) * sp%pv(ma, p)
+        h(p) = h(p) + ca(ma) * pv(ma, p)
       end do
     end do
-  end subroutine trace_th
+  end subroutine trace_th_block
+
+  ! h(k) = sum_m es(m) P_m(x_k), m = 0..r: a trace from edge sums.
+  pure subroutine edge_trace(r, q, pv, es, h)
+    integer, intent(in) :: r, q
+    real(dp), intent(in) :: pv(0:, :), es(0:)
+    real(dp), intent(out) :: h(:)
+    integer :: m, k
+    do k = 1, q
+      h(k) = 0.0_dp
+      do m = 0, r
+        h(k) = h(k) + es(m) * pv(m, k)
+      end do
+    end do
+  end subroutine edge_trace
 
   ! The residual before the mass inverse, in reference scaling:
   ! res = (4 / (dlam dth)) [ int grad(phi) . (h w) - sum_faces int phi F* ].
@@ -466,11 +471,17 @@ contains
     type(sphere_t), intent(in) :: sp
     real(dp), intent(in) :: u(:)
     real(dp), intent(out) :: res(:)
-    real(dp) :: t1(0:sp%maxdeg, sp%q), uq(sp%q, sp%q), g1(sp%q, sp%q), g2(sp%q, sp%q)
+    real(dp) :: t1(0:sp%maxdeg, sp%q), g1(sp%q, sp%q), g2(sp%q, sp%q)
+    real(dp) :: h1(0:sp%maxdeg, sp%q), h2(0:sp%maxdeg, sp%q)
     real(dp) :: hm(sp%q), hp(sp%q), fw(sp%q), s1, s2, gl, gt
     real(dp) :: sb(0:sp%maxdeg)
+    ! per element, the coefficients summed over one index at an edge:
+    ! (:,1,e) east  sum_a c(a,b),  (:,2,e) west  sum_a (-1)^a c(a,b),
+    ! (:,3,e) north sum_b c(a,b),  (:,4,e) south sum_b (-1)^b c(a,b)
+    real(dp), allocatable :: ed(:,:,:)
     integer :: e, en, i, j, r, rn, n, nn, ma, mb, p, k, o, on
 
+    allocate(ed(0:sp%maxdeg, 4, 0:sp%nelem - 1))
     res = 0.0_dp
     gl = 2.0_dp / sp%dlam
     gt = 2.0_dp / sp%dth
@@ -489,26 +500,54 @@ contains
           t1(ma, k) = s1
         end do
       end do
+      do mb = 0, r
+        s1 = 0.0_dp
+        s2 = 0.0_dp
+        do ma = 0, r
+          s1 = s1 + u(o + 1 + ma + n * mb)
+          s2 = s2 + sp%psgn(ma) * u(o + 1 + ma + n * mb)
+        end do
+        ed(mb, 1, e) = s1
+        ed(mb, 2, e) = s2
+      end do
+      do ma = 0, r
+        s1 = 0.0_dp
+        s2 = 0.0_dp
+        do mb = 0, r
+          s1 = s1 + u(o + 1 + ma + n * mb)
+          s2 = s2 + sp%psgn(mb) * u(o + 1 + ma + n * mb)
+        end do
+        ed(ma, 3, e) = s1
+        ed(ma, 4, e) = s2
+      end do
       do k = 1, sp%q
         do p = 1, sp%q
           s1 = 0.0_dp
           do ma = 0, r
             s1 = s1 + sp%pv(ma, p) * t1(ma, k)
           end do
-          uq(p, k) = s1
           g1(p, k) = gl * sp%wq(p) * sp%wq(k) * s1 * sp%vl(p, k, e)
           g2(p, k) = gt * sp%wq(p) * sp%wq(k) * s1 * sp%vt(p, k, e)
+        end do
+      end do
+      ! one direction at a time: h1 = sum_p P'_a(xi_p) g1, h2 = sum_p P_a(xi_p) g2
+      do k = 1, sp%q
+        do ma = 0, r
+          s1 = 0.0_dp
+          s2 = 0.0_dp
+          do p = 1, sp%q
+            s1 = s1 + sp%dpv(ma, p) * g1(p, k)
+            s2 = s2 + sp%pv(ma, p) * g2(p, k)
+          end do
+          h1(ma, k) = s1
+          h2(ma, k) = s2
         end do
       end do
       do mb = 0, r
         do ma = 0, r
           s1 = 0.0_dp
           do k = 1, sp%q
-            s2 = 0.0_dp
-            do p = 1, sp%q
-              s2 = s2 + sp%dpv(ma, p) * g1(p, k) * sp%pv(mb, k) + sp%pv(ma, p) * g2(p, k) * sp%dpv(mb, k)
-            end do
-            s1 = s1 + s2
+            s1 = s1 + h1(ma, k) * sp%pv(mb, k) + h2(ma, k) * sp%dpv(mb, k)
           end do
           res(o + 1 + ma + n * mb) = s1
         end do
@@ -520,8 +559,8 @@ contains
       i = mod(e, sp%n1)
       j = e / sp%n1
       en = mod(i + 1, sp%n1) + sp%n1 * j
-      call trace_lam(sp, u, e, 1, hm)
-      call trace_lam(sp, u, en, -1, hp)
+      call edge_trace(sp%deg(e), sp%q, sp%pv, ed(:, 1, e), hm)
+      call edge_trace(sp%deg(en), sp%q, sp%pv, ed(:, 2, en), hp)
       do k = 1, sp%q
         fw(k) = sp%wq(k) * upwind(sp%fl(k, e), hm(k), hp(k))
       end do
@@ -544,7 +583,7 @@ contains
       end do
       do mb = 0, rn
         do ma = 0, rn
-          res(on + 1 + ma + nn * mb) = res(on + 1 + ma + nn * mb) + gl * real(1 - 2 * mod(ma, 2), dp) * sb(mb)
+          res(on + 1 + ma + nn * mb) = res(on + 1 + ma + nn * mb) + gl * sp%psgn(ma) * sb(mb)
         end do
       end do
     end do
@@ -553,8 +592,8 @@ contains
     ! the faces on the poles carry no flux and are skipped
     do e = 0, sp%nelem - sp%n1 - 1
       en = e + sp%n1
-      call trace_th(sp, u, e, 1, hm)
-      call trace_th(sp, u, en, -1, hp)
+      call edge_trace(sp%deg(e), sp%q, sp%pv, ed(:, 3, e), hm)
+      call edge_trace(sp%deg(en), sp%q, sp%pv, ed(:, 4, en), hp)
       do p = 1, sp%q
         fw(p) = sp%wq(p) * upwind(sp%ft(p, e), hm(p), hp(p))
       end do
@@ -577,7 +616,7 @@ contains
       end do
       do mb = 0, rn
         do ma = 0, rn
-          res(on + 1 + ma + nn * mb) = res(on + 1 + ma + nn * mb) + gt * real(1 - 2 * mod(mb, 2), dp) * sb(ma)
+          res(on + 1 + ma + nn * mb) = res(on + 1 + ma + nn * mb) + gt * sp%psgn(mb) * sb(ma)
         end do
       end do
     end do

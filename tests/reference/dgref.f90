@@ -443,7 +443,11 @@ contains
     write(unit, '(a)') 'q ' // itoa(sp%q)
     write(unit, '(a)') 'time ' // ftoa(t)
     write(unit, '(a)') 'step ' // itoa(nsteps)
-    write(unit, '(a)') 'model sphere_advection'
+    if (sp%wind == wind_deform) then
+      write(unit, '(a)') 'model sphere-nair-lauritzen'
+    else
+      write(unit, '(a)') 'model sphere-williamson'
+    end if
     write(unit, '(a)') 'elements ' // itoa(sp%nelem)
     do e = 0, sp%nelem - 1
       r = sp%deg(e)

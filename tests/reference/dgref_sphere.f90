@@ -149,7 +149,8 @@ contains
         end do
         call cholesky(r + 1, w, l, ok)
         if (.not. ok) return
-        call cholesky_inverse(r + 1, l, sp%winv(0:r, 0:r, j, r))
+        call cholesky_inverse(r + 1, l, w)
+        sp%winv(0:r, 0:r, j, r) = w
         deallocate(w, l)
       end do
     end do

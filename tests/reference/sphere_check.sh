@@ -86,16 +86,17 @@ done
 printf '%-10s %-2s %-12s %-12s %-12s %-12s %-12s %-12s %s\n' alpha r "l1(24x12)" "l1(48x24)" "l2(24x12)" "l2(48x24)" \
   "rate l1" "rate l2" "rate linf" > "$W/rates.txt"
 for al in 0 $PI2; do
-  if [ $al = 0 ]; then T=86400 C=1; else T=43200 C=2.5; fi
+  if [ "$al" = 0 ]; then T=86400 C=1; else T=43200 C=2.5; fi
   for r in 1 2 3; do
-    run "conv_a${al}_r${r}_n12" ny=12 deg=$r init=hill alpha=$al rk=rk4 tend=$T cfl=$C
+    run "conv_a${al}_r${r}_n12" ny=12 deg=$r init=hill alpha="$al" rk=rk4 tend=$T cfl=$C
     check_conservation "conv_a${al}_r${r}_n12"
     L1A=$(field "$LINE" l1_error) L2A=$(field "$LINE" l2_error) LIA=$(field "$LINE" linf_error)
-    run "conv_a${al}_r${r}_n24" ny=24 deg=$r init=hill alpha=$al rk=rk4 tend=$T cfl=$C
+    run "conv_a${al}_r${r}_n24" ny=24 deg=$r init=hill alpha="$al" rk=rk4 tend=$T cfl=$C
     check_conservation "conv_a${al}_r${r}_n24"
     L1B=$(field "$LINE" l1_error) L2B=$(field "$LINE" l2_error) LIB=$(field "$LINE" linf_error)
     rates=$(awk -v a="$L1A" -v b="$L1B" -v c="$L2A" -v d="$L2B" -v e="$LIA" -v f="$LIB" \
       'BEGIN { if (a > 0 && b > 0 && c > 0 && d > 0 && e > 0 && f > 0) printf "%.3f %.3f %.3f", log(a / b) / log(2), log(c / d) / log(2), log(e / f) / log(2); else print "nan nan nan" }')
+    # shellcheck disable=SC2086  # three numbers, split on purpose
     set -- $rates
     printf '%-10s %-2s %-12.4e %-12.4e %-12.4e %-12.4e %-12s %-12s %s\n' "$al" "$r" "$L1A" "$L1B" "$L2A" "$L2B" "$1" "$2" "$3" >> "$W/rates.txt"
     awk_true 'x >= r + 0.5 && y >= r + 0.5' -v x="$1" -v y="$2" -v r="$r" ||

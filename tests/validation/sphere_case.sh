@@ -11,6 +11,8 @@
 # keys:
 #   grid      n2 (rows; n1 = 2 n2) [n1]                               (required)
 #   degrees   deg=R | degfile=PATH (relative paths: to this script's folder)
+#             | map=KIND degmin=R deg=R (advect makes the map, e.g. latitude;
+#               dgref gets it back from advect's text output)
 #   q         Gauss points per direction (default: max degree + 1)
 #   flow      flow=williamson alpha=A | flow=nair_lauritzen period=T   (required)
 #   initial   init=hill|bell                                          (required)
@@ -59,10 +61,11 @@ for exe in "$ADVECT" "$DGREF" "$COMPARE"; do
 done
 
 isnum() { printf '%s\n' "$1" | grep -Eq '^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$'; }
+# shellcheck disable=SC2317  # called through eval below
 isint() { printf '%s\n' "$1" | grep -Eq '^[0-9]+$'; }
 isnum "$TOL" || die "--tol '$TOL' is not a number"
 
-KEYS="n1 n2 deg degfile q flow alpha period init rk dt nsteps"
+KEYS="n1 n2 deg degfile map degmin q flow alpha period init rk dt nsteps"
 for k in $KEYS; do eval "K_$k="; done
 SEEN=" "
 [ $# -gt 0 ] || die "no case keys given (key=value ...)"
@@ -92,7 +95,11 @@ case $K_init in hill | bell) ;; *) die "init must be hill or bell, not '$K_init'
 case $K_rk in euler | ssprk2 | ssprk3 | rk4 | lsrk4) ;; *) die "rk '$K_rk' is not euler, ssprk2, ssprk3, rk4 or lsrk4" ;; esac
 
 HERE=$(cd "$(dirname "$0")" && pwd) || die "cannot find the script's folder"
-if [ -n "$K_degfile" ]; then
+if [ -n "$K_map" ]; then
+  need deg degmin
+  [ -z "$K_degfile" ] || die "keys 'map' and 'degfile' are mutually exclusive"
+  MAXDEG=$K_deg
+elif [ -n "$K_degfile" ]; then
   [ -z "$K_deg" ] || die "keys 'deg' and 'degfile' are mutually exclusive"
   case $K_degfile in /*) ;; *) K_degfile=$HERE/$K_degfile ;; esac
   [ -r "$K_degfile" ] || die "degree map '$K_degfile' does not exist or is not readable"
@@ -115,7 +122,13 @@ show() { [ -s "$1" ] && sed 's/^/    | /' "$1" >&2; return 0; }
 set -- --grid latlon --cells "${K_n1}x${K_n2}" --radius "$RADIUS" --model sphere_advection \
   --flow "$K_flow" --initial "$K_init" --height "$HEIGHT"
 if [ "$K_flow" = williamson ]; then set -- "$@" --alpha "$K_alpha"; else set -- "$@" --period "$K_period"; fi
-if [ -n "$K_degfile" ]; then set -- "$@" --map-file "$K_degfile"; else set -- "$@" --degree "$K_deg"; fi
+if [ -n "$K_map" ]; then
+  set -- "$@" --map "$K_map" --degree-min "$K_degmin" --degree "$K_deg"
+elif [ -n "$K_degfile" ]; then
+  set -- "$@" --map-file "$K_degfile"
+else
+  set -- "$@" --degree "$K_deg"
+fi
 set -- "$@" --q "$K_q" --integrator "$K_rk" --dt "$K_dt" --steps "$K_nsteps" \
   --output "$WORK/dgrid.h5" --text-output "$WORK/dgrid.txt" --quiet
 { echo "# $NAME: dgrid"; echo "$ADVECT $*"; } > "$WORK/commands.txt"
@@ -124,6 +137,26 @@ rc=$?
 [ $rc -eq 0 ] || { echo "$prog: advect failed with exit status $rc: $ADVECT $*" >&2; show "$WORK/advect.err"; exit 2; }
 ALINE=$(grep '^advect: ' "$WORK/advect.out" | tail -n 1)
 [ -n "$ALINE" ] || { echo "$prog: advect printed no summary line" >&2; show "$WORK/advect.out"; exit 2; }
+
+# the map advect made, for dgref: n2 lines of n1 degrees, row j = 0 first
+if [ -n "$K_map" ]; then
+  K_degfile=$WORK/map.txt
+  awk -v n1="$K_n1" -v n2="$K_n2" -v lo="$K_degmin" -v hi="$K_deg" '
+    $1 == "e" && NF == 4 { d[$2 + 0, $3 + 0] = $4 + 0; n++ }
+    END {
+      if (n != n1 * n2) { printf "advect text output has %d element records, expected %d\n", n, n1 * n2 > "/dev/stderr"; exit 1 }
+      for (j = 0; j < n2; ++j) {
+        line = ""
+        for (i = 0; i < n1; ++i) {
+          r = d[i, j]
+          if (r < lo || r > hi) { printf "element (%d,%d) has degree %d, outside %d..%d\n", i, j, r, lo, hi > "/dev/stderr"; exit 1 }
+          line = line (i ? " " : "") r
+        }
+        print line
+      }
+    }' "$WORK/dgrid.txt" > "$K_degfile" 2> "$WORK/map.err" || {
+    echo "$prog: FAIL: the degree map in advect's output is not as asked:" >&2; show "$WORK/map.err"; exit 1; }
+fi
 
 # ---- 2. the baseline
 set -- grid=latlon nx="$K_n1" ny="$K_n2" a="$RADIUS" wind="$WIND" init="$K_init" height="$HEIGHT"
@@ -182,7 +215,7 @@ done
 STATUS=PASS
 [ $FAILED -eq 0 ] || STATUS=FAIL
 printf 'case=%s status=%s cells=%sx%s degrees=%s q=%s flow=%s alpha=%s init=%s rk=%s dt=%s steps=%s dofs=%s max_rel_coeff_diff=%s rel_l2_diff=%s advect_l2=%s dgref_l2=%s advect_mass=%s dgref_mass=%s\n' \
-  "$NAME" "$STATUS" "$K_n1" "$K_n2" "$(if [ -n "$K_degfile" ]; then basename "$K_degfile"; else echo "$K_deg"; fi)" \
+  "$NAME" "$STATUS" "$K_n1" "$K_n2" "$(if [ -n "$K_map" ]; then echo "$K_map:$K_degmin..$K_deg"; elif [ -n "$K_degfile" ]; then basename "$K_degfile"; else echo "$K_deg"; fi)" \
   "$K_q" "$K_flow" "${K_alpha:--}" "$K_init" "$K_rk" "$K_dt" "$K_nsteps" "$R_DOFS" "$MAXREL" "$REL" \
   "$(field "$ALINE" l2_rel)" "$(field "$RLINE" l2_error)" "$A_M" "$R_M" > "$WORK/result.txt"
 echo "$prog: $STATUS: max_rel_coeff_diff=$MAXREL rel_l2_diff=$REL (max|c|=$CMAX)"

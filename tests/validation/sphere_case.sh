@@ -7,7 +7,7 @@
 # quadrature, flow, initial data, integrator, dt and step count.
 #
 # usage: sphere_case.sh --advect PATH --dgref PATH --compare PATH --workdir DIR
-#                       [--name NAME] [--tol T] [--] key=value ...
+#                       [--name NAME] [--tol T] [--expect-mismatch] [--] key=value ...
 # keys:
 #   grid      n2 (rows; n1 = 2 n2) [n1]                               (required)
 #   degrees   deg=R | degfile=PATH (relative paths: to this script's folder)
@@ -17,6 +17,8 @@
 #   flow      flow=williamson alpha=A | flow=nair_lauritzen period=T   (required)
 #   initial   init=hill|bell                                          (required)
 #   time      rk=euler|ssprk2|ssprk3|rk4|lsrk4 dt nsteps              (required)
+#   ref_alpha=A  dgref's alpha instead of alpha (a planted mismatch, with
+#             --expect-mismatch: the case then passes only if the difference is caught)
 # The radius (6.37122e6) and the height h0 (1000) are passed to both explicitly.
 #
 # Checks (each can fail; every failing one is named):
@@ -36,7 +38,7 @@ set -u
 prog=sphere_case.sh
 die() { echo "$prog: $*" >&2; exit 2; }
 
-ADVECT='' DGREF='' COMPARE='' WORK='' NAME=case TOL=1e-12
+ADVECT='' DGREF='' COMPARE='' WORK='' NAME=case TOL=1e-12 EXPECT_MISMATCH=0
 while [ $# -gt 0 ]; do
   case $1 in
   --advect | --dgref | --compare | --workdir | --name | --tol)
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
     --workdir) WORK=$2 ;; --name) NAME=$2 ;; --tol) TOL=$2 ;;
     esac
     shift 2 ;;
+  --expect-mismatch) EXPECT_MISMATCH=1; shift ;;
   --) shift; break ;;
   -*) die "unknown option '$1' (see the header of $0)" ;;
   *) break ;;
@@ -65,7 +68,7 @@ isnum() { printf '%s\n' "$1" | grep -Eq '^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+
 isint() { printf '%s\n' "$1" | grep -Eq '^[0-9]+$'; }
 isnum "$TOL" || die "--tol '$TOL' is not a number"
 
-KEYS="n1 n2 deg degfile map degmin q flow alpha period init rk dt nsteps"
+KEYS="n1 n2 deg degfile map degmin q flow alpha ref_alpha period init rk dt nsteps"
 for k in $KEYS; do eval "K_$k="; done
 SEEN=" "
 [ $# -gt 0 ] || die "no case keys given (key=value ...)"
@@ -81,8 +84,12 @@ done
 need() { for k in "$@"; do eval "[ -n \"\$K_$k\" ]" || die "case needs key '$k'"; done; }
 need n2 flow init rk dt nsteps
 [ -n "$K_n1" ] || K_n1=$((2 * K_n2))
+for k in n1 n2 nsteps deg degmin q; do
+  eval "v=\$K_$k"
+  [ -z "$v" ] || isint "$v" || die "key '$k'='$v' must be a non-negative integer"
+done
 for k in n1 n2 nsteps; do eval "isint \"\$K_$k\"" || die "key '$k' must be a non-negative integer"; done
-for k in alpha period dt; do
+for k in alpha ref_alpha period dt; do
   eval "v=\$K_$k"
   [ -z "$v" ] || isnum "$v" || die "key '$k'='$v' is not a number"
 done
@@ -160,7 +167,7 @@ fi
 
 # ---- 2. the baseline
 set -- grid=latlon nx="$K_n1" ny="$K_n2" a="$RADIUS" wind="$WIND" init="$K_init" height="$HEIGHT"
-if [ "$K_flow" = williamson ]; then set -- "$@" alpha="$K_alpha"; else set -- "$@" tdef="$K_period"; fi
+if [ "$K_flow" = williamson ]; then set -- "$@" alpha="${K_ref_alpha:-$K_alpha}"; else set -- "$@" tdef="$K_period"; fi
 if [ -n "$K_degfile" ]; then set -- "$@" degfile="$K_degfile"; else set -- "$@" deg="$K_deg"; fi
 set -- "$@" q="$K_q" rk="$K_rk" dt="$K_dt" nsteps="$K_nsteps" out="$WORK/ref.txt"
 { echo "# $NAME: Fortran baseline"; echo "$DGREF $*"; } >> "$WORK/commands.txt"
@@ -183,6 +190,15 @@ REL=$(field "$CLINE" rel_l2_diff) MAXD=$(field "$CLINE" max_abs_diff)
 CMAX=$(awk 'past && $1 != "e" && $1 !~ /^#/ { for (i = 1; i <= NF; ++i) { v = $i + 0; if (v < 0) v = -v; if (v > m) m = v } }
             $1 == "elements" { past = 1 } END { printf "%.17g", m }' "$WORK/ref.txt")
 MAXREL=$(awk -v d="$MAXD" -v m="$CMAX" 'BEGIN { printf "%.3e", (m > 0 ? d / m : d) }')
+if [ $EXPECT_MISMATCH -eq 1 ]; then
+  if awk_true 'd > t' -v d="$MAXREL" -v t="$TOL" && [ $crc -eq 1 ]; then
+    echo "$prog: PASS: the planted mismatch was caught: max_rel_coeff_diff=$MAXREL rel_l2_diff=$REL > $TOL"
+    exit 0
+  fi
+  echo "$prog: FAIL: a mismatch was planted (ref_alpha) but not caught: max_rel_coeff_diff=$MAXREL rel_l2_diff=$REL" >&2
+  exit 1
+fi
+[ -z "$K_ref_alpha" ] || die "key 'ref_alpha' only with --expect-mismatch"
 awk_true 'd <= t' -v d="$MAXREL" -v t="$TOL" ||
   fail "max |difference| / max |c| = $MAXREL > $TOL (at element $(field "$CLINE" max_at_element) mode $(field "$CLINE" max_at_mode))"
 [ $crc -eq 0 ] || fail "compare: rel_l2_diff=$REL > tol=$TOL"

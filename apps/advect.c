@@ -366,6 +366,13 @@ static int run(run_state *r) {
                             linfv[v], vn, mass[v]);
     }
   }
+  if (dg_disc_grid(d)->kind == DG_GRID_LATLON) { /* Williamson's normalised norms */
+    double n1[DG_MAX_NVAR], n2[DG_MAX_NVAR], ni[DG_MAX_NVAR];
+    DG_CALL(dg_error_norms_rel(d, r->u, t, n1, n2, ni));
+    const size_t o = strlen(pervar);
+    snprintf(pervar + o, sizeof pervar - o, " l1_rel=%.6e l2_rel=%.6e linf_rel=%.6e", n1[0], n2[0],
+             ni[0]);
+  }
   printf("advect: backend=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g linf_error=%.17g "
          "mass=%.17g mass_drift=%.3e wall_s=%.6f dof_stage_per_s=%.6e model=%s%s\n",
          dg_backend()->name, dofs, nsteps, t, r->dt, l2, linf, mass[0], drift, wall_s,

@@ -2,6 +2,8 @@
 #include "dg_app.h"
 
 #include "dg_error.h"
+#include "dg_eval.h"
+#include "dg_field.h"
 #include "dg_parse.h"
 
 #include <ctype.h>
@@ -18,6 +20,8 @@ void dg_app_defaults(dg_app_config *c) {
     c->box[2 * d] = 0;
     c->box[2 * d + 1] = 1;
   }
+  strcpy(c->grid, "box");
+  c->radius = 6.37122e6;
   c->degree = 3;
   c->degree_min = 0;
   strcpy(c->map, "uniform");
@@ -39,9 +43,13 @@ void dg_app_help(FILE *f, const char *prog) {
           "grid and degrees\n"
           "  --dim D              2 or 3                                  [2]\n"
           "  --cells N1xN2[xN3]   elements per direction                  [32x32(x32)]\n"
+          "                       (latlon: N1xN2 or N2 alone, then N1 = 2 N2)\n"
           "  --box x0,x1,y0,y1[,z0,z1]  the periodic box                  [unit box]\n"
-          "  --degree R           uniform degree; max of band/random maps [3]\n"
-          "  --degree-min R       min degree of band/random maps          [0]\n"
+          "  --grid KIND          box (periodic) | latlon (the sphere, 2D: lambda x\n"
+          "                       theta, periodic in lambda, poles at theta = +-pi/2) [box]\n"
+          "  --radius A           latlon: the sphere's radius (m)         [6.37122e6]\n"
+          "  --degree R           uniform degree; max of the other maps   [3]\n"
+          "  --degree-min R       min degree of band/random/latitude/step [0]\n"
           "  --map KIND           uniform | band | random                 [uniform]\n"
           "  --map-file PATH      degree map file (N2 lines of N1 integers, first line\n"
           "                       is the lowest row; 3D: N3 such blocks)   [none]\n"
@@ -131,7 +139,7 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
     DG_CALL(parse_int(opt, tok, 1, 1 << 24, &cells[k]));
     ++k;
   }
-  if (k < 2 || s[strlen(s) - 1] == 'x' || s[0] == 'x' || strstr(s, "xx"))
+  if (k < 1 || s[strlen(s) - 1] == 'x' || s[0] == 'x' || strstr(s, "xx"))
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, s);
   *n = k;
   return 0;
@@ -164,7 +172,7 @@ static int record(dg_app_config *c, const char *key, const char *val) {
   return 0;
 }
 
-static const char *const maps = "uniform|band|random";
+static const char *const maps = "uniform|band|random|latitude|step";
 static const char *const tss = "euler|ssprk2|ssprk3|rk4|lsrk4";
 
 /* Options without a value. */
@@ -183,6 +191,13 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
     DG_CALL(parse_cells(opt, v, cells, &n));
     for (int d = 0; d < 3; ++d) c->cells[d] = cells[d];
     c->cells_n = n;
+    return 0;
+  }
+  if (!strcmp(name, "grid")) return parse_word(opt, v, "box|latlon", c->grid, sizeof c->grid);
+  if (!strcmp(name, "radius")) {
+    DG_CALL(parse_real(opt, v, &c->radius));
+    if (!(c->radius > 0) || !isfinite(c->radius))
+      return dg_error(DG_ERR_ARG, "option --radius: %s must be positive and finite", v);
     return 0;
   }
   if (!strcmp(name, "box")) {
@@ -316,6 +331,20 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   if (c->box_n && c->box_n != 2 * c->dim)
     return dg_error(DG_ERR_ARG, "option --box: %d numbers given but --dim %d needs %d", c->box_n,
                     c->dim, 2 * c->dim);
+  const int latlon = !strcmp(c->grid, "latlon");
+  if (latlon && c->dim != 2)
+    return dg_error(DG_ERR_ARG, "option --grid latlon: the sphere is 2D, --dim is %d", c->dim);
+  if (latlon && c->box_n)
+    return dg_error(DG_ERR_ARG, "option --box: not with --grid latlon (the sphere is implied)");
+  if (!latlon && c->cells_n == 1)
+    return dg_error(DG_ERR_ARG, "option --cells: one size is for --grid latlon (N1 = 2 N2)");
+  if (latlon && c->cells_n == 1) {
+    c->cells[1] = c->cells[0];
+    c->cells[0] = 2 * c->cells[1];
+  } else if (latlon && !c->cells_n) {
+    c->cells[0] = 2 * c->cells[1];
+  }
+  if (latlon && c->cells_n == 1) c->cells_n = 2;
   if (c->cells_n && c->cells_n != c->dim)
     return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %d", c->cells_n,
                     c->dim);
@@ -327,6 +356,46 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   return 0;
 }
 
+/* --map step: each row the highest degree whose stable step (on the initial
+ * state) is not below that of the equatorial rows at --degree
+ * (dg_degree_rows_for_step); says so where --degree-min cannot reach it. */
+static int step_map(dg_app_setup *s, const dg_app_config *c) {
+  const dg_grid *g = &s->grid;
+  dg_degree_map *uni = NULL;
+  dg_disc *d = NULL;
+  dg_field *u = NULL;
+  double *rate = malloc((size_t)g->nelem * sizeof *rate);
+  double *row = calloc((size_t)g->n[1], sizeof *row);
+  int *deg = malloc((size_t)g->n[1] * sizeof *deg);
+  int rc = !rate || !row || !deg ? dg_error(DG_ERR_MEM, "out of memory for --map step") : 0;
+  if (!rc) rc = dg_degree_map_create_uniform(&uni, g, c->degree);
+  if (!rc) rc = dg_model_finish_grid(c->model, g);
+  if (!rc) rc = dg_disc_create(&d, g, uni, c->q, c->model);
+  if (!rc) rc = dg_field_create(&u, d);
+  if (!rc) rc = dg_project_solution(d, u, 0.0);
+  if (!rc) rc = dg_disc_element_rates(d, u, 0.0, rate);
+  double target = 0, reached = 0;
+  if (!rc) {
+    for (long e = 0; e < g->nelem; ++e) {
+      const long j = (e / g->n[0]) % g->n[1];
+      if (rate[e] > row[j]) row[j] = rate[e];
+    }
+    rc = dg_degree_rows_for_step(g->n[1], row, c->degree, c->degree_min, deg, &target, &reached);
+  }
+  if (!rc) rc = dg_degree_map_create_rows(&s->map, g, deg);
+  if (!rc && reached < target * (1 - 1e-12))
+    printf("map step: degree reduction alone cannot reach the equatorial step %.6g at degree %d: "
+           "degrees %d..%d reach %.6g (%.3f of it)\n",
+           target, c->degree, c->degree_min, c->degree, reached, reached / target);
+  dg_field_destroy(&u);
+  dg_disc_destroy(&d);
+  dg_degree_map_destroy(&uni);
+  free(rate);
+  free(row);
+  free(deg);
+  return rc;
+}
+
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
   memset(s, 0, sizeof *s);
   double lo[3], hi[3];
@@ -334,17 +403,24 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
     lo[d] = c->box[2 * d];
     hi[d] = c->box[2 * d + 1];
   }
-  DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
+  if (!strcmp(c->grid, "latlon"))
+    DG_CALL(dg_grid_init_latlon(&s->grid, c->cells[0], c->cells[1], c->radius));
+  else
+    DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
   const dg_grid *g = &s->grid;
   if (c->map_file[0])
     DG_CALL(dg_degree_map_create_file(&s->map, g, c->map_file));
+  else if (!strcmp(c->map, "latitude"))
+    DG_CALL(dg_degree_map_create_latitude(&s->map, g, c->degree_min, c->degree));
+  else if (!strcmp(c->map, "step"))
+    DG_CALL(step_map(s, c));
   else if (!strcmp(c->map, "band"))
     DG_CALL(dg_degree_map_create_band(&s->map, g, c->degree_min, c->degree));
   else if (!strcmp(c->map, "random"))
     DG_CALL(dg_degree_map_create_random(&s->map, g, c->degree_min, c->degree, (uint64_t)c->seed));
   else
     DG_CALL(dg_degree_map_create_uniform(&s->map, g, c->degree));
-  DG_CALL(dg_model_finish(c->model, g->dim, g->lo, g->hi));
+  DG_CALL(dg_model_finish_grid(c->model, g));
   s->model = c->model;
   DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, c->model));
   DG_CALL(dg_ts_parse(c->integrator, &s->ts_kind));

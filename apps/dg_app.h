@@ -17,6 +17,8 @@ typedef struct {
   int cells_n; /* sizes given with --cells (0: default) */
   int box_n;   /* numbers given (0: default) */
   double box[6];
+  char grid[16]; /* box | latlon */
+  double radius; /* latlon: the sphere's radius */
   int degree, degree_min;
   char map[16];       /* uniform | band | random */
   char map_file[512]; /* overrides map when set */

@@ -66,7 +66,7 @@ static int own_split(const dg_backend_ops *be, const dg_plan_in *in, int r) {
 /* Where own q could run: 2D, degree changes, and a model that declares the
  * r + 1 point rule exact (linear flux independent of x on an affine grid). */
 static int own_ok(const dg_plan_in *in) {
-  return in->dim == 2 && in->rmin < in->rmax && in->own_q_exact;
+  return in->dim == 2 && in->rmin < in->rmax && in->own_q_exact && !in->mapped;
 }
 
 /* DGRID_OWN_Q: off, on, or auto: where the buckets that would split
@@ -102,8 +102,11 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team = dim == 2 && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2, "a 2D grid", &p->team));
+  p->team = dim == 2 && !in->mapped && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
+  /* the team update has no metric terms yet: a mapped grid (the sphere) runs the
+     one-element update, the plain reference schedule */
+  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->mapped,
+                       "a 2D grid without metric terms (the team update has none yet)", &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1 */
   const int fits = nonempty == 1 && in->q == r0 + 1;
@@ -172,12 +175,14 @@ void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t 
     if (p->split[r]) n += (size_t)snprintf(own + n, sizeof own - n, "%s%d", n ? "," : "", r);
   snprintf(buf, cap,
            "update=%s neighbours=%s reuse_traces=%s own_q=%s%s%s launch=%s "
-           "(own q exact for the model: %s)",
+           "(own q exact for the model: %s)%s",
            p->team ? "team" : "element",
            !p->nbr_coeffs  ? "traces"
            : p->nbr_traces ? "coeffs+traces-at-degree-changes"
                            : "coeffs",
            p->reuse_traces ? "yes" : "no", p->own_q ? "on" : "off", p->own_q ? " degrees " : "",
-           own, p->largest_first ? "largest-first" : "degree-order",
-           in->own_q_exact ? "yes" : "no");
+           own, p->largest_first ? "largest-first" : "degree-order", in->own_q_exact ? "yes" : "no",
+           in->mapped ? " geometry=latlon: the one-element update only (the team update and "
+                        "own q have no metric terms yet)"
+                      : "");
 }

@@ -25,6 +25,8 @@ typedef struct {
   int own_q_exact;               /* the model declares the r + 1 point rule exact on
                                     elements whose neighbours share their degree (a
                                     flux linear in u and independent of x, affine grid) */
+  int mapped;                    /* a grid with metric terms (the latlon sphere): only
+                                    the one-element update has them so far */
 } dg_plan_in;
 
 /* The backend's plan: how one RK stage runs on the buckets.  Every plan

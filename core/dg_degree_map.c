@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,60 @@ int dg_degree_map_create_band(dg_degree_map **m, const dg_grid *g, int rmin, int
     (*m)->deg[e] = (uint8_t)(r > rmax ? rmax : r);
   }
   map_finish(*m);
+  return 0;
+}
+
+int dg_degree_map_create_latitude(dg_degree_map **m, const dg_grid *g, int rmin, int rmax) {
+  DG_CALL(check_range("latitude degree map", rmin, rmax));
+  DG_CALL(map_alloc(m, g));
+  const int ny = g->n[1];
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    const int dist = ijk[1] < ny - 1 - ijk[1] ? ijk[1] : ny - 1 - ijk[1];
+    const int r = rmin + dist;
+    (*m)->deg[e] = (uint8_t)(r > rmax ? rmax : r);
+  }
+  map_finish(*m);
+  return 0;
+}
+
+int dg_degree_map_create_rows(dg_degree_map **m, const dg_grid *g, const int *row_deg) {
+  for (int j = 0; j < g->n[1]; ++j)
+    if (row_deg[j] < 0 || row_deg[j] > DG_MAX_DEGREE)
+      return dg_error(DG_ERR_ARG, "degree map: row %d has degree %d, outside 0..%d", j, row_deg[j],
+                      DG_MAX_DEGREE);
+  DG_CALL(map_alloc(m, g));
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    (*m)->deg[e] = (uint8_t)row_deg[ijk[1]];
+  }
+  map_finish(*m);
+  return 0;
+}
+
+int dg_degree_rows_for_step(int nrow, const double *row_rate, int rmax, int rmin, int *row_deg,
+                            double *dt_target, double *dt_reached) {
+  if (rmin < 0 || rmax > DG_MAX_DEGREE || rmin > rmax)
+    return dg_error(DG_ERR_ARG, "degrees %d..%d: need 0 <= min <= max <= %d", rmin, rmax,
+                    DG_MAX_DEGREE);
+  /* the speed factor of row j: rate = (2 r + 1) S_j; the target is the step
+     of the slowest row near the equator (the middle rows) at rmax */
+  double seq = 0;
+  for (int j = (nrow - 1) / 2; j <= nrow / 2; ++j)
+    if (row_rate[j] > seq) seq = row_rate[j];
+  seq /= 2 * rmax + 1;
+  *dt_target = seq > 0 ? 1 / ((2 * rmax + 1) * seq) : INFINITY;
+  double worst = 0;
+  for (int j = 0; j < nrow; ++j) {
+    const double sj = row_rate[j] / (2 * rmax + 1);
+    int r = rmax;
+    while (r > rmin && (2 * r + 1) * sj * *dt_target > 1 + 1e-12) --r;
+    row_deg[j] = r;
+    if ((2 * r + 1) * sj > worst) worst = (2 * r + 1) * sj;
+  }
+  *dt_reached = worst > 0 ? 1 / worst : INFINITY;
   return 0;
 }
 

@@ -25,6 +25,24 @@ int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r);
  * half of the rows into (rmax-rmin+1) equal parts.  Constant in x and z. */
 int dg_degree_map_create_band(dg_degree_map **m, const dg_grid *g, int rmin, int rmax);
 
+/* By latitude (rows, the y index): rmin on the rows next to both y
+ * boundaries (the poles of --grid latlon), one more per row away from them,
+ * capped at rmax; constant in x.  The degree falls by at most one per row. */
+int dg_degree_map_create_latitude(dg_degree_map **m, const dg_grid *g, int rmin, int rmax);
+
+/* One degree per row (y index): row_deg[n1]. */
+int dg_degree_map_create_rows(dg_degree_map **m, const dg_grid *g, const int *row_deg);
+
+/* The degree of each row so that its stable step is not below the target:
+ * row_rate[j] is the largest CFL rate of row j's elements at degree rmax
+ * (dg_disc_element_rates; a rate is (2 r + 1) times a speed factor), the
+ * target is the step of the middle (equatorial) rows at rmax, and each row
+ * gets the highest degree in rmin..rmax whose step reaches it.  *dt_reached
+ * is the step of the resulting map: below *dt_target where degree reduction
+ * alone cannot reach it (it gains at most (2 rmax + 1) / (2 rmin + 1)). */
+int dg_degree_rows_for_step(int nrow, const double *row_rate, int rmax, int rmin, int *row_deg,
+                            double *dt_target, double *dt_reached);
+
 /* Independent uniform random degrees in rmin..rmax (splitmix64 from seed:
  * the same map on every machine). */
 int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, int rmax,

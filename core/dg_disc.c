@@ -45,7 +45,10 @@ struct dg_disc {
                                          q = r + 1 (the plan's own_q; exact there by the model's word) */
   void *basis_own[DG_MAX_DEGREE + 1]; /* own_q: backend handles of the q = r + 1 tables */
   int *d_nbr;                         /* device: [nslots/W][2*dim][W] */
-  dg_real *d_geom;                    /* device: [nslots/W][3*dim][W] or NULL */
+  dg_real *d_geom;                    /* device: [nslots/W][geom_stride][W] (then the sphere's
+                                         row tables) or NULL */
+  int metric;                         /* the latlon sphere: dg_stage_args.metric */
+  long tab_off[DG_MAX_DEGREE + 1];    /* metric: each degree's row tables in d_geom */
   dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
   dg_real *d_weight;                  /* device: [nslots] 1 for an element, 0 for padding */
   dg_real *d_rate;                    /* device: [nslots] the elements' CFL rates */
@@ -145,6 +148,55 @@ static long group_slot0(const bucket *b, long s, int W) {
   return s < b->slot0 + b->eblock * W ? b->slot0 : b->slot0 + b->eblock * W;
 }
 
+/* Reals of a slot's geometry: centre and faces per direction, and on the
+ * sphere the row-table offset and the two pole masks (dg_stage_args.metric). */
+static int geom_stride(const dg_disc *d) { return 3 * d->grid.dim + (d->metric ? 3 : 0); }
+
+/* Reals of one row's table at degree r, q points: the theta mass inverse as
+ * the update applies it, (r+1)^2, then 1 / (a^2 cos theta) at the q points. */
+static long row_len(int r, int q) { return (long)(r + 1) * (r + 1) + q; }
+
+/* Length of the geometry array: the slots', then (sphere) the row tables of
+ * every degree present; sets d->tab_off. */
+static long geom_len(dg_disc *d) {
+  long n = d->nslots * geom_stride(d);
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    d->tab_off[r] = n;
+    if (d->metric && d->bk[r].n > 0) n += d->grid.n[1] * row_len(r, d->q);
+  }
+  return n;
+}
+
+/* The sphere's row tables (docs/ARCHITECTURE.md): for row j and degree r,
+ * T[b][b'] = 2 / (2 b + 1) W_{j,r}^-1[b][b'] / a^2, so that the update's
+ * diagonal reference inverse (2 a + 1)(2 b + 1) / 4 completes the exact
+ * inverse of M_e = (dlam dth / 4) a^2 D_r (x) W_{j,r}; then 1 / (a^2 cos
+ * theta) at the q Gauss points of the row (the stable-step rate). */
+static int build_rows(dg_disc *d, dg_real *geom) {
+  const dg_grid *g = &d->grid;
+  const int q = d->q;
+  const double a2 = g->radius * g->radius;
+  double x[DG_MAX_Q], w[DG_MAX_Q], winv[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
+  for (int k = 0; k < q; ++k) {
+    x[k] = (double)d->basis.x[k];
+    w[k] = (double)d->basis.w[k];
+  }
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    if (d->bk[r].n == 0) continue;
+    const int N = r + 1;
+    for (int j = 0; j < g->n[1]; ++j) {
+      dg_real *t = geom + d->tab_off[r] + (long)j * row_len(r, q);
+      DG_CALL(dg_grid_row_winv(g, j, r, q, x, w, winv));
+      for (int b = 0; b < N; ++b)
+        for (int bb = 0; bb < N; ++bb)
+          t[b * N + bb] = (dg_real)(2.0 / (2 * b + 1) * winv[b * N + bb] / a2);
+      for (int k = 0; k < q; ++k)
+        t[N * N + k] = (dg_real)(1.0 / (a2 * cos(dg_grid_theta(g, j, x[k]))));
+    }
+  }
+  return 0;
+}
+
 /* Neighbour offsets and coordinates, per slot, built on the host.  An offset
  * is the one of the facing trace; with nbr_coeffs that of the neighbour's
  * coefficients from its group's first (the element's own bucket: the same
@@ -162,9 +214,10 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   if ((!d->nbr_coeffs || d->nbr_traces) && (double)nblk * tslot * W >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
                     INT_MAX);
-  const int needs_x = dg_model_uses_x(d->model);
+  const int needs_x = dg_model_uses_x(d->model) || d->metric;
+  const int GS = geom_stride(d);
   *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
-  *geom = needs_x ? calloc((size_t)nblk * 3 * dim * W, sizeof **geom) : NULL;
+  *geom = needs_x ? calloc((size_t)geom_len(d), sizeof **geom) : NULL;
   if (!*nbr || (needs_x && !*geom))
     return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
   d->jump_sides = 0;
@@ -194,15 +247,22 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
     if (e < 0 || !*geom) continue;
+    if (d->metric) { /* the row's table, the pole masks of the theta faces */
+      dg_real *mp = *geom + (blk * GS + 3 * dim) * W + lane;
+      mp[0] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
+      mp[W] = (dg_real)(ijk[1] == 0 ? 0 : 1);
+      mp[2 * W] = (dg_real)(ijk[1] == g->n[1] - 1 ? 0 : 1);
+    }
     for (int dd = 0; dd < dim; ++dd) {
       const int i = ijk[dd], n = g->n[dd];
-      dg_real *gp = *geom + (blk * 3 * dim + 3 * dd) * W + lane;
+      dg_real *gp = *geom + (blk * GS + 3 * dd) * W + lane;
       gp[0] = (dg_real)(g->lo[dd] + (i + 0.5) * g->h[dd]);
       /* the minus face as the left neighbour sees it (periodic wrap: hi) */
       gp[W] = (dg_real)(g->lo[dd] + (i == 0 ? n : i) * g->h[dd]);
       gp[2 * W] = (dg_real)(g->lo[dd] + (i + 1) * g->h[dd]);
     }
   }
+  if (d->metric && *geom) DG_CALL(build_rows(d, *geom));
   return 0;
 }
 
@@ -238,8 +298,8 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   unsigned char *edge = NULL; /* own_q: element at a degree change */
   d->grid = *g;
   if ((rc = dg_model_clone(&d->model, model))) goto fail;
-  if (!d->model->finished || d->model->dom.dim != g->dim) {
-    if ((rc = dg_model_finish(d->model, g->dim, g->lo, g->hi))) goto fail;
+  if (!dg_model_finished_for(d->model, g)) {
+    if ((rc = dg_model_finish_grid(d->model, g))) goto fail;
   }
   d->q = q;
   d->nvar = dg_model_nvar(d->model);
@@ -273,7 +333,13 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   pin->rmin = m->rmin;
   pin->rmax = m->rmax;
   pin->nelem = g->nelem;
-  pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model);
+  d->metric = g->kind == DG_GRID_LATLON;
+  if (d->metric && g->dim != 2) {
+    rc = dg_error(DG_ERR_ARG, "option --grid latlon: the sphere is 2D");
+    goto fail;
+  }
+  pin->mapped = d->metric;
+  pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model) && !d->metric;
   const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
   if (own_ok) {
@@ -358,7 +424,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   {
     const int dim = g->dim, W = d->W;
     const size_t nb = (size_t)(d->nslots / W) * 2 * dim * W * sizeof(int);
-    const size_t gb = (size_t)(d->nslots / W) * 3 * dim * W * sizeof(dg_real);
+    const size_t gb = (size_t)geom_len(d) * sizeof(dg_real);
     const size_t tb = (size_t)d->nslots * 2 * dim * d->nvar * ipow(q, dim - 1) * sizeof(dg_real);
     void *p;
     if ((rc = be->alloc(&p, nb))) goto fail;
@@ -381,7 +447,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       if (rc || (rc = be->alloc(&p, wb))) goto fail;
       d->d_rate = p;
     }
-    if (dg_model_uses_x(d->model)) {
+    if (geom) {
       if ((rc = be->alloc(&p, gb))) goto fail;
       d->d_geom = p;
       if ((rc = be->to_device(d->d_geom, geom, gb))) goto fail;
@@ -457,7 +523,18 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
  * passes differ. */
 static unsigned pass_id;
 
+static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double *rates);
+
 int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt) {
+  return rates_and_step(d, u, t, dt, NULL);
+}
+
+int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rates) {
+  double dt;
+  return rates_and_step(d, u, t, &dt, rates);
+}
+
+static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double *rates) {
   const dg_backend_ops *be = dg_backend();
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "stable step: field of %ld values, discretisation needs %ld", u->n,
@@ -477,10 +554,19 @@ int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt) {
     a.u = u->dev + b->base;
     a.u_out = d->d_rate + b->slot0;
     a.k = d->d_weight + b->slot0;
-    a.geom = d->d_geom ? d->d_geom + (b->slot0 / d->W) * 3 * d->grid.dim * d->W : NULL;
+    a.geom = d->d_geom ? d->d_geom + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
+    a.metric = (unsigned char)d->metric;
     a.slot0 = b->slot0;
     a.nblock = b->nblock;
     DG_CALL(be->rate(&a, d->basis_dev, r, d->q));
+  }
+  if (rates) {
+    dg_real *h = malloc((size_t)(d->nslots ? d->nslots : 1) * sizeof *h);
+    if (!h) return dg_error(DG_ERR_MEM, "out of memory for element rates");
+    int rc = be->to_host(h, d->d_rate, (size_t)d->nslots * sizeof *h);
+    for (long e = 0; e < d->grid.nelem && !rc; ++e) rates[e] = (double)h[d->elem_slot[e]];
+    free(h);
+    DG_CALL(rc);
   }
   double rate = 0;
   DG_CALL(be->max(d->d_rate, (size_t)d->nslots, &rate));
@@ -491,7 +577,7 @@ int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt) {
 }
 
 void dg_disc_describe(const dg_disc *d, char *buf, size_t cap) {
-  char plan[400];
+  char plan[600];
   dg_backend()->describe(&d->plan, &d->pin, plan, sizeof plan);
   snprintf(buf, cap, "plan: backend=%s model=%s nvar=%d q=%d %s", dg_backend()->name,
            dg_model_name(d->model), d->nvar, d->q, plan);
@@ -564,7 +650,7 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
                   /* with nbr_coeffs, where the degree changes: write and read */
                   + (coeffs ? 2.0 * (double)d->jump_sides * nv * QF * rb : 0) +
                   (double)d->nslots * 2 * dim * sizeof(int) +
-                  (d->d_geom ? (double)d->nslots * 3 * dim * rb : 0);
+                  (d->d_geom ? (double)d->nslots * geom_stride(d) * rb : 0);
   return w;
 }
 
@@ -597,6 +683,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   a.model_id = (unsigned char)d->model->id;
   a.reuse_traces = (unsigned char)d->reuse_traces;
   a.nbr_coeffs = (unsigned char)d->nbr_coeffs;
+  a.metric = (unsigned char)d->metric;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
@@ -628,7 +715,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       a.u0 = u0 ? u0->dev + b->base + off : NULL;
       a.k = k ? k->dev + b->base + off : NULL;
       a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
-      a.geom = d->d_geom ? d->d_geom + (slot0 / W) * 3 * dim * W : NULL;
+      a.geom = d->d_geom ? d->d_geom + (slot0 / W) * geom_stride(d) * W : NULL;
       a.slot0 = slot0;
       a.nblock = nblk;
       a.team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);

@@ -78,6 +78,10 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
  * DG_ERR_NUMERIC. */
 int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt);
 
+/* Each element's CFL rate on u at time t (as dg_disc_stable_dt: the step
+ * is 1 / the largest), into rate[nelem] in element order. */
+int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rate);
+
 /* The backend's plan for this discretisation, as one line. */
 void dg_disc_describe(const dg_disc *d, char *buf, size_t cap);
 

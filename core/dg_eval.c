@@ -92,20 +92,36 @@ int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx) {
     free(c);
     return dg_error(DG_ERR_MEM, "projection: out of memory");
   }
-  for (long e = 0; e < g->nelem; ++e) {
+  const int sphere = g->kind == DG_GRID_LATLON;
+  double winv[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
+  int rc = 0;
+  for (long e = 0; e < g->nelem && !rc; ++e) {
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
     const int r = dg_disc_degrees(d)->deg[e], N = r + 1;
     const long M = ipow(N, dim);
+    /* the sphere: c = M_e^-1 b with the weight cos(theta) in b and the
+       row's exact inverse W_{j,r}^-1 in the theta index (the stages' mass) */
+    if (sphere && (rc = dg_grid_row_winv(g, ijk[1], r, q, xq, w, winv))) break;
     for (int v = 0; v < nv; ++v) {
       for (long p = 0; p < NP; ++p) {
         const int k[3] = {(int)(p % q), (int)((p / q) % q), (int)(p / ((long)q * q))};
         double xi[3] = {xq[k[0]], xq[k[1]], dim == 3 ? xq[k[2]] : 0}, x[3];
         phys(g, ijk, xi, x);
         double wt = w[k[0]] * w[k[1]] * (dim == 3 ? w[k[2]] : 1.0);
+        if (sphere) wt *= cos(x[1]);
         vals[p] = wt * fn(x, v, ctx);
       }
       tensor(dim, vals, c, q, N, P, q, 0);
+      if (sphere) {
+        for (int a = 0; a < N; ++a)
+          for (int b = 0; b < N; ++b) {
+            double s = 0;
+            for (int bb = 0; bb < N; ++bb) s += winv[b * N + bb] * c[a + N * bb];
+            f->h[dg_disc_index(d, e, v, a + N * b)] = (dg_real)((2 * a + 1) / 2.0 * s);
+          }
+        continue;
+      }
       for (long m = 0; m < M; ++m) {
         const int a = (int)(m % N), b = (int)((m / N) % N), cc = (int)(m / ((long)N * N));
         double s = (2 * a + 1) * (2 * b + 1) / 4.0;
@@ -117,7 +133,7 @@ int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx) {
   free(vals);
   free(c);
   dg_field_host_modified(f);
-  return 0;
+  return rc;
 }
 
 typedef struct {
@@ -166,31 +182,40 @@ int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *
   return 0;
 }
 
-int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *linf) {
+/* Sums of the errors of each variable against the model's solution at t:
+ * integrals of |e|, e^2, |exact|, exact^2 and the largest |e| and |exact|,
+ * with qe Gauss points per direction (the box: Q + 3; the sphere: 8, and the
+ * area weight a^2 cos(theta)).  Returns 0 with *known 0 where the solution
+ * is not known at t. */
+typedef struct {
+  double e1[DG_MAX_NVAR], e2[DG_MAX_NVAR], x1[DG_MAX_NVAR], x2[DG_MAX_NVAR];
+  double emax[DG_MAX_NVAR], xmax[DG_MAX_NVAR];
+} error_sums;
+
+static int error_sums_of(const dg_disc *d, dg_field *f, double t, error_sums *es, int *known) {
   const dg_grid *g = dg_disc_grid(d);
   const dg_model *md = dg_disc_model(d);
-  const int nvar = dg_disc_nvar(d);
+  const int nv = dg_disc_nvar(d), sphere = g->kind == DG_GRID_LATLON;
+  memset(es, 0, sizeof *es);
   {
     double x0[3] = {g->lo[0], g->lo[1], g->lo[2]}, u0[DG_MAX_NVAR];
-    if (!dg_model_solution(md, x0, t, u0)) {
-      for (int v = 0; v < nvar; ++v) l2[v] = linf[v] = NAN;
-      return 0;
-    }
+    *known = dg_model_solution(md, x0, t, u0);
+    if (!*known) return 0;
   }
-  const int dim = g->dim, qe = dg_disc_q(d) + 3;
+  const int dim = g->dim, qe = sphere ? 8 : dg_disc_q(d) + 3;
   double xe[MAXN], we[MAXN];
   DG_CALL(dg_gauss_legendre(qe, xe, we));
   const long NP = ipow(qe, dim);
-  double *vals = malloc(sizeof(double) * (size_t)(NP * g->nelem * dg_disc_nvar(d)));
+  double *vals = malloc(sizeof(double) * (size_t)(NP * g->nelem * nv));
   if (!vals) return dg_error(DG_ERR_MEM, "error norms: out of memory");
   int rc = dg_sample(d, f, qe, xe, vals);
   if (rc) {
     free(vals);
     return rc;
   }
-  const double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
-  double s2[DG_MAX_NVAR] = {0}, mx[DG_MAX_NVAR] = {0}, ex[DG_MAX_NVAR];
-  const int nv = nvar;
+  double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
+  if (sphere) jac *= g->radius * g->radius;
+  double ex[DG_MAX_NVAR];
   for (long e = 0; e < g->nelem; ++e) {
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
@@ -198,19 +223,76 @@ int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *
       const int k[3] = {(int)(p % qe), (int)((p / qe) % qe), (int)(p / ((long)qe * qe))};
       double xi[3] = {xe[k[0]], xe[k[1]], dim == 3 ? xe[k[2]] : 0}, x[3];
       phys(g, ijk, xi, x);
-      const double wt = we[k[0]] * we[k[1]] * (dim == 3 ? we[k[2]] : 1.0) * jac;
+      double wt = we[k[0]] * we[k[1]] * (dim == 3 ? we[k[2]] : 1.0) * jac;
+      if (sphere) wt *= cos(x[1]);
       dg_model_solution(md, x, t, ex);
       for (int v = 0; v < nv; ++v) {
         const double err = vals[(e * NP + p) * nv + v] - ex[v];
-        s2[v] += wt * err * err;
-        if (fabs(err) > mx[v] || err != err) mx[v] = fabs(err);
+        es->e1[v] += wt * fabs(err);
+        es->e2[v] += wt * err * err;
+        es->x1[v] += wt * fabs(ex[v]);
+        es->x2[v] += wt * ex[v] * ex[v];
+        if (fabs(err) > es->emax[v] || err != err) es->emax[v] = fabs(err);
+        if (fabs(ex[v]) > es->xmax[v]) es->xmax[v] = fabs(ex[v]);
       }
     }
   }
   free(vals);
-  for (int v = 0; v < nv; ++v) {
-    l2[v] = sqrt(s2[v]);
-    linf[v] = mx[v];
+  return 0;
+}
+
+int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *linf) {
+  error_sums es;
+  int known;
+  DG_CALL(error_sums_of(d, f, t, &es, &known));
+  for (int v = 0; v < dg_disc_nvar(d); ++v) {
+    l2[v] = known ? sqrt(es.e2[v]) : NAN;
+    linf[v] = known ? es.emax[v] : NAN;
+  }
+  return 0;
+}
+
+int dg_error_norms_rel(const dg_disc *d, dg_field *f, double t, double *l1, double *l2,
+                       double *linf) {
+  error_sums es;
+  int known;
+  DG_CALL(error_sums_of(d, f, t, &es, &known));
+  for (int v = 0; v < dg_disc_nvar(d); ++v) {
+    l1[v] = known ? es.e1[v] / es.x1[v] : NAN;
+    l2[v] = known ? sqrt(es.e2[v]) / sqrt(es.x2[v]) : NAN;
+    linf[v] = known ? es.emax[v] / es.xmax[v] : NAN;
+  }
+  return 0;
+}
+
+/* The sphere's mass: sum_e (dlam dth / 4) a^2 sum_k w_k cos(theta_k) 2 u_0(eta_k),
+ * u_0 the lambda-mean (modes (0, b)) at the q Gauss points of the stages:
+ * exactly 1^T M_e c, the quantity the update conserves. */
+static int sphere_mass(const dg_disc *d, dg_field *f, double *mass) {
+  const dg_grid *g = dg_disc_grid(d);
+  const dg_basis *B = dg_disc_basis(d);
+  const int q = B->q, rmax = dg_disc_degrees(d)->rmax;
+  double xq[DG_MAX_Q], w[DG_MAX_Q], P[(DG_MAX_DEGREE + 1) * DG_MAX_Q];
+  for (int k = 0; k < q; ++k) {
+    xq[k] = (double)B->x[k];
+    w[k] = (double)B->w[k];
+  }
+  DG_CALL(dg_legendre_table(rmax, q, xq, P, NULL));
+  const double jac = g->h[0] * g->h[1] / 4 * g->radius * g->radius;
+  for (int v = 0; v < dg_disc_nvar(d); ++v) {
+    double s = 0;
+    for (long e = 0; e < g->nelem; ++e) {
+      int ijk[3];
+      dg_grid_ijk(g, e, ijk);
+      const int N = dg_disc_degrees(d)->deg[e] + 1;
+      for (int k = 0; k < q; ++k) {
+        double u0 = 0;
+        for (int b = 0; b < N; ++b)
+          u0 += (double)f->h[dg_disc_index(d, e, v, N * b)] * P[b * q + k];
+        s += 2 * w[k] * cos(dg_grid_theta(g, ijk[1], xq[k])) * u0;
+      }
+    }
+    mass[v] = s * jac;
   }
   return 0;
 }
@@ -218,6 +300,7 @@ int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *
 int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
   const dg_grid *g = dg_disc_grid(d);
   DG_CALL(dg_field_to_host(f));
+  if (g->kind == DG_GRID_LATLON) return sphere_mass(d, f, mass);
   const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
   for (int v = 0; v < dg_disc_nvar(d); ++v) {
     double s = 0;

@@ -32,12 +32,22 @@ int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *
 
 /* L2 and max error of each variable, l2[v] and linf[v] (nvar each), against
  * the model's solution at time t, with Q+3 Gauss points per direction (a
- * rule stronger than the solver's); NaN where the solution is not known at
- * t. */
+ * rule stronger than the solver's; the sphere: 8, with the area weight
+ * a^2 cos(theta)); NaN where the solution is not known at t. */
 int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *linf);
 
+/* Williamson et al. (1992)'s normalised errors of each variable against the
+ * model's solution at t: l1 = I(|u - e|) / I(|e|), l2 = sqrt(I((u - e)^2) /
+ * I(e^2)), linf = max |u - e| / max |e|, I the integral over the domain (the
+ * sphere: area weight a^2 cos(theta), 8 x 8 Gauss points per element; the
+ * box: Q + 3 points), the maxima over the same points.  NaN where the
+ * solution is not known at t. */
+int dg_error_norms_rel(const dg_disc *d, dg_field *f, double t, double *l1, double *l2,
+                       double *linf);
+
 /* Integral of each variable over the domain, mass[v] = sum_e |e| c_{v,0}
- * (nvar values). */
+ * (nvar values); on the sphere with the stages' weighted mass (1^T M c,
+ * conserved to round-off by the update). */
 int dg_mass(const dg_disc *d, dg_field *f, double *mass);
 
 /* 0 if every coefficient is finite, else DG_ERR_NUMERIC naming an element. */

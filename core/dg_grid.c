@@ -1,7 +1,10 @@
-/* dg_grid.c - the periodic structured grid. */
+/* dg_grid.c - the periodic structured grid and the latitude-longitude
+ * sphere's per-row metric. */
 #include "dg_grid.h"
 
 #include "dg_error.h"
+#include "dg_quadrature.h"
+#include "dg_types.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +14,8 @@ int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const 
   if (dim != 2 && dim != 3) return dg_error(DG_ERR_ARG, "dimension %d: must be 2 or 3", dim);
   g->dim = dim;
   g->nelem = 1;
+  g->kind = DG_GRID_BOX;
+  g->radius = 0;
   for (int d = 0; d < 3; ++d) {
     const int active = d < dim;
     g->n[d] = active ? n[d] : 1;
@@ -25,6 +30,72 @@ int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const 
     if (g->nelem > (1L << 40) / g->n[d]) return dg_error(DG_ERR_ARG, "cells: too many elements");
     g->nelem *= g->n[d];
   }
+  return 0;
+}
+
+int dg_grid_init_latlon(dg_grid *g, int n1, int n2, double radius) {
+  if (n2 < 1 || n2 > (1 << 20)) return dg_error(DG_ERR_ARG, "cells: %d rows, must be 1..2^20", n2);
+  if (n1 == 0) n1 = 2 * n2;
+  if (n1 < 1) return dg_error(DG_ERR_ARG, "cells: %d elements in longitude, must be >= 1", n1);
+  if (!isfinite(radius) || !(radius > 0))
+    return dg_error(DG_ERR_ARG, "option --radius: %g must be positive and finite", radius);
+  const int n[3] = {n1, n2, 1};
+  const double lo[3] = {0, -0.5 * M_PI, 0}, hi[3] = {2 * M_PI, 0.5 * M_PI, 1};
+  DG_CALL(dg_grid_init(g, 2, n, lo, hi));
+  g->kind = DG_GRID_LATLON;
+  g->radius = radius;
+  return 0;
+}
+
+double dg_grid_theta(const dg_grid *g, int row, double eta) {
+  return g->lo[1] + (row + 0.5 * (eta + 1)) * g->h[1];
+}
+
+int dg_grid_row_winv(const dg_grid *g, int row, int r, int q, const double *x, const double *w,
+                     double *winv) {
+  enum { NMAX = DG_MAX_DEGREE + 1 };
+  const int N = r + 1;
+  double P[NMAX * DG_MAX_Q], W[NMAX][NMAX], L[NMAX][NMAX], Li[NMAX][NMAX];
+  if (r > DG_MAX_DEGREE || q > DG_MAX_Q || q < N)
+    return dg_error(DG_ERR_ARG, "row mass: degree %d with %d points", r, q);
+  DG_CALL(dg_legendre_table(r, q, x, P, NULL));
+  for (int n = 0; n < N; ++n)
+    for (int m = 0; m < N; ++m) {
+      double s = 0;
+      for (int k = 0; k < q; ++k)
+        s += w[k] * cos(dg_grid_theta(g, row, x[k])) * P[n * q + k] * P[m * q + k];
+      W[n][m] = s;
+    }
+  /* W = L L^T, then W^-1 = L^-T L^-1 */
+  for (int j = 0; j < N; ++j) {
+    double d = W[j][j];
+    for (int k = 0; k < j; ++k) d -= L[j][k] * L[j][k];
+    if (!(d > 0))
+      return dg_error(DG_ERR_NUMERIC, "row %d: weighted mass matrix of degree %d is singular", row,
+                      r);
+    L[j][j] = sqrt(d);
+    for (int i = j + 1; i < N; ++i) {
+      double s = W[i][j];
+      for (int k = 0; k < j; ++k) s -= L[i][k] * L[j][k];
+      L[i][j] = s / L[j][j];
+    }
+  }
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < N; ++i) {
+      if (i < j) {
+        Li[i][j] = 0;
+        continue;
+      }
+      double s = i == j ? 1 : 0;
+      for (int k = j; k < i; ++k) s -= L[i][k] * Li[k][j];
+      Li[i][j] = s / L[i][i];
+    }
+  for (int n = 0; n < N; ++n)
+    for (int m = 0; m < N; ++m) {
+      double s = 0;
+      for (int k = n > m ? n : m; k < N; ++k) s += Li[k][n] * Li[k][m];
+      winv[n * N + m] = s;
+    }
   return 0;
 }
 

@@ -1,5 +1,12 @@
 /* dg_grid.h - the structured grid: d1 x d2 (x d3) equal boxes on [lo,hi],
- * periodic in every direction.  Element e = i + n0*(j + n1*k). */
+ * periodic in every direction, or (2D) the latitude-longitude sphere: the
+ * same boxes in (lambda, theta) on [0, 2 pi) x [-pi/2, pi/2], periodic in
+ * lambda, poles at the theta ends.  Element e = i + n0*(j + n1*k).
+ *
+ * The sphere stays affine in (lambda, theta) (docs/ARCHITECTURE.md): its only
+ * metric term is the area element a^2 cos(theta) in the mass matrix, which
+ * depends on the row j alone; the per-row data (W_{j,r}^{-1}, cos(theta) at
+ * the Gauss points) are computed here and stored per row by dg_disc. */
 #ifndef DG_GRID_H
 #define DG_GRID_H
 
@@ -7,18 +14,43 @@
 extern "C" {
 #endif
 
+/* Geometry kinds. */
+typedef enum {
+  DG_GRID_BOX = 0,   /* affine periodic box: no metric data at all */
+  DG_GRID_LATLON = 1 /* latitude-longitude sphere of radius `radius` (2D) */
+} dg_grid_kind;
+
 typedef struct {
-  int dim;      /* 2 or 3 */
-  int n[3];     /* elements per direction (n[2] = 1 in 2D) */
-  double lo[3]; /* box lower corner */
-  double hi[3]; /* box upper corner */
-  double h[3];  /* element size per direction */
-  long nelem;   /* n0*n1*n2 */
+  int dim;       /* 2 or 3 */
+  int n[3];      /* elements per direction (n[2] = 1 in 2D) */
+  double lo[3];  /* box lower corner */
+  double hi[3];  /* box upper corner */
+  double h[3];   /* element size per direction */
+  long nelem;    /* n0*n1*n2 */
+  int kind;      /* dg_grid_kind */
+  double radius; /* DG_GRID_LATLON: the sphere's radius a (0 for a box) */
 } dg_grid;
 
 /* Fill `g`; checks dim in {2,3}, n >= 1, hi > lo (finite).  In 2D n[2], lo[2]
  * and hi[2] are ignored.  Returns 0 or DG_ERR_ARG with a message. */
 int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const double hi[3]);
+
+/* The latitude-longitude sphere of radius a: n1 x n2 elements, lambda in
+ * [0, 2 pi) (periodic), theta in [-pi/2, pi/2] (rows equally spaced, the
+ * faces theta = +-pi/2 are poles: no flux).  n1 = 0 selects 2 n2 (square
+ * elements at the equator).  DG_ERR_ARG naming the option on bad input. */
+int dg_grid_init_latlon(dg_grid *g, int n1, int n2, double radius);
+
+/* Latitude of reference coordinate eta in [-1, 1] of row j (latlon). */
+double dg_grid_theta(const dg_grid *g, int row, double eta);
+
+/* The inverse of the row's weighted theta mass matrix (latlon):
+ *   W[n][m] = sum_k w[k] cos(theta_row(x[k])) P_n(x[k]) P_m(x[k]),  n, m <= r,
+ * with the q Gauss points x, weights w (exactly the rule of the stages),
+ * inverted by Cholesky; winv[(r+1)^2] row-major.  DG_ERR_NUMERIC if W is not
+ * positive definite (cannot happen for q >= r + 1). */
+int dg_grid_row_winv(const dg_grid *g, int row, int r, int q, const double *x, const double *w,
+                     double *winv);
 
 /* Element index of (i,j,k), each wrapped periodically. */
 long dg_grid_elem(const dg_grid *g, long i, long j, long k);

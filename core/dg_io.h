@@ -21,6 +21,9 @@ typedef struct {
   int cells[3];          /* d1, d2, d3 (d3 = 1 in 2D) */
   double lo[3];          /* box lower corner */
   double hi[3];          /* box upper corner */
+  double radius;         /* > 0: the latitude-longitude sphere of this radius, lo/hi
+                            in (lambda, theta) (attribute /sphere_radius; the view
+                            then carries the nodes' Cartesian coordinates) */
   int q;                 /* solver's Gauss points per direction */
   double time;           /* simulated time of the snapshot */
   int64_t step;          /* step count of the snapshot */

@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,9 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
   DG_CALL(w_attr(w, w->file, "/", "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &s->step));
   DG_CALL(w_attr_str(w, w->file, "/", "model", s->model));
   if (s->variables[0]) DG_CALL(w_attr_str(w, w->file, "/", "variables", s->variables));
+  if (s->radius > 0)
+    DG_CALL(
+        w_attr(w, w->file, "/", "sphere_radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->radius));
 
   hid_t g;
   DG_CALL(w_group(w, "/grid", 0, &g));
@@ -201,6 +205,32 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
   DG_CALL(w_dset(w, "/grid/hi", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, s->hi));
   DG_CALL(w_dset(w, "/grid/h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, h));
   return 0;
+}
+
+/* The sphere: the view nodes' Cartesian coordinates /view/xyz
+ * [n2 vs + 1][n1 vs + 1][3], a (cos th cos lam, cos th sin lam, sin th), so
+ * that a viewer shows a globe (the XDMF sidecar's 2DSMesh). */
+static int w_sphere_nodes(const h5w *w, const dg_snapshot *s) {
+  const int vs = s->view_s;
+  const int64_t n1 = (int64_t)s->cells[0] * vs + 1, n2 = (int64_t)s->cells[1] * vs + 1;
+  if ((uint64_t)(n1 * n2) > SIZE_MAX / 3 / sizeof(double))
+    return dg_error(DG_ERR_ARG, "%s: view sub-grid is too large", w->path);
+  double *xyz = malloc((size_t)(n1 * n2 * 3) * sizeof *xyz);
+  if (!xyz) return dg_error(DG_ERR_MEM, "%s: out of memory for /view/xyz", w->path);
+  const double dl = (s->hi[0] - s->lo[0]) / (double)(n1 - 1);
+  const double dt = (s->hi[1] - s->lo[1]) / (double)(n2 - 1);
+  for (int64_t j = 0; j < n2; ++j)
+    for (int64_t i = 0; i < n1; ++i) {
+      const double lam = s->lo[0] + (double)i * dl, th = s->lo[1] + (double)j * dt;
+      double *p = xyz + 3 * (i + n1 * j);
+      p[0] = s->radius * cos(th) * cos(lam);
+      p[1] = s->radius * cos(th) * sin(lam);
+      p[2] = s->radius * sin(th);
+    }
+  const hsize_t dims[3] = {(hsize_t)n2, (hsize_t)n1, 3};
+  const int rc = w_dset(w, "/view/xyz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, xyz);
+  free(xyz);
+  return rc;
 }
 
 static int w_view(const h5w *w, const dg_snapshot *s) {
@@ -237,6 +267,7 @@ static int w_view(const h5w *w, const dg_snapshot *s) {
       }
   rc = w_dset(w, "/view/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, s->dim, dims + 1, vd);
   free(vd);
+  if (rc == 0 && s->radius > 0) rc = w_sphere_nodes(w, s);
   return rc;
 }
 

@@ -368,6 +368,19 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
   }
   memcpy(s->model, model, n + 1);
   free(model);
+  { /* optional: the sphere's radius (a latitude-longitude grid) */
+    const htri_t ex = H5Aexists(r->file, "sphere_radius");
+    if (ex < 0)
+      return dg_error(DG_ERR_IO, "%s: cannot look up attribute 'sphere_radius' of /%s", r->path,
+                      dg_io_h5_why());
+    if (ex > 0) {
+      DG_CALL(
+          r_attr_num(r, r->file, "/", "sphere_radius", H5T_FLOAT, H5T_NATIVE_DOUBLE, &s->radius));
+      if (!(s->radius > 0) || !isfinite(s->radius))
+        return dg_error(DG_ERR_IO, "%s: attribute 'sphere_radius' of / is %g, must be positive",
+                        r->path, s->radius);
+    }
+  }
   { /* optional: the variables' names (files before it lack them) */
     const htri_t ex = H5Aexists(r->file, "variables");
     if (ex < 0)

@@ -234,24 +234,37 @@ static int xdmf_body(const char *xdmf_path, const char *label, int n, const char
     }
     dg_io_out_printf(&o, "      <Grid Name=\"snapshot_%d\" GridType=\"Uniform\">\n", i);
     dg_io_out_printf(&o, "        <Time Value=\"%.17g\"/>\n", times[i]);
-    dg_io_out_printf(&o, "        <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n",
-                     dim, nodes);
-    /* Origin and spacing slowest axis first, like Dimensions. */
-    dg_io_out_printf(&o, "        <Geometry GeometryType=\"%s\">\n",
-                     dim == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
-    dg_io_out_printf(&o,
-                     "          <DataItem Name=\"Origin\" Dimensions=\"%d\" NumberType=\"Float\" "
-                     "Precision=\"8\" Format=\"XML\">",
-                     dim);
-    for (int d = dim - 1; d >= 0; --d) dg_io_out_printf(&o, "%.17g%s", s->lo[d], d ? " " : "");
-    dg_io_out_printf(&o, "</DataItem>\n");
-    dg_io_out_printf(&o,
-                     "          <DataItem Name=\"Spacing\" Dimensions=\"%d\" NumberType=\"Float\" "
-                     "Precision=\"8\" Format=\"XML\">",
-                     dim);
-    for (int d = dim - 1; d >= 0; --d)
-      dg_io_out_printf(&o, "%.17g%s", (s->hi[d] - s->lo[d]) / s->cells[d] / vs, d ? " " : "");
-    dg_io_out_printf(&o, "</DataItem>\n        </Geometry>\n");
+    if (s->radius > 0) { /* the sphere: a curvilinear mesh on the globe (/view/xyz) */
+      dg_io_out_printf(&o, "        <Topology TopologyType=\"2DSMesh\" Dimensions=\"%s\"/>\n",
+                       nodes);
+      dg_io_out_printf(&o, "        <Geometry GeometryType=\"XYZ\">\n");
+      dg_io_out_printf(&o,
+                       "          <DataItem Dimensions=\"%s 3\" NumberType=\"Float\" "
+                       "Precision=\"8\" Format=\"HDF\">",
+                       nodes);
+      put_xml(&o, hrel);
+      dg_io_out_printf(&o, ":/view/xyz</DataItem>\n        </Geometry>\n");
+    } else {
+      dg_io_out_printf(&o, "        <Topology TopologyType=\"%dDCoRectMesh\" Dimensions=\"%s\"/>\n",
+                       dim, nodes);
+      /* Origin and spacing slowest axis first, like Dimensions. */
+      dg_io_out_printf(&o, "        <Geometry GeometryType=\"%s\">\n",
+                       dim == 3 ? "ORIGIN_DXDYDZ" : "ORIGIN_DXDY");
+      dg_io_out_printf(&o,
+                       "          <DataItem Name=\"Origin\" Dimensions=\"%d\" NumberType=\"Float\" "
+                       "Precision=\"8\" Format=\"XML\">",
+                       dim);
+      for (int d = dim - 1; d >= 0; --d) dg_io_out_printf(&o, "%.17g%s", s->lo[d], d ? " " : "");
+      dg_io_out_printf(&o, "</DataItem>\n");
+      dg_io_out_printf(
+          &o,
+          "          <DataItem Name=\"Spacing\" Dimensions=\"%d\" NumberType=\"Float\" "
+          "Precision=\"8\" Format=\"XML\">",
+          dim);
+      for (int d = dim - 1; d >= 0; --d)
+        dg_io_out_printf(&o, "%.17g%s", (s->hi[d] - s->lo[d]) / s->cells[d] / vs, d ? " " : "");
+      dg_io_out_printf(&o, "</DataItem>\n        </Geometry>\n");
+    }
     char name[80];
     for (int v = 0; v < s->nvar; ++v) {
       if (var_name(s, v, name, sizeof name))

@@ -140,17 +140,52 @@ static int parse_param(dg_model *m, int i, const char *text, int given, int dim)
 }
 
 int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]) {
+  dg_model_domain dom;
+  memset(&dom, 0, sizeof dom);
+  dom.dim = dim;
+  for (int d = 0; d < 3; ++d) {
+    dom.lo[d] = lo[d];
+    dom.hi[d] = hi[d];
+  }
+  return dg_model_finish_domain(m, &dom);
+}
+
+static void grid_domain(const dg_grid *g, dg_model_domain *dom) {
+  memset(dom, 0, sizeof *dom);
+  dom->dim = g->dim;
+  for (int d = 0; d < 3; ++d) {
+    dom->lo[d] = g->lo[d];
+    dom->hi[d] = g->hi[d];
+  }
+  dom->latlon = g->kind == DG_GRID_LATLON;
+  dom->radius = g->radius;
+}
+
+int dg_model_finish_grid(dg_model *m, const dg_grid *g) {
+  dg_model_domain dom;
+  grid_domain(g, &dom);
+  return dg_model_finish_domain(m, &dom);
+}
+
+int dg_model_finished_for(const dg_model *m, const dg_grid *g) {
+  dg_model_domain dom;
+  grid_domain(g, &dom);
+  return m->finished && m->dom.dim == dom.dim && m->dom.latlon == dom.latlon &&
+         m->dom.radius == dom.radius;
+}
+
+int dg_model_finish_domain(dg_model *m, const dg_model_domain *dom) {
   const dg_model_desc *desc = m->desc;
+  const int dim = dom->dim;
+  if (dom->latlon && !(desc->dims & DG_MODEL_SPHERE))
+    return dg_error(DG_ERR_ARG, "option --grid latlon: model %s does not run on the sphere",
+                    desc->name);
   if (dim < 2 || dim > 3 || !(desc->dims >> dim & 1))
     return dg_error(DG_ERR_ARG, "model %s does not run in %dD", desc->name, dim);
   const dg_model_block fixed = m->dev;
   memset(&m->dev, 0, sizeof m->dev);
   memset(m->host, 0, desc->host_size);
-  m->dom.dim = dim;
-  for (int d = 0; d < 3; ++d) {
-    m->dom.lo[d] = lo[d];
-    m->dom.hi[d] = hi[d];
-  }
+  m->dom = *dom;
   for (int i = 0; i < desc->nparam; ++i) {
     if (m->given[i])
       DG_CALL(parse_param(m, i, m->given[i], 1, dim));

@@ -6,6 +6,7 @@
 #ifndef DG_MODEL_H
 #define DG_MODEL_H
 
+#include "dg_grid.h"
 #include "dg_model_desc.h"
 #include "dg_stage_args.h"
 
@@ -45,6 +46,12 @@ int dg_model_set(dg_model *m, const char *key, const char *value);
  * defaults the model derives from them, and check the combination (a model
  * that does not run in dim is an error).  Errors name the option. */
 int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]);
+/* The same for a whole domain (the sphere: latlon, radius; dg_model_domain). */
+int dg_model_finish_domain(dg_model *m, const dg_model_domain *dom);
+/* The same for the domain of grid g (box or sphere). */
+int dg_model_finish_grid(dg_model *m, const dg_grid *g);
+/* 1 when the model's parameters are finished for the domain of grid g. */
+int dg_model_finished_for(const dg_model *m, const dg_grid *g);
 
 const char *dg_model_name(const dg_model *m);
 /* The name snapshots record (e.g. "advection-rotation"). */

@@ -40,6 +40,7 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
     s->lo[k] = g->lo[k];
     s->hi[k] = g->hi[k];
   }
+  s->radius = g->kind == DG_GRID_LATLON ? g->radius : 0;
   s->nelem = g->nelem;
   const long nel = g->nelem;
   s->degree = malloc((size_t)nel);
@@ -123,6 +124,12 @@ int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, 
       return dg_error(DG_ERR_ARG,
                       "restart %s: box in %c is [%.17g, %.17g], this run has [%.17g, %.17g]", path,
                       axis[k], s->lo[k], s->hi[k], g->lo[k], g->hi[k]);
+  }
+  {
+    const double a = g->kind == DG_GRID_LATLON ? g->radius : 0;
+    if (s->radius != a)
+      return dg_error(DG_ERR_ARG, "restart %s: sphere radius %.17g, this run has %.17g (0: box)",
+                      path, s->radius, a);
   }
   if (s->nvar != dg_disc_nvar(d))
     return dg_error(DG_ERR_ARG, "restart %s: nvar %d, this run has %d", path, s->nvar,

@@ -36,18 +36,28 @@ typedef struct {
   const char *help;
 } dg_model_param;
 
-/* The box a model's data live on (periodic in every direction today). */
+/* The domain a model's data live on: a periodic box, or (latlon 1) the
+ * latitude-longitude sphere of the given radius, x = (lambda, theta) in
+ * [0, 2 pi) x [-pi/2, pi/2] (core/dg_grid.h). */
 typedef struct {
   int dim;
   double lo[3], hi[3];
+  int latlon;    /* 1: the sphere */
+  double radius; /* latlon: the sphere's radius a */
 } dg_model_domain;
+
+/* dg_model_desc.dims bit: the model runs on the latlon sphere. */
+#define DG_MODEL_SPHERE (1 << 4)
 
 typedef struct dg_model_desc {
   const char *name;    /* what --model takes */
   const char *summary; /* one line for --help */
   int nvar;
   const char *const *var_names; /* nvar names, for files and reports */
-  int dims;                     /* bit d set: the model runs in dimension d */
+  int dims;                     /* bit d set: the model runs in dimension d; bit
+                                   DG_MODEL_SPHERE: on the latitude-longitude sphere
+                                   (its flux is then the contravariant one, the
+                                   metric's a^2 cos(theta) is in the mass) */
   size_t device_size;           /* sizeof(dg_model_params) <= DG_MODEL_BYTES */
   size_t host_size;             /* its host parameters (initial data ...) */
   int nparam;

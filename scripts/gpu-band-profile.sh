@@ -12,7 +12,7 @@
 # BAND_NCU_LAUNCHES (update launches per stage: R, or 2R-1 where own q
 # splits every degree below R), BAND_CMAKE (extra CMake arguments, e.g. a -D
 # of a variant).
-# First run in session 16 on the lent H100 (BENCHMARKS.md: about 75 s for
+# First run on the lent H100 (2026-11-23) (BENCHMARKS.md: about 75 s for
 # the 2D build, the bench runs and the profile).
 set -u
 cd "$(dirname "$0")/.." || exit 1

@@ -67,6 +67,10 @@ DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
   (void)l;
   return v;
 }
+/* Lane l reads base[off[l] + i] (off: whole numbers held as reals). */
+DG_HD static inline dg_lane dg_lane_gather(const dg_real *base, dg_lane off, long i) {
+  return base[(long)off + i];
+}
 /* No software prefetch on the GPU: other warps hide the latency. */
 #define DG_PREFETCH 0
 /* One copy of the RK update per element (dg_stage_update). */
@@ -309,6 +313,12 @@ static inline dg_lane dg_lane_trace_pick(dg_lane v, const dg_real *base, const i
   return v;
 }
 static inline dg_real dg_lane_get(dg_lane v, int l) { return v[l]; }
+/* Lane l reads base[off[l] + i] (off: whole numbers held as reals). */
+static inline dg_lane dg_lane_gather(const dg_real *base, dg_lane off, long i) {
+  dg_lane v;
+  for (int l = 0; l < DG_W; ++l) v[l] = base[(long)off[l] + i];
+  return v;
+}
 /* Hint that `bytes` from p will be read soon: one prefetch per cache line,
  * into L1, or with l2 into L2 only (prefetcht2).  One core of these machines
  * cannot keep enough misses in flight for the update's streams by the

@@ -32,7 +32,7 @@ typedef struct {
 
 /* Keep the size (264 bytes with double): the CUDA kernels take it by value
  * ahead of the basis tables, and at 280 bytes the same degree-7 team kernel
- * ran 12% slower on the H100 (BENCHMARKS.md, session 13); new fields go into
+ * ran 12% slower on the H100 (BENCHMARKS.md, team update); new fields go into
  * the alignment holes or are measured. */
 typedef struct {
   dg_real *u;          /* this bucket's coefficients (block 0) */
@@ -48,8 +48,9 @@ typedef struct {
                           neighbour's facing trace (v=0, point 0), or with
                           nbr_coeffs the offset of its coefficients from u */
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
-                          and plus-face coordinate per direction; NULL unless
-                          the model needs x */
+                          and plus-face coordinate per direction (and the
+                          metric's 3, see `metric`); NULL unless the model
+                          needs x */
   const dg_real *aux;  /* reserved for per-point auxiliary model data (NULL) */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
   long nblock;         /* microblocks in this bucket */
@@ -78,6 +79,13 @@ typedef struct {
                                  the neighbour's facing trace in `trace` (a neighbour
                                  of another degree), and the update writes the new
                                  traces of those faces into trace_out */
+  unsigned char metric;       /* 1: the latitude-longitude sphere (2D): each slot's
+                                 geom holds 3 more reals after its 3*dim, the offset
+                                 (from the first slot's geom) of its row's table
+                                 [(r+1)^2 + q] (the weighted theta mass inverse as
+                                 dg_stage_update applies it, then 1 / (a^2 cos theta)
+                                 at the q points) and the pole masks of its theta
+                                 faces (0 at a pole: no flux); core/dg_disc.c */
 } dg_stage_args;
 
 #endif

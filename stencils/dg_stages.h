@@ -60,7 +60,7 @@ DG_HD static inline dg_model_params dg_model_unpack(const dg_model_block *b) {
  * next microblock's streams into L2 only: into L1 they evicted the scratch
  * and were evicted before use (32 KB L1 on the CPUs here; 2D degree 5,
  * 17.7 KB of scratch, 1.12-1.58x faster; below about 8 KB, degrees 0-2,
- * L1 is faster: degree 0 2.5x; BENCHMARKS.md, session 18). */
+ * L1 is faster: degree 0 2.5x; BENCHMARKS.md, prefetch into L2). */
 #ifndef DG_PREFETCH_L2_FROM
 #define DG_PREFETCH_L2_FROM 8192
 #endif
@@ -310,6 +310,29 @@ DG_HD static inline void dg_rk_element(const dg_rk_coeffs *rk, const dg_real *u,
   }
 }
 
+/* The sphere's mass in the theta index (2D, dg_stage_args.metric): rhs[v]
+ * [a + N b] <- sum_b' T[b][b'] rhs[v][a + N b'], T the N x N head of the
+ * row's table at tab + off (per lane), so that dg_rk_element's diagonal
+ * finishes the exact inverse of the weighted mass.  cp: NV N^2 lanes of
+ * scratch. */
+DG_HD static inline void dg_row_mass(const dg_real *tab, const dg_lane off, dg_lane *rhs,
+                                     dg_lane *cp, const int N) {
+  const int M = N * N;
+  DG_UNROLL_ALL
+  for (int i = 0; i < DG_NVAR * M; ++i) {
+    cp[i] = rhs[i];
+    rhs[i] = dg_lane_set(0);
+  }
+  DG_UNROLL_ALL
+  for (int b = 0; b < N; ++b) DG_UNROLL_ALL
+  for (int bb = 0; bb < N; ++bb) {
+    const dg_lane t = dg_lane_gather(tab, off, b * N + bb);
+    DG_UNROLL_ALL
+    for (int v = 0; v < DG_NVAR; ++v) DG_UNROLL
+    for (int a = 0; a < N; ++a) rhs[v * M + a + N * b] += t * cp[v * M + a + N * bb];
+  }
+}
+
 /* Trace pass: only needed when the coefficients changed outside the update
  * (initial data, restart); the update writes the next stage's traces itself. */
 DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_basis *B, long blk,
@@ -346,8 +369,18 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  const dg_real *geom = NX && A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
+  const int GS = 3 * DIM + (A->metric ? 3 : 0); /* geom reals per slot */
+  const dg_real *geom = NX && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const int needs_x = geom != 0;
+  /* the sphere (A->metric): the row table's offset and the pole masks */
+  const int met = NX && geom && A->metric;
+  const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
+  dg_lane moff = dg_lane_set(0), pmask[2] = {dg_lane_set(1), dg_lane_set(1)};
+  if (met) {
+    moff = dg_lane_load(geom + (3 * DIM) * DG_W);
+    pmask[0] = dg_lane_load(geom + (3 * DIM + 1) * DG_W);
+    pmask[1] = dg_lane_load(geom + (3 * DIM + 2) * DG_W);
+  }
   /* local copies: the stores below could alias *A as far as the compiler
      knows, so without them every point would reload and re-broadcast these */
   const dg_model_params mp = dg_model_unpack(&A->model);
@@ -470,6 +503,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
         dg_rusanov(&mp, ul, ur, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
+        if (met && d == DIM - 1) /* a pole face carries no flux */
+          DG_UNROLL_ALL
+        for (int v = 0; v < NV; ++v) Gs[v * QF + p] = Gs[v * QF + p] * pmask[side];
       }
     }
     /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
@@ -617,6 +653,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     }
   }
 
+  /* the sphere: the row's weighted theta mass inverse (its table already
+     holds the factor 2 / (2 b + 1) that dg_rk_element's diagonal
+     multiplies back), applied in the theta index; c is free until the RK
+     update and holds a copy of rhs meanwhile */
+  if (met) dg_row_mass(mtab, moff, rhs, c, N);
+
   /* inverse diagonal mass and the fused RK update */
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;
@@ -651,9 +693,16 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
                                        dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q, NV = DG_NVAR;
   const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
-  const dg_real *geom = A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
+  const int GS = 3 * DIM + (A->metric ? 3 : 0); /* geom reals per slot */
+  const dg_real *geom = A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const dg_model_params mp = dg_model_unpack(&A->model);
   dg_lane *c = wk, *tv = c + NV * M, *t1 = tv + NV * QF * N;
+  /* the sphere: the contravariant speeds over the Jacobian a^2 cos(theta),
+     from the row's table (after the mass inverse: 1 / (a^2 cos theta) at the
+     q points along theta, the last direction) */
+  const int met = geom && A->metric;
+  const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
+  const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
   dg_lane xc[3], x[3], up[DG_NVAR], vmax[3];
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) {
@@ -680,9 +729,10 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         up[v] = val;
       }
       if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, x);
+      const dg_lane jinv = met ? dg_lane_gather(mtab, moff, N * N + l) : dg_lane_set(1);
       DG_UNROLL_ALL
       for (int d = 0; d < DIM; ++d)
-        vmax[d] = dg_lane_max(vmax[d], dg_model_max_speed(&mp, up, geom ? x : 0, A->t, d));
+        vmax[d] = dg_lane_max(vmax[d], dg_model_max_speed(&mp, up, geom ? x : 0, A->t, d) * jinv);
     }
   dg_lane rate = dg_lane_set(0);
   DG_UNROLL_ALL

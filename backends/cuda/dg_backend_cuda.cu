@@ -427,7 +427,7 @@ int be_parallelism(void) {
  * per degree and the small kernel of the elements at degree changes cost
  * more than the points save (band 1..7 at 512x512, 37K elements per degree:
  * 1.04x the step time; at 768x768, 84K: 0.91x with Euler, 0.97x with
- * LSRK4; the 200x200 GridTools case, 10K: 1.4x; BENCHMARKS.md, session 17).  0: never
+ * LSRK4; the 200x200 GridTools case, 10K: 1.4x; BENCHMARKS.md, own q on band maps).  0: never
  * (DGRID_OWN_Q=on still splits every degree). */
 #ifndef DG_CUDA_OWN_Q_MIN
 #define DG_CUDA_OWN_Q_MIN 65536

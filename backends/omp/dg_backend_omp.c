@@ -131,7 +131,7 @@ static const dg_backend_ops ops = {
        (DGRID_UPDATE=team, for tests) */
     .team_qmin = {DG_MAX_Q + 1, DG_MAX_Q + 1},
     /* a parallel region more per degree costs little: every degree that
-       has such elements (BENCHMARKS.md, session 17) */
+       has such elements (BENCHMARKS.md, own q on band maps) */
     .own_q_min = 1,
     .init = be_init,
     .alloc = be_alloc,

@@ -159,7 +159,7 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --cells 10x5.5|advect: option --cells: '5.5' is not an integer
 --cells 4xx4|advect: option --cells: '4xx4' is not N1xN2 or N1xN2xN3
 --cells 4x|advect: option --cells: '4x' is not N1xN2 or N1xN2xN3
---cells 4|advect: option --cells: '4' is not N1xN2 or N1xN2xN3
+--cells 4|advect: option --cells: one size is for --grid latlon (N1 = 2 N2)
 --cells 2x2x2x2|advect: option --cells: '2x2x2x2' has more than 3 sizes
 --cells 0x10|advect: option --cells: 0 is outside 1..16777216
 --cells 10x-3|advect: option --cells: -3 is outside 1..16777216
@@ -193,10 +193,10 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --cells 4x4 --cells 5x5|advect: option --cells given twice
 --quiet --quiet|advect: option --quiet given twice
 --integrator rk3|advect: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
---map wavy|advect: option --map: 'wavy' is not one of uniform, band, random
+--map wavy|advect: option --map: 'wavy' is not one of uniform, band, random, latitude, step
 --velocity spin|advect: option --velocity: 'spin' is not one of const, rotation
 --init wavy|advect: option --init: 'wavy' is not one of parabola, bell, sine, constant, gauss
---model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction)
+--model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, sphere_advection)
 --model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
 --model burgers --dim 3|advect: model burgers does not run in 3D
 --model burgers --degree 6|advect: model burgers: this build has no stages for 2D, degree 6 with q = 7 (the 'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)
@@ -215,6 +215,13 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --beta 1,x|advect: option --beta: 'x' is not a finite number
 --output EMPTY|advect: option --output: empty path
 --map-file=|advect: option --map-file: empty path
+--grid ball|advect: option --grid: 'ball' is not one of box, latlon
+--grid latlon --dim 3|advect: option --grid latlon: the sphere is 2D, --dim is 3
+--grid latlon --box 0,1,0,1|advect: option --box: not with --grid latlon (the sphere is implied)
+--grid latlon --radius -1|advect: option --radius: -1 must be positive and finite
+--grid latlon --steps 1|advect: option --grid latlon: model advection does not run on the sphere
+--model sphere_advection --steps 1|advect: model sphere_advection needs --grid latlon
+--model sphere_advection --grid latlon --flow spin|advect: option --flow: 'spin' is not one of williamson, nair_lauritzen
 EOF
   ;;
 

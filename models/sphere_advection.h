@@ -1,0 +1,225 @@
+/* sphere_advection.h - scalar advection on the latitude-longitude sphere
+ * (--grid latlon) by a non-divergent wind given by a stream function psi:
+ *   a^2 cos(theta) h_t + d/dlambda (h w_lam) + d/dtheta (h w_th) = 0,
+ *   w_lam = -d psi / d theta,  w_th = d psi / d lambda,
+ * in the coordinates x = (lambda, theta) of the grid.  The flux is the
+ * contravariant one: the wind's derivatives are analytic, so there is no
+ * 1 / cos(theta) anywhere and w_th vanishes at the poles; the area element
+ * a^2 cos(theta) is in the mass matrix, which the stages invert exactly per
+ * row (docs/ARCHITECTURE.md).  Physical wind: u = w_lam / a, v = w_th /
+ * (a cos theta).
+ * dgrid: dims=2 qmax=6
+ *
+ * Flows (--flow):
+ *   williamson     Williamson et al. (1992) test 1, solid-body rotation at
+ *                  angle alpha, u0 = 2 pi a / 12 days:
+ *                  psi = -a u0 (sin th cos alpha - cos lam cos th sin alpha)
+ *   nair_lauritzen Nair and Lauritzen (2010) case 4, the reversing
+ *                  deformational flow with a background rotation, period T:
+ *                  psi = (10 a^2 / T) sin^2(lam') cos^2(th) cos(pi t / T)
+ *                        - (2 pi a^2 / T) sin th,   lam' = lam - 2 pi t / T
+ * Initial data (--initial): Williamson's cosine bell (h0 = 1000 m, radius
+ * a / 3) or a smooth Gaussian hill h0 exp(-5 |X - Xc|^2) (X on the unit
+ * sphere), both centred at (3 pi / 2, 0).  Exact solution: the initial state
+ * rotated back about the flow's axis (williamson), or the initial state at
+ * whole periods (nair_lauritzen). */
+#ifndef DG_MODEL_SPHERE_ADVECTION_H
+#define DG_MODEL_SPHERE_ADVECTION_H
+
+#include "dg_lane.h"
+
+#define DG_NVAR         1
+#define DG_MODEL_SOURCE 0
+
+enum { DG_SPHERE_WILLIAMSON = 0, DG_SPHERE_NAIR_LAURITZEN = 1 };
+
+typedef struct {
+  int flow;       /* DG_SPHERE_* */
+  dg_real s;      /* williamson: a u0 */
+  dg_real ca, sa; /* williamson: cos(alpha), sin(alpha) */
+  dg_real k1;     /* nair_lauritzen: (10 a^2 / T) cos(pi t / T) (at_time) */
+  dg_real k2;     /* nair_lauritzen: 2 pi a^2 / T */
+  dg_real shift;  /* nair_lauritzen: 2 pi t / T (at_time) */
+} dg_model_params;
+
+DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
+  (void)p;
+  return 1;
+}
+
+/* The contravariant wind component d at x = (lambda, theta).  Sines by
+ * dg_lane_sinpi (vectorised on the CPU) of x / pi.  x is never NULL at run
+ * time (needs_x); a copy of the stages compiled for x = NULL folds here. */
+DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg_lane *x, int d) {
+  if (!x) return dg_lane_set(0);
+  const dg_real ipi = (dg_real)0.31830988618379067154;
+  const dg_lane th = x[1] * ipi, cth = dg_lane_cospi(th);
+  if (p->flow == DG_SPHERE_WILLIAMSON) {
+    const dg_lane lm = x[0] * ipi;
+    if (d == 0) return (cth * p->ca + dg_lane_sinpi(th) * dg_lane_cospi(lm) * p->sa) * p->s;
+    return dg_lane_sinpi(lm) * cth * (-p->s * p->sa);
+  }
+  const dg_lane lp = x[0] * ipi - p->shift * ipi, sl = dg_lane_sinpi(lp);
+  if (d == 0) return sl * sl * dg_lane_sinpi(th) * cth * (2 * p->k1) + cth * p->k2;
+  return sl * dg_lane_cospi(lp) * cth * cth * (2 * p->k1);
+}
+
+DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *x,
+                                       dg_real t, int d, dg_lane *f) {
+  (void)t; /* in p (at_time) */
+  f[0] = dg_model_velocity(p, x, d) * u[0];
+}
+
+DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
+                                               const dg_lane *x, dg_real t, int d) {
+  (void)u, (void)t;
+  return dg_lane_abs(dg_model_velocity(p, x, d));
+}
+
+#ifdef DG_MODEL_HOST
+#include "dg_model_desc.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum { SPHERE_BELL = 0, SPHERE_HILL = 1 };
+
+typedef struct {
+  double alpha;  /* williamson: the rotation's angle */
+  int initial;   /* SPHERE_* */
+  double period; /* nair_lauritzen: T (s) */
+  double h0;     /* height of the initial data */
+  double radius; /* a, from the grid */
+  double u0;     /* williamson: 2 pi a / 12 days */
+} sphere_host;
+
+#define SPHERE_DAY 86400.0
+
+static const dg_model_param sphere_params[] = {
+    {"flow", DG_PARAM_WORD, 1, "williamson|nair_lauritzen", 1, offsetof(dg_model_params, flow),
+     "williamson", "williamson (solid-body rotation) | nair_lauritzen (deformational, case 4)"},
+    {"alpha", DG_PARAM_REAL, 1, NULL, 0, offsetof(sphere_host, alpha), "0",
+     "williamson: angle of the rotation axis from the pole (radians)"},
+    {"initial", DG_PARAM_WORD, 1, "bell|hill", 0, offsetof(sphere_host, initial), "bell",
+     "initial data: bell (Williamson's cosine bell) | hill (smooth Gaussian)"},
+    {"period", DG_PARAM_REAL, 1, NULL, 0, offsetof(sphere_host, period), "1036800",
+     "nair_lauritzen: period T in seconds (12 days)"},
+    {"height", DG_PARAM_REAL, 1, NULL, 0, offsetof(sphere_host, h0), "1000",
+     "height h0 of the initial data"},
+};
+
+static int sphere_finish(void *dev, void *host, const dg_model_domain *dom,
+                         const unsigned char *set, char *msg, size_t cap) {
+  (void)set;
+  dg_model_params *p = (dg_model_params *)dev;
+  sphere_host *h = (sphere_host *)host;
+  if (!dom->latlon) {
+    snprintf(msg, cap, "model sphere_advection needs --grid latlon");
+    return 1;
+  }
+  if (!isfinite(h->alpha)) {
+    snprintf(msg, cap, "option --alpha: %g is not finite", h->alpha);
+    return 1;
+  }
+  if (!(h->period > 0) || !isfinite(h->period)) {
+    snprintf(msg, cap, "option --period: %g must be positive", h->period);
+    return 1;
+  }
+  const double a = dom->radius;
+  h->radius = a;
+  h->u0 = 2 * M_PI * a / (12 * SPHERE_DAY);
+  p->s = (dg_real)(a * h->u0);
+  p->ca = (dg_real)cos(h->alpha);
+  p->sa = (dg_real)sin(h->alpha);
+  p->k1 = (dg_real)(10 * a * a / h->period);
+  p->k2 = (dg_real)(2 * M_PI * a * a / h->period);
+  p->shift = 0;
+  return 0;
+}
+
+static int sphere_speed_varies(const void *dev) {
+  return ((const dg_model_params *)dev)->flow == DG_SPHERE_NAIR_LAURITZEN;
+}
+
+/* The initial data at (lambda, theta). */
+static double sphere_initial(const sphere_host *h, double lam, double th) {
+  const double X[3] = {cos(th) * cos(lam), cos(th) * sin(lam), sin(th)};
+  const double lc = 1.5 * M_PI, tc = 0;
+  const double C[3] = {cos(tc) * cos(lc), cos(tc) * sin(lc), sin(tc)};
+  if (h->initial == SPHERE_HILL) {
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) d2 += (X[k] - C[k]) * (X[k] - C[k]);
+    return h->h0 * exp(-5 * d2);
+  }
+  double c = X[0] * C[0] + X[1] * C[1] + X[2] * C[2];
+  c = c > 1 ? 1 : (c < -1 ? -1 : c);
+  const double r = acos(c), R = 1.0 / 3; /* great-circle distance / a, bell radius / a */
+  return r < R ? 0.5 * h->h0 * (1 + cos(M_PI * r / R)) : 0;
+}
+
+/* williamson: the initial state at the departure point R(n, -omega t) X,
+ * n = (-sin alpha, 0, cos alpha), omega = u0 / a (Rodrigues' formula);
+ * nair_lauritzen: the initial state at whole periods, unknown between. */
+static int sphere_solution(const void *dev, const void *host, const dg_model_domain *dom,
+                           const double x[3], double t, double *u) {
+  (void)dom;
+  const dg_model_params *p = (const dg_model_params *)dev;
+  const sphere_host *h = (const sphere_host *)host;
+  if (p->flow == DG_SPHERE_NAIR_LAURITZEN) {
+    const double k = t / h->period;
+    if (fabs(k - floor(k + 0.5)) > 1e-9) return 0;
+    u[0] = sphere_initial(h, x[0], x[1]);
+    return 1;
+  }
+  const double X[3] = {cos(x[1]) * cos(x[0]), cos(x[1]) * sin(x[0]), sin(x[1])};
+  const double n[3] = {-sin(h->alpha), 0, cos(h->alpha)};
+  const double phi = -h->u0 / h->radius * t, c = cos(phi), s = sin(phi);
+  const double nx[3] = {n[1] * X[2] - n[2] * X[1], n[2] * X[0] - n[0] * X[2],
+                        n[0] * X[1] - n[1] * X[0]};
+  const double nd = n[0] * X[0] + n[1] * X[1] + n[2] * X[2];
+  double Y[3];
+  for (int k = 0; k < 3; ++k) Y[k] = X[k] * c + nx[k] * s + n[k] * nd * (1 - c);
+  double z = Y[2] > 1 ? 1 : (Y[2] < -1 ? -1 : Y[2]);
+  u[0] = sphere_initial(h, atan2(Y[1], Y[0]), asin(z));
+  return 1;
+}
+
+static void sphere_at_time(void *dev, const void *host, double t) {
+  dg_model_params *p = (dg_model_params *)dev;
+  const sphere_host *h = (const sphere_host *)host;
+  if (p->flow != DG_SPHERE_NAIR_LAURITZEN) return;
+  const double a = h->radius;
+  p->k1 = (dg_real)(10 * a * a / h->period * cos(M_PI * t / h->period));
+  p->shift = (dg_real)(2 * M_PI * t / h->period);
+}
+
+static const char *sphere_file_name(const void *dev) {
+  static const char *const names[] = {"sphere-williamson", "sphere-nair-lauritzen"};
+  return names[((const dg_model_params *)dev)->flow];
+}
+
+static const char *const sphere_vars[] = {"h"};
+
+const dg_model_desc dg_model_sphere_advection = {
+    "sphere_advection",
+    "advection on the latitude-longitude sphere (--grid latlon): Williamson test 1, "
+    "Nair-Lauritzen",
+    1,
+    sphere_vars,
+    (1 << 2) | DG_MODEL_SPHERE,
+    sizeof(dg_model_params),
+    sizeof(sphere_host),
+    (int)(sizeof sphere_params / sizeof sphere_params[0]),
+    sphere_params,
+    sphere_finish,
+    dg_model_yes, /* linear */
+    dg_model_yes, /* needs_x */
+    sphere_speed_varies,
+    sphere_solution,
+    sphere_file_name,
+    sphere_at_time,
+};
+#endif /* DG_MODEL_HOST */
+
+#endif

@@ -311,10 +311,14 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
     dg_format_list(v, sizeof v, c->box, 2 * dim);
     DG_CALL(add(out, "box", "%s", v));
   }
-  DG_CALL(add(out, "degree", "%d", c->degree));
-  DG_CALL(add(out, "degree-min", "%d", c->degree_min));
-  DG_CALL(add(out, "map", "%s", c->map));
-  if (c->map_file[0]) DG_CALL(add(out, "map-file", "%s", c->map_file));
+  /* only the keys that act (dg_app_check_config refuses the others) */
+  if (c->map_file[0]) {
+    DG_CALL(add(out, "map-file", "%s", c->map_file));
+  } else {
+    DG_CALL(add(out, "degree", "%d", c->degree));
+    if (strcmp(c->map, "uniform")) DG_CALL(add(out, "degree-min", "%d", c->degree_min));
+    DG_CALL(add(out, "map", "%s", c->map));
+  }
   DG_CALL(add(out, "seed", "%ld", c->seed));
   DG_CALL(add(out, "q", "%d", q));
   DG_CALL(add(out, "model", "%s", dg_model_name(c->model)));

@@ -452,6 +452,8 @@ config)
   same_coeffs "printed configuration vs command line" printed.h5 cli.h5
   for m in "--model acoustics --box 0,2,0,1 --bulk 2" "--model burgers --dt 0.01 --steps 3" \
            "--model deformation --init bell" "--model advection_reaction --lambda 0.5" \
+           "--model advection_field --field deformation" \
+           "--model sphere_advection --grid latlon --cells 4 --radius 2" \
            "--dim 3 --beta 1,-0.5,0.25 --map band --degree-min 1" "--map-file ok.map --cells 3x2" \
            "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1"; do
     printf '1 2 3\n3 2 1\n' > ok.map
@@ -544,7 +546,7 @@ bell-radius = 0\n|advect: BAD:1: option --bell-radius: 0 must be positive
 dt = 0.1\ncfl = 0.5\n|advect: BAD:2: keys dt (line 1) and cfl exclude each other
 t-end = 1\nsteps = 3\n|advect: BAD:2: keys t-end (line 1) and steps exclude each other
 history = yes\n|advect: BAD:1: option --history: 'yes' is not one of false, true
-model = swe\n|advect: BAD:1: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction)
+model = swe\n|advect: BAD:1: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection)
 [physics]\nmodel = burgers\nvelocity = rotation\n|advect: BAD:3: unknown key 'velocity' (a parameter of model advection, not of burgers)
 EOF
   rm -f "$DIR.bad.cfg"

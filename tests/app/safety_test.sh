@@ -235,18 +235,20 @@ escape)
   NL='
 '
   ESC=$(printf '\033')
-  refuse "--map" "advect: option --map: 'a\\nb\\x1b[2J' is not one of uniform, band, random" \
+  refuse "--map" "advect: option --map: 'a\\nb\\x1b[2J' is not one of uniform, band, random, latitude, step" \
     $S --map "a${NL}b${ESC}[2J"
   refuse "--dt" "advect: option --dt: '1\\n' is not a finite number" $S --dt "1$NL"
-  refuse "--cells" "advect: option --cells: '4\\x1b' is not an integer" $S --cells "4${ESC}x4"
-  refuse "--cells 2" "advect: option --cells: '\\n' is not an integer" $S --cells "4x$NL"
-  refuse "--cells one" "advect: option --cells: '4\\n4' is not an integer" $S --cells "4${NL}4"
+  S1="--degree 1 --quiet" # without --cells: an option given twice is refused first
+  refuse "--cells" "advect: option --cells: '4\\x1b' is not an integer" $S1 --cells "4${ESC}x4"
+  refuse "--cells 2" "advect: option --cells: '\\n' is not an integer" $S1 --cells "4x$NL"
+  refuse "--cells one" "advect: option --cells: '4\\n4' is not an integer" $S1 --cells "4${NL}4"
   refuse "--box" "advect: option --box: '1\\n' is not a finite number" $S --box "0,1$NL,0,1"
   refuse "--box empty" "advect: option --box: '0,,1\\n' has an empty value" $S --box "0,,1$NL"
   refuse "--beta" "advect: option --beta: '1\\x1b' is not a finite number" $S --beta "1$ESC,1"
   refuse "option name" "advect: unknown option '--bo\\x1bgus' (see --help)" $S "--bo${ESC}gus" 1
   refuse "option name with =" "advect: unknown option '--a\\nb' (see --help)" $S "--a${NL}b=1"
-  refuse "argument" "advect: unexpected argument 'x\\ny' (options start with --; see --help)" $S "x${NL}y"
+  # a bare argument is a configuration file
+  refuse "argument" "advect: x\\ny: cannot open: No such file or directory" $S "x${NL}y"
   models=$("$ADV" --model nope 2>&1 | sed -n 's/.*build (\(.*\))$/\1/p')
   refuse "--model" "advect: option --model: 'x\\x1b]0;t\\x07' is not a model of this build ($models)" \
     $S --model "x${ESC}]0;t$(printf '\007')"

@@ -349,14 +349,14 @@ int main(int argc, char **argv) {
   if (tab == 2) {
     if (throughput(dim, nel, r, repeat, smooth)) {
       fprintf(stderr, "poisson: %s\n", dg_error_message());
-      return 1;
+      return 2;
     }
     return 0;
   }
   if (tab) {
     if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map)) {
       fprintf(stderr, "poisson: %s\n", dg_error_message());
-      return 1;
+      return 2;
     }
     return 0;
   }
@@ -368,7 +368,7 @@ int main(int argc, char **argv) {
       (out && write_snapshot(&P, u, dim, out))) {
     fprintf(stderr, "poisson: %s\n", dg_error_message());
     free(u);
-    return 1;
+    return 2;
   }
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);

@@ -266,10 +266,10 @@ static int cmp(const void *a, const void *b) {
 }
 
 static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, int smooth,
-                 const char *map) {
-  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to 1e-10; times: solve only, median of %d "
+                 const char *map, double rtol) {
+  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to %g; times: solve only, median of %d "
          "interleaved runs\n",
-         dim, map, smooth, smooth, repeat);
+         dim, map, smooth, smooth, rtol, repeat);
   printf("%2s %5s %10s %4s %7s %13s %13s %9s %4s %9s %9s %6s %9s\n", "r", "n", "unknowns", "its",
          "factor", "L2 fp64", "L2 mixed", "rel.diff", "itsm", "t fp64", "t mixed", "speedup",
          "fp32 stall");
@@ -282,10 +282,10 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
       if (repeat > 16) repeat = 16;
       DG_CALL(factor(&P, &f));
       for (int k = 0; k < repeat; ++k) {
-        DG_CALL(solve(&P, "fp64", 1e-10, 0, &itd, &rel, &ed, &td[k], NULL));
-        DG_CALL(solve(&P, "mixed", 1e-10, 0, &itm, &rel, &em, &tm[k], NULL));
+        DG_CALL(solve(&P, "fp64", rtol, 0, &itd, &rel, &ed, &td[k], NULL));
+        DG_CALL(solve(&P, "mixed", rtol, 0, &itm, &rel, &em, &tm[k], NULL));
       }
-      DG_CALL(solve(&P, "fp32", 1e-10, 0, &its, &rel, &es, &s, NULL));
+      DG_CALL(solve(&P, "fp32", rtol, 0, &its, &rel, &es, &s, NULL));
       qsort(td, (size_t)repeat, sizeof(double), cmp);
       qsort(tm, (size_t)repeat, sizeof(double), cmp);
       const double md = td[repeat / 2], mm = tm[repeat / 2];
@@ -354,7 +354,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (tab) {
-    if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map)) {
+    if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map, rtol)) {
       fprintf(stderr, "poisson: %s\n", dg_error_message());
       return 2;
     }

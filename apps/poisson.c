@@ -8,6 +8,8 @@
  *           [--out u.h5]
  *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
  *           [--repeat 3] [--smooth 6]
+ *   poisson --throughput [--dim 2] [--n 256] [--r 3] [--repeat 20]
+ *   (--table and --throughput take --clock wall|cpu: wall by default)
  *
  * One solve prints a progress line per iteration (relative residual) and the
  * L2 error; --out writes the solution as a dgrid snapshot (HDF5,
@@ -47,9 +49,12 @@ static void monitor(void *ctx, int it, double rel) {
   printf("  %s it %3d  relative residual %.3e\n", (const char *)ctx, it, rel);
 }
 
+static int g_cpu_clock; /* --clock cpu: process CPU time (a shared machine's wall time
+                           measures the other users' load; use with one thread) */
+
 static double now(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(g_cpu_clock ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -193,16 +198,78 @@ static int factor(problem *P, double *f) {
   return rc;
 }
 
+static double triad_d(long n, int reps) {
+  double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
+  double *c = malloc(sizeof(double) * (size_t)n), best = 1e30;
+  if (!a || !b || !c) return 0;
+  for (long i = 0; i < n; ++i) b[i] = c[i] = 1.0 + (double)(i % 7);
+  for (int k = 0; k < reps; ++k) {
+    const double t0 = now();
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) a[i] = b[i] + 0.5 * c[i];
+    const double t = now() - t0;
+    best = t < best ? t : best;
+  }
+  const double gbs = 3.0 * 8.0 * (double)n / best / 1e9 + 0 * a[n / 2];
+  free(a);
+  free(b);
+  free(c);
+  return gbs;
+}
+
+static int throughput(int dim, int nel, int r, int reps, int smooth) {
+  problem P;
+  DG_CALL(problem_create(&P, dim, nel, r, "uniform", smooth));
+  const long n = P.n;
+  double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
+  float *xf = malloc(sizeof(float) * (size_t)n), *yf = malloc(sizeof(float) * (size_t)n);
+  if (!x || !y || !xf || !yf) return dg_error(DG_ERR_MEM, "out of memory");
+  for (long i = 0; i < n; ++i) xf[i] = (float)(x[i] = P.b[i]);
+  double bd = 1e30, bf = 1e30;
+  for (int k = 0; k < reps; ++k) { /* interleaved, best of */
+    double t0 = now();
+    DG_CALL(dg_sop_apply_d(P.op, x, y));
+    double t = now() - t0;
+    bd = t < bd ? t : bd;
+    t0 = now();
+    DG_CALL(dg_sop_apply_f(P.op, xf, yf));
+    t = now() - t0;
+    bf = t < bf ? t : bf;
+  }
+  const double triad = triad_d(n, reps);
+  const double gd = 16.0 * (double)n / bd / 1e9, gf = 8.0 * (double)n / bf / 1e9;
+  printf("SIPG apply, %dD, %d^%d elements, degree %d, %ld DOFs (best of %d)\n", dim, nel, dim, r, n,
+         reps);
+  printf("  double: %.3e DOF/s, %.2f GB/s = %.0f%% of the triad's %.2f GB/s\n", (double)n / bd, gd,
+         100 * gd / triad, triad);
+  printf("  float:  %.3e DOF/s, %.2f GB/s = %.0f%% of the triad's %.2f GB/s; float/double %.2fx\n",
+         (double)n / bf, gf, 100 * gf / triad, triad, bd / bf);
+  double w;
+  long cyc;
+  dg_mg_reset_work(P.mg);
+  DG_CALL(dg_mg_cycle_d(P.mg, P.b, x));
+  dg_mg_work(P.mg, &w, &cyc);
+  printf("  one V(%d,%d) cycle = %.2f fine-level operator applications (all levels, coarse CG "
+         "included)\n",
+         smooth, smooth, w);
+  free(x);
+  free(y);
+  free(xf);
+  free(yf);
+  problem_destroy(&P);
+  return 0;
+}
+
 static int cmp(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
 static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, int smooth,
-                 const char *map) {
-  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to 1e-10; times: solve only, median of %d "
+                 const char *map, double rtol) {
+  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to %g; times: solve only, median of %d "
          "interleaved runs\n",
-         dim, map, smooth, smooth, repeat);
+         dim, map, smooth, smooth, rtol, repeat);
   printf("%2s %5s %10s %4s %7s %13s %13s %9s %4s %9s %9s %6s %9s\n", "r", "n", "unknowns", "its",
          "factor", "L2 fp64", "L2 mixed", "rel.diff", "itsm", "t fp64", "t mixed", "speedup",
          "fp32 stall");
@@ -215,10 +282,10 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
       if (repeat > 16) repeat = 16;
       DG_CALL(factor(&P, &f));
       for (int k = 0; k < repeat; ++k) {
-        DG_CALL(solve(&P, "fp64", 1e-10, 0, &itd, &rel, &ed, &td[k], NULL));
-        DG_CALL(solve(&P, "mixed", 1e-10, 0, &itm, &rel, &em, &tm[k], NULL));
+        DG_CALL(solve(&P, "fp64", rtol, 0, &itd, &rel, &ed, &td[k], NULL));
+        DG_CALL(solve(&P, "mixed", rtol, 0, &itm, &rel, &em, &tm[k], NULL));
       }
-      DG_CALL(solve(&P, "fp32", 1e-10, 0, &its, &rel, &es, &s, NULL));
+      DG_CALL(solve(&P, "fp32", rtol, 0, &its, &rel, &es, &s, NULL));
       qsort(td, (size_t)repeat, sizeof(double), cmp);
       qsort(tm, (size_t)repeat, sizeof(double), cmp);
       const double md = td[repeat / 2], mm = tm[repeat / 2];
@@ -257,6 +324,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--solver") && v) {
       solver = v;
       ++i;
+    } else if (!strcmp(a, "--clock") && v && (!strcmp(v, "cpu") || !strcmp(v, "wall"))) {
+      g_cpu_clock = !strcmp(v, "cpu");
+      ++i;
     } else if (!strcmp(a, "--out") && v) {
       out = v;
       ++i;
@@ -264,6 +334,8 @@ int main(int argc, char **argv) {
       quiet = 1;
     else if (!strcmp(a, "--table"))
       tab = 1;
+    else if (!strcmp(a, "--throughput"))
+      tab = 2;
     else {
       fprintf(stderr, "poisson: unknown or incomplete option '%s'\n", a);
       return 2;
@@ -274,10 +346,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   g_dim = dim;
-  if (tab) {
-    if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map)) {
+  if (tab == 2) {
+    if (throughput(dim, nel, r, repeat, smooth)) {
       fprintf(stderr, "poisson: %s\n", dg_error_message());
-      return 1;
+      return 2;
+    }
+    return 0;
+  }
+  if (tab) {
+    if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map, rtol)) {
+      fprintf(stderr, "poisson: %s\n", dg_error_message());
+      return 2;
     }
     return 0;
   }
@@ -289,7 +368,7 @@ int main(int argc, char **argv) {
       (out && write_snapshot(&P, u, dim, out))) {
     fprintf(stderr, "poisson: %s\n", dg_error_message());
     free(u);
-    return 1;
+    return 2;
   }
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);

@@ -1,13 +1,20 @@
 /* advect - runs any model of the build with dgrid (--model; advection by
  * default): the main example app.  Also installed as `dgrid`.
- * See `advect --help`; errors print one line "advect: ..." and exit 2. */
+ * See `advect --help`; errors print one line "advect: ..." and exit 2.
+ * Options may come from a configuration file (dg_app_config.h); every
+ * snapshot stores the run's configuration, from which --restart continues
+ * it (dg_restart.h). */
 #include "dg_app.h"
+#include "dg_app_check.h"
+#include "dg_app_config.h"
 #include "dg_backend.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_eval.h"
 #include "dg_field.h"
 #include "dg_io.h"
 #include "dg_output.h"
+#include "dg_restart.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,14 +37,20 @@ typedef struct {
   dg_field *u;
   dg_ts *ts;
   double dt, t0, mass0[DG_MAX_NVAR];
-  double t;     /* the time of u */
-  int adaptive; /* dt re-estimated every step (the model's speed changes) */
+  double mass_scale[DG_MAX_NVAR]; /* sum of |cell mean| x volume at the start */
+  int dt_note;                    /* --dt was shortened to land on --t-end */
+  double t;                       /* the time of u */
+  int adaptive;                   /* dt re-estimated every step (the model's speed changes) */
   long step0, steps;
   double *hist;
   long nhist, cap_hist;
   char **snap_paths;
   double *snap_times;
   int nsnap;
+  long last_snap; /* step of the last snapshot written */
+  int restarting; /* --restart: rs holds the file */
+  dg_restart rs;
+  char *config_text; /* the effective configuration every snapshot stores */
 } run_state;
 
 static int add_history(run_state *r, long step, double t, double mass, double l2) {
@@ -82,12 +95,15 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.param_values = c->values;
   s.nhist = r->nhist;
   s.history = r->hist;
+  s.config = r->config_text;
+  s.dt = r->dt;
   int rc = text ? dg_snapshot_write_text(path, &s) : dg_snapshot_write(path, &s);
   /* the borrowed arrays are not the snapshot's to free */
   s.nparams = 0;
   s.param_keys = s.param_values = NULL;
   s.nhist = 0;
   s.history = NULL;
+  s.config = NULL;
   dg_snapshot_free(&s);
   return rc;
 }
@@ -134,34 +150,16 @@ static int write_xdmf(run_state *r) {
   return dg_xdmf_write(xp, r->nsnap, (const char *const *)r->snap_paths, r->snap_times, &shape);
 }
 
-/* An output path the run could not write is reported before the run, not after it. */
-static int check_output_path(const char *opt, const char *path) {
-  struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    return dg_error(DG_ERR_IO, "option %s: %s is a folder, not a file", opt, path);
-  char dir[600];
-  const char *slash = strrchr(path, '/');
-  if (!slash)
-    snprintf(dir, sizeof dir, ".");
-  else if (slash == path)
-    snprintf(dir, sizeof dir, "/");
-  else
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-  int err = 0;
-  if (stat(dir, &st) != 0)
-    err = errno;
-  else if (!S_ISDIR(st.st_mode))
-    err = ENOTDIR;
-  else if (access(dir, W_OK | X_OK) != 0)
-    err = errno;
-  if (err)
-    return dg_error(DG_ERR_IO, "option %s: cannot write in folder %s: %s", opt, dir, strerror(err));
-  return 0;
-}
+/* The most steps a run may take (as --steps). */
+#define MAX_STEPS (1L << 40)
 
 /* The step: --dt, or --cfl times the stable step on the current solution;
  * where the model's wave speed changes with u or t (and --dt is not given)
- * it is re-estimated every step (adaptive). */
+ * it is re-estimated every step (adaptive).  The step count to --t-end is
+ * computed in floating point and refused above MAX_STEPS (before any cast);
+ * a --dt that does not divide --t-end is shortened to T / ceil(T / DT) and
+ * the header says so.  A restarted fixed-step run keeps the file's step,
+ * whatever its new end. */
 static int setup_time(run_state *r) {
   dg_app_config *c = &r->cfg;
   double est;
@@ -169,41 +167,134 @@ static int setup_time(run_state *r) {
   r->adaptive = !c->dt_set && dg_model_speed_varies(r->set.model);
   if (c->dt_set) {
     r->dt = c->dt;
-    if (r->dt > est && isfinite(est))
-      fprintf(stderr,
-              "advect: warning: --dt %g is above the stable estimate %.6g (CFL 1 for the "
-              "element degrees and sizes); expect growth\n",
-              r->dt, est);
   } else {
     if (!isfinite(est))
       return dg_error(DG_ERR_ARG, "option --cfl: the wave speed is zero everywhere, give --dt");
     r->dt = c->cfl * est;
+    if (!(r->dt > 0) || !isfinite(r->dt))
+      return dg_error(DG_ERR_ARG, "option --cfl: %g x the stable estimate %g is not a usable step",
+                      c->cfl, est);
   }
-  if (r->adaptive) {
-    r->steps = c->steps_set ? c->steps : -1; /* -1: until --t-end */
-    return 0;
+  if (r->restarting) {
+    double fdt = 0;
+    DG_CALL(dg_restart_check_time(&r->rs, c, r->adaptive, &fdt));
+    if (!r->adaptive) r->dt = fdt;
   }
+  /* refusals first, then the warnings of a run that goes ahead */
+  if (c->steps_set) {
+    if (!isfinite((double)c->steps * r->dt))
+      return dg_error(DG_ERR_ARG, "options --steps and --dt: %ld steps of %g overflow the time",
+                      c->steps, r->dt);
+  } else {
+    /* to --t-end: the count in floating point first (dt may be 1e-300) */
+    const double n = (c->t_end - r->t) / r->dt;
+    if (!(n <= (double)MAX_STEPS)) {
+      if (c->dt_set)
+        return dg_error(DG_ERR_ARG, "option --dt: %g needs %.3g steps to --t-end %g, more than %ld",
+                        c->dt, n, c->t_end, MAX_STEPS);
+      return dg_error(
+          DG_ERR_ARG, "option --cfl: %g gives dt=%.3g, %.3g steps to --t-end %g, more than %ld%s",
+          c->cfl, r->dt, n, c->t_end, MAX_STEPS, r->adaptive ? " (at the initial wave speed)" : "");
+    }
+  }
+  if (c->dt_set && r->dt > est && isfinite(est))
+    fprintf(stderr,
+            "advect: warning: --dt %g is above the stable estimate %.6g (CFL 1 for the "
+            "element degrees and sizes); expect growth\n",
+            r->dt, est);
+  const int rmax = dg_disc_degrees(r->set.disc)->rmax;
+  const double lim = dg_app_cfl_limit(r->set.ts_kind, rmax);
+  if (!c->dt_set && lim == 0)
+    fprintf(stderr,
+            "advect: warning: --integrator %s has no stable --cfl at degree %d (only at "
+            "degree 0); expect growth\n",
+            c->integrator, rmax);
+  else if (!c->dt_set && c->cfl > lim)
+    fprintf(stderr,
+            "advect: warning: --cfl %g is above the stable range of %s at degree %d (CFL <= "
+            "%g); expect growth\n",
+            c->cfl, c->integrator, rmax, lim);
   if (c->steps_set) {
     r->steps = c->steps;
-  } else {
+    return 0;
+  }
+  if (r->adaptive) {
+    r->steps = -1; /* until --t-end */
+    return 0;
+  }
+  if (r->restarting) {
     r->steps = (long)ceil(c->t_end / r->dt * (1 - 1e-12));
-    if (r->steps < 1) r->steps = 1;
-    r->dt = c->t_end / (double)r->steps; /* land on t_end exactly */
+    if ((double)r->steps * r->dt - c->t_end > 1e-9 * r->dt)
+      fprintf(stderr,
+              "advect: warning: --t-end %.17g is not a whole number of steps of the restarted "
+              "run's dt %.17g: it ends at step %ld, t=%.17g\n",
+              c->t_end, r->dt, r->steps, (double)r->steps * r->dt);
+    return 0;
+  }
+  r->steps = (long)ceil(c->t_end / r->dt * (1 - 1e-12));
+  if (r->steps < 1) r->steps = 1;
+  const double dt = c->t_end / (double)r->steps; /* land on t_end exactly */
+  r->dt_note = c->dt_set && fabs(dt - c->dt) > 1e-12 * c->dt;
+  r->dt = dt;
+  return 0;
+}
+
+/* A variable's mass counts as zero below this fraction of its scale, the
+ * sum of |cell mean| x cell volume at the start: its drift is then
+ * reported as an absolute number (a relative one would divide round-off by
+ * round-off). */
+#define MASS_ZERO 1e-8
+
+/* The scale of each variable's mass: sum over elements of |cell mean| x
+ * cell volume, from the mode-0 coefficients. */
+static int mass_scales(run_state *r) {
+  const dg_disc *d = r->set.disc;
+  const dg_grid *g = dg_disc_grid(d);
+  DG_CALL(dg_field_to_host(r->u));
+  const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
+  for (int v = 0; v < dg_disc_nvar(d); ++v) {
+    double s = 0;
+    for (long e = 0; e < g->nelem; ++e) s += fabs((double)r->u->h[dg_disc_index(d, e, v, 0)]);
+    r->mass_scale[v] = s * vol;
   }
   return 0;
 }
 
-/* Mass of every variable; the relative change of each against m0 (against 1
- * where the initial mass is zero) and the largest, into *drift. */
-static int mass_drift(run_state *r, double *mass, double *drift) {
+/* Mass of every variable, and the largest drift since the start: relative
+ * (|m - m0| / |m0|) over the variables with a mass, into *drift, absolute
+ * (m - m0) over those whose mass is zero (MASS_ZERO), into *drift_abs; NAN
+ * where no variable is of that kind. */
+static int mass_drift(run_state *r, double *mass, double *drift, double *drift_abs) {
   DG_CALL(dg_mass(r->set.disc, r->u, mass));
-  *drift = 0;
+  *drift = *drift_abs = NAN;
   for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
-    const double dv =
-        (mass[v] - r->mass0[v]) / (fabs(r->mass0[v]) > 1e-300 ? fabs(r->mass0[v]) : 1.0);
-    if (v == 0 || fabs(dv) > fabs(*drift)) *drift = dv;
+    const double m0 = r->mass0[v], dm = mass[v] - m0;
+    if (fabs(m0) > MASS_ZERO * r->mass_scale[v]) {
+      if (!(fabs(*drift) >= fabs(dm / fabs(m0)))) *drift = dm / fabs(m0);
+    } else if (!(fabs(*drift_abs) >= fabs(dm))) {
+      *drift_abs = dm;
+    }
   }
   return 0;
+}
+
+/* The blow-up message: where, what, and which files this run kept. */
+static int blown_up(run_state *r, long step, double t) {
+  int rc = dg_check_finite(r->set.disc, r->u);
+  if (!rc) /* finite coefficients whose sum overflows */
+    rc = dg_error(DG_ERR_NUMERIC, "the sum of the cell means overflows");
+  char what[1024], kept[2000], a[600], b[600], x[600], xe[600];
+  snprintf(what, sizeof what, "%s", dg_error_message());
+  dg_escape(b, sizeof b, r->cfg.output);
+  if (r->nsnap > 0) {
+    dg_app_xdmf_path(x, sizeof x, r->cfg.output);
+    snprintf(kept, sizeof kept, "kept the snapshots up to %s (step %ld) and %s; %s not written",
+             dg_escape(a, sizeof a, r->snap_paths[r->nsnap - 1]), r->last_snap,
+             dg_escape(xe, sizeof xe, x), b);
+  } else {
+    snprintf(kept, sizeof kept, "no output written (%s not written)", b);
+  }
+  return dg_error(rc, "solution not finite at step %ld, t=%.6g: %s; %s", step, t, what, kept);
 }
 
 /* The error norms over all variables (L2 of the vector, largest Linf), and
@@ -222,40 +313,39 @@ static int errors(run_state *r, double t, double *l2, double *linf, double *l2v,
 
 static int run(run_state *r) {
   dg_app_config *c = &r->cfg;
-  DG_CALL(check_output_path("--output", c->output));
-  if (c->text_output[0]) DG_CALL(check_output_path("--text-output", c->text_output));
+  DG_CALL(dg_app_check_outputs(c));
   DG_CALL(dg_app_setup_create(&r->set, c));
   dg_disc *d = r->set.disc;
   const int nv = dg_disc_nvar(d);
   DG_CALL(dg_field_create(&r->u, d));
-  double tfile = 0;
-  if (c->restart[0]) {
-    dg_snapshot s;
-    {
-      int rrc = dg_snapshot_read(c->restart, &s);
-      if (rrc) return dg_error_prefix(rrc, "restart");
-    }
-    int rc = dg_field_from_snapshot(d, r->u, &s, c->restart);
-    r->step0 = (long)s.step;
-    tfile = s.time;
-    dg_snapshot_free(&s);
-    if (rc) return rc;
-    r->t = tfile;
+  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
+  if (r->restarting) {
+    const dg_snapshot *s = &r->rs.snap;
+    DG_CALL(dg_field_from_snapshot(d, r->u, s, c->restart));
+    r->step0 = (long)s->step;
+    r->t = s->time;
   } else {
     DG_CALL(dg_project_solution(d, r->u, 0.0));
   }
   DG_CALL(setup_time(r));
-  if (c->restart[0] && !r->adaptive) {
-    if (fabs(tfile - (double)r->step0 * r->dt) > 1e-12 * (fabs(tfile) + r->dt))
-      return dg_error(DG_ERR_ARG,
-                      "restart %s: time %.17g is not step %ld x dt %.17g of this run (different "
-                      "--dt/--cfl?)",
-                      c->restart, tfile, r->step0, r->dt);
-    if (r->step0 > r->steps)
+  if (r->restarting) {
+    if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
                       c->restart, r->step0, r->steps);
+    if (r->steps < 0 && r->t > c->t_end * (1 + 1e-12))
+      return dg_error(DG_ERR_ARG, "restart %s: file is at t=%.17g, beyond this run's t-end %.17g",
+                      c->restart, r->t, c->t_end);
+    /* the history goes on from the file's */
+    const dg_snapshot *s = &r->rs.snap;
+    for (int64_t i = 0; c->history && i < s->nhist; ++i)
+      DG_CALL(add_history(r, (long)s->history[4 * i], s->history[4 * i + 1], s->history[4 * i + 2],
+                          s->history[4 * i + 3]));
+    /* the file's arrays are in u now: not kept through the run */
+    dg_snapshot_free(&r->rs.snap);
+    c->restart_degrees = NULL;
   }
   DG_CALL(dg_mass(d, r->u, r->mass0));
+  DG_CALL(mass_scales(r));
   DG_CALL(dg_ts_create(&r->ts, d, r->set.ts_kind));
   const long dofs = dg_disc_ndofs(d);
   const int nst = dg_ts_stages(r->set.ts_kind);
@@ -271,16 +361,34 @@ static int run(run_state *r) {
            dg_backend()->name, dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
            dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dg_disc_q(d), dofs, c->integrator,
            r->dt, nsteps);
+    if (r->dt_note)
+      printf("advect: note: --dt %g does not divide --t-end %g: dt=%.6g (%ld steps)\n", c->dt,
+             c->t_end, r->dt, r->steps);
   }
+  dg_app_notes(stderr, c, "advect");
   if (c->verbose) {
     char plan[600];
     dg_disc_describe(d, plan, sizeof plan);
     printf("%s\n", plan);
+    printf("memory: needs %.1f MiB (estimate), %.1f MiB available\n",
+           (double)dg_app_bytes_needed(c, dg_disc_degrees(d)) / 1048576.0,
+           (double)dg_app_bytes_available() / 1048576.0);
   }
-  if (c->history) DG_CALL(add_history(r, r->step0, r->t, r->mass0[0], NAN));
+  if (c->history && r->nhist == 0) DG_CALL(add_history(r, r->step0, r->t, r->mass0[0], NAN));
+  /* a series starts with the initial state (a restarted one goes on after its file) */
+  if (c->output_every > 0 && !r->restarting && r->steps != 0) {
+    char path[600];
+    snap_name(path, sizeof path, c->output, r->step0);
+    DG_CALL(write_snapshot(r, path, r->step0, r->t, 0));
+    DG_CALL(record_snapshot(r, path, r->t));
+    DG_CALL(write_xdmf(r));
+  }
   const double w0 = wall();
   double wprev = w0;
   long sprev = r->step0, step = r->step0;
+  /* every step, a non-finite cell mean stops the run (host memory only: on
+     a device it would cost a copy; there the checks below find it) */
+  const int each_step = dg_backend()->host_is_device;
   const double t_end = c->t_end;
   for (;;) {
     if (r->adaptive) {
@@ -296,6 +404,11 @@ static int run(run_state *r) {
         r->dt = c->cfl * est;
       }
       if (r->steps < 0 && r->t + r->dt > t_end) r->dt = t_end - r->t;
+      if (!(r->t + r->dt > r->t))
+        return dg_error(DG_ERR_NUMERIC,
+                        "option --cfl: the step %g no longer advances t=%.17g (below its "
+                        "floating-point resolution)",
+                        r->dt, r->t);
     } else if (step >= r->steps) {
       break;
     }
@@ -303,18 +416,17 @@ static int run(run_state *r) {
     ++step;
     /* fixed steps: the time of step n is n dt (no drift of a running sum) */
     r->t = r->adaptive ? r->t + r->dt : (double)step * r->dt;
+    if (each_step && !isfinite(dg_disc_mean_sum(d, r->u->h))) return blown_up(r, step, r->t);
     const int last = r->adaptive ? (r->steps >= 0 ? step >= r->steps : r->t >= t_end * (1 - 1e-14))
                                  : step >= r->steps;
     const int progress = c->progress_every > 0 && step % c->progress_every == 0;
     const int snap = c->output_every > 0 && step % c->output_every == 0 && !last;
     if (progress || snap) {
       const double t = r->t;
-      int rc = dg_check_finite(d, r->u);
-      if (rc)
-        return dg_error_prefix(
-            rc, "solution not finite at step %ld, t=%.6g (last good output kept)", step, t);
-      double mass[DG_MAX_NVAR], drift, l2 = NAN, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
-      DG_CALL(mass_drift(r, mass, &drift));
+      if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
+      double mass[DG_MAX_NVAR], drift, drift_abs, l2 = NAN, linf, l2v[DG_MAX_NVAR],
+                                                  linfv[DG_MAX_NVAR];
+      DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
       if (progress && c->history) {
         DG_CALL(errors(r, t, &l2, &linf, l2v, linfv));
         DG_CALL(add_history(r, step, t, mass[0], l2));
@@ -332,6 +444,7 @@ static int run(run_state *r) {
         snap_name(path, sizeof path, c->output, step);
         DG_CALL(write_snapshot(r, path, step, t, 0));
         DG_CALL(record_snapshot(r, path, t));
+        r->last_snap = step;
         DG_CALL(write_xdmf(r));
       }
     }
@@ -339,14 +452,9 @@ static int run(run_state *r) {
   DG_CALL(dg_backend()->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
-  {
-    int rc = dg_check_finite(d, r->u);
-    if (rc)
-      return dg_error_prefix(rc, "solution not finite at step %ld, t=%.6g (last good output kept)",
-                             step, t);
-  }
-  double mass[DG_MAX_NVAR], drift, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
-  DG_CALL(mass_drift(r, mass, &drift));
+  if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
+  double mass[DG_MAX_NVAR], drift, drift_abs, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
+  DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
   DG_CALL(errors(r, t, &l2, &linf, l2v, linfv));
   if (c->history && (r->nhist == 0 || r->hist[4 * (r->nhist - 1)] != (double)step))
     DG_CALL(add_history(r, step, t, mass[0], l2));
@@ -374,9 +482,16 @@ static int run(run_state *r) {
     snprintf(pervar + o, sizeof pervar - o, " l1_rel=%.6e l2_rel=%.6e linf_rel=%.6e", n1[0], n2[0],
              ni[0]);
   }
+  /* mass_drift over the variables with a mass, mass_drift_abs over those
+     without (MASS_ZERO); only the fields that apply are printed */
+  char drifts[96] = "";
+  size_t od = 0;
+  if (!isnan(drift)) od += (size_t)snprintf(drifts, sizeof drifts, " mass_drift=%.3e", drift);
+  if (!isnan(drift_abs))
+    snprintf(drifts + od, sizeof drifts - od, " mass_drift_abs=%.3e", drift_abs);
   printf("advect: backend=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g linf_error=%.17g "
-         "mass=%.17g mass_drift=%.3e wall_s=%.6f dof_stage_per_s=%.6e model=%s%s\n",
-         dg_backend()->name, dofs, nsteps, t, r->dt, l2, linf, mass[0], drift, wall_s,
+         "mass=%.17g%s wall_s=%.6f dof_stage_per_s=%.6e model=%s%s\n",
+         dg_backend()->name, dofs, nsteps, t, r->dt, l2, linf, mass[0], drifts, wall_s,
          wall_s > 0 ? (double)dofs * nst * (double)nsteps / wall_s : 0.0,
          dg_model_name(r->set.model), pervar);
   return 0;
@@ -391,6 +506,8 @@ static void cleanup(run_state *r) {
   free(r->snap_paths);
   free(r->snap_times);
   free(r->hist);
+  free(r->config_text);
+  dg_restart_close(&r->rs);
 }
 
 int main(int argc, char **argv) {
@@ -398,16 +515,30 @@ int main(int argc, char **argv) {
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);
-  int rc = dg_app_parse(&r.cfg, argc, argv, "advect");
+  /* --restart FILE: the file's configuration is the base of the options */
+  char rpath[512];
+  int rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);
+  if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath);
+  if (rc == 0 && r.restarting) rc = dg_restart_check_model(&r.rs, argc, argv);
+  if (rc == 0) {
+    rc = dg_app_parse_base(&r.cfg, argc, argv, "advect", r.restarting ? &r.rs.stored : NULL);
+    if (rc > 0 && r.restarting) rc = dg_restart_explain(&r.rs, argc, argv, rc);
+  }
   if (rc == DG_APP_HELP) {
     dg_app_help(stdout, "advect");
-    dg_app_config_free(&r.cfg);
+    cleanup(&r);
     return 0;
   }
-  if (rc == 0) rc = run(&r);
+  if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
+  if (rc == 0 && r.cfg.print_config)
+    rc = dg_app_print_config(stdout, &r.cfg);
+  else if (rc == 0)
+    rc = run(&r);
   if (rc) {
     fflush(stdout);
-    fprintf(stderr, "advect: %s\n", dg_error_message());
+    /* one line, whatever a value or file string held (dg_escape.h) */
+    char line[4200];
+    fprintf(stderr, "advect: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
   }
   cleanup(&r);
   return rc ? 2 : 0;

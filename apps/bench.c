@@ -12,6 +12,7 @@
 #include "dg_app.h"
 #include "dg_backend.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_eval.h"
 #include "dg_field.h"
 #include "dg_lane.h"
@@ -43,6 +44,12 @@
 
 enum { MAP_UNIFORM = 0, MAP_BAND, MAP_RANDOM, MAP_FILE, MAP_COUNT };
 static const char *const map_names[MAP_COUNT] = {"uniform", "band", "random", "file"};
+
+/* The recorded message as one line, whatever a value held (dg_escape.h). */
+static const char *message(void) {
+  static char line[4200];
+  return dg_escape_message(line, sizeof line, dg_error_message());
+}
 
 /* ------------------------------------------------------------------------ */
 /* options                                                                   */
@@ -1517,7 +1524,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (rc) {
-    fprintf(stderr, "bench: %s\n", dg_error_message());
+    fprintf(stderr, "bench: %s\n", message());
     opts_free(&o);
     return EXIT_ARG;
   }
@@ -1537,7 +1544,7 @@ int main(int argc, char **argv) {
     return EXIT_RUN;
   }
   if ((rc = build_plan(&o, plan, &n))) {
-    fprintf(stderr, "bench: %s\n", dg_error_message());
+    fprintf(stderr, "bench: %s\n", message());
     free(plan);
     opts_free(&o);
     return EXIT_ARG;
@@ -1618,7 +1625,7 @@ out:
   if (rc) {
     fflush(stdout);
     fprintf(stderr, "bench: %s%s%s\n", phase[0] && strcmp(phase, "sweep") ? phase : "",
-            phase[0] && strcmp(phase, "sweep") ? ": " : "", dg_error_message());
+            phase[0] && strcmp(phase, "sweep") ? ": " : "", message());
     status = EXIT_RUN;
   } else {
     summary(&b);

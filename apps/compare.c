@@ -266,15 +266,16 @@ int main(int argc, char **argv) {
   }
 
   /* The library's messages are one line, names escaped (dg_escape.h). */
+  char line[4200];
   int (*read)(const char *, dg_snapshot *) =
       unverified ? dg_snapshot_read_unverified : dg_snapshot_read_any;
   dg_snapshot a, b;
   if (read(files[0], &a) != 0) {
-    fprintf(stderr, "compare: %s\n", dg_error_message());
+    fprintf(stderr, "compare: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
     return EXIT_ERR;
   }
   if (read(files[1], &b) != 0) {
-    fprintf(stderr, "compare: %s\n", dg_error_message());
+    fprintf(stderr, "compare: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
     dg_snapshot_free(&a);
     return EXIT_ERR;
   }

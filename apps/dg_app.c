@@ -1,7 +1,10 @@
 /* dg_app.c - command-line options of the apps and the setup they drive. */
 #include "dg_app.h"
 
+#include "dg_app_check.h"
+#include "dg_app_config.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_eval.h"
 #include "dg_field.h"
 #include "dg_parse.h"
@@ -38,7 +41,16 @@ void dg_app_defaults(dg_app_config *c) {
 
 void dg_app_help(FILE *f, const char *prog) {
   fprintf(f,
-          "usage: %s [options]   (every option also as --name=value)\n"
+          "usage: %s [CONFIG_FILE] [options]   (every option also as --name=value;\n"
+          "       --quiet, --history, --verbose also as --name=true|false)\n"
+          "\n"
+          "configuration\n"
+          "  --config PATH        options from a configuration file: name = value lines,\n"
+          "                       optionally under [grid] [physics] [time] [output];\n"
+          "                       also as the one argument without --; the command\n"
+          "                       line overrides it                        [none]\n"
+          "  --print-config       print the run's whole configuration in that format\n"
+          "                       (defaults and model parameters included) and exit\n"
           "\n"
           "grid and degrees\n"
           "  --dim D              2 or 3                                  [2]\n"
@@ -49,20 +61,38 @@ void dg_app_help(FILE *f, const char *prog) {
           "                       theta, periodic in lambda, poles at theta = +-pi/2) [box]\n"
           "  --radius A           latlon: the sphere's radius (m)         [6.37122e6]\n"
           "  --degree R           uniform degree; max of the other maps   [3]\n"
-          "  --degree-min R       min degree of band/random/latitude/step [0]\n"
+          "  --degree-min R       min degree of band/random/latitude/step (an error\n"
+          "                       with a uniform map or a map file)       [0]\n"
           "  --map KIND           uniform | band | random                 [uniform]\n"
+          "                       (band: degree-min at y edges up to --degree in the\n"
+          "                       middle; on fewer than 2(R-Rmin)+1 rows it stops\n"
+          "                       below --degree and a note says so)\n"
           "  --map-file PATH      degree map file (N2 lines of N1 integers, first line\n"
-          "                       is the lowest row; 3D: N3 such blocks)   [none]\n"
+          "                       is the lowest row; 3D: N3 such blocks; excludes\n"
+          "                       --map, --degree, --degree-min)          [none]\n"
           "  --seed S             seed of the random map                  [1]\n"
           "  --q Q                Gauss points per direction              [max degree + 1]\n"
           "physics\n"
           "  --model NAME         the model (its options below)   [the build's first]\n"
           "time stepping\n"
           "  --integrator KIND    euler | ssprk2 | ssprk3 | rk4 | lsrk4   [ssprk3]\n"
-          "  --dt DT              fixed time step (excludes --cfl)        [from --cfl]\n"
+          "  --dt DT              fixed time step (excludes --cfl); where DT does not\n"
+          "                       divide T, dt = T / ceil(T/DT) and the header notes\n"
+          "                       it; more than 2^40 steps are refused    [from --cfl]\n"
           "  --cfl C              dt = C x stable step on the solution    [0.5]\n"
           "                       (re-estimated every step where the model's wave\n"
-          "                       speed changes with u or t)\n"
+          "                       speed changes with u or t); a warning above the\n"
+          "                       integrator's stable range\n",
+          prog);
+  fprintf(f, "                       stable --cfl by degree 0..%d (higher: as %d):\n",
+          DG_APP_CFL_DEGREES - 1, DG_APP_CFL_DEGREES - 1);
+  for (int k = 0; k < DG_TS_COUNT; ++k) {
+    fprintf(f, "                         %-7s", dg_ts_name((dg_ts_kind)k));
+    for (int r = 0; r < DG_APP_CFL_DEGREES; ++r)
+      fprintf(f, " %g", dg_app_cfl_limit((dg_ts_kind)k, r));
+    fprintf(f, "\n");
+  }
+  fprintf(f,
           "  --t-end T            final time (excludes --steps)           [1]\n"
           "  --steps N            number of steps; T = N dt               [from --t-end]\n"
           "output\n"
@@ -71,7 +101,10 @@ void dg_app_help(FILE *f, const char *prog) {
           "                       and an XDMF time series (PATH.xdmf)      [0: off]\n"
           "  --text-output PATH   final solution in the text modal format  [none]\n"
           "  --view-samples S     view sub-grid samples per element        [max degree+1, 2..8]\n"
-          "  --restart PATH       continue from a snapshot (same grid, map, model, q);\n"
+          "  --restart PATH       continue the run of a snapshot with the configuration\n"
+          "                       it holds; options may change only t-end, steps,\n"
+          "                       output, output-every, text-output, view-samples,\n"
+          "                       progress-every, history, quiet, verbose;\n"
           "                       --steps/--t-end still count from t=0    [none]\n"
           "  --progress-every N   progress line every N steps (0: off)    [100]\n"
           "  --history            record mass and L2 error at each progress line\n"
@@ -82,9 +115,18 @@ void dg_app_help(FILE *f, const char *prog) {
           "The last line on stdout is a machine-readable summary:\n"
           "  advect: backend=B dofs=N steps=N t=T dt=DT l2_error=E linf_error=E mass=M\n"
           "          mass_drift=D wall_s=S dof_stage_per_s=X\n"
+          "mass_drift is the largest relative change of a variable's mass; a variable\n"
+          "whose initial mass is below 1e-8 x the sum of |cell mean| x volume has no\n"
+          "mass to be relative to: the largest absolute change of those is\n"
+          "mass_drift_abs=A (each field only where it applies).\n"
           "\n"
-          "models of this build and their options:\n",
-          prog);
+          "Before the first step every output path is checked and the memory the run\n"
+          "needs is compared with what the machine has; a run that does not fit is\n"
+          "refused.  A non-finite solution stops the run at the step it appears in\n"
+          "(host-memory backends; otherwise at the next progress line, snapshot or\n"
+          "the end), naming the files kept.  Warnings and the band note go to stderr.\n"
+          "\n"
+          "models of this build and their options:\n");
   dg_model_help(f);
 }
 
@@ -93,8 +135,11 @@ int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *ou
   errno = 0;
   long v = strtol(s, &end, 10);
   /* strtol skips leading blanks: " 5" is not what the user meant to type */
-  if (*s == '\0' || isspace((unsigned char)*s) || *end != '\0' || errno)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt, s);
+  if (*s == '\0' || isspace((unsigned char)*s) || *end != '\0' || errno) {
+    char esc[160];
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", opt,
+                    dg_escape(esc, sizeof esc, s));
+  }
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %ld is outside %ld..%ld", opt, v, lo, hi);
   *out = v;
@@ -129,18 +174,19 @@ static int parse_list(const char *opt, const char *s, int nmin, int nmax, double
 }
 
 static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
-  char buf[128];
+  char buf[128], esc[160];
   if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
   strcpy(buf, s);
+  dg_escape(esc, sizeof esc, s);
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, "x", &save); tok; tok = strtok_r(NULL, "x", &save)) {
-    if (k >= 3) return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 3 sizes", opt, s);
+    if (k >= 3) return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 3 sizes", opt, esc);
     DG_CALL(parse_int(opt, tok, 1, 1 << 24, &cells[k]));
     ++k;
   }
   if (k < 1 || s[strlen(s) - 1] == 'x' || s[0] == 'x' || strstr(s, "xx"))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, s);
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not N1xN2 or N1xN2xN3", opt, esc);
   *n = k;
   return 0;
 }
@@ -178,8 +224,10 @@ static const char *const tss = "euler|ssprk2|ssprk3|rk4|lsrk4";
 /* Options without a value. */
 static int is_flag(const char *name) {
   return !strcmp(name, "quiet") || !strcmp(name, "history") || !strcmp(name, "help") ||
-         !strcmp(name, "verbose");
+         !strcmp(name, "verbose") || !strcmp(name, "print-config");
 }
+
+int dg_app_is_flag(const char *name) { return is_flag(name); }
 
 static int apply(dg_app_config *c, const char *name, const char *v) {
   char opt[80];
@@ -203,7 +251,11 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "box")) {
     double b[6];
     DG_CALL(parse_list(opt, v, 4, 6, b, &n));
-    if (n != 4 && n != 6) return dg_error(DG_ERR_ARG, "option --box: '%s' needs 4 or 6 numbers", v);
+    if (n != 4 && n != 6) {
+      char esc[160];
+      return dg_error(DG_ERR_ARG, "option --box: '%s' needs 4 or 6 numbers",
+                      dg_escape(esc, sizeof esc, v));
+    }
     for (int i = 0; i < n; ++i) c->box[i] = b[i];
     c->box_n = n;
     for (int d = 0; d < n / 2; ++d)
@@ -251,74 +303,63 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
 }
 
 int dg_app_split_option(const char *arg, char *name, size_t cap, const char **value) {
+  char esc[160];
   if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0')
     return dg_error(DG_ERR_ARG, "unexpected argument '%s' (options start with --; see --help)",
-                    arg);
+                    dg_escape(esc, sizeof esc, arg));
   const char *eq = strchr(arg + 2, '=');
   const size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
-  if (len >= cap) return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)", arg);
+  /* no option name holds other characters: the name is never echoed raw */
+  if (len >= cap || strspn(arg + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") < len)
+    return dg_error(DG_ERR_ARG, "unknown option '%s' (see --help)",
+                    dg_escape_n(esc, sizeof esc, arg, eq ? (size_t)(eq - arg) : strlen(arg)));
   memcpy(name, arg + 2, len);
   name[len] = '\0';
   *value = eq ? eq + 1 : NULL;
   return 0;
 }
 
-/* The value of --model in argv (the last one wins only if given once:
- * record() refuses a second), or NULL. */
-static const char *find_model(int argc, char **argv) {
-  const char *found = NULL;
-  for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "--model") && i + 1 < argc)
-      found = argv[++i];
-    else if (!strncmp(argv[i], "--model=", 8))
-      found = argv[i] + 8;
-  }
-  return found;
+int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
+  return dg_app_parse_base(c, argc, argv, prog, NULL);
 }
 
-int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
-  (void)prog;
+/* Apply the options of L (dg_app_config.h: base, configuration file and
+ * command line merged); an error about an option from a configuration names
+ * its file and line. */
+static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
+  snprintf(c->config, sizeof c->config, "%s", L->config_path);
+  c->print_config = L->print_config;
   {
-    const char *mn = find_model(argc, argv);
-    if (mn) DG_CALL(dg_app_parse_path("--model", mn, c->model_name, sizeof c->model_name));
+    const dg_app_opt *mo = dg_app_layers_find(L, "model");
+    if (mo && mo->value)
+      DG_CALL(dg_app_opt_fail(
+          mo, dg_app_parse_path("--model", mo->value, c->model_name, sizeof c->model_name)));
     dg_model_destroy(&c->model);
     if (!c->model_name[0]) snprintf(c->model_name, sizeof c->model_name, "%s", dg_models[0]->name);
-    int rc = dg_model_create(&c->model, c->model_name);
-    if (rc) {
-      /* --help still works with a bad --model */
-      for (int i = 1; i < argc; ++i)
-        if (!strcmp(argv[i], "--help")) return DG_APP_HELP;
-      return rc;
-    }
+    DG_CALL(dg_app_opt_fail(mo, dg_model_create(&c->model, c->model_name)));
   }
-  for (int i = 1; i < argc; ++i) {
-    const char *a = argv[i];
-    char name[64];
-    const char *eq; /* the value after '=', or NULL */
-    DG_CALL(dg_app_split_option(a, name, sizeof name, &eq));
-    const char *val;
+  for (int i = 0; i < L->nopt; ++i) {
+    const dg_app_opt *o = &L->opt[i];
+    const char *name = o->key;
+    const int given = !L->base || o->from != L->base; /* not a restart's stored configuration */
+    if (o->from) DG_CALL(dg_app_opt_check_key(o, c->model));
     if (is_flag(name)) {
-      if (eq) return dg_error(DG_ERR_ARG, "option --%s takes no value", name);
-      if (!strcmp(name, "help")) return DG_APP_HELP;
-      if (!strcmp(name, "quiet")) c->quiet = 1;
-      if (!strcmp(name, "history")) c->history = 1;
-      if (!strcmp(name, "verbose")) c->verbose = 1;
-      DG_CALL(record(c, name, "1"));
+      int on;
+      DG_CALL(dg_app_opt_fail(o, dg_app_parse_bool(name, o->value, &on)));
+      if (!strcmp(name, "quiet")) c->quiet = on;
+      if (!strcmp(name, "history")) c->history = on;
+      if (!strcmp(name, "verbose")) c->verbose = on;
+      if (given) DG_CALL(record(c, name, o->from || strcmp(o->value, "true") ? o->value : "1"));
       continue;
     }
-    if (eq) {
-      val = eq;
-    } else {
-      if (i + 1 >= argc) {
-        /* unknown names are reported as such, not as missing values */
-        int rc = apply(c, name, "");
-        if (rc && strstr(dg_error_message(), "unknown option")) return rc;
-        return dg_error(DG_ERR_ARG, "option --%s needs a value", name);
-      }
-      val = argv[++i];
+    if (!o->value) {
+      /* unknown names are reported as such, not as missing values */
+      int rc = apply(c, name, "");
+      if (rc && strstr(dg_error_message(), "unknown option")) return rc;
+      return dg_error(DG_ERR_ARG, "option --%s needs a value", name);
     }
-    DG_CALL(apply(c, name, val));
-    DG_CALL(record(c, name, val));
+    DG_CALL(dg_app_opt_fail(o, apply(c, name, o->value)));
+    if (given) DG_CALL(record(c, name, o->value));
   }
   if (c->dt_set && c->cfl_set)
     return dg_error(DG_ERR_ARG, "options --dt and --cfl exclude each other");
@@ -348,12 +389,46 @@ int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog) {
   if (c->cells_n && c->cells_n != c->dim)
     return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %d", c->cells_n,
                     c->dim);
+  DG_CALL(dg_app_check_config(c));
   if (c->view_samples == 0) {
     c->view_samples = c->degree + 1;
     if (c->view_samples < 2) c->view_samples = 2;
     if (c->view_samples > 8) c->view_samples = 8;
   }
-  return 0;
+  /* the model's values from a configuration: checked now, so an error names its line */
+  return dg_app_layers_check_model(L, c);
+}
+
+int dg_app_parse_base(dg_app_config *c, int argc, char **argv, const char *prog,
+                      const struct dg_config *base) {
+  (void)prog;
+  dg_app_layers L;
+  int rc = dg_app_layers_build(&L, argc, argv, base);
+  if (rc == 0) rc = parse_layers(c, &L);
+  dg_app_layers_free(&L);
+  return rc;
+}
+
+static int restart_degree(const int ijk[3], const double centre[3], void *ctx) {
+  (void)centre;
+  const dg_app_config *c = ctx;
+  return c->restart_degrees[ijk[0] + (long)c->cells[0] * (ijk[1] + (long)c->cells[1] * ijk[2])];
+}
+
+int dg_app_map_create(dg_degree_map **m, const dg_grid *g, const dg_app_config *c) {
+  if (c->map_file[0] && c->restart_degrees) {
+    if (c->restart_nelem != g->nelem)
+      return dg_error(DG_ERR_ARG, "restart: the file's degree map has %ld elements, the grid %ld",
+                      c->restart_nelem, g->nelem);
+    return dg_degree_map_create_callback(m, g, restart_degree, (void *)c);
+  }
+  if (c->map_file[0]) return dg_degree_map_create_file(m, g, c->map_file);
+  if (!strcmp(c->map, "latitude"))
+    return dg_degree_map_create_latitude(m, g, c->degree_min, c->degree);
+  if (!strcmp(c->map, "band")) return dg_degree_map_create_band(m, g, c->degree_min, c->degree);
+  if (!strcmp(c->map, "random"))
+    return dg_degree_map_create_random(m, g, c->degree_min, c->degree, (uint64_t)c->seed);
+  return dg_degree_map_create_uniform(m, g, c->degree);
 }
 
 /* --map step: each row the highest degree whose stable step (on the initial
@@ -403,23 +478,19 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
     lo[d] = c->box[2 * d];
     hi[d] = c->box[2 * d + 1];
   }
+  /* the memory a run needs, before anything is allocated (again below with
+     the map's own degrees) */
+  DG_CALL(dg_app_check_memory(c, NULL));
   if (!strcmp(c->grid, "latlon"))
     DG_CALL(dg_grid_init_latlon(&s->grid, c->cells[0], c->cells[1], c->radius));
   else
     DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
   const dg_grid *g = &s->grid;
-  if (c->map_file[0])
-    DG_CALL(dg_degree_map_create_file(&s->map, g, c->map_file));
-  else if (!strcmp(c->map, "latitude"))
-    DG_CALL(dg_degree_map_create_latitude(&s->map, g, c->degree_min, c->degree));
-  else if (!strcmp(c->map, "step"))
+  if (!c->map_file[0] && !strcmp(c->map, "step"))
     DG_CALL(step_map(s, c));
-  else if (!strcmp(c->map, "band"))
-    DG_CALL(dg_degree_map_create_band(&s->map, g, c->degree_min, c->degree));
-  else if (!strcmp(c->map, "random"))
-    DG_CALL(dg_degree_map_create_random(&s->map, g, c->degree_min, c->degree, (uint64_t)c->seed));
   else
-    DG_CALL(dg_degree_map_create_uniform(&s->map, g, c->degree));
+    DG_CALL(dg_app_map_create(&s->map, g, c));
+  DG_CALL(dg_app_check_memory(c, s->map));
   DG_CALL(dg_model_finish_grid(c->model, g));
   s->model = c->model;
   DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, c->model));

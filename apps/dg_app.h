@@ -1,6 +1,7 @@
 /* dg_app.h - the run configuration shared by the apps: every numerical
- * choice as a command-line option, strict parsing with one clear message per
- * bad value, and the setup of grid, degree map, discretisation and problem. */
+ * choice as a command-line option or a key of a configuration file
+ * (dg_app_config.h), strict parsing with one clear message per bad value, and
+ * the setup of grid, degree map, discretisation and problem. */
 #ifndef DG_APP_H
 #define DG_APP_H
 
@@ -9,6 +10,7 @@
 #include "dg_model.h"
 #include "dg_ts.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct {
@@ -35,7 +37,14 @@ typedef struct {
   long output_every, progress_every;
   int view_samples;
   int quiet, history;
-  /* the options as given, for the snapshot's /parameters */
+  char config[512]; /* --config, or the one argument without -- ("": none) */
+  int print_config; /* --print-config */
+  /* A restart of a --map-file run takes its degrees from the snapshot
+   * (borrowed, restart_nelem of them), not from the map file. */
+  const uint8_t *restart_degrees;
+  long restart_nelem;
+  /* the options as given (command line and configuration file), for the
+   * snapshot's /parameters */
   int nparams;
   char *keys[64], *values[64];
 } dg_app_config;
@@ -58,6 +67,14 @@ void dg_app_defaults(dg_app_config *c);
  * 0, DG_APP_HELP for --help (the caller prints it to stdout), or DG_ERR_ARG
  * with a message naming the option and value. */
 int dg_app_parse(dg_app_config *c, int argc, char **argv, const char *prog);
+/* dg_app_parse over a base configuration (a snapshot's, for a restart, or
+ * NULL): the configuration file overrides it, the command line overrides
+ * both (dg_app_config.h). */
+struct dg_config;
+int dg_app_parse_base(dg_app_config *c, int argc, char **argv, const char *prog,
+                      const struct dg_config *base);
+/* 1 for an option without a value (--quiet, --history, ...). */
+int dg_app_is_flag(const char *name);
 /* Strict numbers for option values: the whole text must parse, lo <= value
  * <= hi; errors name the option and the value. */
 int dg_app_parse_long(const char *opt, const char *s, long lo, long hi, long *out);
@@ -71,6 +88,8 @@ int dg_app_split_option(const char *arg, char *name, size_t cap, const char **va
 void dg_app_help(FILE *f, const char *prog);
 /* A model parameter's value unless the user gave one (an app's default). */
 int dg_app_default_param(dg_app_config *c, const char *key, const char *value);
+/* The degree map of c on grid g (map, map file or the restart's degrees). */
+int dg_app_map_create(dg_degree_map **m, const dg_grid *g, const dg_app_config *c);
 /* Build grid, map and disc from c (the model's parameters finished for the
  * grid). */
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c);

@@ -4,6 +4,7 @@
 #define DG_DEGREE_MAP_H
 
 #include "dg_grid.h"
+#include "dg_real.h"
 
 #include <stdint.h>
 

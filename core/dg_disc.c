@@ -4,8 +4,10 @@
 #include "dg_disc.h"
 
 #include "dg_backend.h"
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_field.h"
+#include "dg_model_internal.h"
 #include "dg_quadrature.h"
 
 #include <limits.h>
@@ -604,6 +606,28 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const long s = d->elem_slot[elem] - b->slot0;
   const long M = ipow(r + 1, d->grid.dim);
   return b->base + ((s / d->W) * d->nvar * M + (long)v * M + mode) * d->W + s % d->W;
+}
+
+double dg_disc_mean_sum(const dg_disc *d, const dg_real *h) {
+  const int W = d->W;
+  /* a partial sum per lane: whole microblock rows add as vectors */
+  enum { LANES = 64 };
+  double acc[LANES] = {0};
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    const bucket *b = &d->bk[r];
+    const long M = ipow(r + 1, d->grid.dim);
+    /* mode 0 of variable v: W consecutive values per microblock */
+    for (long blk = 0; blk < b->nblock; ++blk)
+      for (int v = 0; v < d->nvar; ++v) {
+        const dg_real *p = h + b->base + (blk * d->nvar + v) * M * W;
+        const int w = W < LANES ? W : LANES;
+        for (int l = 0; l < w; ++l) acc[l] += (double)p[l];
+        for (int l = LANES; l < W; ++l) acc[0] += (double)p[l];
+      }
+  }
+  double sum = 0;
+  for (int l = 0; l < LANES; ++l) sum += acc[l];
+  return sum;
 }
 
 /* Ids of the passes over the buckets (dg_stage_args.pass): consecutive

@@ -10,11 +10,11 @@
 #ifndef DG_DISC_H
 #define DG_DISC_H
 
-#include "dg_basis.h"
 #include "dg_degree_map.h"
 #include "dg_grid.h"
 #include "dg_model.h"
-#include "dg_stage_args.h"
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,7 +44,6 @@ void dg_disc_destroy(dg_disc **d);
 const dg_grid *dg_disc_grid(const dg_disc *d);
 const dg_degree_map *dg_disc_degrees(const dg_disc *d);
 const dg_model *dg_disc_model(const dg_disc *d);
-const dg_basis *dg_disc_basis(const dg_disc *d);
 int dg_disc_q(const dg_disc *d);
 int dg_disc_nvar(const dg_disc *d);
 long dg_disc_ndofs(const dg_disc *d);
@@ -70,6 +69,14 @@ int dg_disc_nbr_traces(const dg_disc *d);
 int dg_disc_own_q(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
+
+/* The sum of every slot's mode-0 coefficient of every variable (padding
+ * included) in the host storage h: one value per element and variable, read
+ * a microblock row at a time (1/(r+1)^dim of the storage).  Not finite when
+ * any of them is not; a non-finite coefficient of any mode reaches its
+ * element's mode 0 in the next stage (through its face values), so this is
+ * the per-step blow-up check of the apps. */
+double dg_disc_mean_sum(const dg_disc *d, const dg_real *h);
 
 /* The step for CFL number 1 on the current solution u at time t: 1 / the
  * largest element rate (2r + 1) sum_d max |speed_d| / h_d, the model's wave
@@ -97,13 +104,6 @@ void dg_disc_describe(const dg_disc *d, char *buf, size_t cap);
 /* Work of one RK stage that reads/writes `reg_streams` extra register arrays
  * (an average over the stages may be fractional: dg_ts_register_streams). */
 dg_work dg_disc_work(const dg_disc *d, double reg_streams);
-
-/* One RK stage: traces of u, then for every element L(u) at time t (the
- * stage time) and the fused update (stencils/dg_stage_args.h).  u0 and k
- * may be NULL when rk does not use them.  Works on the device copies; marks
- * them modified. */
-int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, double dt,
-                  const dg_rk_coeffs *rk);
 
 /* Per-phase timing of dg_disc_stage (seconds, summed since the last reset),
  * measured only when enabled (it synchronises the backend after each phase). */

@@ -38,11 +38,11 @@ static int cp_hidden(uint32_t v) {
 
 /* Escaped form of the character at s[0..n) into piece (>= 16 bytes);
  * returns the bytes of `s` consumed. */
-static size_t escape_one(const unsigned char *s, size_t n, char *piece) {
+static size_t escape_one(const unsigned char *s, size_t n, char *piece, int keep_bs) {
   unsigned char c = s[0];
   uint32_t cp = 0;
   size_t len;
-  if (c == '\\') {
+  if (c == '\\' && !keep_bs) {
     strcpy(piece, "\\\\");
   } else if (c == '\n') {
     strcpy(piece, "\\n");
@@ -67,7 +67,7 @@ static size_t escape_one(const unsigned char *s, size_t n, char *piece) {
   return 1;
 }
 
-const char *dg_escape_n(char *out, size_t len, const char *s, size_t n) {
+static const char *escape_n(char *out, size_t len, const char *s, size_t n, int keep_bs) {
   if (!out || len == 0) return out;
   if (len < 4) {
     out[0] = '\0';
@@ -82,12 +82,12 @@ const char *dg_escape_n(char *out, size_t len, const char *s, size_t n) {
   char piece[16];
   /* Does all of it fit?  Then no room is kept for "...". */
   for (size_t k = 0; k < n && full < len;) {
-    k += escape_one(u + k, n - k, piece);
+    k += escape_one(u + k, n - k, piece, keep_bs);
     full += strlen(piece);
   }
   int fits = full <= len - 1;
   while (i < n) {
-    size_t took = escape_one(u + i, n - i, piece);
+    size_t took = escape_one(u + i, n - i, piece, keep_bs);
     size_t pl = strlen(piece);
     /* Keep room for "..." unless this is the last character; so when a
      * piece does not fit, at least 3 bytes are left (len >= 4). */
@@ -105,6 +105,14 @@ const char *dg_escape_n(char *out, size_t len, const char *s, size_t n) {
   return out;
 }
 
+const char *dg_escape_n(char *out, size_t len, const char *s, size_t n) {
+  return escape_n(out, len, s, n, 0);
+}
+
+const char *dg_escape_message(char *out, size_t len, const char *s) {
+  return escape_n(out, len, s, s ? strlen(s) : 0, 1);
+}
+
 const char *dg_escape(char *out, size_t len, const char *s) {
   return dg_escape_n(out, len, s, s ? strlen(s) : 0);
 }
@@ -117,5 +125,5 @@ char *dg_escape_dup(const char *s) {
   size_t len = 4 * n + 4;
   char *out = malloc(len);
   if (!out) return NULL;
-  return (char *)dg_escape_n(out, len, s, n);
+  return (char *)escape_n(out, len, s, n, 0);
 }

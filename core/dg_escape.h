@@ -27,6 +27,12 @@ const char *dg_escape(char *out, size_t len, const char *s);
  * shown as "\x00"). */
 const char *dg_escape_n(char *out, size_t len, const char *s, size_t n);
 
+/* For a whole message whose parts were escaped already: like dg_escape, but
+ * a backslash is kept as it is (so the escaped parts read the same); a raw
+ * control byte or other hidden character that reached the message is still
+ * escaped.  The apps print every message through it. */
+const char *dg_escape_message(char *out, size_t len, const char *s);
+
 /* A malloc'd escaped copy of `s` with nothing cut, or NULL when out of
  * memory.  The caller frees it. */
 char *dg_escape_dup(const char *s);

@@ -1,6 +1,7 @@
 /* dg_eval.c - host-side projection, sampling and norms (sum-factorised). */
 #include "dg_eval.h"
 
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_quadrature.h"
 

@@ -5,6 +5,7 @@
 #define DG_FIELD_H
 
 #include "dg_disc.h"
+#include "dg_real.h"
 
 #ifdef __cplusplus
 extern "C" {

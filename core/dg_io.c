@@ -164,6 +164,7 @@ void dg_snapshot_free(dg_snapshot *s) {
   free(s->param_keys);
   free(s->param_values);
   free(s->history);
+  free(s->config);
   memset(s, 0, sizeof *s);
 }
 

@@ -49,7 +49,16 @@ typedef struct {
   /* History rows [nhist][4]: step, time, mass, l2_error (NaN when not known). */
   int64_t nhist;
   double *history;
+  /* Optional (attribute `config` of /): the run's effective configuration
+   * in the configuration-file format (core/dg_config.h), NUL-terminated, at
+   * most DG_IO_MAX_CONFIG bytes; NULL when absent. */
+  char *config;
+  /* Optional (attribute `dt` of /): the run's time step (fixed-step runs:
+   * every step's; others: the last one's); 0 when absent (not written). */
+  double dt;
 } dg_snapshot;
+
+#define DG_IO_MAX_CONFIG 32768
 
 /* Write `s` to `path` atomically: the data goes to a temporary file
  * ".<name>.tmp.<pid>" in the same folder which is renamed over `path` only

@@ -106,6 +106,9 @@ static int check_snapshot(const char *path, const dg_snapshot *s) {
                         dg_escape(k, sizeof k, s->param_keys[i]));
       }
   }
+  if (s->config && strlen(s->config) > DG_IO_MAX_CONFIG)
+    return dg_error(DG_ERR_ARG, "%s: cannot %s: the configuration has %zu bytes, at most %d", path,
+                    what, strlen(s->config), DG_IO_MAX_CONFIG);
   if (s->nhist < 0 || (s->nhist > 0 && !s->history))
     return dg_error(DG_ERR_ARG, "%s: cannot %s: nhist is %" PRId64 " with history NULL", path, what,
                     s->nhist);
@@ -185,6 +188,8 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
   DG_CALL(w_attr(w, w->file, "/", "step", H5T_STD_I64LE, H5T_NATIVE_INT64, &s->step));
   DG_CALL(w_attr_str(w, w->file, "/", "model", s->model));
   if (s->variables[0]) DG_CALL(w_attr_str(w, w->file, "/", "variables", s->variables));
+  if (s->dt != 0) DG_CALL(w_attr(w, w->file, "/", "dt", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->dt));
+  if (s->config) DG_CALL(w_attr_str(w, w->file, "/", "config", s->config));
   if (s->radius > 0)
     DG_CALL(
         w_attr(w, w->file, "/", "sphere_radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->radius));

@@ -399,6 +399,24 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
       free(vars);
     }
   }
+  { /* optional: the run's time step and configuration (files before them lack them) */
+    htri_t ex = H5Aexists(r->file, "dt");
+    if (ex < 0)
+      return dg_error(DG_ERR_IO, "%s: cannot look up attribute 'dt' of /%s", r->path,
+                      dg_io_h5_why());
+    if (ex > 0) DG_CALL(r_attr_num(r, r->file, "/", "dt", H5T_FLOAT, H5T_NATIVE_DOUBLE, &s->dt));
+    ex = H5Aexists(r->file, "config");
+    if (ex < 0)
+      return dg_error(DG_ERR_IO, "%s: cannot look up attribute 'config' of /%s", r->path,
+                      dg_io_h5_why());
+    if (ex > 0) {
+      DG_CALL(r_attr_str(r, r->file, "/", "config", &s->config));
+      const size_t nc = strlen(s->config);
+      if (nc > DG_IO_MAX_CONFIG)
+        return dg_error(DG_ERR_IO, "%s: attribute 'config' of / is %zu bytes, at most %d", r->path,
+                        nc, DG_IO_MAX_CONFIG);
+    }
+  }
   if (s->dim != 2 && s->dim != 3)
     return dg_error(DG_ERR_IO, "%s: attribute 'dim' of / is %d, must be 2 or 3", r->path, s->dim);
   if (s->nvar < 1 || s->nvar > 1000000)

@@ -3,6 +3,8 @@
 #include "dg_model.h"
 
 #include "dg_error.h"
+#include "dg_escape.h"
+#include "dg_model_internal.h"
 #include "dg_parse.h"
 
 #include <math.h>
@@ -24,8 +26,9 @@ int dg_model_create(dg_model **out, const char *name) {
   if (id < 0) {
     char list[512];
     dg_model_list(list, sizeof list);
-    return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)", name,
-                    list);
+    char esc[160];
+    return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)",
+                    dg_escape(esc, sizeof esc, name), list);
   }
   const dg_model_desc *desc = dg_models[id];
   if (desc->nparam > DG_MODEL_MAX_PARAMS || desc->device_size > sizeof(dg_model_block) ||
@@ -120,9 +123,11 @@ static int parse_param(dg_model *m, int i, const char *text, int given, int dim)
     DG_CALL(dg_parse_list(opt, text, 1, 3, v, &n));
   }
   if (given && n != want) {
-    if (p->n > 0)
-      return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d comma-separated number%s", opt, text,
-                      want, want > 1 ? "s" : "");
+    if (p->n > 0) {
+      char esc[160];
+      return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d comma-separated number%s", opt,
+                      dg_escape(esc, sizeof esc, text), want, want > 1 ? "s" : "");
+    }
     return dg_error(DG_ERR_ARG, "option %s: %d components given but --dim is %d", opt, n, dim);
   }
   if (n < want)
@@ -259,4 +264,65 @@ void dg_model_help(FILE *f) {
       fputc('\n', f);
     }
   }
+}
+
+int dg_model_nparam(const dg_model *m) { return m->desc->nparam; }
+const char *dg_model_param_name(const dg_model *m, int i) {
+  return i >= 0 && i < m->desc->nparam ? m->desc->params[i].name : NULL;
+}
+
+int dg_model_param_text(const dg_model *m, int i, char *buf, size_t cap) {
+  if (i < 0 || i >= m->desc->nparam)
+    return dg_error(DG_ERR_ARG, "model %s has no parameter %d", m->desc->name, i);
+  if (!m->finished)
+    return dg_error(DG_ERR_ARG, "model %s: parameters read before dg_model_finish", m->desc->name);
+  const int dim = m->dom.dim;
+  const dg_model_param *p = &m->desc->params[i];
+  const char *text = m->given[i] ? m->given[i] : p->def;
+  const char *base = p->device ? (const char *)&m->dev : (const char *)m->host;
+  char opt[80];
+  snprintf(opt, sizeof opt, "--%s", p->name);
+  if (p->kind == DG_PARAM_WORD) {
+    int idx;
+    if (text) {
+      DG_CALL(dg_parse_word(opt, text, p->words, &idx));
+    } else {
+      memcpy(&idx, base + p->offset, sizeof idx);
+    }
+    /* the idx-th word */
+    const char *w = p->words;
+    for (int k = 0; k < idx && w; ++k) {
+      w = strchr(w, '|');
+      if (w) ++w;
+    }
+    if (!w)
+      return dg_error(DG_ERR_ARG, "model %s: option %s has no word %d", m->desc->name, opt, idx);
+    const char *bar = strchr(w, '|');
+    snprintf(buf, cap, "%.*s", bar ? (int)(bar - w) : (int)strlen(w), w);
+    return 0;
+  }
+  const int want = p->n > 0 ? p->n : dim;
+  double v[3];
+  int n = 0;
+  if (want < 1 || want > 3)
+    return dg_error(DG_ERR_ARG, "model %s: option %s has %d components, at most 3", m->desc->name,
+                    opt, want);
+  if (text) {
+    DG_CALL(dg_parse_list(opt, text, 1, 3, v, &n));
+    if (n < want)
+      return dg_error(DG_ERR_ARG, "model %s: option %s has %d numbers, needs %d", m->desc->name,
+                      opt, n, want);
+  } else {
+    for (int k = 0; k < want; ++k) {
+      if (p->device) {
+        dg_real r;
+        memcpy(&r, base + p->offset + (size_t)k * sizeof r, sizeof r);
+        v[k] = (double)r;
+      } else {
+        memcpy(&v[k], base + p->offset + (size_t)k * sizeof v[k], sizeof v[k]);
+      }
+    }
+  }
+  dg_format_list(buf, cap, v, want);
+  return 0;
 }

@@ -8,27 +8,15 @@
 
 #include "dg_grid.h"
 #include "dg_model_desc.h"
-#include "dg_stage_args.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define DG_MODEL_MAX_PARAMS 32
-
-typedef struct dg_model {
-  const dg_model_desc *desc;
-  int id;                                 /* registry index: the backends' kernel index */
-  dg_model_block dev;                     /* the stages' parameters (dg_model_params) */
-  void *host;                             /* host parameters (desc->host_size bytes) */
-  char *given[DG_MODEL_MAX_PARAMS];       /* values set with dg_model_set (NULL: default) */
-  dg_model_domain dom;                    /* set by dg_model_finish */
-  int finished;                           /* parameters parsed for dom */
-  int fixed_dev;                          /* dev set with dg_model_set_params: kept */
-  unsigned char set[DG_MODEL_MAX_PARAMS]; /* 1 where a value was given */
-} dg_model;
+typedef struct dg_model dg_model;
 
 /* The model `name` of the registry, with its default parameters; an unknown
  * name is an error listing the models of the build. */
@@ -62,6 +50,14 @@ const char *dg_model_var_name(const dg_model *m, int v);
 int dg_model_linear(const dg_model *m);
 int dg_model_uses_x(const dg_model *m);
 int dg_model_speed_varies(const dg_model *m);
+/* The model's parameters (its options): how many, the name of parameter i,
+ * and its effective value after dg_model_finish as text the parser reads
+ * back (the value given or the default, canonical: words by name, reals in
+ * the fewest digits that read back the same, comma-separated; a default the
+ * model derives from the box, as the model set it). */
+int dg_model_nparam(const dg_model *m);
+const char *dg_model_param_name(const dg_model *m, int i);
+int dg_model_param_text(const dg_model *m, int i, char *buf, size_t cap);
 /* Auxiliary data (models/dg_model_desc.h): how many values per point, the
  * name of value i, and the model's own sample of them at x (DG_ERR_ARG
  * where the model has none: a program gives them, dg_disc_set_aux). */
@@ -71,9 +67,6 @@ int dg_model_aux(const dg_model *m, const double x[3], double *out);
 /* The solution at (x, t) into u[nvar]: 1 where known (always at t = 0), 0
  * where not. */
 int dg_model_solution(const dg_model *m, const double x[3], double t, double *u);
-
-/* The stages' parameters at time t (the model's at_time applied to a copy). */
-void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out);
 
 /* The stages' parameters, for a C program that includes the model's
  * header and reads dg_model_params fields (size: desc->device_size). */

@@ -1,6 +1,7 @@
 /* dg_output.c - snapshots from fields, fields from snapshots. */
 #include "dg_output.h"
 
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 
 #include <math.h>

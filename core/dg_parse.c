@@ -2,9 +2,11 @@
 #include "dg_parse.h"
 
 #include "dg_error.h"
+#include "dg_escape.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +17,11 @@ int dg_parse_real(const char *opt, const char *s, double lo, double hi, double *
   /* decimal notation only: strtod would also take blanks, hex ("0x10" = 16),
      "inf" and "nan" */
   if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s) || *end != '\0' || errno == ERANGE ||
-      !isfinite(v))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt, s);
+      !isfinite(v)) {
+    char esc[160];
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt,
+                    dg_escape(esc, sizeof esc, s));
+  }
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
   *out = v;
@@ -24,23 +29,24 @@ int dg_parse_real(const char *opt, const char *s, double lo, double hi, double *
 }
 
 int dg_parse_list(const char *opt, const char *s, int nmin, int nmax, double *out, int *n) {
-  char buf[512];
+  char buf[512], esc[160];
   if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
   strcpy(buf, s);
+  dg_escape(esc, sizeof esc, s); /* the value as echoed in messages */
   /* strtok_r would skip an empty field silently */
   if (s[0] == ',' || strstr(s, ",,") || (s[0] && s[strlen(s) - 1] == ','))
-    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, s);
+    return dg_error(DG_ERR_ARG, "option %s: '%s' has an empty value", opt, esc);
   int k = 0;
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (k >= nmax)
-      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, s, nmax);
+      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than %d values", opt, esc, nmax);
     DG_CALL(dg_parse_real(opt, tok, -HUGE_VAL, HUGE_VAL, &out[k]));
     ++k;
   }
   if (k < nmin)
-    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, s, nmin,
-                    nmax > nmin ? " or more" : "");
+    return dg_error(DG_ERR_ARG, "option %s: '%s' needs %d%s comma-separated numbers", opt, esc,
+                    nmin, nmax > nmin ? " or more" : "");
   *n = k;
   return 0;
 }
@@ -67,5 +73,24 @@ int dg_parse_word(const char *opt, const char *s, const char *words, int *index)
       list[o++] = *w;
     }
   list[o] = '\0';
-  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt, s, list);
+  char esc[160];
+  return dg_error(DG_ERR_ARG, "option %s: '%s' is not one of %s", opt,
+                  dg_escape(esc, sizeof esc, s), list);
+}
+
+void dg_format_real(char *buf, size_t cap, double v) {
+  for (int p = 1; p <= 17; ++p) {
+    snprintf(buf, cap, "%.*g", p, v);
+    if (strtod(buf, NULL) == v) return;
+  }
+}
+
+void dg_format_list(char *buf, size_t cap, const double *v, int n) {
+  size_t o = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < n && o + 1 < cap; ++k) {
+    char r[40];
+    dg_format_real(r, sizeof r, v[k]);
+    o += (size_t)snprintf(buf + o, cap - o, "%s%s", k ? "," : "", r);
+  }
 }

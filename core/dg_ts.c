@@ -1,6 +1,7 @@
 /* dg_ts.c - RK schemes as fused stage coefficients. */
 #include "dg_ts.h"
 
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 
 #include <stdlib.h>
@@ -100,6 +101,17 @@ double dg_ts_register_streams(dg_ts_kind kind) {
   double n = 0;
   for (int i = 0; i < s->nstages; ++i) n += 2 * s->st[i].use_k + s->st[i].use_u0 + s->st[i].save_u0;
   return n / s->nstages;
+}
+
+int dg_ts_fields(dg_ts_kind kind) {
+  if ((int)kind < 0 || kind >= DG_TS_COUNT) return 0;
+  const scheme *s = &schemes[kind];
+  int need_u0 = 0, need_k = 0;
+  for (int i = 0; i < s->nstages; ++i) {
+    need_u0 |= s->st[i].use_u0 | s->st[i].save_u0;
+    need_k |= s->st[i].use_k;
+  }
+  return need_u0 + need_k;
 }
 
 int dg_ts_create(dg_ts **ts, dg_disc *d, dg_ts_kind kind) {

@@ -29,6 +29,9 @@ int dg_ts_stages(dg_ts_kind kind);
 int dg_ts_order(dg_ts_kind kind);
 /* Extra register streams per stage, averaged over the stages (bytes count). */
 double dg_ts_register_streams(dg_ts_kind kind);
+/* Fields the integrator allocates besides the solution (u0 and/or k): 0..2;
+ * what dg_ts_create will allocate, for memory estimates before it runs. */
+int dg_ts_fields(dg_ts_kind kind);
 
 /* An integrator for fields of `d` (allocates its registers, zeroed). */
 int dg_ts_create(dg_ts **ts, dg_disc *d, dg_ts_kind kind);

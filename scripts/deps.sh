@@ -1,7 +1,7 @@
 #!/bin/sh
 # Debian packages dgrid needs to build, test and plot; installs only what is missing.
 set -eu
-pkgs="cmake make gcc g++ gfortran libgsl-dev libhdf5-dev hdf5-tools python3 python3-numpy python3-matplotlib python3-h5py"
+pkgs="cmake make gcc g++ gfortran pkgconf libgsl-dev libhdf5-dev hdf5-tools python3 python3-numpy python3-matplotlib python3-h5py"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

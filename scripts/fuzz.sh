@@ -11,14 +11,14 @@ set -eu
 cd "$(dirname "$0")/.."
 total=${1:-60}
 build=${2:-build-fuzz}
-targets="map text snapshot"
+targets="map text snapshot config"
 command -v clang >/dev/null 2>&1 || { echo "fuzz.sh: clang not found (Debian: apt-get install clang)" >&2; exit 2; }
 
 cmake -S tests/fuzz -B "$build" -DCMAKE_C_COMPILER=clang -DDGRID_FUZZ=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
 
-per=$((total / 3))
+per=$((total / $(echo $targets | wc -w)))
 [ "$per" -ge 1 ] || per=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -1,23 +1,9 @@
-/* dg_types.h - the scalar type, compile-time limits and the host/device marker
- * shared by every layer.  Plain C11 / C++ (nvcc compiles it too). */
+/* dg_types.h - the scalar type and limits (dg_real.h), the unroll hints and
+ * the host/device marker shared by every layer.  Plain C11 / C++ (nvcc compiles it too). */
 #ifndef DG_TYPES_H
 #define DG_TYPES_H
 
-/* Highest polynomial degree a degree map may hold (kernels exist for 0..max). */
-#define DG_MAX_DEGREE 10
-/* Most Gauss points per direction; Q >= rmax+1 and Q <= DG_MAX_Q. */
-#define DG_MAX_Q 12
-/* Most variables a model may have (host-side buffers of diagnostics). */
-#define DG_MAX_NVAR 16
-
-/* dg_real is double unless the build asks for float (-DDGRID_REAL=float). */
-#ifdef DG_REAL_FLOAT
-typedef float dg_real;
-#define DG_REAL_NAME "float"
-#else
-typedef double dg_real;
-#define DG_REAL_NAME "double"
-#endif
+#include "dg_real.h"
 
 /* Unroll the loop that follows (bounds are constants in the backend wrappers).
  * DG_UNROLL marks inner loops (capped at 16); DG_UNROLL_ALL marks every other

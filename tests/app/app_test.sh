@@ -1,13 +1,13 @@
 #!/bin/sh
 # app.<CASE>: command-line, output and restart behaviour of apps/advect.
-# Usage: app_test.sh CASE DIR ADVECT COMPARE H5LS H5DUMP PYTHON3 CHECK_XDMF_PY DG_APP_C
+# Usage: app_test.sh CASE DIR ADVECT COMPARE H5LS H5DUMP PYTHON3 CHECK_XDMF_PY DG_APP_C IO_GEN
 #
 # Every error case asserts the exact one-line message on stderr, exit status
 # 2, and that nothing was written (or the earlier output is byte-identical).
 # A crash or a sanitizer report fails these checks: it changes the status and
 # adds lines to stderr.
 set -u
-CASE=$1 DIR=$2 ADV=$3 CMP=$4 H5LS=$5 H5DUMP=$6 PY=$7 CHECK_XDMF=$8 DG_APP_C=$9
+CASE=$1 DIR=$2 ADV=$3 CMP=$4 H5LS=$5 H5DUMP=$6 PY=$7 CHECK_XDMF=$8 DG_APP_C=$9 IO_GEN=${10}
 rm -rf "$DIR" && mkdir -p "$DIR" || exit 2
 cd "$DIR" || exit 2
 fail=0
@@ -57,6 +57,13 @@ readable() {
   "$CMP" --quiet --tol 0 "$2" "$2" > "$DIR/cmp.out" 2> "$DIR/cmp.err" ||
     bad "$1: $2 does not read back: $(cat "$DIR/cmp.err" "$DIR/cmp.out")"
 }
+# param FILE KEY: the value of KEY in /parameters (the options as given)
+param() {
+  "$H5DUMP" -g /parameters "$1" | awk -v a="ATTRIBUTE \"$2\" {" \
+    'index($0, a) { on = 1 } on && /\(0\): / { sub(/^ *\(0\): /, ""); gsub(/"/, ""); print; exit }'
+}
+# cfgdump FILE: the configuration a snapshot stores (as --print-config writes it)
+cfgdump() { "$ADV" --restart "$1" --print-config 2> /dev/null | grep -v '^restart = '; }
 # listing: the files of the current folder, recursively, with their checksums
 listing() { find . -type f ! -name out ! -name err ! -name 'cmp.*' ! -name 'bin_*' | LC_ALL=C sort | xargs -r cksum; }
 
@@ -69,10 +76,10 @@ help)
   want_rc 0 "--help"
   [ -s "$DIR/err" ] && bad "--help wrote to stderr: $(cat "$DIR/err")"
   cp "$DIR/out" help.txt
-  # Every option apply() and is_flag() know must be documented, and every
-  # documented option must be known.
+  # Every option apply(), is_flag() and the configuration layer know must be
+  # documented, and every documented option must be known.
   # (and every parameter of the models, models/*.h: {"name", DG_PARAM_...})
-  opts=$( (sed -n 's/.*strcmp(name, "\([a-z-]*\)").*/\1/p' "$DG_APP_C"
+  opts=$( (sed -n 's/.*strcmp(name, "\([a-z-]*\)").*/\1/p' "$DG_APP_C" "$(dirname "$DG_APP_C")"/dg_app_config.c
     cat "$(dirname "$DG_APP_C")"/../models/*.h | sed -n 's/^ *{"\([a-z-]*\)", DG_PARAM_.*/\1/p') |
     LC_ALL=C sort -u)
   [ "$(echo "$opts" | wc -l)" -ge 30 ] || bad "found only $(echo "$opts" | wc -l) options in $DG_APP_C"
@@ -85,7 +92,7 @@ help)
   # Each option with a value shows its default in [...] on its entry (the
   # entry is its line and the indented continuation lines).
   for o in $opts; do
-    case $o in help|quiet|history|verbose) continue ;; esac
+    case $o in help|quiet|history|verbose|print-config) continue ;; esac
     entry=$(awk -v o="--$o" '$1 == o { on = 1; print; next } on && /^      / { print; next } { on = 0 }' help.txt)
     echo "$entry" | grep -q '\[[^]]*\] *$' || bad "--help entry of --$o has no [default]: $entry"
   done
@@ -143,7 +150,7 @@ bad_args)
 --bogus 1|advect: unknown option '--bogus' (see --help)
 --bogus|advect: unknown option '--bogus' (see --help)
 --cells 4x4 --Cells 4x4|advect: unknown option '--Cells' (see --help)
-foo|advect: unexpected argument 'foo' (options start with --; see --help)
+foo|advect: foo: cannot open: No such file or directory
 -x|advect: unexpected argument '-x' (options start with --; see --help)
 --|advect: unexpected argument '--' (options start with --; see --help)
 --dt 1e-3x|advect: option --dt: '1e-3x' is not a finite number
@@ -188,8 +195,8 @@ foo|advect: unexpected argument 'foo' (options start with --; see --help)
 --dt 0.1 --cfl 0.5|advect: options --dt and --cfl exclude each other
 --cfl 0.5 --dt 0.1|advect: options --dt and --cfl exclude each other
 --steps 4 --t-end 1|advect: options --steps and --t-end exclude each other
---quiet=1|advect: option --quiet takes no value
---history=yes|advect: option --history takes no value
+--quiet=1|advect: option --quiet: '1' is not one of false, true
+--history=yes|advect: option --history: 'yes' is not one of false, true
 --cells 4x4 --cells 5x5|advect: option --cells given twice
 --quiet --quiet|advect: option --quiet given twice
 --integrator rk3|advect: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
@@ -358,27 +365,38 @@ blowup)
   sed -n 1p "$DIR/err" | grep -q '^advect: warning: --dt 2 is above the stable estimate ' ||
     bad "no dt warning: $(cat "$DIR/err")"
   msg=$(sed -n 2p "$DIR/err")
-  step=$(echo "$msg" | sed -n 's/^advect: solution not finite at step \([0-9]*\), t=\([0-9.e+]*\) (last good output kept): non-finite \(coefficient in element ([0-9,]*)\|value in padding at index [0-9]*\)$/\1/p')
+  step=$(echo "$msg" | sed -n 's/^advect: solution not finite at step \([0-9]*\), t=\([0-9.e+]*\): non-finite \(coefficient in element ([0-9,]*)\|value in padding at index [0-9]*\); kept the snapshots up to blow_[0-9]*\.h5 (step [0-9]*) and blow\.xdmf; blow\.h5 not written$/\1/p')
   [ -n "$step" ] || die "blow-up message: '$msg'"
-  tm=$(echo "$msg" | sed -n 's/.*, t=\([0-9.e+]*\) (.*/\1/p')
+  tm=$(echo "$msg" | sed -n 's/.*, t=\([0-9.e+]*\): .*/\1/p')
   [ "$tm" = "$(printf '%.6g' $((step * DT)))" ] || bad "blow-up time t=$tm is not step $step x dt $DT"
-  [ $((step % PE)) -eq 0 ] || bad "blow-up reported at step $step, not a progress step"
   [ "$step" -lt 100000 ] || bad "no blow-up within the run"
-  # The last progress line before it is the previous check.
-  grep -q "^progress: step $((step - PE)) " "$DIR/out" || bad "no progress line at step $((step - PE))"
-  grep -q "^progress: step $step " "$DIR/out" && bad "a progress line at the non-finite step $step"
+  # The progress lines stop before it.
+  last_p=$(grep '^progress: step ' "$DIR/out" | tail -n 1 | sed 's/^progress: step \([0-9]*\) .*/\1/')
+  [ "$last_p" = $(( (step - 1) / PE * PE )) ] || bad "last progress line at step $last_p, blow-up at $step"
+  # Found at the step it happens: the same run stopped one step earlier is
+  # finite everywhere (its end-of-run check reads every coefficient).
+  run --cells 4x4 --degree 2 --integrator euler --dt $DT --steps $((step - 1)) --progress-every 0 --quiet --output pre.h5
+  want_rc 0 "the run to step $((step - 1))"
+  [ "$(wc -l < "$DIR/err")" -eq 1 ] && grep -q '^advect: warning: --dt 2 is above the stable estimate ' "$DIR/err" ||
+    bad "the run to step $((step - 1)) printed: $(cat "$DIR/err")"
+  rm -f pre.h5
+  # The progress lines stop before it.
   # The final output is the earlier file, byte for byte.
   [ "$(cksum < blow.h5)" = "$prevsum" ] || bad "blow.h5 was replaced by the failed run"
   readable "previous final output" blow.h5
-  # The snapshots: every OE steps strictly before the failure, the last one readable.
+  # The snapshots: t = 0 and every OE steps strictly before the failure, the last one
+  # readable and the one the message names.
   last=$(( (step - 1) / OE * OE ))
   [ "$last" -ge "$OE" ] || die "blow-up at step $step before the first snapshot"
   lastf=$(printf 'blow_%06d.h5' "$last")
+  echo "$msg" | grep -q "; kept the snapshots up to $lastf (step $last) and blow.xdmf; " ||
+    bad "the message does not name $lastf (step $last): $msg"
   [ -f "$lastf" ] || bad "last good snapshot $lastf missing: $(ls)"
   readable "last good snapshot" "$lastf"
   [ "$(attr "$lastf" step)" = "$last" ] || bad "$lastf has step $(attr "$lastf" step)"
   nsnap=$(ls blow_*.h5 | wc -l)
-  [ "$nsnap" -eq $((last / OE)) ] || bad "$nsnap snapshots, expected $((last / OE)): $(ls)"
+  [ "$nsnap" -eq $((last / OE + 1)) ] || bad "$nsnap snapshots, expected $((last / OE + 1)): $(ls)"
+  [ "$(attr blow_000000.h5 step)" = 0 ] || bad "the series does not start with step 0: $(ls)"
   [ -f "$(printf 'blow_%06d.h5' $((last + OE)))" ] && bad "a snapshot after the failure"
   ls -a | grep -q '\.tmp\.' && bad "temporary left behind: $(ls -a)"
   # The XDMF names exactly the good snapshots.
@@ -386,12 +404,352 @@ blowup)
     --nvar 1 --error 1 --ngrids "$nsnap" blow.xdmf > "$DIR/xdmf.out" 2>&1 ||
     bad "blow.xdmf: $(cat "$DIR/xdmf.out")"
   grep -q "$lastf:/view/values" blow.xdmf || bad "blow.xdmf does not end at $lastf"
-  # Without progress lines or snapshots the check runs at the end.
-  run --cells 4x4 --degree 2 --integrator euler --dt $DT --steps 400 --progress-every 0 --quiet --output end.h5
-  want_rc 2 "blow-up without checks"
-  sed -n 2p "$DIR/err" | grep -q '^advect: solution not finite at step 400, t=800 (last good output kept): ' ||
-    bad "end-of-run blow-up message: $(cat "$DIR/err")"
+  # Without progress lines or snapshots: the same step, and no output claimed.
+  run --cells 4x4 --degree 2 --integrator euler --dt $DT --steps 100000 --progress-every 0 --quiet --output end.h5
+  want_rc 2 "blow-up without progress lines"
+  sed -n 2p "$DIR/err" | grep -q "^advect: solution not finite at step $step, t=$tm: .*; no output written (end\.h5 not written)\$" ||
+    bad "blow-up without progress lines: $(cat "$DIR/err")"
   [ -e end.h5 ] && bad "a non-finite final output was written"
+  ;;
+
+config)
+  # The same run from the command line, from a plain configuration file, from
+  # an INI one (--config), with CRLF and a byte order mark, and from what
+  # --print-config wrote: bitwise the same coefficients every time.
+  O="--cells 6x4 --map random --degree 3 --degree-min 1 --seed 7 --velocity rotation --init gauss --integrator rk4 --cfl 0.4 --t-end 0.05 --quiet"
+  run $O --output cli.h5
+  want_rc 0 "command-line run"
+  printf 'cells = 6x4\nmap = random\ndegree = 3\ndegree-min = 1\nseed = 7\nvelocity = rotation\ninit = gauss\nintegrator = rk4\ncfl = 0.4\nt-end = 0.05\nquiet = true\noutput = plain.h5\n' > plain.cfg
+  run plain.cfg
+  want_rc 0 "plain configuration"
+  [ -s "$DIR/err" ] && bad "plain configuration wrote to stderr: $(cat "$DIR/err")"
+  same_coeffs "plain configuration vs command line" plain.h5 cli.h5
+  printf '# a comment\n; another\n\n[grid]\ncells = 6x4\nmap = random\n  degree   =   3  \ndegree-min=1\nseed = 7\n[physics]\nvelocity = rotation\ninit = gauss\n[time]\nintegrator = rk4\ncfl = 0.4\nt-end = 0.05\n[ output ]\nquiet = true\noutput = ini.h5\n' > ini.cfg
+  run --config ini.cfg
+  want_rc 0 "INI configuration"
+  same_coeffs "INI configuration vs command line" ini.h5 cli.h5
+  { printf '\357\273\277'; sed 's/ini\.h5/crlf.h5/; s/$/\r/' ini.cfg; } > crlf.cfg
+  run --config=crlf.cfg
+  want_rc 0 "CRLF configuration"
+  same_coeffs "CRLF configuration vs command line" crlf.h5 cli.h5
+  # --print-config: every option, in the format the parser reads, and nothing run
+  run $O --output cli.h5 --print-config
+  want_rc 0 "--print-config"
+  [ -s "$DIR/err" ] && bad "--print-config wrote to stderr: $(cat "$DIR/err")"
+  cp "$DIR/out" printed.cfg
+  grep -q '^\[physics\]$' printed.cfg && grep -q '^bell-radius = 0.1$' printed.cfg &&
+    grep -q '^q = 4$' printed.cfg && grep -q '^view-samples = 4$' printed.cfg ||
+    bad "--print-config lacks sections, model parameters or resolved defaults: $(cat printed.cfg)"
+  # the snapshot stores the same configuration
+  [ "$(cfgdump cli.h5)" = "$(cat printed.cfg)" ] ||
+    bad "cli.h5 stores another configuration than --print-config: $(cfgdump cli.h5)"
+  # round trip: reading it back prints it again, byte for byte; running it is the same run
+  run printed.cfg --print-config
+  cmp -s "$DIR/out" printed.cfg || bad "print-config round trip: $(diff printed.cfg "$DIR/out")"
+  sed 's/^output = cli\.h5$/output = printed.h5/' printed.cfg > printed2.cfg
+  run printed2.cfg
+  want_rc 0 "run of the printed configuration"
+  same_coeffs "printed configuration vs command line" printed.h5 cli.h5
+  for m in "--model acoustics --box 0,2,0,1 --bulk 2" "--model burgers --dt 0.01 --steps 3" \
+           "--model deformation --init bell" "--model advection_reaction --lambda 0.5" \
+           "--model advection_field --field deformation" \
+           "--model sphere_advection --grid latlon --cells 4 --radius 2" \
+           "--dim 3 --beta 1,-0.5,0.25 --map band --degree-min 1" "--map-file ok.map --cells 3x2" \
+           "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1"; do
+    printf '1 2 3\n3 2 1\n' > ok.map
+    # shellcheck disable=SC2086
+    run $m --print-config
+    want_rc 0 "--print-config $m"
+    cp "$DIR/out" rt.cfg
+    run rt.cfg --print-config
+    cmp -s "$DIR/out" rt.cfg || bad "round trip of $m: $(diff rt.cfg "$DIR/out")"
+    cat rt.cfg >> allkeys.cfg
+  done
+  run --restart cli.h5 --print-config
+  want_rc 0 "--restart --print-config"
+  grep -q '^restart = cli\.h5$' "$DIR/out" || bad "--print-config of a restart lacks its restart key"
+  cat "$DIR/out" >> allkeys.cfg
+  # every option of --help is a key of some printed configuration
+  run --help
+  for o in $(sed -n 's/^  --\([a-z-]*\).*/\1/p' "$DIR/out"); do
+    case $o in help|config|print-config) continue ;; esac
+    grep -q "^$o = " allkeys.cfg || bad "option --$o is in no printed configuration"
+  done
+  # the command line overrides the file, also across the exclusive pairs
+  run plain.cfg --cells 5x4 --dt 0.01 --steps 3 --print-config
+  want_rc 0 "overrides"
+  grep -q '^cells = 5x4$' "$DIR/out" && grep -q '^dt = 0.01$' "$DIR/out" && grep -q '^steps = 3$' "$DIR/out" &&
+    ! grep -q '^cfl = ' "$DIR/out" && ! grep -q '^t-end = ' "$DIR/out" && grep -q '^seed = 7$' "$DIR/out" ||
+    bad "command line over file: $(cat "$DIR/out")"
+  run plain.cfg --cells 5x4 --dt 0.01 --steps 3 --output over.h5
+  want_rc 0 "overridden run"
+  run --cells 5x4 --map random --degree 3 --degree-min 1 --seed 7 --velocity rotation --init gauss \
+    --integrator rk4 --dt 0.01 --steps 3 --quiet --output over_cli.h5
+  same_coeffs "file + command line vs command line" over.h5 over_cli.h5
+  # a flag of the file undone on the command line (--quiet=false)
+  run plain.cfg --quiet=false --history=true --steps 100 --progress-every 50 --output flags.h5
+  want_rc 0 "--quiet=false over quiet = true"
+  grep -q '^progress: step 50 ' "$DIR/out" || bad "--quiet=false: no progress line: $(cat "$DIR/out")"
+  run plain.cfg --quiet=false --history=true --print-config
+  grep -q '^quiet = false$' "$DIR/out" && grep -q '^history = true$' "$DIR/out" ||
+    bad "--quiet=false --history=true: $(cat "$DIR/out")"
+  # /parameters keeps the options as given, from the file and the command line
+  [ "$(param over.h5 seed)" = 7 ] || bad "/parameters/seed of over.h5 is '$(param over.h5 seed)', not the file's 7"
+  [ "$(param over.h5 dt)" = 0.01 ] || bad "/parameters/dt of over.h5 is '$(param over.h5 dt)', not the command line's 0.01"
+  ;;
+
+config_errors)
+  # Every error of a configuration file: one line naming file, line and key,
+  # status 2, nothing written.
+  run --cells 4x4 --degree 1 --steps 1 --quiet
+  want_rc 0 "setup run"
+  mkdir sub || exit 2
+  before=$(listing)
+  # FILE CONTENT (printf format) | exact stderr line
+  while IFS='|' read -r content msg; do
+    [ -z "$content" ] && continue
+    # shellcheck disable=SC2059
+    printf "$content" > "$DIR.bad.cfg"
+    run "$DIR.bad.cfg" --cells 4x4 --degree 1 --steps 1 --quiet --output bad.h5
+    want_rc 2 "$content"
+    want_err "$content" "$(echo "$msg" | sed "s|BAD|$DIR.bad.cfg|")"
+    [ -s "$DIR/out" ] && bad "$content: wrote to stdout: $(cat "$DIR/out")"
+    [ "$(listing)" = "$before" ] || bad "$content: files changed: $(listing)"
+  done << 'EOF'
+velocty = rotation\n|advect: BAD:1: unknown key 'velocty'
+# c\n\nmean = 1\n|advect: BAD:3: unknown key 'mean' (a parameter of model burgers, not of advection)
+Dt = 0.1\n|advect: BAD:1: unknown key 'Dt'
+config = other.cfg\n|advect: BAD:1: unknown key 'config'
+help = true\n|advect: BAD:1: unknown key 'help'
+dt = 0.1\ninit = sine\ndt = 0.2\n|advect: BAD:3: key 'dt' given twice (first on line 1)
+[time]\ndt = 0.1\n[time]\ndt = 0.1\n|advect: BAD:4: key 'dt' given twice (first on line 2)
+velocity rotation\n|advect: BAD:1: no '=' in 'velocity rotation' (lines are key = value)
+dt =\n|advect: BAD:1: key 'dt' has an empty value
+dt =  \t \n|advect: BAD:1: key 'dt' has an empty value
+ = 3\n|advect: BAD:1: no key before '=' in '= 3'
+my key = 1\n|advect: BAD:1: key 'my key' is not a name (letters, digits, '-', '_', '.')
+dt = 0.1\nin\000it = sine\n|advect: BAD:2: NUL byte at column 3
+dt = 0.1\001\n|advect: BAD:1: control character \x01 at column 9
+dt = 0.1\rx\n|advect: BAD:1: control character \x0d at column 9
+[foo]\n|advect: BAD:1: unknown section [foo] (sections: grid, physics, time, output)
+[grid\n|advect: BAD:1: '[grid' is not a [section] header
+[grid]\ndt = 0.1\n|advect: BAD:2: key 'dt' belongs in [time], not [grid]
+[output]\nbeta = 1,1\n|advect: BAD:2: key 'beta' belongs in [physics], not [output]
+dt = 1e-3x\n|advect: BAD:1: option --dt: '1e-3x' is not a finite number
+dt = nan\n|advect: BAD:1: option --dt: 'nan' is not a finite number
+dt = 0.1 # a comment\n|advect: BAD:1: option --dt: '0.1 # a comment' is not a finite number
+seed = -1\n|advect: BAD:1: option --seed: -1 is outside 0..4611686018427387904
+integrator = rk3\n|advect: BAD:1: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
+init = sine\nbeta = 1,x\n|advect: BAD:2: option --beta: 'x' is not a finite number
+beta = 1,1,1\n|advect: BAD:1: option --beta: 3 components given but --dim is 2
+bell-radius = 0\n|advect: BAD:1: option --bell-radius: 0 must be positive
+dt = 0.1\ncfl = 0.5\n|advect: BAD:2: keys dt (line 1) and cfl exclude each other
+t-end = 1\nsteps = 3\n|advect: BAD:2: keys t-end (line 1) and steps exclude each other
+history = yes\n|advect: BAD:1: option --history: 'yes' is not one of false, true
+model = swe\n|advect: BAD:1: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection)
+[physics]\nmodel = burgers\nvelocity = rotation\n|advect: BAD:3: unknown key 'velocity' (a parameter of model advection, not of burgers)
+EOF
+  rm -f "$DIR.bad.cfg"
+  # the command line's own errors about the file
+  awk 'BEGIN { printf "output = "; for (i = 0; i < 1100; ++i) printf "a"; printf "\n" }' > long.cfg
+  printf 'dt = 0.1\n' > a.cfg
+  printf 'cfl = 0.1\n' > b.cfg
+  awk 'BEGIN { for (i = 0; i < 21000; ++i) printf "# padding padding padding padding padding padding\n" }' > big.cfg
+  before=$(listing)
+  while IFS='|' read -r args msg; do
+    [ -z "$args" ] && continue
+    # shellcheck disable=SC2086
+    run $args
+    want_rc 2 "$args"
+    want_err "$args" "$(echo "$msg" | sed "s|SIZE|$(wc -c < big.cfg)|")"
+    [ -s "$DIR/out" ] && bad "$args: wrote to stdout: $(cat "$DIR/out")"
+    [ "$(listing)" = "$before" ] || bad "$args: files changed: $(listing)"
+  done << 'EOF'
+long.cfg|advect: long.cfg:1: line of 1109 bytes, longer than 1024
+big.cfg|advect: big.cfg: SIZE bytes, more than the 1048576 a configuration may have
+nope.cfg|advect: nope.cfg: cannot open: No such file or directory
+sub|advect: sub: not a regular file; only regular files are read
+a.cfg b.cfg|advect: unexpected argument 'b.cfg' (one configuration file at most; options start with --; see --help)
+--config a.cfg b.cfg|advect: unexpected argument 'b.cfg' (one configuration file at most; options start with --; see --help)
+a.cfg --config b.cfg|advect: option --config: one configuration file at most ('a.cfg' given before)
+--config|advect: option --config needs a value
+--config=|advect: option --config: empty path
+--print-config=1|advect: option --print-config takes no value
+--print-config --print-config|advect: option --print-config given twice
+EOF
+  ;;
+
+restart_alone)
+  # --restart FILE alone continues the run from the file's configuration:
+  # bitwise the run that was not interrupted.
+  # (1) dt from --cfl and --t-end, with a series and a history
+  run --cells 7x5 --map random --degree 4 --seed 11 --t-end 0.05 --output-every 3 --progress-every 2 \
+    --history --quiet --output full.h5
+  want_rc 0 "uninterrupted run"
+  n=$(key steps)
+  [ "$n" -gt 7 ] || die "only $n steps"
+  [ "$(attr full_000000.h5 step)" = 0 ] || bad "the series does not start at step 0"
+  mv full.h5 ref.h5
+  run --restart full_000006.h5
+  want_rc 0 "restart alone"
+  [ -s "$DIR/err" ] && bad "restart alone wrote to stderr: $(cat "$DIR/err")"
+  [ "$(key steps)" = $((n - 6)) ] || bad "restart ran $(key steps) steps, expected $((n - 6))"
+  same_coeffs "restart alone vs uninterrupted" full.h5 ref.h5
+  # the restarted history continues the old one: the same rows, from step 0
+  "$H5DUMP" -d /history -b LE -o hist_ref.bin ref.h5 > /dev/null 2>&1 &&
+    "$H5DUMP" -d /history -b LE -o hist_rest.bin full.h5 > /dev/null 2>&1 || bad "h5dump /history"
+  cmp -s hist_ref.bin hist_rest.bin || bad "the restarted /history differs from the uninterrupted one"
+  [ "$(od -An -tf8 -N8 hist_rest.bin | tr -d ' ')" = 0 ] || bad "the restarted /history does not start at step 0"
+  # (2) a leg to t-end T continued to 2T with --t-end only: the leg's dt is kept
+  run --cells 6x4 --degree 2 --t-end 0.05 --quiet --output leg.h5
+  want_rc 0 "first leg"
+  dt1=$(key dt) s1=$(key steps)
+  run --restart leg.h5 --t-end 0.1 --output ext.h5
+  want_rc 0 "continued to t-end 0.1"
+  [ -s "$DIR/err" ] && bad "continuation wrote to stderr: $(cat "$DIR/err")"
+  [ "$(key dt)" = "$dt1" ] || bad "the continuation's dt $(key dt) is not the leg's $dt1"
+  [ "$(attr ext.h5 step)" = $((2 * s1)) ] || bad "ext.h5 is at step $(attr ext.h5 step), expected $((2 * s1))"
+  run --cells 6x4 --degree 2 --dt "$dt1" --steps $((2 * s1)) --quiet --output ext_ref.h5
+  same_coeffs "leg + continuation vs 2 legs at once" ext.h5 ext_ref.h5
+  cfgdump ext.h5 | grep -q '^t-end = 0.1$' || bad "ext.h5 does not store t-end 0.1: $(cfgdump ext.h5)"
+  # an end that is no whole number of the leg's steps: a warning, and the run ends after it
+  run --restart leg.h5 --t-end 0.0777 --output odd.h5
+  want_rc 0 "t-end between steps"
+  want_err_glob "t-end between steps" "advect: warning: --t-end 0.077* is not a whole number of steps of the restarted run's dt $dt1: it ends at step *, t=*"
+  # (3) a model whose dt is re-estimated every step
+  run --model burgers --cells 8x8 --degree 2 --t-end 0.1 --output-every 4 --quiet --output bg.h5
+  want_rc 0 "burgers"
+  mv bg.h5 bg_ref.h5
+  run --restart bg_000004.h5
+  want_rc 0 "burgers restart alone"
+  same_coeffs "burgers restart vs uninterrupted" bg.h5 bg_ref.h5
+  # (4) a --map-file run continues without its map file
+  printf '0 1 2 3 4 5 6\n6 5 4 3 2 1 0\n3 3 3 3 3 3 3\n0 6 0 6 0 6 0\n2 2 2 2 2 2 2\n' > deg.map
+  run --cells 7x5 --map-file deg.map --dt 0.004 --steps 12 --output-every 6 --quiet --output mf.h5
+  want_rc 0 "map-file run"
+  mv mf.h5 mf_ref.h5
+  rm deg.map
+  run --restart mf_000006.h5
+  want_rc 0 "map-file restart without the map file"
+  same_coeffs "map-file restart vs uninterrupted" mf.h5 mf_ref.h5
+  # (5) 3D, fixed --dt, another integrator: the final file of a short leg, more --steps,
+  # written over itself (the file's own --output)
+  G3="--dim 3 --cells 4x3x3 --map random --degree 3 --seed 2 --integrator lsrk4 --dt 0.004 --quiet"
+  run $G3 --steps 5 --output s.h5
+  run $G3 --steps 10 --output s10.h5
+  run --restart s.h5 --steps 10
+  want_rc 0 "3D restart over its own file"
+  [ "$(attr s.h5 step)" = 10 ] || bad "s.h5 is at step $(attr s.h5 step) after the restart"
+  same_coeffs "3D restart vs uninterrupted" s.h5 s10.h5
+  cfgdump s.h5 | grep -q '^steps = 10$' || bad "s.h5 does not store steps 10"
+  # what does not change the problem may change
+  run --restart s10.h5 --steps 12 --output o.h5 --output-every 1 --text-output o.txt --view-samples 2 \
+    --progress-every 1 --history --verbose
+  want_rc 0 "allowed changes"
+  [ -f o.txt ] && [ -f o_000011.h5 ] && [ "$(attr o.h5 step)" = 12 ] || bad "allowed changes: $(ls)"
+  ;;
+
+restart_refuse)
+  # A restart that changes the problem is refused, naming the key and both values.
+  run --cells 6x4 --map random --degree 3 --degree-min 1 --seed 4 --velocity rotation --init gauss \
+    --integrator rk4 --cfl 0.4 --t-end 0.05 --output-every 2 --quiet --output base.h5
+  want_rc 0 "setup run"
+  printf '1 1 1 1 1 1\n1 1 1 1 1 1\n1 1 1 1 1 1\n1 1 1 1 1 1\n' > deg.map
+  printf 'velocity = const\n' > vel.cfg
+  printf '[physics]\nomega = 2\n' > omega.cfg
+  before=$(listing)
+  W="(a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)"
+  while IFS='|' read -r args msg; do
+    [ -z "$args" ] && continue
+    # shellcheck disable=SC2086
+    run --restart base_000002.h5 --output out.h5 $args
+    want_rc 2 "$args"
+    want_err "$args" "advect: restart base_000002.h5: $msg $W"
+    [ -s "$DIR/out" ] && bad "$args: wrote to stdout: $(cat "$DIR/out")"
+    [ "$(listing)" = "$before" ] || bad "$args: files changed: $(listing)"
+  done << 'EOF'
+--model burgers|model is 'advection' in the file, 'burgers' in this run
+--model=deformation|model is 'advection' in the file, 'deformation' in this run
+--dim 3 --cells 6x4x2|dim is '2' in the file, '3' in this run
+--cells 6x5|cells is '6x4' in the file, '6x5' in this run
+--box 0,2,0,1|box is '0,1,0,1' in the file, '0,2,0,1' in this run
+--degree 4|degree is '3' in the file, '4' in this run
+--degree-min 0|degree-min is '1' in the file, '0' in this run
+--map band|map is 'random' in the file, 'band' in this run
+--map-file deg.map|map-file is not set in the file, 'deg.map' in this run
+--seed 5|seed is '4' in the file, '5' in this run
+--q 5|q is '4' in the file, '5' in this run
+--velocity const|velocity is 'rotation' in the file, 'const' in this run
+vel.cfg|velocity is 'rotation' in the file, 'const' in this run
+--omega 2|omega is '1' in the file, '2' in this run
+omega.cfg|omega is '1' in the file, '2' in this run
+--rot-centre 0.4,0.5|rot-centre is '0.5,0.5' in the file, '0.4,0.5' in this run
+--init bell|init is 'gauss' in the file, 'bell' in this run
+--bell-radius 0.2|bell-radius is '0.1' in the file, '0.2' in this run
+--integrator ssprk3|integrator is 'rk4' in the file, 'ssprk3' in this run
+--cfl 0.5|cfl is '0.4' in the file, '0.5' in this run
+--dt 0.001|cfl is '0.4' in the file, this run has dt '0.001' instead
+EOF
+  # the same values in other spellings, and what does not change the problem, run
+  for args in "--cfl 0.40 --q 4 --seed 4 --beta 1,1.0 --box 0,1,0,1.0" "--t-end 0.07" "--steps 9" \
+              "--output-every 3 --text-output t.txt --view-samples 2 --progress-every 1 --history --verbose"; do
+    # shellcheck disable=SC2086
+    run --restart base_000002.h5 --output ok.h5 --quiet $args
+    want_rc 0 "allowed: $args"
+  done
+  ;;
+
+restart_time)
+  # Files whose time, step, dt, history or configuration are not a run's
+  # record are refused (crafted with io_gen edit: sealed like real ones).
+  run --cells 6x4 --degree 2 --dt 0.01 --steps 4 --history --progress-every 1 --quiet --output r4.h5
+  want_rc 0 "fixed-step run"
+  run --model burgers --cells 6x4 --degree 2 --t-end 0.05 --quiet --output b.h5
+  want_rc 0 "adaptive run"
+  vline=$(cfgdump r4.h5 | grep -n '^velocity = ' | cut -d: -f1)
+  dline=$(cfgdump r4.h5 | grep -n '^dt = ' | cut -d: -f1)
+  [ -n "$vline" ] && [ -n "$dline" ] || die "r4.h5 stores no velocity or dt: $(cfgdump r4.h5)"
+  i=0
+  # SOURCE EDIT... | exact stderr line
+  while IFS='|' read -r edits msg; do
+    [ -z "$edits" ] && continue
+    i=$((i + 1))
+    f=e$i.h5
+    # shellcheck disable=SC2086
+    "$IO_GEN" edit $edits || { bad "io_gen edit $edits failed"; continue; }
+    mv edited.h5 "$f"
+    before=$(listing)
+    run --restart "$f" --output out.h5
+    want_rc 2 "$edits"
+    msg=$(echo "$msg" | sed "s|FILE|$f|g; s|VLINE|$vline|; s|DLINE|$dline|")
+    case $msg in
+    *'*'*) want_err_glob "$edits" "$msg" ;;
+    *) want_err "$edits" "$msg" ;;
+    esac
+    [ -s "$DIR/out" ] && bad "$edits: wrote to stdout: $(cat "$DIR/out")"
+    [ "$(listing)" = "$before" ] || bad "$edits: files changed: $(listing)"
+  done << 'EOF'
+r4.h5 edited.h5 time=nan|advect: restart FILE: time nan is not a finite number >= 0
+r4.h5 edited.h5 time=inf|advect: restart FILE: time inf is not a finite number >= 0
+r4.h5 edited.h5 time=-0.04|advect: restart FILE: time -0.040000000000000001 is not a finite number >= 0
+r4.h5 edited.h5 step=-4|advect: restart FILE: step -4 is negative
+r4.h5 edited.h5 time=0.05|advect: restart FILE: time 0.050000000000000003 is not step 4 x dt 0.01 (an inconsistent file)
+r4.h5 edited.h5 step=5|advect: restart FILE: time 0.040000000000000001 is not step 5 x dt 0.01 (an inconsistent file)
+r4.h5 edited.h5 dt=nan|advect: restart FILE: time step dt nan is not a finite number > 0
+r4.h5 edited.h5 dt=-0.01|advect: restart FILE: time step dt -0.01 is not a finite number > 0
+r4.h5 edited.h5 dt=0|advect: restart FILE: time step dt 0 is not a finite number > 0 (attribute 'dt' of / is missing)
+r4.h5 edited.h5 dt=0.02|advect: restart FILE: time step dt 0.02 is not the 0.01 of its configuration (an inconsistent file)
+r4.h5 edited.h5 step=9 time=0.09|advect: restart FILE: file is at step 9, beyond this run's 4 steps
+r4.h5 edited.h5 hist=2,7,0.02|advect: restart FILE: /history row 2 (step 7, t=0.02) is after the file's own step and time (an inconsistent file)
+r4.h5 edited.h5 hist=1,nan,0|advect: restart FILE: /history row 1 (step nan, t=0) is not a step and a time >= 0 (an inconsistent file)
+r4.h5 edited.h5 hist=3,1,0.01|advect: restart FILE: /history row 3 (step 1, t=0.01) goes back in steps (an inconsistent file)
+r4.h5 edited.h5 noconfig|advect: restart FILE: the file stores no configuration (attribute 'config' of /; written by an older dgrid), so there is no run to continue
+r4.h5 edited.h5 rename:velocity=velocty|advect: FILE:/config:VLINE: unknown key 'velocty'
+r4.h5 edited.h5 config:velocity=spin|advect: FILE:/config:VLINE: option --velocity: 'spin' is not one of const, rotation
+r4.h5 edited.h5 config:dt=nan|advect: FILE:/config:DLINE: option --dt: 'nan' is not a finite number
+b.h5 edited.h5 time=0|advect: restart FILE: time 0 at step * (an inconsistent file)
+b.h5 edited.h5 time=1|advect: restart FILE: file is at t=1, beyond this run's t-end 0.050000000000000003
+EOF
   ;;
 
 restart_mismatch)
@@ -423,19 +781,20 @@ restart_mismatch)
     [ -s "$DIR/out" ] && bad "$args: wrote to stdout: $(cat "$DIR/out")"
     [ "$(listing)" = "$before" ] || bad "$args: files changed: $(listing)"
   done << 'EOF'
---cells 6x5 --dt 0.01 --restart r4.h5|advect: restart r4.h5: 4 cells in y, this run has 5
---cells 5x4 --dt 0.01 --restart r4.h5|advect: restart r4.h5: 6 cells in x, this run has 5
---cells 6x4 --dt 0.01 --box 0,2,0,1 --restart r4.h5|advect: restart r4.h5: box in x is [0, 1], this run has [0, 2]
---cells 6x4 --dt 0.01 --box 0,1,-1,1 --restart r4.h5|advect: restart r4.h5: box in y is [0, 1], this run has [-1, 1]
---dim 3 --cells 6x4x2 --dt 0.01 --restart r4.h5|advect: restart r4.h5: dimension 2, this run has 3
---cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: dimension 3, this run has 2
---cells 6x4 --dt 0.01 --velocity rotation --restart r4.h5|advect: restart r4.h5: model 'advection-constant', this run has 'advection-rotation'
---cells 6x4 --dt 0.01 --q 4 --restart r4.h5|advect: restart r4.h5: q = 3 Gauss points, this run has 4
---cells 6x4 --dt 0.01 --map band --degree-min 1 --restart r4.h5|advect: restart r4.h5: degree map differs at element (0,0): file has 2, this run has 1
---cells 6x4 --dt 0.01 --map random --degree-min 0 --seed 4 --restart rmap.h5|advect: restart rmap.h5: q = 4 Gauss points, this run has 3
---cells 6x4 --dt 0.01 --map random --degree-min 0 --seed 5 --q 4 --restart rmap.h5|advect: restart rmap.h5: degree map differs at element (1,0): file has 0, this run has 1
---cells 6x4 --dt 0.02 --restart r4.h5|advect: restart r4.h5: time 0.040000000000000001 is not step 4 x dt 0.02 of this run (different --dt/--cfl?)
---cells 6x4 --cfl 0.3 --restart r4.h5|advect: restart r4.h5: time 0.040000000000000001 is not step 4 x dt 0.0060000000000000001 of this run (different --dt/--cfl?)
+--cells 6x5 --dt 0.01 --restart r4.h5|advect: restart r4.h5: cells is '6x4' in the file, '6x5' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 5x4 --dt 0.01 --restart r4.h5|advect: restart r4.h5: cells is '6x4' in the file, '5x4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --box 0,2,0,1 --restart r4.h5|advect: restart r4.h5: box is '0,1,0,1' in the file, '0,2,0,1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --box 0,1,-1,1 --restart r4.h5|advect: restart r4.h5: box is '0,1,0,1' in the file, '0,1,-1,1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--dim 3 --cells 6x4x2 --dt 0.01 --restart r4.h5|advect: restart r4.h5: dim is '2' in the file, '3' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: cells is '6x4x2' in the file, '6x4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--dim 2 --cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: dim is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --velocity rotation --restart r4.h5|advect: restart r4.h5: velocity is 'const' in the file, 'rotation' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --q 4 --restart r4.h5|advect: restart r4.h5: q is '3' in the file, '4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --map band --degree-min 1 --restart r4.h5|advect: restart r4.h5: degree-min is '0' in the file, '1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --map band --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --map random --degree-min 0 --seed 4 --restart rmap.h5|advect: restart rmap.h5: degree is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.02 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, '0.02' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --cfl 0.3 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, this run has cfl '0.3' instead (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
 --cells 6x4 --dt 0.01 --steps 3 --restart r4.h5|advect: option --steps given twice
 --cells 6x4 --dt 0.01 --restart nope.h5|advect: restart: nope.h5: cannot open: No such file or directory
 --cells 6x4 --dt 0.01 --restart trunc.h5|advect: restart: trunc.h5: size mismatch: the checksum block covers * bytes after the user block, the file has * (truncated or appended to)
@@ -514,16 +873,21 @@ xdmf)
   mkdir run || exit 2
   run --cells 5x3 --degree 2 --dt 0.01 --steps 10 --output-every 3 --quiet --output run/sol.h5
   want_rc 0 "2D run"
-  for s in 3 6 9; do
+  # the series starts with the initial state
+  for s in 0 3 6 9; do
     f=$(printf 'run/sol_%06d.h5' $s)
     [ -f "$f" ] || bad "no snapshot $f"
     [ "$(attr "$f" step)" = $s ] || bad "$f has step $(attr "$f" step)"
   done
+  [ "$(attr run/sol_000000.h5 time)" = 0 ] || bad "sol_000000.h5 is at t=$(attr run/sol_000000.h5 time)"
   [ -f run/sol_000010.h5 ] && bad "the final step is also written as a numbered snapshot"
   [ -f run/sol.xdmf ] || die "no run/sol.xdmf: $(ls run)"
-  # 3 snapshots + the final file; view samples default degree+1 = 3; /view/error present
+  # 4 snapshots + the final file; view samples default degree+1 = 3; /view/error present
   "$PY" "$CHECK_XDMF" --h5ls "$H5LS" --h5dump "$H5DUMP" --cells 5 3 --box 0 1 0 1 --s 3 \
-    --nvar 1 --error 1 --ngrids 4 run/sol.xdmf > "$DIR/xdmf.out" 2>&1 || bad "2D: $(cat "$DIR/xdmf.out")"
+    --nvar 1 --error 1 --ngrids 5 run/sol.xdmf > "$DIR/xdmf.out" 2>&1 || bad "2D: $(cat "$DIR/xdmf.out")"
+  grep -q '<Time Value="0"' run/sol.xdmf || bad "the XDMF has no grid at t=0: $(grep Time run/sol.xdmf)"
+  grep -m 1 '\.h5:/view/values<' run/sol.xdmf | grep -q 'sol_000000\.h5:' ||
+    bad "the XDMF does not start with sol_000000.h5"
   grep -q '>sol\.h5:/view/values<' run/sol.xdmf || bad "the final file is not the last grid"
   # 3D, a box, an explicit sample count and a variable map; XDMF from another folder
   mkdir run3 || exit 2
@@ -533,7 +897,7 @@ xdmf)
   cd .. || exit 2
   want_rc 0 "3D run"
   "$PY" "$CHECK_XDMF" --h5ls "$H5LS" --h5dump "$H5DUMP" --cells 3 2 4 --box 0 2 -1 1 0 3 --s 2 \
-    --nvar 1 --error 1 --ngrids 2 run/three.xdmf > "$DIR/xdmf.out" 2>&1 || bad "3D: $(cat "$DIR/xdmf.out")"
+    --nvar 1 --error 1 --ngrids 3 run/three.xdmf > "$DIR/xdmf.out" 2>&1 || bad "3D: $(cat "$DIR/xdmf.out")"
   # restarting continues the numbering; the XDMF of the restarted run lists its own files
   run --cells 5x3 --degree 2 --dt 0.01 --steps 14 --output-every 3 --quiet --restart run/sol_000006.h5 --output run/cont.h5
   want_rc 0 "restarted run"

@@ -4,7 +4,14 @@
  *
  *   io_gen h5dump  DIR   two snapshots with known shapes and values
  *   io_gen xdmf    DIR   two time series of 3 snapshots + XDMF sidecars
- *   io_gen compare DIR   pairs of files for the compare.* tests */
+ *   io_gen compare DIR   pairs of files for the compare.* tests
+ *   io_gen edit IN OUT EDIT...   a snapshot written by dgrid, changed and
+ *                        sealed again (tests of the restart's checks); EDIT is
+ *                        time=X, step=N, dt=X (X as strtod reads it: nan, inf
+ *                        and negatives too), hist=I,STEP,T (row I of /history),
+ *                        config:KEY=VALUE (the value of KEY in the stored
+ *                        configuration), rename:OLD=NEW (a key of it), or
+ *                        noconfig (drop it) */
 #include "io_test_util.h"
 
 static char g_dir[512];
@@ -247,9 +254,98 @@ static int gen_compare(void) {
   return rc;
 }
 
+/* The line "KEY = ..." of the configuration text: its start and end. */
+static char *config_line(char *cfg, const char *key, char **end) {
+  const size_t kn = strlen(key);
+  for (char *l = cfg; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    if (strncmp(l, key, kn) == 0 && strncmp(l + kn, " = ", 3) == 0) {
+      *end = strchr(l, '\n');
+      if (!*end) *end = l + strlen(l);
+      return l;
+    }
+  }
+  return NULL;
+}
+
+/* cfg with [b, e) replaced by `with`; frees cfg. */
+static char *splice(char *cfg, const char *b, const char *e, const char *with) {
+  const size_t n = strlen(cfg) - (size_t)(e - b) + strlen(with) + 1;
+  char *out = malloc(n);
+  if (!out) return NULL;
+  snprintf(out, n, "%.*s%s%s", (int)(b - cfg), cfg, with, e);
+  free(cfg);
+  return out;
+}
+
+static int edit(int argc, char **argv) {
+  dg_snapshot s;
+  if (dg_snapshot_read(argv[2], &s) != 0) {
+    fprintf(stderr, "io_gen: %s\n", dg_error_message());
+    return 2;
+  }
+  int rc = 0;
+  for (int i = 4; i < argc && rc == 0; ++i) {
+    const char *a = argv[i];
+    char *end;
+    if (!strncmp(a, "time=", 5)) {
+      s.time = strtod(a + 5, NULL);
+    } else if (!strncmp(a, "step=", 5)) {
+      s.step = strtoll(a + 5, NULL, 10);
+    } else if (!strncmp(a, "dt=", 3)) {
+      s.dt = strtod(a + 3, NULL);
+    } else if (!strncmp(a, "hist=", 5)) {
+      long row = strtol(a + 5, &end, 10);
+      if (row < 0 || row >= s.nhist || *end != ',') {
+        rc = 1;
+        break;
+      }
+      s.history[4 * row] = strtod(end + 1, &end);
+      if (*end != ',') {
+        rc = 1;
+        break;
+      }
+      s.history[4 * row + 1] = strtod(end + 1, NULL);
+    } else if (!strcmp(a, "noconfig")) {
+      free(s.config);
+      s.config = NULL;
+    } else if ((!strncmp(a, "config:", 7) || !strncmp(a, "rename:", 7)) && s.config) {
+      char key[128];
+      const char *eq = strchr(a + 7, '=');
+      if (!eq || (size_t)(eq - (a + 7)) >= sizeof key) {
+        rc = 1;
+        break;
+      }
+      snprintf(key, sizeof key, "%.*s", (int)(eq - (a + 7)), a + 7);
+      char *l = config_line(s.config, key, &end);
+      if (!l) {
+        fprintf(stderr, "io_gen: the configuration has no key '%s'\n", key);
+        rc = 1;
+        break;
+      }
+      char with[1200];
+      if (a[0] == 'c')
+        snprintf(with, sizeof with, "%s = %s", key, eq + 1);
+      else
+        snprintf(with, sizeof with, "%s%.*s", eq + 1, (int)(end - (l + strlen(key))),
+                 l + strlen(key));
+      if (!(s.config = splice(s.config, l, end, with))) rc = 1;
+    } else {
+      fprintf(stderr, "io_gen: unknown edit '%s'\n", a);
+      rc = 1;
+    }
+  }
+  if (rc == 0 && dg_snapshot_write(argv[3], &s) != 0) {
+    fprintf(stderr, "io_gen: %s\n", dg_error_message());
+    rc = 1;
+  }
+  dg_snapshot_free(&s);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 4 && strcmp(argv[1], "edit") == 0) return edit(argc, argv);
   if (argc != 3) {
-    fprintf(stderr, "usage: %s h5dump|xdmf|compare DIR\n", argv[0]);
+    fprintf(stderr, "usage: %s h5dump|xdmf|compare DIR | edit IN OUT EDIT...\n", argv[0]);
     return 2;
   }
   snprintf(g_dir, sizeof g_dir, "%s", argv[2]);

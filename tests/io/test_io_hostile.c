@@ -330,6 +330,9 @@ static void case_escape(void) {
   CHECK(strcmp(out, "\\xe2\\x80") == 0, "bad UTF-8: %s", out);
   dg_escape_n(out, sizeof out, "a\0b", 3);
   CHECK(strcmp(out, "a\\x00b") == 0, "NUL: %s", out);
+  /* a whole message: escaped parts unchanged, raw control bytes escaped */
+  dg_escape_message(out, sizeof out, "file a\\x1b.h5: bad\n\x1b[2J \xc2\x85 \\");
+  CHECK(strcmp(out, "file a\\x1b.h5: bad\\n\\x1b[2J \\u{0085} \\") == 0, "message: %s", out);
   char *d = dg_escape_dup("x\ny");
   CHECK(d && strcmp(d, "x\\ny") == 0, "dup: %s", d ? d : "(null)");
   free(d);

@@ -7,8 +7,9 @@
 program dgref
   use, intrinsic :: iso_fortran_env, only: output_unit, error_unit, iostat_end, iostat_eor
   use, intrinsic :: iso_c_binding, only: c_int
-  use dgref_basis, only: dp
+  use dgref_basis, only: dp, pi
   use dgref_solver
+  use dgref_sphere
   implicit none
 
   interface
@@ -21,11 +22,12 @@ program dgref
   ! limits that keep a typo from allocating the machine away
   integer, parameter :: max_degree = 30, max_q = 64
 
-  integer, parameter :: nkeys = 27
+  integer, parameter :: nkeys = 37
   character(len=8), parameter :: keys(nkeys) = [character(len=8) :: &
     'nx', 'ny', 'x0', 'x1', 'y0', 'y1', 'q', 'deg', 'degfile', 'vel', &
     'bx', 'by', 'omega', 'cx', 'cy', 'init', 'bcx', 'bcy', 'radius', 'height', &
-    'value', 'rk', 'dt', 'nsteps', 'out', 'pts', 'help']
+    'value', 'rk', 'dt', 'nsteps', 'out', 'pts', 'help', &
+    'grid', 'a', 'u0', 'alpha', 'lc', 'tc', 'wind', 'tdef', 'tend', 'cfl']
 
   ! Everything lives in run(), so that its allocatables are released on
   ! return and stay reachable if an input error exits from deep inside.
@@ -37,7 +39,10 @@ contains
     type(problem_t) :: pb
     logical :: seen(nkeys)
     character(len=:), allocatable :: arg, key, val, degfile, outfile, ptsfile
+    character(len=:), allocatable :: init_name, rk_name, grid_name, wind_name
     real(dp), allocatable :: u(:)
+    ! sphere keys (grid=latlon), collected here and passed on
+    real(dp) :: s_a, s_u0, s_alpha, s_lc, s_tc, s_tdef, s_tend, s_cfl
     real(dp) :: dt, t, l2, linf, mass
     integer :: nargs, n, eqpos, kidx, deg_uniform, method, nsteps, step, iq
 
@@ -50,6 +55,18 @@ contains
     degfile = ''
     outfile = ''
     ptsfile = ''
+    init_name = ''
+    rk_name = 'ssprk3'
+    grid_name = 'box'
+    wind_name = 'williamson'
+    s_a = 0.0_dp
+    s_u0 = 0.0_dp
+    s_alpha = 0.0_dp
+    s_lc = 0.0_dp
+    s_tc = 0.0_dp
+    s_tdef = 0.0_dp
+    s_tend = 0.0_dp
+    s_cfl = 0.0_dp
     ! values that default from the box are filled in after parsing
     pb%vel = vel_const
     pb%init = init_sine
@@ -109,18 +126,7 @@ contains
       case ('cy')
         pb%cy = parse_real(key, val)
       case ('init')
-        select case (val)
-        case ('parabola')
-          pb%init = init_parabola
-        case ('bell')
-          pb%init = init_bell
-        case ('sine')
-          pb%init = init_sine
-        case ('const')
-          pb%init = init_const
-        case default
-          call usage_error('bad value "' // val // '" for key "init" (parabola, bell, sine or const)')
-        end select
+        init_name = val
       case ('bcx')
         pb%bcx = parse_real(key, val)
       case ('bcy')
@@ -132,16 +138,7 @@ contains
       case ('value')
         pb%value = parse_real(key, val)
       case ('rk')
-        select case (val)
-        case ('euler')
-          method = rk_euler
-        case ('ssprk3')
-          method = rk_ssprk3
-        case ('rk4')
-          method = rk_rk4
-        case default
-          call usage_error('bad value "' // val // '" for key "rk" (euler, ssprk3 or rk4)')
-        end select
+        rk_name = val
       case ('dt')
         dt = parse_real(key, val)
       case ('nsteps')
@@ -150,8 +147,65 @@ contains
         outfile = val
       case ('pts')
         ptsfile = val
+      case ('grid')
+        grid_name = val
+        if (val /= 'box' .and. val /= 'latlon') &
+          call usage_error('bad value "' // val // '" for key "grid" (box or latlon)')
+      case ('a')
+        s_a = parse_real(key, val)
+      case ('u0')
+        s_u0 = parse_real(key, val)
+      case ('alpha')
+        s_alpha = parse_real(key, val)
+      case ('lc')
+        s_lc = parse_real(key, val)
+      case ('tc')
+        s_tc = parse_real(key, val)
+      case ('wind')
+        wind_name = val
+        if (val /= 'williamson' .and. val /= 'deform') &
+          call usage_error('bad value "' // val // '" for key "wind" (williamson or deform)')
+      case ('tdef')
+        s_tdef = parse_real(key, val)
+      case ('tend')
+        s_tend = parse_real(key, val)
+      case ('cfl')
+        s_cfl = parse_real(key, val)
       end select
     end do
+
+    if (grid_name == 'latlon') then
+      call run_sphere(seen, deg_uniform, degfile, iq, init_name, rk_name, wind_name, pb%value, &
+                      pb%radius, pb%height, s_a, s_u0, s_alpha, s_lc, s_tc, s_tdef, s_tend, s_cfl, &
+                      dt, nsteps, pb%nx, pb%ny, outfile, ptsfile)
+      return
+    end if
+
+    select case (init_name)
+    case ('')
+      pb%init = init_sine
+    case ('parabola')
+      pb%init = init_parabola
+    case ('bell')
+      pb%init = init_bell
+    case ('sine')
+      pb%init = init_sine
+    case ('const')
+      pb%init = init_const
+    case default
+      call usage_error('bad value "' // init_name // '" for key "init" (parabola, bell, sine or const)')
+    end select
+    select case (rk_name)
+    case ('euler')
+      method = rk_euler
+    case ('ssprk3')
+      method = rk_ssprk3
+    case ('rk4')
+      method = rk_rk4
+    case default
+      call usage_error('bad value "' // rk_name // '" for key "rk" (euler, ssprk3 or rk4; ' // &
+                       'ssprk2 and lsrk4 with grid=latlon)')
+    end select
 
     ! ---- consistency checks and defaults that depend on other keys
     if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
@@ -209,6 +263,223 @@ contains
       ' l2_error=' // ftoa(l2) // ' linf_error=' // ftoa(linf) // ' mass=' // ftoa(mass)
   end subroutine run
 
+  ! ------------------------------------------------------------ the sphere
+
+  ! grid=latlon: the latitude-longitude sphere (dgref_sphere; README.md,
+  ! "The sphere").  Keys not named here are ignored, as for the box.
+  subroutine run_sphere(seen, deg_uniform, degfile, iq, init_name, rk_name, wind_name, value, &
+                        radius, height, a, u0, alpha, lc, tc, tdef, tend, cfl, dt_in, nsteps_in, &
+                        nx, ny, outfile, ptsfile)
+    logical, intent(in) :: seen(:)
+    integer, intent(in) :: deg_uniform, iq, nsteps_in, nx, ny
+    character(len=*), intent(in) :: degfile, init_name, rk_name, wind_name, outfile, ptsfile
+    real(dp), intent(in) :: value, radius, height, a, u0, alpha, lc, tc, tdef, tend, cfl, dt_in
+    type(sphere_t) :: sp
+    real(dp), allocatable :: u(:)
+    real(dp) :: dt, t, l1, l2, linf, mass, mass0, rate, pole, drel
+    integer :: method, nsteps, step
+    logical :: ok, has_dt, has_n, has_tend, has_cfl
+
+    ! ---- grid: n1 = 2 n2 unless both are given
+    if (seen(find_key('nx')) .and. seen(find_key('ny'))) then
+      sp%n1 = nx
+      sp%n2 = ny
+    else if (seen(find_key('nx'))) then
+      if (mod(nx, 2) /= 0) call usage_error('grid=latlon: nx=' // itoa(nx) // ' is odd; give ny as well')
+      sp%n1 = nx
+      sp%n2 = nx / 2
+    else if (seen(find_key('ny'))) then
+      sp%n1 = 2 * ny
+      sp%n2 = ny
+    end if
+    if (sp%n1 < 1) call usage_error('bad value for key "nx": must be >= 1')
+    if (sp%n2 < 1) call usage_error('bad value for key "ny": must be >= 1')
+    if (seen(find_key('deg')) .and. seen(find_key('degfile'))) &
+      call usage_error('keys "deg" and "degfile" are mutually exclusive')
+    allocate(sp%deg(0:sp%n1 * sp%n2 - 1))
+    if (seen(find_key('degfile'))) then
+      call read_degfile(degfile, sp%n1, sp%n2, sp%deg)
+    else
+      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
+        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
+      sp%deg = deg_uniform
+    end if
+    if (seen(find_key('q'))) then
+      if (iq < maxval(sp%deg) + 1) call usage_error('bad value for key "q": must be >= max degree + 1 = ' // &
+                                                    itoa(maxval(sp%deg) + 1))
+      if (iq > max_q) call usage_error('bad value for key "q": must be <= ' // itoa(max_q))
+      sp%q = iq
+    else
+      sp%q = maxval(sp%deg) + 1
+    end if
+
+    ! ---- sphere, wind, initial data
+    if (seen(find_key('a'))) then
+      if (.not. (a > 0.0_dp)) call usage_error('bad value for key "a": must be > 0')
+      sp%a = a
+    end if
+    sp%u0 = 2.0_dp * pi * sp%a / (12.0_dp * seconds_per_day)
+    if (seen(find_key('u0'))) sp%u0 = u0
+    if (seen(find_key('alpha'))) sp%alpha = alpha
+    sp%wind = wind_williamson
+    if (wind_name == 'deform') sp%wind = wind_deform
+    if (seen(find_key('tdef'))) then
+      if (.not. (tdef > 0.0_dp)) call usage_error('bad value for key "tdef": must be > 0')
+      sp%tdef = tdef
+    end if
+    select case (init_name)
+    case ('', 'hill')
+      sp%init = sinit_hill
+    case ('bell')
+      sp%init = sinit_bell
+    case ('hills2')
+      sp%init = sinit_hills2
+    case ('const')
+      sp%init = sinit_const
+    case default
+      call usage_error('bad value "' // init_name // '" for key "init" with grid=latlon ' // &
+                       '(hill, bell, hills2 or const)')
+    end select
+    if (seen(find_key('lc'))) sp%lc = lc
+    if (seen(find_key('tc'))) sp%tc = tc
+    if (seen(find_key('height'))) sp%h0 = height
+    if (seen(find_key('value'))) sp%value = value
+    sp%rbell = sp%a / 3.0_dp
+    if (seen(find_key('radius'))) then
+      if (.not. (radius > 0.0_dp)) call usage_error('bad value for key "radius": must be > 0')
+      sp%rbell = radius
+    end if
+    select case (rk_name)
+    case ('euler')
+      method = srk_euler
+    case ('ssprk2')
+      method = srk_ssprk2
+    case ('ssprk3')
+      method = srk_ssprk3
+    case ('rk4')
+      method = srk_rk4
+    case ('lsrk4')
+      method = srk_lsrk4
+    case default
+      call usage_error('bad value "' // rk_name // '" for key "rk" (euler, ssprk2, ssprk3, rk4 or lsrk4)')
+    end select
+    if (len(outfile) == 0) call usage_error('missing required key "out"')
+
+    call sphere_setup(sp, ok)
+    if (.not. ok) call usage_error('grid=latlon: a weighted mass matrix is not positive definite')
+
+    ! ---- the step: dt and nsteps, tend and nsteps, or tend and cfl
+    has_dt = seen(find_key('dt'))
+    has_n = seen(find_key('nsteps'))
+    has_tend = seen(find_key('tend'))
+    has_cfl = seen(find_key('cfl'))
+    if (has_dt .and. (has_tend .or. has_cfl)) &
+      call usage_error('give dt and nsteps, or tend with nsteps or cfl (not dt together with tend or cfl)')
+    if (has_n .and. has_cfl) call usage_error('keys "nsteps" and "cfl" are mutually exclusive')
+    if (has_n .and. nsteps_in < 0) call usage_error('bad value for key "nsteps": must be >= 0')
+    rate = sphere_rate(sp, 0.0_dp)
+    if (has_dt) then
+      if (.not. has_n) call usage_error('missing required key "nsteps"')
+      if (.not. (dt_in > 0.0_dp)) call usage_error('bad value for key "dt": must be > 0')
+      dt = dt_in
+      nsteps = nsteps_in
+    else if (has_tend) then
+      if (.not. (tend > 0.0_dp)) call usage_error('bad value for key "tend": must be > 0')
+      if (has_n) then
+        if (nsteps_in < 1) call usage_error('bad value for key "nsteps": must be >= 1 with tend')
+        nsteps = nsteps_in
+      else if (has_cfl) then
+        if (.not. (cfl > 0.0_dp)) call usage_error('bad value for key "cfl": must be > 0')
+        if (.not. (rate > 0.0_dp)) call usage_error('key "cfl": the wind is zero everywhere, give nsteps')
+        if (tend * rate / cfl > 1.0e9_dp) call usage_error('key "cfl": more than 1e9 steps')
+        nsteps = max(1, ceiling(tend * rate / cfl))
+      else
+        call usage_error('key "tend" needs "nsteps" or "cfl"')
+      end if
+      dt = tend / real(nsteps, dp)
+    else
+      call usage_error('missing required key "dt" (or "tend")')
+    end if
+
+    ! ---- solve
+    allocate(u(sp%ndof))
+    call sphere_project(sp, u)
+    mass0 = sphere_mass(sp, u)
+    do step = 1, nsteps
+      call sphere_step(sp, method, real(step - 1, dp) * dt, dt, u)
+    end do
+    t = real(nsteps, dp) * dt
+
+    call sphere_errors(sp, u, t, l1, l2, linf)
+    mass = sphere_mass(sp, u)
+    drel = 0.0_dp
+    if (abs(mass0) > 0.0_dp) drel = (mass - mass0) / abs(mass0)
+    pole = sphere_pole_balance(sp, u, t)
+    call write_modal_sphere(outfile, sp, u, t, nsteps)
+    if (len(ptsfile) > 0) call write_points_sphere(ptsfile, sp, u)
+
+    write(output_unit, '(a)') 'dgref: dofs=' // itoa(sp%ndof) // ' steps=' // itoa(nsteps) // &
+      ' dt=' // ftoa(dt) // ' l1_error=' // ftoa(l1) // ' l2_error=' // ftoa(l2) // &
+      ' linf_error=' // ftoa(linf) // ' mass=' // ftoa(mass) // ' mass_initial=' // ftoa(mass0) // &
+      ' mass_rel_change=' // ftoa(drel) // ' pole_balance=' // ftoa(pole) // ' cfl_rate=' // ftoa(rate)
+  end subroutine run_sphere
+
+  subroutine write_modal_sphere(path, sp, u, t, nsteps)
+    character(len=*), intent(in) :: path
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:), t
+    integer, intent(in) :: nsteps
+    integer :: unit, e, m, r
+
+    call open_out(path, unit)
+    write(unit, '(a)') 'dgrid-text 1'
+    write(unit, '(a)') '# written by dgref, the Fortran reference solver: latitude-longitude sphere,'
+    write(unit, '(a)') '# x = longitude, y = latitude (radians), radius ' // ftoa(sp%a)
+    write(unit, '(a)') 'dim 2'
+    write(unit, '(a)') 'cells ' // itoa(sp%n1) // ' ' // itoa(sp%n2)
+    write(unit, '(a)') 'box ' // ftoa(0.0_dp) // ' ' // ftoa(2.0_dp * pi) // ' ' // ftoa(-0.5_dp * pi) // &
+      ' ' // ftoa(0.5_dp * pi)
+    write(unit, '(a)') 'nvar 1'
+    write(unit, '(a)') 'q ' // itoa(sp%q)
+    write(unit, '(a)') 'time ' // ftoa(t)
+    write(unit, '(a)') 'step ' // itoa(nsteps)
+    if (sp%wind == wind_deform) then
+      write(unit, '(a)') 'model sphere-nair-lauritzen'
+    else
+      write(unit, '(a)') 'model sphere-williamson'
+    end if
+    write(unit, '(a)') 'elements ' // itoa(sp%nelem)
+    do e = 0, sp%nelem - 1
+      r = sp%deg(e)
+      write(unit, '(a)') 'e ' // itoa(mod(e, sp%n1)) // ' ' // itoa(e / sp%n1) // ' ' // itoa(r)
+      do m = 1, (r + 1)**2
+        write(unit, '(a)') ftoa(u(sp%off(e) + m))
+      end do
+    end do
+    close(unit)
+  end subroutine write_modal_sphere
+
+  subroutine write_points_sphere(path, sp, u)
+    character(len=*), intent(in) :: path
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:)
+    integer :: unit, e, p, k
+    real(dp) :: lam, th
+
+    call open_out(path, unit)
+    write(unit, '(a)') '# longitude latitude h at the Q x Q Gauss points of each element, elements i fastest'
+    do e = 0, sp%nelem - 1
+      do k = 1, sp%q
+        do p = 1, sp%q
+          call sphere_point(sp, mod(e, sp%n1), e / sp%n1, sp%xq(p), sp%xq(k), lam, th)
+          write(unit, '(a)') ftoa(lam) // ' ' // ftoa(th) // ' ' // &
+            ftoa(sphere_eval(sp, u, e, sp%xq(p), sp%xq(k)))
+        end do
+      end do
+    end do
+    close(unit)
+  end subroutine write_points_sphere
+
   ! ------------------------------------------------------------ messages
 
   subroutine fail(msg, status)
@@ -231,6 +502,9 @@ contains
     write(output_unit, '(a)') '  init=parabola|bell|sine|const bcx bcy radius height value'
     write(output_unit, '(a)') '  rk=euler|ssprk3|rk4 dt=DT nsteps=N out=PATH [pts=PATH]'
     write(output_unit, '(a)') 'dt, nsteps and out are required; see tests/reference/README.md'
+    write(output_unit, '(a)') 'sphere: grid=latlon nx ny deg|degfile q a u0 alpha wind=williamson|deform tdef'
+    write(output_unit, '(a)') '  init=hill|bell|hills2|const lc tc radius height value'
+    write(output_unit, '(a)') '  rk=euler|ssprk2|ssprk3|rk4|lsrk4 dt+nsteps | tend+nsteps | tend+cfl out=PATH [pts=PATH]'
   end subroutine print_help
 
   ! ------------------------------------------------------------ helpers

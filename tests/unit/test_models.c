@@ -14,6 +14,7 @@
  *               stage times): within 0.3 of its order
  * Usage: test_models CASE */
 #include "dg_backend.h"
+#include "dg_disc_internal.h"
 #include "dg_test_run.h"
 
 #include <math.h>

@@ -1,0 +1,303 @@
+/* poisson.c - SIPG Poisson -lap u = f on the unit square/cube with the
+ * manufactured solution u = prod sin(pi x_d) (homogeneous Dirichlet), solved
+ * by CG preconditioned by the hp-multigrid of solvers/, in fp64, mixed
+ * precision (fp64 CG around the fp32 cycle) or pure fp32.
+ *
+ *   poisson [--dim 2] [--n 32] [--r 3] [--map uniform|band|random]
+ *           [--solver fp64|mixed|fp32] [--smooth 6] [--rtol 1e-10] [--quiet]
+ *           [--out u.h5]
+ *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
+ *           [--repeat 3] [--smooth 6]
+ *
+ * One solve prints a progress line per iteration (relative residual) and the
+ * L2 error; --out writes the solution as a dgrid snapshot (HDF5,
+ * docs/FILE_FORMAT.md: the solver vector is the snapshot's coefficient
+ * array, same basis and order), readable by apps/compare and tools/.  --table prints, per degree
+ * and grid, the fp64 iterations, the cycle's convergence factor, the L2 errors of fp64 and mixed,
+ * the fp32 stall level and the solve times of fp64 and mixed (interleaved runs, medians; setup
+ * excluded). */
+#include "dg_degree_map.h"
+#include "dg_error.h"
+#include "dg_io.h"
+#include "dg_krylov.h"
+#include "dg_mg.h"
+#include "dg_sop.h"
+#include "dg_svec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int g_dim = 2;
+
+static double exact(const double x[3], void *ctx) {
+  double u = 1;
+  for (int d = 0; d < g_dim; ++d) u *= sin(M_PI * x[d]);
+  return u;
+}
+
+static double rhs(const double x[3], void *ctx) { return g_dim * M_PI * M_PI * exact(x, ctx); }
+
+static int apply_d(void *ctx, const double *x, double *y) { return dg_sop_apply_d(ctx, x, y); }
+static int apply_f(void *ctx, const float *x, float *y) { return dg_sop_apply_f(ctx, x, y); }
+
+static void monitor(void *ctx, int it, double rel) {
+  printf("  %s it %3d  relative residual %.3e\n", (const char *)ctx, it, rel);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct {
+  dg_degree_map *map;
+  dg_sop *op;
+  dg_mg *mg;
+  double *b;
+  long n;
+} problem;
+
+static int problem_create(problem *P, int dim, int nel, int r, const char *map, int smooth) {
+  memset(P, 0, sizeof *P);
+  dg_grid g;
+  const int nn[3] = {nel, nel, nel};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  DG_CALL(dg_grid_init(&g, dim, nn, lo, hi));
+  if (!strcmp(map, "uniform"))
+    DG_CALL(dg_degree_map_create_uniform(&P->map, &g, r));
+  else if (!strcmp(map, "band"))
+    DG_CALL(dg_degree_map_create_band(&P->map, &g, r > 1 ? r - 1 : 1, r));
+  else if (!strcmp(map, "random"))
+    DG_CALL(dg_degree_map_create_random(&P->map, &g, r > 1 ? r - 1 : 1, r, 99));
+  else
+    return dg_error(DG_ERR_ARG, "--map %s: expected uniform, band or random", map);
+  dg_sop_params p = dg_sop_default_params();
+  p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
+  DG_CALL(dg_sop_create(&P->op, &g, P->map->deg, &p));
+  dg_mg_opts mo = dg_mg_default_opts();
+  mo.smooth_deg = smooth;
+  DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
+  P->n = dg_sop_len(P->op);
+  P->b = malloc(sizeof(double) * (size_t)P->n);
+  if (!P->b) return dg_error(DG_ERR_MEM, "out of memory (%ld unknowns)", P->n);
+  return dg_sop_load(P->op, rhs, NULL, P->b);
+}
+
+static void problem_destroy(problem *P) {
+  dg_mg_destroy(&P->mg);
+  dg_sop_destroy(&P->op);
+  dg_degree_map_destroy(&P->map);
+  free(P->b);
+}
+
+/* Solve with `solver` from zero; its, final relative residual (true, fp64),
+ * L2 error and seconds. */
+static int solve(problem *P, const char *solver, double rtol, int verbose, int *its, double *rel,
+                 double *err, double *secs, double **keep) {
+  const long n = P->n;
+  double *x = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
+  if (!x || !t) {
+    free(x);
+    free(t);
+    return dg_error(DG_ERR_MEM, "out of memory");
+  }
+  dg_krylov_opts o = {rtol, 100, verbose ? monitor : NULL, (void *)solver, 0};
+  dg_krylov_stats st;
+  int rc = 0;
+  const double t0 = now();
+  if (!strcmp(solver, "fp64"))
+    rc = dg_cg_d(n, apply_d, P->op, dg_mg_precond_d, P->mg, P->b, x, &o, &st);
+  else if (!strcmp(solver, "mixed"))
+    rc = dg_cg_d(n, apply_d, P->op, dg_mg_precond_mixed, P->mg, P->b, x, &o, &st);
+  else if (!strcmp(solver, "fp32")) {
+    float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
+    if (!bf || !xf) rc = dg_error(DG_ERR_MEM, "out of memory");
+    if (!rc) {
+      o.maxit = 40;
+      for (long i = 0; i < n; ++i) bf[i] = (float)P->b[i];
+      rc = dg_cg_f(n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
+      for (long i = 0; i < n; ++i) x[i] = xf[i];
+    }
+    free(bf);
+    free(xf);
+  } else
+    rc = dg_error(DG_ERR_ARG, "--solver %s: expected fp64, mixed or fp32", solver);
+  *secs = now() - t0;
+  if (!rc) {
+    *its = st.its;
+    rc = dg_sop_apply_d(P->op, x, t);
+  }
+  if (!rc) {
+    for (long i = 0; i < n; ++i) t[i] = P->b[i] - t[i];
+    *rel = sqrt(dg_svec_dot_d(n, t, t) / dg_svec_dot_d(n, P->b, P->b));
+    rc = dg_sop_l2_error(P->op, x, exact, NULL, err);
+  }
+  if (keep && !rc) {
+    *keep = x;
+    x = NULL;
+  }
+  free(x);
+  free(t);
+  return rc;
+}
+
+/* Write u as a dgrid snapshot (one variable "u", q = rmax + 1). */
+static int write_snapshot(const problem *P, const double *u, int dim, const char *path) {
+  const dg_grid *g = dg_sop_grid(P->op);
+  dg_snapshot s;
+  memset(&s, 0, sizeof s);
+  s.dim = dim;
+  s.nvar = 1;
+  for (int d = 0; d < 3; ++d) {
+    s.cells[d] = d < dim ? g->n[d] : 1;
+    s.lo[d] = g->lo[d];
+    s.hi[d] = g->hi[d];
+  }
+  s.q = P->map->rmax + 1;
+  snprintf(s.model, sizeof s.model, "poisson-sipg");
+  snprintf(s.variables, sizeof s.variables, "u");
+  s.nelem = g->nelem;
+  s.degree = P->map->deg;
+  int64_t *off = malloc(sizeof(int64_t) * (size_t)(g->nelem + 1));
+  if (!off) return dg_error(DG_ERR_MEM, "out of memory");
+  for (long e = 0; e <= g->nelem; ++e) off[e] = dg_sop_offsets(P->op)[e];
+  s.coeff_offset = off;
+  s.coeff = (double *)u;
+  const int rc = dg_snapshot_write(path, &s);
+  free(off);
+  return rc;
+}
+
+/* The cycle as a stationary iteration: geometric mean reduction over 8 cycles. */
+static int factor(problem *P, double *f) {
+  const long n = P->n;
+  double *x = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
+  double *c = malloc(sizeof(double) * (size_t)n);
+  int rc = (!x || !t || !c) ? dg_error(DG_ERR_MEM, "out of memory") : 0;
+  const double r0 = sqrt(dg_svec_dot_d(n, P->b, P->b));
+  for (int k = 0; k <= 8 && !rc; ++k) {
+    rc = dg_sop_apply_d(P->op, x, t);
+    for (long i = 0; i < n && !rc; ++i) t[i] = P->b[i] - t[i];
+    if (k == 8 || rc) break;
+    rc = dg_mg_cycle_d(P->mg, t, c);
+    for (long i = 0; i < n && !rc; ++i) x[i] += c[i];
+  }
+  if (!rc) *f = pow(sqrt(dg_svec_dot_d(n, t, t)) / r0, 1.0 / 8);
+  free(x);
+  free(t);
+  free(c);
+  return rc;
+}
+
+static int cmp(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, int smooth,
+                 const char *map) {
+  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to 1e-10; times: solve only, median of %d "
+         "interleaved runs\n",
+         dim, map, smooth, smooth, repeat);
+  printf("%2s %5s %10s %4s %7s %13s %13s %9s %4s %9s %9s %6s %9s\n", "r", "n", "unknowns", "its",
+         "factor", "L2 fp64", "L2 mixed", "rel.diff", "itsm", "t fp64", "t mixed", "speedup",
+         "fp32 stall");
+  for (int r = rmin; r <= rmax; ++r)
+    for (int nel = nmin; nel <= nmax; nel *= 2) {
+      problem P;
+      DG_CALL(problem_create(&P, dim, nel, r, map, smooth));
+      double f = 0, td[16], tm[16], ed = 0, em = 0, rel, es, s;
+      int itd = 0, itm = 0, its;
+      if (repeat > 16) repeat = 16;
+      DG_CALL(factor(&P, &f));
+      for (int k = 0; k < repeat; ++k) {
+        DG_CALL(solve(&P, "fp64", 1e-10, 0, &itd, &rel, &ed, &td[k], NULL));
+        DG_CALL(solve(&P, "mixed", 1e-10, 0, &itm, &rel, &em, &tm[k], NULL));
+      }
+      DG_CALL(solve(&P, "fp32", 1e-10, 0, &its, &rel, &es, &s, NULL));
+      qsort(td, (size_t)repeat, sizeof(double), cmp);
+      qsort(tm, (size_t)repeat, sizeof(double), cmp);
+      const double md = td[repeat / 2], mm = tm[repeat / 2];
+      printf("%2d %5d %10ld %4d %7.3f %13.6e %13.6e %9.1e %4d %8.3fs %8.3fs %6.2fx %9.1e\n", r, nel,
+             P.n, itd, f, ed, em, fabs(em - ed) / ed, itm, md, mm, md / mm, rel);
+      fflush(stdout);
+      problem_destroy(&P);
+    }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  int dim = 2, nel = 32, r = 3, smooth = 6, quiet = 0, tab = 0, rmin = 1, rmax = 6, nmin = 16,
+      nmax = 256, repeat = 3;
+  double rtol = 1e-10;
+  const char *map = "uniform", *solver = "fp64", *out = NULL;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    static const char *const inames[] = {"--dim",  "--n",    "--r",    "--smooth", "--rmin",
+                                         "--rmax", "--nmin", "--nmax", "--repeat"};
+    int *const ivars[] = {&dim, &nel, &r, &smooth, &rmin, &rmax, &nmin, &nmax, &repeat};
+    int done = 0;
+    for (int k = 0; k < 9 && !done; ++k)
+      if (!strcmp(a, inames[k]) && v) {
+        *ivars[k] = atoi(v);
+        done = 1;
+      }
+    if (done)
+      ++i;
+    else if (!strcmp(a, "--rtol") && v) {
+      rtol = atof(v);
+      ++i;
+    } else if (!strcmp(a, "--map") && v) {
+      map = v;
+      ++i;
+    } else if (!strcmp(a, "--solver") && v) {
+      solver = v;
+      ++i;
+    } else if (!strcmp(a, "--out") && v) {
+      out = v;
+      ++i;
+    } else if (!strcmp(a, "--quiet"))
+      quiet = 1;
+    else if (!strcmp(a, "--table"))
+      tab = 1;
+    else {
+      fprintf(stderr, "poisson: unknown or incomplete option '%s'\n", a);
+      return 2;
+    }
+  }
+  if ((dim != 2 && dim != 3) || nel < 1 || r < 0 || r > DG_MAX_DEGREE || repeat < 1) {
+    fprintf(stderr, "poisson: need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1\n", DG_MAX_DEGREE);
+    return 2;
+  }
+  g_dim = dim;
+  if (tab) {
+    if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map)) {
+      fprintf(stderr, "poisson: %s\n", dg_error_message());
+      return 1;
+    }
+    return 0;
+  }
+  problem P;
+  int its;
+  double rel, err, secs, *u = NULL;
+  if (problem_create(&P, dim, nel, r, map, smooth) ||
+      solve(&P, solver, rtol, !quiet, &its, &rel, &err, &secs, &u) ||
+      (out && write_snapshot(&P, u, dim, out))) {
+    fprintf(stderr, "poisson: %s\n", dg_error_message());
+    free(u);
+    return 1;
+  }
+  char buf[4096];
+  dg_mg_describe(P.mg, buf, sizeof buf);
+  printf("%s", buf);
+  printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n", solver,
+         P.n, its, rel, err, secs);
+  if (out) printf("wrote %s\n", out);
+  free(u);
+  problem_destroy(&P);
+  return 0;
+}

@@ -1,0 +1,35 @@
+/* dg_model_internal.h - the inside of a dg_model (dg_model.h): the stages'
+ * parameter block (stencils/dg_stage_args.h) and what the discretisation
+ * reads from it.  Used by core only; not installed (the installed
+ * dg_model.h keeps the object opaque). */
+#ifndef DG_MODEL_INTERNAL_H
+#define DG_MODEL_INTERNAL_H
+
+#include "dg_model.h"
+#include "dg_stage_args.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DG_MODEL_MAX_PARAMS 32
+
+struct dg_model {
+  const dg_model_desc *desc;
+  int id;                                 /* registry index: the backends' kernel index */
+  dg_model_block dev;                     /* the stages' parameters (dg_model_params) */
+  void *host;                             /* host parameters (desc->host_size bytes) */
+  char *given[DG_MODEL_MAX_PARAMS];       /* values set with dg_model_set (NULL: default) */
+  dg_model_domain dom;                    /* set by dg_model_finish */
+  int finished;                           /* parameters parsed for dom */
+  int fixed_dev;                          /* dev set with dg_model_set_params: kept */
+  unsigned char set[DG_MODEL_MAX_PARAMS]; /* 1 where a value was given */
+};
+
+/* The stages' parameters at time t (the model's at_time applied to a copy). */
+void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,317 @@
+/* dg_mg.c - the multigrid hierarchy: levels by degree, then by
+ * agglomeration; Jacobi diagonals and Lanczos eigenvalue estimates. */
+#include "dg_mg_internal.h"
+
+#include "dg_error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+dg_mg_opts dg_mg_default_opts(void) {
+  dg_mg_opts o;
+  memset(&o, 0, sizeof o);
+  o.smooth_deg = 6;
+  o.smooth_range = 15;
+  o.eig_safety = 1.1;
+  o.eig_its = 12;
+  o.cycle = DG_MG_V;
+  o.coarse_min = 2;
+  o.coarse_rtol = 1e-12;
+  o.precisions = DG_MG_DOUBLE | DG_MG_FLOAT;
+  o.jacobi = DG_MG_BLOCK;
+  return o;
+}
+
+/* Largest eigenvalue of the symmetric tridiagonal (diag a, off-diagonal b)
+ * by bisection on the Sturm count. */
+static double tridiag_max(int k, const double *a, const double *b) {
+  double lo = 0, hi = 0;
+  for (int i = 0; i < k; ++i) {
+    const double rad = (i > 0 ? fabs(b[i - 1]) : 0) + (i < k - 1 ? fabs(b[i]) : 0);
+    hi = fmax(hi, a[i] + rad);
+  }
+  for (int it = 0; it < 100; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    int cnt = 0; /* eigenvalues below mid */
+    double q = 1;
+    for (int i = 0; i < k; ++i) {
+      q = a[i] - mid - (i > 0 ? b[i - 1] * b[i - 1] / q : 0);
+      if (q == 0) q = 1e-300;
+      if (q < 0) cnt++;
+    }
+    if (cnt == k)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return hi;
+}
+
+/* Estimate lmax(D^-1 A) on level L from `its` steps of Jacobi-CG (Lanczos). */
+static int estimate_lmax(dg_mg_level *L, int its) {
+  const long n = L->n;
+  double *x = L->vd[MG_X], *r = L->vd[MG_R], *z = L->vd[MG_D], *p = L->vd[MG_T];
+  double *q = L->vd[MG_B];
+  uint64_t s = 88172645463325252ULL;
+  for (long i = 0; i < n; ++i) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    r[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    x[i] = 0;
+  }
+  double al[64], be[64], ta[64], tb[64], rz = 0;
+  if (its > 64) its = 64;
+  int k = 0;
+  for (; k < its; ++k) {
+    if (L->bj)
+      DG_CALL(dg_sblock_apply_d(L->bj, r, z));
+    else
+      for (long i = 0; i < n; ++i) z[i] = L->dinv_d[i] * r[i];
+    double rzn = 0;
+    for (long i = 0; i < n; ++i) rzn += r[i] * z[i];
+    if (k == 0) {
+      for (long i = 0; i < n; ++i) p[i] = z[i];
+    } else {
+      be[k - 1] = rzn / rz;
+      for (long i = 0; i < n; ++i) p[i] = z[i] + be[k - 1] * p[i];
+    }
+    rz = rzn;
+    DG_CALL(dg_sop_apply_d(L->op, p, q));
+    double pq = 0;
+    for (long i = 0; i < n; ++i) pq += p[i] * q[i];
+    if (!(pq > 0) || !(rz > 0)) break;
+    al[k] = rz / pq;
+    for (long i = 0; i < n; ++i) r[i] -= al[k] * q[i];
+  }
+  if (k == 0) return dg_error(DG_ERR_NUMERIC, "multigrid: eigenvalue estimate failed");
+  for (int i = 0; i < k; ++i) {
+    ta[i] = 1 / al[i] + (i > 0 ? be[i - 1] / al[i - 1] : 0);
+    if (i < k - 1) tb[i] = sqrt(be[i]) / al[i];
+  }
+  L->lmax = tridiag_max(k, ta, tb);
+  return 0;
+}
+
+static int level_alloc(dg_mg_level *L, int l, int prec) {
+  const size_t n = (size_t)L->n;
+  L->dinv_d = malloc(sizeof(double) * n);
+  if (!L->dinv_d) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+  /* double work vectors on every level (the setup's eigenvalue estimates
+     use them; freed after the setup when only the float cycle is asked for) */
+  for (int v = 0; v < MG_NV; ++v) {
+    L->vd[v] = malloc(sizeof(double) * n);
+    if (!L->vd[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+    if (prec & DG_MG_FLOAT) {
+      L->vf[v] = malloc(sizeof(float) * n);
+      if (!L->vf[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+    }
+  }
+  if (prec & DG_MG_FLOAT) {
+    L->dinv_f = malloc(sizeof(float) * n);
+    if (!L->dinv_f) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+  }
+  DG_CALL(dg_sop_diag_d(L->op, L->dinv_d));
+  for (size_t i = 0; i < n; ++i) {
+    if (!(L->dinv_d[i] > 0))
+      return dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l,
+                      L->dinv_d[i]);
+    L->dinv_d[i] = 1 / L->dinv_d[i];
+    if (L->dinv_f) L->dinv_f[i] = (float)L->dinv_d[i];
+  }
+  return 0;
+}
+
+/* Append level l+1 to the hierarchy from level l (by degree or by agglomeration). */
+static int coarsen(dg_mg *mg, int l, char kind) {
+  const dg_sop *F = mg->lev[l].op;
+  const dg_grid *gf = dg_sop_grid(F);
+  const uint8_t *df = dg_sop_degrees(F), *pf = dg_sop_penalty_degrees(F);
+  dg_sop_params pc = *dg_sop_get_params(F);
+  dg_grid gc = *gf;
+  if (kind == 'h') {
+    int nc[3];
+    for (int d = 0; d < 3; ++d) nc[d] = d < gf->dim ? gf->n[d] / 2 : 1;
+    DG_CALL(dg_grid_init(&gc, gf->dim, nc, gf->lo, gf->hi));
+    if (mg->o.fine_penalty) pc.cpen *= 2; /* the fine faces' sigma on the coarse faces */
+  }
+  /* penalty degrees and sizes stay the fine level's: the coarse operator is
+     then the Galerkin one, P^T A P (exactly for uniform maps; the largest
+     child's penalty degree across an agglomerate otherwise) */
+  uint8_t *dc = malloc((size_t)gc.nelem), *pcd = malloc((size_t)gc.nelem);
+  if (!dc || !pcd) {
+    free(dc);
+    free(pcd);
+    return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+  }
+  for (long e = 0; e < gc.nelem; ++e) {
+    if (kind == 'p') {
+      const int r = df[e];
+      dc[e] = (uint8_t)(r > 1 ? (r / 2 > 1 ? r / 2 : 1) : r);
+      pcd[e] = mg->o.fine_penalty ? pf[e] : dc[e];
+    } else {
+      int ijk[3], rmin = DG_MAX_DEGREE, pmax = 0;
+      dg_grid_ijk(&gc, e, ijk);
+      for (int c = 0; c < (gf->dim == 3 ? 8 : 4); ++c) {
+        const long ef = dg_grid_elem(gf, 2 * ijk[0] + (c & 1), 2 * ijk[1] + ((c >> 1) & 1),
+                                     gf->dim == 3 ? 2 * ijk[2] + (c >> 2) : 0);
+        if (df[ef] < rmin) rmin = df[ef];
+        if (pf[ef] > pmax) pmax = pf[ef];
+      }
+      dc[e] = (uint8_t)rmin;
+      pcd[e] = (uint8_t)(mg->o.fine_penalty ? pmax : rmin);
+    }
+  }
+  dg_mg_level *C = &mg->lev[l + 1];
+  int rc = dg_sop_create_pen(&C->op, &gc, dc, pcd, &pc);
+  free(dc);
+  free(pcd);
+  if (rc) return dg_error_prefix(rc, "multigrid level %d: ", l + 1);
+  C->kind = kind;
+  C->n = dg_sop_len(C->op);
+  mg->nl = l + 2;
+  return 0;
+}
+
+int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
+  *mgp = NULL;
+  if (!fine || !o) return dg_error(DG_ERR_ARG, "dg_mg_create: NULL argument");
+  if (o->smooth_deg < 1 || !(o->smooth_range > 1) || !(o->eig_safety >= 1) || o->eig_its < 2 ||
+      o->coarse_min < 1 || !(o->coarse_rtol > 0) || !(o->precisions & 3) ||
+      (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
+      (o->jacobi != DG_MG_POINT && o->jacobi != DG_MG_BLOCK))
+    return dg_error(DG_ERR_ARG,
+                    "dg_mg_create: bad options (smoothing degree %d, range %g, "
+                    "safety %g, Lanczos steps %d, coarse_min %d, coarse tol %g)",
+                    o->smooth_deg, o->smooth_range, o->eig_safety, o->eig_its, o->coarse_min,
+                    o->coarse_rtol);
+  dg_mg *mg = calloc(1, sizeof *mg);
+  const int maxl = 64;
+  if (mg) mg->lev = calloc(maxl, sizeof(dg_mg_level));
+  if (!mg || !mg->lev) {
+    free(mg);
+    return dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
+  }
+  mg->o = *o;
+  mg->nl = 1;
+  mg->lev[0].op = (dg_sop *)fine;
+  mg->lev[0].kind = 'f';
+  mg->lev[0].n = dg_sop_len(fine);
+  int rc = 0;
+  const int minperiodic = o->coarse_min > 2 ? o->coarse_min : 2;
+  for (;;) { /* by degree */
+    const dg_sop *F = mg->lev[mg->nl - 1].op;
+    const dg_grid *g = dg_sop_grid(F);
+    int any = 0;
+    for (long e = 0; e < g->nelem && !any; ++e) any = dg_sop_degrees(F)[e] > 1;
+    if (!any || mg->nl >= maxl) break;
+    if ((rc = coarsen(mg, mg->nl - 1, 'p'))) goto fail;
+  }
+  for (;;) { /* by agglomeration */
+    const dg_sop *F = mg->lev[mg->nl - 1].op;
+    const dg_grid *g = dg_sop_grid(F);
+    const dg_sop_params *p = dg_sop_get_params(F);
+    int ok = mg->nl < maxl;
+    for (int d = 0; d < g->dim; ++d) {
+      const int lim = p->bc[d] == DG_SBC_PERIODIC ? minperiodic : o->coarse_min;
+      ok = ok && g->n[d] % 2 == 0 && g->n[d] / 2 >= lim;
+    }
+    if (!ok) break;
+    if ((rc = coarsen(mg, mg->nl - 1, 'h'))) goto fail;
+  }
+  for (int l = 0; l < mg->nl; ++l) {
+    if ((rc = level_alloc(&mg->lev[l], l, o->precisions))) goto fail;
+    if (o->jacobi == DG_MG_BLOCK && l < mg->nl - 1 &&
+        (rc = dg_sblock_create(&mg->lev[l].bj, mg->lev[l].op)))
+      goto fail;
+    if (l < mg->nl - 1 && (rc = estimate_lmax(&mg->lev[l], o->eig_its))) goto fail;
+    mg->lev[l].lmax *= o->eig_safety;
+  }
+  {
+    const size_t nc = (size_t)mg->lev[mg->nl - 1].n;
+    for (int i = 0; i < 2; ++i)
+      if (!(mg->cd[i] = malloc(sizeof(double) * nc))) {
+        rc = dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
+        goto fail;
+      }
+  }
+  if (!(o->precisions & DG_MG_DOUBLE)) /* the double vectors served the setup only */
+    for (int l = 0; l < mg->nl; ++l)
+      if (l < mg->nl - 1)
+        for (int v = 0; v < MG_NV; ++v) {
+          free(mg->lev[l].vd[v]);
+          mg->lev[l].vd[v] = NULL;
+        }
+  *mgp = mg;
+  return 0;
+fail:
+  dg_mg_destroy(&mg);
+  return rc;
+}
+
+void dg_mg_destroy(dg_mg **mgp) {
+  if (!mgp || !*mgp) return;
+  dg_mg *mg = *mgp;
+  for (int l = 0; l < mg->nl; ++l) {
+    dg_mg_level *L = &mg->lev[l];
+    if (l > 0) dg_sop_destroy(&L->op);
+    dg_sblock_destroy(&L->bj);
+    free(L->dinv_d);
+    free(L->dinv_f);
+    for (int v = 0; v < MG_NV; ++v) {
+      free(L->vd[v]);
+      free(L->vf[v]);
+    }
+  }
+  free(mg->cd[0]);
+  free(mg->cd[1]);
+  free(mg->lev);
+  free(mg);
+  *mgp = NULL;
+}
+
+int dg_mg_nlevels(const dg_mg *mg) { return mg->nl; }
+const dg_sop *dg_mg_level_op(const dg_mg *mg, int l) { return mg->lev[l].op; }
+char dg_mg_level_kind(const dg_mg *mg, int l) { return mg->lev[l].kind; }
+double dg_mg_level_lmax(const dg_mg *mg, int l) { return mg->lev[l].lmax; }
+
+void dg_mg_describe(const dg_mg *mg, char *buf, size_t cap) {
+  size_t k = 0;
+  if (cap) buf[0] = 0;
+  for (int l = 0; l < mg->nl && k < cap; ++l) {
+    const dg_sop *op = mg->lev[l].op;
+    const dg_grid *g = dg_sop_grid(op);
+    int rmin = DG_MAX_DEGREE, rmax = 0;
+    for (long e = 0; e < g->nelem; ++e) {
+      const int r = dg_sop_degrees(op)[e];
+      rmin = r < rmin ? r : rmin;
+      rmax = r > rmax ? r : rmax;
+    }
+    int w = snprintf(buf + k, cap - k,
+                     "level %d (%c): %d x %d x %d elements, degrees %d..%d, %ld "
+                     "unknowns%s%.3g\n",
+                     l, mg->lev[l].kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
+                     mg->lev[l].n, l < mg->nl - 1 ? ", lmax(D^-1 A) " : ", coarse fp64 CG",
+                     l < mg->nl - 1 ? mg->lev[l].lmax : 0.0);
+    if (l == mg->nl - 1)
+      w = snprintf(buf + k, cap - k,
+                   "level %d (%c): %d x %d x %d elements, "
+                   "degrees %d..%d, %ld unknowns, fp64 CG\n",
+                   l, mg->lev[l].kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
+                   mg->lev[l].n);
+    if (w < 0) break;
+    k += (size_t)w;
+  }
+}
+
+void dg_mg_work(const dg_mg *mg, double *fine_applies, long *cycles) {
+  *fine_applies = mg->work;
+  *cycles = mg->cycles;
+}
+
+void dg_mg_reset_work(dg_mg *mg) {
+  mg->work = 0;
+  mg->cycles = 0;
+}

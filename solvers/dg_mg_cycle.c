@@ -1,0 +1,100 @@
+/* dg_mg_cycle.c - the cycles of dg_mg_t.h in double and float, the fp64
+ * coarse solve they share, and the mixed-precision preconditioner. */
+#include "dg_mg_internal.h"
+
+#include "dg_error.h"
+#include "dg_krylov.h"
+#include "dg_svec.h"
+
+#include <math.h>
+
+static int coarse_apply(void *ctx, const double *x, double *y) {
+  dg_mg *mg = (dg_mg *)ctx;
+  const dg_mg_level *L = &mg->lev[mg->nl - 1];
+  mg->work += (double)L->n / (double)mg->lev[0].n;
+  return dg_sop_apply_d(L->op, x, y);
+}
+
+/* x = A^-1 b on the coarsest level: fp64 CG with Jacobi, from zero. */
+static int coarse_solve_d(dg_mg *mg, const double *b, double *x) {
+  const dg_mg_level *L = &mg->lev[mg->nl - 1];
+  dg_diag_d jac = {L->n, L->dinv_d};
+  dg_krylov_opts o = {mg->o.coarse_rtol, 10 * (int)L->n + 100, NULL, NULL, 0};
+  dg_krylov_stats st;
+  dg_svec_zero_d(L->n, x);
+  DG_CALL(dg_cg_d(L->n, coarse_apply, mg, dg_diag_apply_d, &jac, b, x, &o, &st));
+  if (!st.converged)
+    return dg_error(DG_ERR_NUMERIC, "multigrid: coarse solve stopped at %.3g after %d iterations",
+                    st.rel, st.its);
+  return 0;
+}
+
+static int mg_coarse_d(dg_mg *mg, int l, const double *b, double *x) {
+  return coarse_solve_d(mg, b, x);
+}
+
+/* the float cycle's coarse solve is fp64 too (an fp32 Krylov solve can
+   cancel to zero): in fp64 copies */
+static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
+  const long n = mg->lev[l].n;
+  for (long i = 0; i < n; ++i) mg->cd[0][i] = b[i];
+  DG_CALL(coarse_solve_d(mg, mg->cd[0], mg->cd[1]));
+  for (long i = 0; i < n; ++i) x[i] = (float)mg->cd[1][i];
+  return 0;
+}
+
+#define DG_SR       double
+#define DG_SN(x)    x##_d
+#define DG_SV(L)    ((L)->vd)
+#define DG_SDINV(L) ((L)->dinv_d)
+#define DG_SRNAME   "double"
+#include "dg_mg_t.h"
+#undef DG_SR
+#undef DG_SN
+#undef DG_SV
+#undef DG_SDINV
+#undef DG_SRNAME
+
+#define DG_SR       float
+#define DG_SN(x)    x##_f
+#define DG_SV(L)    ((L)->vf)
+#define DG_SDINV(L) ((L)->dinv_f)
+#define DG_SRNAME   "float"
+#include "dg_mg_t.h"
+#undef DG_SR
+#undef DG_SN
+#undef DG_SV
+#undef DG_SDINV
+#undef DG_SRNAME
+
+int dg_mg_prolong_add_d(dg_mg *mg, int l, const double *xc, double *x) {
+  if (l < 0 || l + 1 >= mg->nl)
+    return dg_error(DG_ERR_ARG, "dg_mg_prolong_add_d: no level below %d", l);
+  mg_prolong_add_d(mg, l, xc, x);
+  return 0;
+}
+
+int dg_mg_restrict_d(dg_mg *mg, int l, const double *r, double *bc) {
+  if (l < 0 || l + 1 >= mg->nl)
+    return dg_error(DG_ERR_ARG, "dg_mg_restrict_d: no level below %d", l);
+  mg_restrict_d(mg, l, r, bc);
+  return 0;
+}
+
+int dg_mg_precond_mixed(void *ctx, const double *r, double *z) {
+  dg_mg *mg = (dg_mg *)ctx;
+  dg_mg_level *L = &mg->lev[0];
+  if (!L->vf[MG_B]) return dg_error(DG_ERR_ARG, "dg_mg_precond_mixed: no float cycle set up");
+  const long n = L->n;
+  const double amax = dg_svec_amax_d(n, r);
+  if (amax == 0) {
+    dg_svec_zero_d(n, z);
+    return 0;
+  }
+  /* scale the defect to max 1 before the cast: no underflow as it shrinks */
+  dg_svec_to_f(n, 1 / amax, r, L->vf[MG_B]);
+  DG_CALL(dg_mg_cycle_f(mg, L->vf[MG_B], L->vf[MG_X]));
+  dg_svec_zero_d(n, z);
+  dg_svec_add_from_f(n, amax, L->vf[MG_X], z);
+  return 0;
+}

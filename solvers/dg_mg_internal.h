@@ -1,0 +1,32 @@
+/* dg_mg_internal.h - the multigrid's level data, shared by its files only. */
+#ifndef DG_MG_INTERNAL_H
+#define DG_MG_INTERNAL_H
+
+#include "dg_mg.h"
+#include "dg_sblock.h"
+
+/* per-level work vectors of one precision */
+enum { MG_B, MG_X, MG_R, MG_D, MG_T, MG_NV };
+
+typedef struct {
+  dg_sop *op; /* level 0: the caller's (not freed) */
+  char kind;  /* 'f' fine, 'p' from the finer level by degree, 'h' by agglomeration */
+  long n;     /* unknowns */
+  double lmax;
+  dg_sblock *bj;  /* element-block Jacobi (NULL: point Jacobi) */
+  double *dinv_d; /* inverse diagonal */
+  float *dinv_f;
+  double *vd[MG_NV];
+  float *vf[MG_NV];
+} dg_mg_level;
+
+struct dg_mg {
+  dg_mg_opts o;
+  int nl;
+  dg_mg_level *lev;
+  double *cd[2]; /* fp64 copies for the coarse solve of the float cycle */
+  double work;   /* weighted operator applications */
+  long cycles;
+};
+
+#endif

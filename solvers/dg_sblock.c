@@ -1,0 +1,199 @@
+/* dg_sblock.c - element-block Jacobi: the 1D eigenproblems (cyclic Jacobi
+ * rotations, host, setup) and the OpenMP driver of dg_sblock_solve_*. */
+#include "dg_sblock.h"
+
+#include "dg_error.h"
+#include "dg_sop_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NR = DG_SNR, NSIDE = 2 * DG_SNR }; /* side: penalty degree, + NR on a boundary */
+
+struct dg_sblock {
+  const dg_sop *op;
+  int nkeys;
+  double *V, *lam; /* [nkeys][NR*NR], [nkeys][NR] */
+  float *Vf, *lamf;
+  int *key; /* [nelem][3] */
+  int slot[3][NR][NSIDE][NSIDE];
+  double shift; /* a vol */
+};
+
+/* Symmetric eigenproblem of the n x n matrix A (row-major, leading NR):
+ * A = Q diag(l) Q^T by cyclic Jacobi rotations; Q[i*NR + j] = component i of
+ * eigenvector j. */
+static int sym_eig(int n, double *A, double *Q, double *l) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) Q[i * NR + j] = i == j;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0, tot = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        tot += A[i * NR + j] * A[i * NR + j];
+        if (i != j) off += A[i * NR + j] * A[i * NR + j];
+      }
+    if (off <= 1e-30 * tot) {
+      for (int i = 0; i < n; ++i) l[i] = A[i * NR + i];
+      return 0;
+    }
+    for (int p = 0; p < n; ++p)
+      for (int q = p + 1; q < n; ++q) {
+        const double apq = A[p * NR + q];
+        if (apq == 0) continue;
+        const double th = (A[q * NR + q] - A[p * NR + p]) / (2 * apq);
+        const double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
+        const double c = 1 / sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < n; ++k) { /* columns p, q */
+          const double akp = A[k * NR + p], akq = A[k * NR + q];
+          A[k * NR + p] = c * akp - s * akq;
+          A[k * NR + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < n; ++k) { /* rows p, q */
+          const double apk = A[p * NR + k], aqk = A[q * NR + k];
+          A[p * NR + k] = c * apk - s * aqk;
+          A[q * NR + k] = s * apk + c * aqk;
+        }
+        for (int k = 0; k < n; ++k) {
+          const double qkp = Q[k * NR + p], qkq = Q[k * NR + q];
+          Q[k * NR + p] = c * qkp - s * qkq;
+          Q[k * NR + q] = s * qkp + c * qkq;
+        }
+      }
+  }
+  return dg_error(DG_ERR_NUMERIC, "element-block Jacobi: eigenproblem of size %d did not converge",
+                  n);
+}
+
+/* The 1D block of direction d for degree r whose lower/upper sides have
+ * the side codes lo, hi (penalty degree, + NR on a Dirichlet boundary),
+ * scaled by M^-1/2. */
+static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
+  const dg_sop *op = bj->op;
+  const dg_stab_d *T = &op->tab_d;
+  const dg_grid *g = &op->g;
+  const int n = r + 1;
+  double half[3], vol = 1;
+  for (int e = 0; e < 3; ++e) half[e] = e < g->dim ? g->h[e] / 2 : 1;
+  for (int e = 0; e < g->dim; ++e) vol *= half[e];
+  const double h = g->h[d], w = vol / (half[d] * half[d]), J = vol / half[d], b = op->p.b;
+  double G[NR * NR], Q[NR * NR];
+  const int rs[2] = {lo, hi};
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < n; ++c) {
+      double v = w * T->K[a][c];
+      for (int s = 0; s < 2; ++s) {
+        const int bnd = rs[s] >= NR, rm = rs[s] % NR;
+        const double sg = s ? 1 : -1, wav = bnd ? 1 : 0.5;
+        const double sig = op->p.cpen * (rm + 1) * (rm + 1) / h;
+        v += J * (sig * T->Pe[s][a] * T->Pe[s][c] -
+                  sg * wav * (2 / h) * (T->Pe[s][a] * T->De[s][c] + T->De[s][a] * T->Pe[s][c]));
+      }
+      G[a * NR + c] = b * v / sqrt(T->M[a] * T->M[c]);
+    }
+  double *V = bj->V + (long)k * NR * NR, *lam = bj->lam + (long)k * NR;
+  DG_CALL(sym_eig(n, G, Q, lam));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) V[i * NR + j] = Q[i * NR + j] / sqrt(T->M[i]);
+  return 0;
+}
+
+int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
+  *bjp = NULL;
+  const dg_grid *g = &op->g;
+  dg_sblock *bj = calloc(1, sizeof *bj);
+  if (!bj) return dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
+  bj->op = op;
+  memset(bj->slot, -1, sizeof bj->slot);
+  bj->key = malloc(sizeof(int) * 3 * (size_t)g->nelem);
+  int rc = 0;
+  if (!bj->key) {
+    rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
+    goto fail;
+  }
+  /* pass 1: the distinct keys */
+  for (long e = 0; e < g->nelem; ++e)
+    for (int d = 0; d < g->dim; ++d) {
+      const int r = op->deg[e];
+      int side[2];
+      for (int s = 0; s < 2; ++s) {
+        const long nb = dg_snbr_d(&op->args_d, e, d, s);
+        const int pe = op->pdeg[e];
+        side[s] = nb < 0 ? NR + pe : (op->pdeg[nb] > pe ? op->pdeg[nb] : pe);
+      }
+      int *sl = &bj->slot[d][r][side[0]][side[1]];
+      if (*sl < 0) *sl = bj->nkeys++;
+      bj->key[3 * e + d] = *sl;
+    }
+  bj->V = malloc(sizeof(double) * (size_t)bj->nkeys * NR * NR);
+  bj->lam = malloc(sizeof(double) * (size_t)bj->nkeys * NR);
+  bj->Vf = malloc(sizeof(float) * (size_t)bj->nkeys * NR * NR);
+  bj->lamf = malloc(sizeof(float) * (size_t)bj->nkeys * NR);
+  if (!bj->V || !bj->lam || !bj->Vf || !bj->lamf) {
+    rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
+    goto fail;
+  }
+  memset(bj->V, 0, sizeof(double) * (size_t)bj->nkeys * NR * NR);
+  memset(bj->lam, 0, sizeof(double) * (size_t)bj->nkeys * NR);
+  for (int d = 0; d < 3; ++d)
+    for (int r = 0; r < NR; ++r)
+      for (int lo = 0; lo < NSIDE; ++lo)
+        for (int hi = 0; hi < NSIDE; ++hi) {
+          const int k = bj->slot[d][r][lo][hi];
+          if (k >= 0 && (rc = key_setup(bj, k, d, r, lo, hi))) goto fail;
+        }
+  for (long i = 0; i < (long)bj->nkeys * NR * NR; ++i) bj->Vf[i] = (float)bj->V[i];
+  for (long i = 0; i < (long)bj->nkeys * NR; ++i) bj->lamf[i] = (float)bj->lam[i];
+  bj->shift = op->p.a;
+  for (int d = 0; d < g->dim; ++d) bj->shift *= g->h[d] / 2;
+  *bjp = bj;
+  return 0;
+fail:
+  dg_sblock_destroy(&bj);
+  return rc;
+}
+
+void dg_sblock_destroy(dg_sblock **bj) {
+  if (!bj || !*bj) return;
+  free((*bj)->key);
+  free((*bj)->V);
+  free((*bj)->lam);
+  free((*bj)->Vf);
+  free((*bj)->lamf);
+  free(*bj);
+  *bj = NULL;
+}
+
+int dg_sblock_nkeys(const dg_sblock *bj) { return bj->nkeys; }
+
+int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
+  const dg_sop *op = bj->op;
+  const int dim = op->g.dim;
+#pragma omp parallel for schedule(static)
+  for (long e = 0; e < op->g.nelem; ++e) {
+    const double *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
+    for (int d = 0; d < dim; ++d) {
+      V[d] = bj->V + (long)bj->key[3 * e + d] * NR * NR;
+      lam[d] = bj->lam + (long)bj->key[3 * e + d] * NR;
+    }
+    dg_sblock_solve_d(dim, op->deg[e], V, lam, bj->shift, r + op->off[e], z + op->off[e]);
+  }
+  return 0;
+}
+
+int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
+  const dg_sop *op = bj->op;
+  const int dim = op->g.dim;
+  const float shift = (float)bj->shift;
+#pragma omp parallel for schedule(static)
+  for (long e = 0; e < op->g.nelem; ++e) {
+    const float *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
+    for (int d = 0; d < dim; ++d) {
+      V[d] = bj->Vf + (long)bj->key[3 * e + d] * NR * NR;
+      lam[d] = bj->lamf + (long)bj->key[3 * e + d] * NR;
+    }
+    dg_sblock_solve_f(dim, op->deg[e], V, lam, shift, r + op->off[e], z + op->off[e]);
+  }
+  return 0;
+}

@@ -1,0 +1,291 @@
+/* dg_sipg_elem_t.h - the per-element arithmetic of the solvers, written once
+ * and instantiated per precision: the including file defines DG_SR (the real
+ * type) and DG_SN(name) (the name with its precision suffix), includes this
+ * file, and undefines both (dg_sipg_elem.h does it for float and double).
+ * No include guard on purpose.
+ *
+ * Everything works on modal Legendre coefficients (P_a unnormalised, P_a(1) =
+ * 1, the basis of stencils/dg_basis.h), element storage compact in element
+ * order: element e holds (r_e+1)^dim modes from off[e], mode index
+ * i0 + n i1 + n^2 i2 with n = r_e + 1 (direction 0 fastest, as core/dg_eval).
+ * On the affine structured grid every integral is an exact product of 1D
+ * integrals of Legendre polynomials, so the element operators contract modes
+ * direction by direction with small 1D tables (built once with Gauss-Legendre
+ * quadrature): O(d (r+1)^(d+1)) per element, no dense element matrices.
+ *
+ * Common subset of C and C++ (nvcc compiles it): no VLA, no restrict, no
+ * compound literal, no host-only call. */
+
+/* 1D reference tables on [-1,1], a, b <= DG_MAX_DEGREE. */
+typedef struct {
+  DG_SR K[DG_SNR][DG_SNR];    /* K[a][b] = int P_a' P_b' (zero unless a+b even) */
+  DG_SR M[DG_SNR];            /* M[a] = int P_a^2 = 2/(2a+1) */
+  DG_SR Pe[2][DG_SNR];        /* Pe[0][a] = P_a(-1), Pe[1][a] = P_a(+1) */
+  DG_SR De[2][DG_SNR];        /* De[0][a] = P_a'(-1), De[1][a] = P_a'(+1) */
+  DG_SR E[2][DG_SNR][DG_SNR]; /* E[c][a][b]: P_a on the parent = sum_b E P_b on child c */
+} DG_SN(dg_stab);
+
+/* One level's operator y = a M u + b K u (K the SIPG Laplacian, penalty
+ * sigma = cpen (max(p-,p+)+1)^2 / h on each face, p the penalty degrees:
+ * the degrees on a fine level, the fine level's on multigrid levels). */
+typedef struct {
+  int dim;
+  int n[3];   /* elements per direction (n[2] = 1 in 2D) */
+  int bc[3];  /* DG_SBC_PERIODIC or DG_SBC_DIRICHLET per direction */
+  DG_SR h[3]; /* element size per direction */
+  DG_SR a, b, cpen;
+  const unsigned char *deg;  /* degree per element */
+  const unsigned char *pdeg; /* penalty degree per element (= deg on the fine level) */
+  const long *off;           /* first coefficient of each element */
+} DG_SN(dg_sargs);
+
+/* Neighbour of element e across side s (0: lower, 1: upper) of direction d,
+ * or -1 on a Dirichlet boundary. */
+DG_HD static inline long DG_SN(dg_snbr)(const DG_SN(dg_sargs) * A, long e, int d, int s) {
+  long ijk[3], st[3];
+  ijk[0] = e % A->n[0];
+  ijk[1] = (e / A->n[0]) % A->n[1];
+  ijk[2] = e / ((long)A->n[0] * A->n[1]);
+  st[0] = 1;
+  st[1] = A->n[0];
+  st[2] = (long)A->n[0] * A->n[1];
+  long i = ijk[d] + (s ? 1 : -1);
+  if (i < 0 || i >= A->n[d]) {
+    if (A->bc[d] != DG_SBC_PERIODIC) return -1;
+    i = i < 0 ? A->n[d] - 1 : 0;
+  }
+  return e + (i - ijk[d]) * st[d];
+}
+
+/* The two tangential directions of direction d (t[1] = -1 in 2D). */
+DG_HD static inline void DG_SN(dg_stang)(int dim, int d, int t[2]) {
+  if (dim == 2) {
+    t[0] = 1 - d;
+    t[1] = -1;
+  } else {
+    t[0] = d == 0 ? 1 : 0;
+    t[1] = d == 2 ? 1 : 2;
+  }
+}
+
+/* Value and physical normal derivative on side s of direction d of an element
+ * of degree r with coefficients u, for tangential modes up to lim (lim <= r):
+ * tr[t0 + DG_SNR t1] = sum_a P_a(+-1) u[a,t], dn[...] = (2/h) sum_a P_a'(+-1) u[a,t]. */
+DG_HD static inline void DG_SN(dg_sface_trace)(const DG_SN(dg_stab) * T, int dim, int d, int s,
+                                               int r, int lim, DG_SR h, const DG_SR *u, DG_SR *tr,
+                                               DG_SR *dn) {
+  int td[2];
+  DG_SN(dg_stang)(dim, d, td);
+  const int n = r + 1;
+  long str[3];
+  str[0] = 1;
+  str[1] = n;
+  str[2] = (long)n * n;
+  const long sd = str[d], s0 = str[td[0]], s1 = td[1] >= 0 ? str[td[1]] : 0;
+  const int l1 = td[1] >= 0 ? lim : 0;
+  const DG_SR sc = (DG_SR)2 / h;
+  for (int t1 = 0; t1 <= l1; ++t1)
+    for (int t0 = 0; t0 <= lim; ++t0) {
+      const DG_SR *ut = u + t0 * s0 + t1 * s1;
+      DG_SR v = 0, g = 0;
+      for (int a = 0; a <= r; ++a) {
+        v += T->Pe[s][a] * ut[a * sd];
+        g += T->De[s][a] * ut[a * sd];
+      }
+      tr[t0 + DG_SNR * t1] = v;
+      dn[t0 + DG_SNR * t1] = sc * g;
+    }
+}
+
+/* y_e = (a M + b K) u restricted to the test functions of element e. */
+DG_HD static inline void DG_SN(dg_sipg_elem)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
+                                             long e, const DG_SR *u, DG_SR *y) {
+  const int dim = A->dim, r = A->deg[e], n = r + 1;
+  const DG_SR *ue = u + A->off[e];
+  DG_SR *ye = y + A->off[e];
+  const int n1 = n, n2 = dim == 3 ? n : 1;
+  const long str[3] = {1, n, (long)n * n};
+  DG_SR half[3], w[3];
+  for (int d = 0; d < 3; ++d) half[d] = d < dim ? A->h[d] / 2 : 1;
+  for (int d = 0; d < dim; ++d) w[d] = half[0] * half[1] * half[2] / (half[d] * half[d]);
+  const DG_SR vol = half[0] * half[1] * half[2];
+  /* volume: sum_d w_d (K in d, M in the others) + a M */
+  for (int i2 = 0; i2 < n2; ++i2)
+    for (int i1 = 0; i1 < n1; ++i1)
+      for (int i0 = 0; i0 < n; ++i0) {
+        const int ii[3] = {i0, i1, i2};
+        const long m = i0 + str[1] * i1 + str[2] * i2;
+        DG_SR mt[3];
+        for (int d = 0; d < 3; ++d) mt[d] = d < dim ? T->M[ii[d]] : 1;
+        DG_SR acc = A->a * vol * mt[0] * mt[1] * mt[2] * ue[m];
+        for (int d = 0; d < dim; ++d) {
+          const long base = m - ii[d] * str[d];
+          DG_SR k = 0;
+          for (int q = ii[d] & 1; q < n; q += 2) k += T->K[ii[d]][q] * ue[base + q * str[d]];
+          acc += A->b * w[d] * (mt[0] * mt[1] * mt[2] / mt[d]) * k;
+        }
+        ye[m] = acc;
+      }
+  /* faces: -{du/dn}[v] - {dv/dn}[u] + sigma [u][v], the neighbour's traces
+     computed here (each face twice, no write conflicts) */
+  DG_SR tro[DG_SNR * DG_SNR], dno[DG_SNR * DG_SNR], trn[DG_SNR * DG_SNR], dnn[DG_SNR * DG_SNR];
+  for (int d = 0; d < dim; ++d) {
+    int td[2];
+    DG_SN(dg_stang)(dim, d, td);
+    const DG_SR h = A->h[d];
+    const DG_SR J = vol / half[d];
+    for (int s = 0; s < 2; ++s) {
+      const DG_SR sg = s ? (DG_SR)1 : (DG_SR)-1;
+      const long nb = DG_SN(dg_snbr)(A, e, d, s);
+      DG_SN(dg_sface_trace)(T, dim, d, s, r, r, h, ue, tro, dno);
+      int rn = r, lim = r, pm = A->pdeg[e];
+      DG_SR wavg = 1;
+      if (nb >= 0) {
+        rn = A->deg[nb];
+        pm = A->pdeg[nb] > pm ? A->pdeg[nb] : pm;
+        lim = rn < r ? rn : r;
+        DG_SN(dg_sface_trace)(T, dim, d, 1 - s, rn, lim, h, u + A->off[nb], trn, dnn);
+        wavg = (DG_SR)0.5;
+      }
+      const DG_SR sigma = A->cpen * (DG_SR)((pm + 1) * (pm + 1)) / h;
+      const int l1 = td[1] >= 0 ? r : 0;
+      for (int t1 = 0; t1 <= l1; ++t1)
+        for (int t0 = 0; t0 <= r; ++t0) {
+          const int t = t0 + DG_SNR * t1;
+          DG_SR jo = tro[t], av = wavg * dno[t];
+          if (nb >= 0 && t0 <= lim && t1 <= lim) {
+            jo -= trn[t];
+            av += wavg * dnn[t];
+          }
+          const DG_SR mt = J * T->M[t0] * (td[1] >= 0 ? T->M[t1] : (DG_SR)1) * A->b;
+          const DG_SR g1 = mt * (sigma * jo - sg * av), g2 = -mt * sg * jo * wavg * 2 / h;
+          DG_SR *yt = ye + t0 * str[td[0]] + (td[1] >= 0 ? t1 * str[td[1]] : 0);
+          for (int q = 0; q < n; ++q) yt[q * str[d]] += T->Pe[s][q] * g1 + T->De[s][q] * g2;
+        }
+    }
+  }
+}
+
+/* The diagonal of a M + b K on element e (for Jacobi). */
+DG_HD static inline void DG_SN(dg_sipg_diag)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
+                                             long e, DG_SR *y) {
+  const int dim = A->dim, r = A->deg[e], n = r + 1;
+  DG_SR *ye = y + A->off[e];
+  const int n2 = dim == 3 ? n : 1;
+  DG_SR half[3], w[3];
+  for (int d = 0; d < 3; ++d) half[d] = d < dim ? A->h[d] / 2 : 1;
+  for (int d = 0; d < dim; ++d) w[d] = half[0] * half[1] * half[2] / (half[d] * half[d]);
+  const DG_SR vol = half[0] * half[1] * half[2];
+  DG_SR sig[3][2], wav[3][2];
+  for (int d = 0; d < dim; ++d)
+    for (int s = 0; s < 2; ++s) {
+      const long nb = DG_SN(dg_snbr)(A, e, d, s);
+      const int pe = A->pdeg[e], pn = nb >= 0 ? A->pdeg[nb] : pe, rm = pn > pe ? pn : pe;
+      sig[d][s] = A->cpen * (DG_SR)((rm + 1) * (rm + 1)) / A->h[d];
+      wav[d][s] = nb >= 0 ? (DG_SR)0.5 : (DG_SR)1;
+    }
+  for (int i2 = 0; i2 < n2; ++i2)
+    for (int i1 = 0; i1 < n; ++i1)
+      for (int i0 = 0; i0 < n; ++i0) {
+        const int ii[3] = {i0, i1, i2};
+        DG_SR mt[3];
+        for (int d = 0; d < 3; ++d) mt[d] = d < dim ? T->M[ii[d]] : 1;
+        const DG_SR mm = mt[0] * mt[1] * mt[2];
+        DG_SR acc = A->a * vol * mm;
+        for (int d = 0; d < dim; ++d) {
+          const int a = ii[d];
+          const DG_SR mtan = mm / mt[d], h = A->h[d], J = vol / half[d];
+          acc += A->b * w[d] * mtan * T->K[a][a];
+          for (int s = 0; s < 2; ++s) {
+            const DG_SR sg = s ? (DG_SR)1 : (DG_SR)-1, p = T->Pe[s][a], dp = T->De[s][a];
+            acc += A->b * J * mtan *
+                   (p * (sig[d][s] * p - sg * wav[d][s] * (2 / h) * dp) -
+                    dp * sg * p * wav[d][s] * 2 / h);
+          }
+        }
+        ye[i0 + n * (i1 + n * i2)] = acc;
+      }
+}
+
+/* Prolongation by agglomeration, added: fine element ef (degree rf) of the
+ * coarse element with coefficients uc (degree rc <= rf), child position c[d]
+ * in {0,1}: yf[b] += sum_a E[c0][a0][b0] E[c1][a1][b1] (E[c2]..) uc[a]. */
+DG_HD static inline void DG_SN(dg_sh_prolong)(const DG_SN(dg_stab) * T, int dim, const int c[3],
+                                              int rc, const DG_SR *uc, int rf, DG_SR *yf) {
+  const int nc = rc + 1, nf = rf + 1, nc2 = dim == 3 ? nc : 1;
+  for (int b2 = 0; b2 < nc2; ++b2)
+    for (int b1 = 0; b1 < nc; ++b1)
+      for (int b0 = 0; b0 < nc; ++b0) {
+        DG_SR acc = 0;
+        for (int a2 = b2; a2 < nc2; ++a2)
+          for (int a1 = b1; a1 < nc; ++a1)
+            for (int a0 = b0; a0 < nc; ++a0) {
+              const DG_SR e2 = dim == 3 ? T->E[c[2]][a2][b2] : (DG_SR)1;
+              acc += T->E[c[0]][a0][b0] * T->E[c[1]][a1][b1] * e2 * uc[a0 + nc * (a1 + nc * a2)];
+            }
+        yf[b0 + nf * (b1 + nf * b2)] += acc;
+      }
+}
+
+/* Its transpose (restriction of a residual), added into the coarse element:
+ * yc[a] += sum_b E[c0][a0][b0] ... rf[b]. */
+DG_HD static inline void DG_SN(dg_sh_restrict)(const DG_SN(dg_stab) * T, int dim, const int c[3],
+                                               int rf, const DG_SR *rfv, int rc, DG_SR *yc) {
+  const int nc = rc + 1, nf = rf + 1, nc2 = dim == 3 ? nc : 1;
+  for (int a2 = 0; a2 < nc2; ++a2)
+    for (int a1 = 0; a1 < nc; ++a1)
+      for (int a0 = 0; a0 < nc; ++a0) {
+        DG_SR acc = 0;
+        for (int b2 = 0; b2 <= (dim == 3 ? a2 : 0); ++b2)
+          for (int b1 = 0; b1 <= a1; ++b1)
+            for (int b0 = 0; b0 <= a0; ++b0) {
+              const DG_SR e2 = dim == 3 ? T->E[c[2]][a2][b2] : (DG_SR)1;
+              acc += T->E[c[0]][a0][b0] * T->E[c[1]][a1][b1] * e2 * rfv[b0 + nf * (b1 + nf * b2)];
+            }
+        yc[a0 + nc * (a1 + nc * a2)] += acc;
+      }
+}
+
+/* Element-block Jacobi by fast diagonalisation: the element's diagonal block
+ * of a M + b K is sum_d G_d (x) M_others + a vol M, so with
+ * M^-1/2 G_d M^-1/2 = Q_d L_d Q_d^T and V_d = M^-1/2 Q_d its inverse is
+ * (V (x) V (x) V) diag(1 / (sum_d L_d + a vol)) (V^T (x) V^T (x) V^T).
+ * V[d][i * DG_SNR + j]: row i, column j; lam[d][j].  z may not alias rv. */
+DG_HD static inline void DG_SN(dg_sblock_solve)(int dim, int r, const DG_SR *const V[3],
+                                                const DG_SR *const lam[3], DG_SR shift,
+                                                const DG_SR *rv, DG_SR *z) {
+  const int n = r + 1, n2 = dim == 3 ? n : 1;
+  const long str[3] = {1, n, (long)n * n}, m = (long)n * n * n2;
+  DG_SR w[DG_SNR * DG_SNR * DG_SNR];
+  for (long i = 0; i < m; ++i) w[i] = rv[i];
+  /* forward: w = V^T along every direction (in place through z as scratch) */
+  for (int d = 0; d < dim; ++d) {
+    const DG_SR *Vd = V[d];
+    for (long i = 0; i < m; ++i) {
+      const int id = (int)((i / str[d]) % n);
+      const long base = i - id * str[d];
+      DG_SR s = 0;
+      for (int k = 0; k < n; ++k) s += Vd[k * DG_SNR + id] * w[base + k * str[d]];
+      z[i] = s;
+    }
+    for (long i = 0; i < m; ++i) w[i] = z[i];
+  }
+  for (int i2 = 0; i2 < n2; ++i2)
+    for (int i1 = 0; i1 < n; ++i1)
+      for (int i0 = 0; i0 < n; ++i0) {
+        DG_SR l = shift + lam[0][i0] + lam[1][i1] + (dim == 3 ? lam[2][i2] : (DG_SR)0);
+        w[i0 + n * (i1 + n * i2)] /= l;
+      }
+  for (int d = 0; d < dim; ++d) {
+    const DG_SR *Vd = V[d];
+    for (long i = 0; i < m; ++i) {
+      const int id = (int)((i / str[d]) % n);
+      const long base = i - id * str[d];
+      DG_SR s = 0;
+      for (int k = 0; k < n; ++k) s += Vd[id * DG_SNR + k] * w[base + k * str[d]];
+      z[i] = s;
+    }
+    if (d < dim - 1)
+      for (long i = 0; i < m; ++i) w[i] = z[i];
+  }
+}

@@ -1,0 +1,159 @@
+/* dg_sop.c - the SIPG operator object: degrees, offsets, the 1D tables. */
+#include "dg_sop_internal.h"
+
+#include "dg_error.h"
+#include "dg_quadrature.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+dg_sop_params dg_sop_default_params(void) {
+  dg_sop_params p;
+  memset(&p, 0, sizeof p);
+  p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_PERIODIC;
+  p.a = 0;
+  p.b = 1;
+  p.cpen = 2;
+  return p;
+}
+
+int dg_stab_build(dg_stab_d *td, dg_stab_f *tf) {
+  enum { R = DG_MAX_DEGREE, NQ = DG_MAX_DEGREE + 1 };
+  double x[NQ], w[NQ], P[NQ * NQ], dP[NQ * NQ], xs[NQ], Ps[NQ * NQ], e1[2] = {-1, 1};
+  double Pe[NQ * 2], De[NQ * 2];
+  DG_CALL(dg_gauss_legendre(NQ, x, w));
+  DG_CALL(dg_legendre_table(R, NQ, x, P, dP));
+  DG_CALL(dg_legendre_table(R, 2, e1, Pe, De));
+  memset(td, 0, sizeof *td);
+  for (int a = 0; a <= R; ++a) {
+    td->M[a] = 2.0 / (2 * a + 1);
+    for (int s = 0; s < 2; ++s) {
+      td->Pe[s][a] = Pe[a * 2 + s];
+      td->De[s][a] = De[a * 2 + s];
+    }
+    for (int b = 0; b <= R; ++b) {
+      double k = 0;
+      for (int q = 0; q < NQ; ++q) k += w[q] * dP[a * NQ + q] * dP[b * NQ + q];
+      td->K[a][b] = k;
+    }
+  }
+  /* child c covers [-1,0] (c = 0) or [0,1] of the parent: xi_parent = (xi + 2c - 1) / 2 */
+  for (int c = 0; c < 2; ++c) {
+    for (int q = 0; q < NQ; ++q) xs[q] = 0.5 * (x[q] + (2 * c - 1));
+    DG_CALL(dg_legendre_table(R, NQ, xs, Ps, NULL));
+    for (int a = 0; a <= R; ++a)
+      for (int b = 0; b <= R; ++b) {
+        double s = 0;
+        for (int q = 0; q < NQ; ++q) s += w[q] * Ps[a * NQ + q] * P[b * NQ + q];
+        s *= (2 * b + 1) / 2.0;
+        td->E[c][a][b] = b > a ? 0.0 : s; /* exactly zero above the diagonal */
+      }
+  }
+  /* float: the same tables, rounded once */
+  for (int a = 0; a <= R; ++a) {
+    tf->M[a] = (float)td->M[a];
+    for (int s = 0; s < 2; ++s) {
+      tf->Pe[s][a] = (float)td->Pe[s][a];
+      tf->De[s][a] = (float)td->De[s][a];
+    }
+    for (int b = 0; b <= R; ++b) {
+      tf->K[a][b] = (float)td->K[a][b];
+      for (int c = 0; c < 2; ++c) tf->E[c][a][b] = (float)td->E[c][a][b];
+    }
+  }
+  return 0;
+}
+
+int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_sop_params *p) {
+  return dg_sop_create_pen(op, g, deg, deg, p);
+}
+
+int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const uint8_t *pdeg,
+                      const dg_sop_params *p) {
+  *op = NULL;
+  if (!g || !deg || !pdeg || !p) return dg_error(DG_ERR_ARG, "dg_sop_create: NULL argument");
+  if (!(p->b > 0) || !(p->a >= 0) || !(p->cpen > 0))
+    return dg_error(DG_ERR_ARG,
+                    "dg_sop_create: need b > 0, a >= 0, C > 0 (got b = %g, a = %g, C = %g)", p->b,
+                    p->a, p->cpen);
+  for (int d = 0; d < g->dim; ++d) {
+    if (p->bc[d] != DG_SBC_PERIODIC && p->bc[d] != DG_SBC_DIRICHLET)
+      return dg_error(DG_ERR_ARG, "dg_sop_create: boundary rule %d of direction %d unknown",
+                      p->bc[d], d);
+    if (p->bc[d] == DG_SBC_PERIODIC && g->n[d] < 2)
+      return dg_error(DG_ERR_ARG,
+                      "dg_sop_create: periodic direction %d needs >= 2 elements, has %d", d,
+                      g->n[d]);
+  }
+  dg_sop *o = calloc(1, sizeof *o);
+  if (!o) return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory");
+  o->g = *g;
+  o->p = *p;
+  o->deg = malloc((size_t)g->nelem);
+  o->pdeg = malloc((size_t)g->nelem);
+  o->off = malloc(sizeof(long) * (size_t)(g->nelem + 1));
+  if (!o->deg || !o->pdeg || !o->off) {
+    dg_sop_destroy(&o);
+    return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory (%ld elements)", g->nelem);
+  }
+  long off = 0;
+  for (long e = 0; e < g->nelem; ++e) {
+    if (deg[e] > DG_MAX_DEGREE || pdeg[e] > DG_MAX_DEGREE) {
+      int r = deg[e] > pdeg[e] ? deg[e] : pdeg[e];
+      dg_sop_destroy(&o);
+      return dg_error(DG_ERR_ARG, "dg_sop_create: element %ld has degree %d > %d", e, r,
+                      DG_MAX_DEGREE);
+    }
+    o->deg[e] = deg[e];
+    o->pdeg[e] = pdeg[e];
+    o->off[e] = off;
+    long m = 1;
+    for (int d = 0; d < g->dim; ++d) m *= deg[e] + 1;
+    off += m;
+  }
+  o->off[g->nelem] = off;
+  int rc = dg_stab_build(&o->tab_d, &o->tab_f);
+  if (rc) {
+    dg_sop_destroy(&o);
+    return rc;
+  }
+  dg_sargs_d *A = &o->args_d;
+  dg_sargs_f *F = &o->args_f;
+  A->dim = F->dim = g->dim;
+  for (int d = 0; d < 3; ++d) {
+    A->n[d] = F->n[d] = d < g->dim ? g->n[d] : 1;
+    A->bc[d] = F->bc[d] = d < g->dim ? p->bc[d] : DG_SBC_PERIODIC;
+    A->h[d] = d < g->dim ? g->h[d] : 1;
+    F->h[d] = (float)A->h[d];
+  }
+  A->a = p->a;
+  A->b = p->b;
+  A->cpen = p->cpen;
+  F->a = (float)p->a;
+  F->b = (float)p->b;
+  F->cpen = (float)p->cpen;
+  A->deg = F->deg = o->deg;
+  A->pdeg = F->pdeg = o->pdeg;
+  A->off = F->off = o->off;
+  *op = o;
+  return 0;
+}
+
+void dg_sop_destroy(dg_sop **op) {
+  if (!op || !*op) return;
+  free((*op)->deg);
+  free((*op)->pdeg);
+  free((*op)->off);
+  free(*op);
+  *op = NULL;
+}
+
+long dg_sop_len(const dg_sop *op) { return op->off[op->g.nelem]; }
+const long *dg_sop_offsets(const dg_sop *op) { return op->off; }
+const dg_grid *dg_sop_grid(const dg_sop *op) { return &op->g; }
+const uint8_t *dg_sop_degrees(const dg_sop *op) { return op->deg; }
+const uint8_t *dg_sop_penalty_degrees(const dg_sop *op) { return op->pdeg; }
+const dg_sop_params *dg_sop_get_params(const dg_sop *op) { return &op->p; }
+const dg_stab_d *dg_sop_tab_d(const dg_sop *op) { return &op->tab_d; }
+const dg_stab_f *dg_sop_tab_f(const dg_sop *op) { return &op->tab_f; }

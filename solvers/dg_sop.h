@@ -1,0 +1,75 @@
+/* dg_sop.h - the matrix-free SIPG operator y = a M u + b K u of one level:
+ * K the symmetric interior penalty Laplacian (-lap), M the (diagonal) mass
+ * matrix, any degree map, periodic or Dirichlet (weak, Nitsche) boundaries per
+ * direction, applied in float or double from the same element source
+ * (dg_sipg_elem.h).  Vectors are plain arrays of dg_sop_len() reals in the
+ * compact element order of dg_sipg_elem_t.h. */
+#ifndef DG_SOP_H
+#define DG_SOP_H
+
+#include "dg_grid.h"
+#include "dg_sipg_elem.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dg_sop dg_sop;
+
+typedef struct {
+  int bc[3];   /* DG_SBC_PERIODIC or DG_SBC_DIRICHLET per direction */
+  double a;    /* mass coefficient (0: the Laplacian) */
+  double b;    /* stiffness coefficient (> 0) */
+  double cpen; /* penalty constant C: sigma = C (max(r-,r+)+1)^2 / h */
+} dg_sop_params;
+
+/* The defaults: periodic, a = 0, b = 1, C = 2. */
+dg_sop_params dg_sop_default_params(void);
+
+/* Create the operator on grid g with degrees deg[g->nelem] (copied).  A
+ * periodic direction needs at least 2 elements (an element is never its own
+ * neighbour).  Returns 0 or DG_ERR_ARG / DG_ERR_MEM / DG_ERR_LIB. */
+int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_sop_params *p);
+/* The same with penalty degrees pdeg[g->nelem] (copied) in place of the
+ * degrees in the penalty (multigrid levels keep the fine level's). */
+int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const uint8_t *pdeg,
+                      const dg_sop_params *p);
+void dg_sop_destroy(dg_sop **op);
+
+/* Number of reals of a vector (sum over elements of (r_e+1)^dim). */
+long dg_sop_len(const dg_sop *op);
+/* First coefficient of each element ([nelem + 1], the last is the length). */
+const long *dg_sop_offsets(const dg_sop *op);
+const dg_grid *dg_sop_grid(const dg_sop *op);
+const uint8_t *dg_sop_degrees(const dg_sop *op);
+const uint8_t *dg_sop_penalty_degrees(const dg_sop *op);
+const dg_sop_params *dg_sop_get_params(const dg_sop *op);
+/* The reference tables (double and float) the element functions read. */
+const dg_stab_d *dg_sop_tab_d(const dg_sop *op);
+const dg_stab_f *dg_sop_tab_f(const dg_sop *op);
+
+/* y = (a M + b K) x, double or float (OpenMP over elements). */
+int dg_sop_apply_d(const dg_sop *op, const double *x, double *y);
+int dg_sop_apply_f(const dg_sop *op, const float *x, float *y);
+/* The operator's diagonal. */
+int dg_sop_diag_d(const dg_sop *op, double *y);
+int dg_sop_diag_f(const dg_sop *op, float *y);
+/* The mass matrix's diagonal (double). */
+int dg_sop_mass_d(const dg_sop *op, double *y);
+
+/* A scalar function of the point x (x[2] = 0 in 2D). */
+typedef double (*dg_sfn)(const double x[3], void *ctx);
+/* b_m = int f phi_m over each element (Gauss-Legendre, r+3 points per
+ * direction): the load vector of -lap u = f with homogeneous boundary data. */
+int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b);
+/* u = the L2 projection of f (M^-1 of the load). */
+int dg_sop_project(const dg_sop *op, dg_sfn f, void *ctx, double *u);
+/* err = || u - f ||_L2 over the domain (r+3 points per direction). */
+int dg_sop_l2_error(const dg_sop *op, const double *u, dg_sfn f, void *ctx, double *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+/* dg_sop_internal.h - the operator object, shared by its files only. */
+#ifndef DG_SOP_INTERNAL_H
+#define DG_SOP_INTERNAL_H
+
+#include "dg_sop.h"
+
+struct dg_sop {
+  dg_grid g;
+  dg_sop_params p;
+  uint8_t *deg;  /* [nelem] */
+  uint8_t *pdeg; /* [nelem] penalty degrees */
+  long *off;     /* [nelem + 1] */
+  dg_stab_d tab_d;
+  dg_stab_f tab_f;
+  dg_sargs_d args_d;
+  dg_sargs_f args_f;
+};
+
+/* Fill both precisions' 1D tables (Gauss-Legendre, quadrature/). */
+int dg_stab_build(dg_stab_d *td, dg_stab_f *tf);
+
+#endif

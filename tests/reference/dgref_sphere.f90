@@ -1,0 +1,843 @@
+! dgref_sphere: modal DG for scalar advection on the latitude-longitude sphere,
+!   a^2 cos(th) dh/dt + d/dlam (h w_lam) + d/dth (h w_th) = 0,
+! with the wind given by a stream function psi(lam, th, t):
+!   w_lam = -d psi/d th,  w_th = d psi/d lam  (units m^2/s, no 1/cos(th)).
+!
+! Grid: n1 x n2 elements, lam in [0, 2 pi) periodic, th in [-pi/2, pi/2],
+! element (i, j) covers [2 pi i/n1, 2 pi (i+1)/n1] x [-pi/2 + pi j/n2, -pi/2 + pi (j+1)/n2],
+! with lam = lam_i + (xi+1) dlam/2, th = th_j + (eta+1) dth/2.  The faces on
+! th = +-pi/2 are poles: no flux crosses them.
+!
+! Storage as in dgref_solver: one flat array u(1:ndof); element e = i + n1*j
+! of degree r owns u(off(e)+1 : off(e)+(r+1)**2), mode (a, b) (a along lam,
+! b along th) at u(off(e) + 1 + a + (r+1)*b).
+!
+! The mass matrix of element (i, j) is (dlam dth/4) a^2 [D_r (x) W_{j,r}],
+! D_r = diag(2/(2a+1)) in the lam index and
+!   W_{j,r}(n, m) = sum_k w_k cos(th_j(eta_k)) P_n(eta_k) P_m(eta_k)
+! in the th index; W_{j,r} is factored here (Cholesky) and its inverse kept
+! per row j and degree r.  See README.md, "The sphere".
+module dgref_sphere
+  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre
+  implicit none
+  private
+
+  integer, parameter, public :: sinit_bell = 1, sinit_hill = 2, sinit_hills2 = 3, sinit_const = 4
+  integer, parameter, public :: wind_williamson = 1, wind_deform = 2
+  integer, parameter, public :: srk_euler = 1, srk_ssprk2 = 2, srk_ssprk3 = 3, srk_rk4 = 4, &
+                                srk_lsrk4 = 5
+  real(dp), parameter, public :: earth_radius = 6.37122e6_dp, seconds_per_day = 86400.0_dp
+
+  ! Carpenter & Kennedy (1994), NASA TM-109112, five-stage fourth-order
+  ! 2N-storage scheme (their solution 3): k <- A_s k + dt L(u, t + c_s dt),
+  ! u <- u + B_s k, with A_1 = 0.
+  real(dp), parameter :: ck_a(5) = [0.0_dp, &
+    -567301805773.0_dp / 1357537059087.0_dp, -2404267990393.0_dp / 2016746695238.0_dp, &
+    -3550918686646.0_dp / 2091501179385.0_dp, -1275806237668.0_dp / 842570457699.0_dp]
+  real(dp), parameter :: ck_b(5) = [1432997174477.0_dp / 9575080441755.0_dp, &
+    5161836677717.0_dp / 13612068292357.0_dp, 1720146321549.0_dp / 2090206949498.0_dp, &
+    3134564353537.0_dp / 4481467310338.0_dp, 2277821191437.0_dp / 14882151754819.0_dp]
+  real(dp), parameter :: ck_c(5) = [0.0_dp, 1432997174477.0_dp / 9575080441755.0_dp, &
+    2526269341429.0_dp / 6820363962896.0_dp, 2006345519317.0_dp / 3224310063776.0_dp, &
+    2802321613138.0_dp / 2924317926251.0_dp]
+
+  type, public :: sphere_t
+    ! grid
+    integer :: n1 = 20, n2 = 10
+    real(dp) :: dlam = 0.0_dp, dth = 0.0_dp
+    integer :: nelem = 0, ndof = 0, maxdeg = 0
+    integer, allocatable :: deg(:), off(:)                 ! (0:nelem-1)
+    ! sphere and wind
+    real(dp) :: a = earth_radius                           ! radius (m)
+    integer :: wind = wind_williamson
+    real(dp) :: u0 = 0.0_dp                                ! Williamson's speed (m/s)
+    real(dp) :: alpha = 0.0_dp                             ! Williamson's angle
+    real(dp) :: tdef = 12.0_dp * seconds_per_day           ! period of the deformational flow
+    ! initial data
+    integer :: init = sinit_hill
+    real(dp) :: h0 = 1000.0_dp, lc = 1.5_dp * pi, tc = 0.0_dp, rbell = earth_radius / 3.0_dp
+    real(dp) :: value = 1.0_dp
+    ! quadrature and basis tables
+    integer :: q = 0
+    real(dp), allocatable :: xq(:), wq(:)                  ! (1:q)
+    real(dp), allocatable :: pv(:,:), dpv(:,:)             ! (0:maxdeg, 1:q)
+    real(dp), allocatable :: psgn(:)                       ! (0:maxdeg) (-1)^n = P_n(-1)
+    real(dp), allocatable :: cq(:,:)                       ! (1:q, 0:n2-1) cos(th) at the volume points
+    real(dp), allocatable :: winv(:,:,:,:)                 ! (0:maxdeg, 0:maxdeg, 0:n2-1, 0:maxdeg)
+    ! wind at the points; fixed for Williamson, refreshed per stage otherwise
+    real(dp) :: wind_t = 0.0_dp
+    logical :: wind_set = .false.
+    real(dp), allocatable :: vl(:,:,:), vt(:,:,:)          ! (1:q, 1:q, 0:nelem-1) w_lam, w_th
+    real(dp), allocatable :: fl(:,:)                       ! (1:q, 0:nelem-1) w_lam on the east face
+    real(dp), allocatable :: ft(:,:)                       ! (1:q, 0:nelem-1) w_th on the north face
+  end type sphere_t
+
+  public :: sphere_setup, sphere_project, sphere_rhs, sphere_step, sphere_errors, &
+            sphere_mass, sphere_rate, sphere_pole_balance, sphere_eval, sphere_point, &
+            sphere_exact
+
+contains
+
+  ! ---------------------------------------------------------------- setup
+
+  ! Latitude and longitude of reference point (xi, eta) of element (i, j).
+  pure subroutine sphere_point(sp, i, j, xi, eta, lam, th)
+    type(sphere_t), intent(in) :: sp
+    integer, intent(in) :: i, j
+    real(dp), intent(in) :: xi, eta
+    real(dp), intent(out) :: lam, th
+    lam = 2.0_dp * pi * real(i, dp) / real(sp%n1, dp) + 0.5_dp * (xi + 1.0_dp) * sp%dlam
+    th = -0.5_dp * pi + pi * real(j, dp) / real(sp%n2, dp) + 0.5_dp * (eta + 1.0_dp) * sp%dth
+  end subroutine sphere_point
+
+  ! Everything that does not change in time.  On entry n1, n2, deg, q, the
+  ! radius, wind and initial-data parameters must be set.  ok = .false.
+  ! if a weighted mass matrix is not positive definite (cannot happen with
+  ! Gauss points, which are interior).
+  subroutine sphere_setup(sp, ok)
+    type(sphere_t), intent(inout) :: sp
+    logical, intent(out) :: ok
+    real(dp), allocatable :: w(:,:), l(:,:)
+    real(dp) :: lam, th
+    integer :: e, j, k, r, n, m
+
+    sp%nelem = sp%n1 * sp%n2
+    sp%dlam = 2.0_dp * pi / real(sp%n1, dp)
+    sp%dth = pi / real(sp%n2, dp)
+    sp%maxdeg = maxval(sp%deg)
+    allocate(sp%off(0:sp%nelem - 1))
+    sp%ndof = 0
+    do e = 0, sp%nelem - 1
+      sp%off(e) = sp%ndof
+      sp%ndof = sp%ndof + (sp%deg(e) + 1)**2
+    end do
+
+    allocate(sp%xq(sp%q), sp%wq(sp%q))
+    call gauss_legendre(sp%q, sp%xq, sp%wq)
+    allocate(sp%pv(0:sp%maxdeg, sp%q), sp%dpv(0:sp%maxdeg, sp%q))
+    do k = 1, sp%q
+      call legendre_all(sp%maxdeg, sp%xq(k), sp%pv(:, k), sp%dpv(:, k))
+    end do
+
+    allocate(sp%psgn(0:sp%maxdeg))
+    do n = 0, sp%maxdeg
+      sp%psgn(n) = real(1 - 2 * mod(n, 2), dp)
+    end do
+
+    allocate(sp%cq(sp%q, 0:sp%n2 - 1))
+    do j = 0, sp%n2 - 1
+      do k = 1, sp%q
+        call sphere_point(sp, 0, j, 0.0_dp, sp%xq(k), lam, th)
+        sp%cq(k, j) = cos(th)
+      end do
+    end do
+
+    ! W_{j,r} and its inverse for every row and every degree up to maxdeg
+    allocate(sp%winv(0:sp%maxdeg, 0:sp%maxdeg, 0:sp%n2 - 1, 0:sp%maxdeg))
+    sp%winv = 0.0_dp
+    ok = .true.
+    do j = 0, sp%n2 - 1
+      do r = 0, sp%maxdeg
+        allocate(w(0:r, 0:r), l(0:r, 0:r))
+        do m = 0, r
+          do n = 0, r
+            w(n, m) = 0.0_dp
+            do k = 1, sp%q
+              w(n, m) = w(n, m) + sp%wq(k) * sp%cq(k, j) * sp%pv(n, k) * sp%pv(m, k)
+            end do
+          end do
+        end do
+        call cholesky(r + 1, w, l, ok)
+        if (.not. ok) return
+        call cholesky_inverse(r + 1, l, w)
+        sp%winv(0:r, 0:r, j, r) = w
+        deallocate(w, l)
+      end do
+    end do
+
+    allocate(sp%vl(sp%q, sp%q, 0:sp%nelem - 1), sp%vt(sp%q, sp%q, 0:sp%nelem - 1))
+    allocate(sp%fl(sp%q, 0:sp%nelem - 1), sp%ft(sp%q, 0:sp%nelem - 1))
+    call set_wind(sp, 0.0_dp)
+  end subroutine sphere_setup
+
+  ! Lower triangular l with l l^T = w (n x n); ok = .false. on a pivot <= 0.
+  pure subroutine cholesky(n, w, l, ok)
+    integer, intent(in) :: n
+    real(dp), intent(in) :: w(n, n)
+    real(dp), intent(out) :: l(n, n)
+    logical, intent(out) :: ok
+    real(dp) :: s
+    integer :: i, j, k
+    l = 0.0_dp
+    ok = .true.
+    do j = 1, n
+      s = w(j, j)
+      do k = 1, j - 1
+        s = s - l(j, k)**2
+      end do
+      if (.not. (s > 0.0_dp)) then
+        ok = .false.
+        return
+      end if
+      l(j, j) = sqrt(s)
+      do i = j + 1, n
+        s = w(i, j)
+        do k = 1, j - 1
+          s = s - l(i, k) * l(j, k)
+        end do
+        l(i, j) = s / l(j, j)
+      end do
+    end do
+  end subroutine cholesky
+
+  ! winv = (l l^T)^{-1}, column by column: l y = e_m, then l^T x = y.
+  pure subroutine cholesky_inverse(n, l, winv)
+    integer, intent(in) :: n
+    real(dp), intent(in) :: l(n, n)
+    real(dp), intent(out) :: winv(n, n)
+    real(dp) :: y(n), x(n), s
+    integer :: i, k, m
+    do m = 1, n
+      do i = 1, n
+        s = merge(1.0_dp, 0.0_dp, i == m)
+        do k = 1, i - 1
+          s = s - l(i, k) * y(k)
+        end do
+        y(i) = s / l(i, i)
+      end do
+      do i = n, 1, -1
+        s = y(i)
+        do k = i + 1, n
+          s = s - l(k, i) * x(k)
+        end do
+        x(i) = s / l(i, i)
+      end do
+      winv(:, m) = x
+    end do
+  end subroutine cholesky_inverse
+
+  ! The contravariant wind (w_lam, w_th) at (lam, th) and time t.
+  pure subroutine wind_at(sp, lam, th, t, wl, wt)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: lam, th, t
+    real(dp), intent(out) :: wl, wt
+    real(dp) :: lp, k, ct
+    if (sp%wind == wind_deform) then
+      ! Nair & Lauritzen (2010), case 4: psi = (10 a^2/T) sin^2(lam') cos^2(th) cos(pi t/T)
+      !                                       - (2 pi a^2/T) sin(th),  lam' = lam - 2 pi t/T
+      lp = lam - 2.0_dp * pi * t / sp%tdef
+      k = 10.0_dp * sp%a**2 / sp%tdef * cos(pi * t / sp%tdef)
+      ct = cos(th)
+      wl = k * sin(lp)**2 * 2.0_dp * sin(th) * ct + 2.0_dp * pi * sp%a**2 / sp%tdef * ct
+      wt = k * 2.0_dp * sin(lp) * cos(lp) * ct**2
+    else
+      ! Williamson et al. (1992), test 1: psi = -a u0 (sin th cos alpha - cos lam cos th sin alpha)
+      wl = sp%a * sp%u0 * (cos(th) * cos(sp%alpha) + sin(th) * cos(lam) * sin(sp%alpha))
+      wt = -sp%a * sp%u0 * sin(lam) * cos(th) * sin(sp%alpha)
+    end if
+  end subroutine wind_at
+
+  ! Fill the wind tables for time t (once for the steady Williamson wind).
+  subroutine set_wind(sp, t)
+    type(sphere_t), intent(inout) :: sp
+    real(dp), intent(in) :: t
+    real(dp) :: lam, th, wl, wt
+    integer :: e, i, j, p, k
+
+    if (sp%wind_set .and. sp%wind == wind_williamson) return
+    do e = 0, sp%nelem - 1
+      i = mod(e, sp%n1)
+      j = e / sp%n1
+      do k = 1, sp%q
+        do p = 1, sp%q
+          call sphere_point(sp, i, j, sp%xq(p), sp%xq(k), lam, th)
+          call wind_at(sp, lam, th, t, sp%vl(p, k, e), sp%vt(p, k, e))
+        end do
+      end do
+      ! east face lam = 2 pi (i+1)/n1 as element (i, j) sees it
+      do k = 1, sp%q
+        call sphere_point(sp, i, j, 1.0_dp, sp%xq(k), lam, th)
+        call wind_at(sp, lam, th, t, wl, wt)
+        sp%fl(k, e) = wl
+      end do
+      ! north face th = -pi/2 + pi (j+1)/n2 (unused on the last row: the pole)
+      do p = 1, sp%q
+        call sphere_point(sp, i, j, sp%xq(p), 1.0_dp, lam, th)
+        call wind_at(sp, lam, th, t, wl, wt)
+        sp%ft(p, e) = wt
+      end do
+    end do
+    sp%wind_t = t
+    sp%wind_set = .true.
+  end subroutine set_wind
+
+  ! ------------------------------------------------------ initial / exact
+
+  pure function unit_vector(lam, th) result(x)
+    real(dp), intent(in) :: lam, th
+    real(dp) :: x(3)
+    x = [cos(th) * cos(lam), cos(th) * sin(lam), sin(th)]
+  end function unit_vector
+
+  ! The initial state at the unit vector x.
+  pure function initial_at(sp, x) result(h)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: x(3)
+    real(dp) :: h, xc(3), d, r
+    select case (sp%init)
+    case (sinit_bell)
+      xc = unit_vector(sp%lc, sp%tc)
+      ! great-circle distance, from the chord: stable for small and large angles
+      d = sqrt(sum((x - xc)**2))
+      r = sp%a * 2.0_dp * asin(min(1.0_dp, 0.5_dp * d))
+      if (r < sp%rbell) then
+        h = 0.5_dp * sp%h0 * (1.0_dp + cos(pi * r / sp%rbell))
+      else
+        h = 0.0_dp
+      end if
+    case (sinit_hill)
+      xc = unit_vector(sp%lc, sp%tc)
+      h = sp%h0 * exp(-5.0_dp * sum((x - xc)**2))
+    case (sinit_hills2)
+      ! Nair & Lauritzen (2010): two Gaussian hills, h_max = 0.95, b0 = 5
+      h = 0.95_dp * exp(-5.0_dp * sum((x - unit_vector(5.0_dp * pi / 6.0_dp, 0.0_dp))**2)) + &
+          0.95_dp * exp(-5.0_dp * sum((x - unit_vector(7.0_dp * pi / 6.0_dp, 0.0_dp))**2))
+    case default
+      h = sp%value
+    end select
+  end function initial_at
+
+  ! Exact solution at (lam, th) and time t.  Williamson's wind is a solid-body
+  ! rotation with omega = u0/a about n = (-sin alpha, 0, cos alpha): h0 at
+  ! R(n, -omega t) x (Rodrigues).  The deformational flow returns to the
+  ! initial state at t = tdef; its reference here is the initial state.
+  pure function sphere_exact(sp, lam, th, t) result(h)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: lam, th, t
+    real(dp) :: h, x(3), n(3), y(3), nx(3), c, s
+    x = unit_vector(lam, th)
+    if (sp%wind == wind_williamson) then
+      n = [-sin(sp%alpha), 0.0_dp, cos(sp%alpha)]
+      c = cos(-sp%u0 / sp%a * t)
+      s = sin(-sp%u0 / sp%a * t)
+      nx = [n(2) * x(3) - n(3) * x(2), n(3) * x(1) - n(1) * x(3), n(1) * x(2) - n(2) * x(1)]
+      y = c * x + s * nx + (1.0_dp - c) * dot_product(n, x) * n
+    else
+      y = x
+    end if
+    h = initial_at(sp, y)
+  end function sphere_exact
+
+  ! c = (D^-1 (x) W^-1) b on element e (b, c: (r+1)^2 values, a fastest),
+  ! times 1/a2f.  The (dlam dth/4) factor is the caller's.
+  subroutine apply_mass_inverse(sp, e, b, c, a2f)
+    type(sphere_t), intent(in) :: sp
+    integer, intent(in) :: e
+    real(dp), intent(in) :: b(0:), a2f
+    real(dp), intent(out) :: c(0:)
+    call mass_inverse_block(sp%deg(e), sp%winv(:, :, e / sp%n1, sp%deg(e)), b, c, a2f)
+  end subroutine apply_mass_inverse
+
+  pure subroutine mass_inverse_block(r, winv, b, c, a2f)
+    integer, intent(in) :: r
+    real(dp), intent(in) :: winv(0:, 0:), b(0:), a2f
+    real(dp), intent(out) :: c(0:)
+    integer :: n, ma, mb, mm
+    real(dp) :: s
+    n = r + 1
+    do mb = 0, r
+      do ma = 0, r
+        s = 0.0_dp
+        do mm = 0, r
+          s = s + winv(mb, mm) * b(ma + n * mm)
+        end do
+        c(ma + n * mb) = 0.5_dp * real(2 * ma + 1, dp) * s / a2f
+      end do
+    end do
+  end subroutine mass_inverse_block
+
+  ! Weighted L2 projection with the q-point rule: c = M^-1 b,
+  ! b_ab = (dlam dth/4) a^2 sum_pk w_p w_k cos(th_k) P_a(xi_p) P_b(eta_k) h0(x_pk).
+  subroutine sphere_project(sp, u)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(out) :: u(:)
+    real(dp) :: hq(sp%q, sp%q), lam, th, s
+    real(dp), allocatable :: b(:), c(:)
+    integer :: e, i, j, r, ma, mb, p, k
+
+    do e = 0, sp%nelem - 1
+      i = mod(e, sp%n1)
+      j = e / sp%n1
+      r = sp%deg(e)
+      do k = 1, sp%q
+        do p = 1, sp%q
+          call sphere_point(sp, i, j, sp%xq(p), sp%xq(k), lam, th)
+          hq(p, k) = initial_at(sp, unit_vector(lam, th))
+        end do
+      end do
+      allocate(b(0:(r + 1)**2 - 1), c(0:(r + 1)**2 - 1))
+      do mb = 0, r
+        do ma = 0, r
+          s = 0.0_dp
+          do k = 1, sp%q
+            do p = 1, sp%q
+              s = s + sp%wq(p) * sp%wq(k) * sp%cq(k, j) * sp%pv(ma, p) * sp%pv(mb, k) * hq(p, k)
+            end do
+          end do
+          b(ma + (r + 1) * mb) = s
+        end do
+      end do
+      call apply_mass_inverse(sp, e, b, c, 1.0_dp)
+      u(sp%off(e) + 1:sp%off(e) + (r + 1)**2) = c
+      deallocate(b, c)
+    end do
+  end subroutine sphere_project
+
+  ! Value of element e's expansion at reference point (xi, eta).
+  function sphere_eval(sp, u, e, xi, eta) result(v)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:)
+    integer, intent(in) :: e
+    real(dp), intent(in) :: xi, eta
+    real(dp) :: v
+    real(dp) :: px(0:sp%deg(e)), py(0:sp%deg(e)), dx(0:sp%deg(e)), dy(0:sp%deg(e))
+    integer :: r, ma, mb
+    r = sp%deg(e)
+    call legendre_all(r, xi, px, dx)
+    call legendre_all(r, eta, py, dy)
+    v = 0.0_dp
+    do mb = 0, r
+      do ma = 0, r
+        v = v + u(sp%off(e) + 1 + ma + (r + 1) * mb) * px(ma) * py(mb)
+      end do
+    end do
+  end function sphere_eval
+
+  ! ----------------------------------------------------------------- rhs
+
+  ! Upwind (Rusanov with alpha = |w_n|) flux; hm on the side the normal leaves.
+  pure function upwind(wn, hm, hp) result(f)
+    real(dp), intent(in) :: wn, hm, hp
+    real(dp) :: f
+    f = 0.5_dp * wn * (hm + hp) - 0.5_dp * abs(wn) * (hp - hm)
+  end function upwind
+
+  ! North (eta = +1, sgn = 1) or south (eta = -1, sgn = -1) trace at the q
+  ! points in xi.
+  subroutine trace_th(sp, u, e, sgn, h)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:)
+    integer, intent(in) :: e, sgn
+    real(dp), intent(out) :: h(:)
+    call trace_th_block(sp%deg(e), sp%q, sp%pv, u(sp%off(e) + 1:sp%off(e) + (sp%deg(e) + 1)**2), sgn, h)
+  end subroutine trace_th
+
+  pure subroutine trace_th_block(r, q, pv, c, sgn, h)
+    integer, intent(in) :: r, q, sgn
+    real(dp), intent(in) :: pv(0:, :), c(:)
+    real(dp), intent(out) :: h(:)
+    real(dp) :: ca(0:r)
+    integer :: ma, mb, p
+    do ma = 0, r
+      ca(ma) = 0.0_dp
+      do mb = 0, r
+        ca(ma) = ca(ma) + merge(-1.0_dp, 1.0_dp, sgn < 0 .and. mod(mb, 2) == 1) * c(1 + ma + (r + 1) * mb)
+      end do
+    end do
+    do p = 1, q
+      h(p) = 0.0_dp
+      do ma = 0, r
+        h(p) = h(p) + ca(ma) * pv(ma, p)
+      end do
+    end do
+  end subroutine trace_th_block
+
+  ! h(k) = sum_m es(m) P_m(x_k), m = 0..r: a trace from edge sums.
+  pure subroutine edge_trace(r, q, pv, es, h)
+    integer, intent(in) :: r, q
+    real(dp), intent(in) :: pv(0:, :), es(0:)
+    real(dp), intent(out) :: h(:)
+    integer :: m, k
+    do k = 1, q
+      h(k) = 0.0_dp
+      do m = 0, r
+        h(k) = h(k) + es(m) * pv(m, k)
+      end do
+    end do
+  end subroutine edge_trace
+
+  ! The residual before the mass inverse, in reference scaling:
+  ! res = (4 / (dlam dth)) [ int grad(phi) . (h w) - sum_faces int phi F* ].
+  subroutine residual(sp, u, res)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:)
+    real(dp), intent(out) :: res(:)
+    real(dp) :: t1(0:sp%maxdeg, sp%q), g1(sp%q, sp%q), g2(sp%q, sp%q)
+    real(dp) :: h1(0:sp%maxdeg, sp%q), h2(0:sp%maxdeg, sp%q)
+    real(dp) :: hm(sp%q), hp(sp%q), fw(sp%q), s1, s2, gl, gt
+    real(dp) :: sb(0:sp%maxdeg)
+    ! per element, the coefficients summed over one index at an edge:
+    ! (:,1,e) east  sum_a c(a,b),  (:,2,e) west  sum_a (-1)^a c(a,b),
+    ! (:,3,e) north sum_b c(a,b),  (:,4,e) south sum_b (-1)^b c(a,b)
+    real(dp), allocatable :: ed(:,:,:)
+    integer :: e, en, i, j, r, rn, n, nn, ma, mb, p, k, o, on
+
+    allocate(ed(0:sp%maxdeg, 4, 0:sp%nelem - 1))
+    res = 0.0_dp
+    gl = 2.0_dp / sp%dlam
+    gt = 2.0_dp / sp%dth
+
+    ! volume: sum_pk w_p w_k h (gl w_lam P'_a P_b + gt w_th P_a P'_b)
+    do e = 0, sp%nelem - 1
+      r = sp%deg(e)
+      n = r + 1
+      o = sp%off(e)
+      do k = 1, sp%q
+        do ma = 0, r
+          s1 = 0.0_dp
+          do mb = 0, r
+            s1 = s1 + u(o + 1 + ma + n * mb) * sp%pv(mb, k)
+          end do
+          t1(ma, k) = s1
+        end do
+      end do
+      do mb = 0, r
+        s1 = 0.0_dp
+        s2 = 0.0_dp
+        do ma = 0, r
+          s1 = s1 + u(o + 1 + ma + n * mb)
+          s2 = s2 + sp%psgn(ma) * u(o + 1 + ma + n * mb)
+        end do
+        ed(mb, 1, e) = s1
+        ed(mb, 2, e) = s2
+      end do
+      do ma = 0, r
+        s1 = 0.0_dp
+        s2 = 0.0_dp
+        do mb = 0, r
+          s1 = s1 + u(o + 1 + ma + n * mb)
+          s2 = s2 + sp%psgn(mb) * u(o + 1 + ma + n * mb)
+        end do
+        ed(ma, 3, e) = s1
+        ed(ma, 4, e) = s2
+      end do
+      do k = 1, sp%q
+        do p = 1, sp%q
+          s1 = 0.0_dp
+          do ma = 0, r
+            s1 = s1 + sp%pv(ma, p) * t1(ma, k)
+          end do
+          g1(p, k) = gl * sp%wq(p) * sp%wq(k) * s1 * sp%vl(p, k, e)
+          g2(p, k) = gt * sp%wq(p) * sp%wq(k) * s1 * sp%vt(p, k, e)
+        end do
+      end do
+      ! one direction at a time: h1 = sum_p P'_a(xi_p) g1, h2 = sum_p P_a(xi_p) g2
+      do k = 1, sp%q
+        do ma = 0, r
+          s1 = 0.0_dp
+          s2 = 0.0_dp
+          do p = 1, sp%q
+            s1 = s1 + sp%dpv(ma, p) * g1(p, k)
+            s2 = s2 + sp%pv(ma, p) * g2(p, k)
+          end do
+          h1(ma, k) = s1
+          h2(ma, k) = s2
+        end do
+      end do
+      do mb = 0, r
+        do ma = 0, r
+          s1 = 0.0_dp
+          do k = 1, sp%q
+            s1 = s1 + h1(ma, k) * sp%pv(mb, k) + h2(ma, k) * sp%dpv(mb, k)
+          end do
+          res(o + 1 + ma + n * mb) = s1
+        end do
+      end do
+    end do
+
+    ! lam faces: the east face of (i, j), neighbour ((i+1) mod n1, j)
+    do e = 0, sp%nelem - 1
+      i = mod(e, sp%n1)
+      j = e / sp%n1
+      en = mod(i + 1, sp%n1) + sp%n1 * j
+      call edge_trace(sp%deg(e), sp%q, sp%pv, ed(:, 1, e), hm)
+      call edge_trace(sp%deg(en), sp%q, sp%pv, ed(:, 2, en), hp)
+      do k = 1, sp%q
+        fw(k) = sp%wq(k) * upwind(sp%fl(k, e), hm(k), hp(k))
+      end do
+      do mb = 0, sp%maxdeg
+        sb(mb) = 0.0_dp
+        do k = 1, sp%q
+          sb(mb) = sb(mb) + fw(k) * sp%pv(mb, k)
+        end do
+      end do
+      r = sp%deg(e)
+      n = r + 1
+      o = sp%off(e)
+      rn = sp%deg(en)
+      nn = rn + 1
+      on = sp%off(en)
+      do mb = 0, r
+        do ma = 0, r
+          res(o + 1 + ma + n * mb) = res(o + 1 + ma + n * mb) - gl * sb(mb)
+        end do
+      end do
+      do mb = 0, rn
+        do ma = 0, rn
+          res(on + 1 + ma + nn * mb) = res(on + 1 + ma + nn * mb) + gl * sp%psgn(ma) * sb(mb)
+        end do
+      end do
+    end do
+
+    ! th faces: the north face of (i, j) for j < n2-1, neighbour (i, j+1);
+    ! the faces on the poles carry no flux and are skipped
+    do e = 0, sp%nelem - sp%n1 - 1
+      en = e + sp%n1
+      call edge_trace(sp%deg(e), sp%q, sp%pv, ed(:, 3, e), hm)
+      call edge_trace(sp%deg(en), sp%q, sp%pv, ed(:, 4, en), hp)
+      do p = 1, sp%q
+        fw(p) = sp%wq(p) * upwind(sp%ft(p, e), hm(p), hp(p))
+      end do
+      do ma = 0, sp%maxdeg
+        sb(ma) = 0.0_dp
+        do p = 1, sp%q
+          sb(ma) = sb(ma) + fw(p) * sp%pv(ma, p)
+        end do
+      end do
+      r = sp%deg(e)
+      n = r + 1
+      o = sp%off(e)
+      rn = sp%deg(en)
+      nn = rn + 1
+      on = sp%off(en)
+      do mb = 0, r
+        do ma = 0, r
+          res(o + 1 + ma + n * mb) = res(o + 1 + ma + n * mb) - gt * sb(ma)
+        end do
+      end do
+      do mb = 0, rn
+        do ma = 0, rn
+          res(on + 1 + ma + nn * mb) = res(on + 1 + ma + nn * mb) + gt * sp%psgn(mb) * sb(ma)
+        end do
+      end do
+    end do
+  end subroutine residual
+
+  ! du = L(u, t) = M^-1 (volume - faces).
+  subroutine sphere_rhs(sp, u, t, du)
+    type(sphere_t), intent(inout) :: sp
+    real(dp), intent(in) :: u(:), t
+    real(dp), intent(out) :: du(:)
+    real(dp), allocatable :: res(:)
+    integer :: e, r, o
+    call set_wind(sp, t)
+    allocate(res(sp%ndof))
+    call residual(sp, u, res)
+    do e = 0, sp%nelem - 1
+      r = sp%deg(e)
+      o = sp%off(e)
+      call apply_mass_inverse(sp, e, res(o + 1:o + (r + 1)**2), du(o + 1:o + (r + 1)**2), sp%a**2)
+    end do
+  end subroutine sphere_rhs
+
+  ! ---------------------------------------------------------- time step
+
+  ! One step from time t to t + dt.
+  subroutine sphere_step(sp, method, t, dt, u)
+    type(sphere_t), intent(inout) :: sp
+    integer, intent(in) :: method
+    real(dp), intent(in) :: t, dt
+    real(dp), intent(inout) :: u(:)
+    real(dp), allocatable :: k1(:), k2(:), k3(:), k4(:), u1(:)
+    integer :: s
+
+    allocate(k1(sp%ndof), k2(sp%ndof), k3(sp%ndof), k4(sp%ndof), u1(sp%ndof))
+    select case (method)
+    case (srk_euler)
+      call sphere_rhs(sp, u, t, k1)
+      u = u + dt * k1
+    case (srk_ssprk2)
+      call sphere_rhs(sp, u, t, k1)
+      u1 = u + dt * k1
+      call sphere_rhs(sp, u1, t + dt, k2)
+      u = 0.5_dp * u + 0.5_dp * (u1 + dt * k2)
+    case (srk_ssprk3)
+      ! Shu & Osher; the last weights 1 - fl(2/3) and fl(2/3) sum to exactly 1
+      call sphere_rhs(sp, u, t, k1)
+      u1 = u + dt * k1
+      call sphere_rhs(sp, u1, t + dt, k2)
+      u1 = 0.75_dp * u + 0.25_dp * (u1 + dt * k2)
+      call sphere_rhs(sp, u1, t + 0.5_dp * dt, k3)
+      u = (1.0_dp - 2.0_dp / 3.0_dp) * u + (2.0_dp / 3.0_dp) * (u1 + dt * k3)
+    case (srk_rk4)
+      call sphere_rhs(sp, u, t, k1)
+      u1 = u + 0.5_dp * dt * k1
+      call sphere_rhs(sp, u1, t + 0.5_dp * dt, k2)
+      u1 = u + 0.5_dp * dt * k2
+      call sphere_rhs(sp, u1, t + 0.5_dp * dt, k3)
+      u1 = u + dt * k3
+      call sphere_rhs(sp, u1, t + dt, k4)
+      u = u + (dt / 6.0_dp) * (k1 + 2.0_dp * k2 + 2.0_dp * k3 + k4)
+    case default
+      ! 2N-storage: k2 is the running register, k1 the stage's L
+      k2 = 0.0_dp
+      do s = 1, 5
+        call sphere_rhs(sp, u, t + ck_c(s) * dt, k1)
+        k2 = ck_a(s) * k2 + dt * k1
+        u = u + ck_b(s) * k2
+      end do
+    end select
+  end subroutine sphere_step
+
+  ! The CFL rate: max over elements of
+  !   (2r+1) [ max_pk |w_lam|/(a^2 cos th) 2/dlam + max_pk |w_th|/(a^2 cos th) 2/dth ]
+  ! at the volume points and time t; a stable step is about C / rate.
+  function sphere_rate(sp, t) result(rate)
+    type(sphere_t), intent(inout) :: sp
+    real(dp), intent(in) :: t
+    real(dp) :: rate, ml, mt, jac
+    integer :: e, j, p, k
+    call set_wind(sp, t)
+    rate = 0.0_dp
+    do e = 0, sp%nelem - 1
+      j = e / sp%n1
+      ml = 0.0_dp
+      mt = 0.0_dp
+      do k = 1, sp%q
+        jac = sp%a**2 * sp%cq(k, j)
+        do p = 1, sp%q
+          ml = max(ml, abs(sp%vl(p, k, e)) / jac)
+          mt = max(mt, abs(sp%vt(p, k, e)) / jac)
+        end do
+      end do
+      rate = max(rate, real(2 * sp%deg(e) + 1, dp) * (ml * 2.0_dp / sp%dlam + mt * 2.0_dp / sp%dth))
+    end do
+  end function sphere_rate
+
+  ! ------------------------------------------------------------ diagnostics
+
+  ! Williamson's normalised errors with an 8 x 8 Gauss rule per element and
+  ! the area weight a^2 cos(th):
+  !   l1 = I|h - hT| / I|hT|,  l2 = sqrt(I (h - hT)^2 / I hT^2),
+  !   linf = max|h - hT| / max|hT| over the same points.
+  subroutine sphere_errors(sp, u, t, l1, l2, linf)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:), t
+    real(dp), intent(out) :: l1, l2, linf
+    integer, parameter :: ne = 8
+    real(dp) :: xe(ne), we(ne), lam, th, hh, ht, wgt
+    real(dp) :: s1, s1t, s2, s2t, mx, mxt
+    integer :: e, i, j, p, k
+
+    call gauss_legendre(ne, xe, we)
+    s1 = 0.0_dp
+    s1t = 0.0_dp
+    s2 = 0.0_dp
+    s2t = 0.0_dp
+    mx = 0.0_dp
+    mxt = 0.0_dp
+    do e = 0, sp%nelem - 1
+      i = mod(e, sp%n1)
+      j = e / sp%n1
+      do k = 1, ne
+        do p = 1, ne
+          call sphere_point(sp, i, j, xe(p), xe(k), lam, th)
+          hh = sphere_eval(sp, u, e, xe(p), xe(k))
+          ht = sphere_exact(sp, lam, th, t)
+          wgt = 0.25_dp * sp%dlam * sp%dth * sp%a**2 * we(p) * we(k) * cos(th)
+          s1 = s1 + wgt * abs(hh - ht)
+          s1t = s1t + wgt * abs(ht)
+          s2 = s2 + wgt * (hh - ht)**2
+          s2t = s2t + wgt * ht**2
+          mx = max(mx, abs(hh - ht))
+          mxt = max(mxt, abs(ht))
+        end do
+      end do
+    end do
+    l1 = s1 / s1t
+    l2 = sqrt(s2 / s2t)
+    linf = mx / mxt
+  end subroutine sphere_errors
+
+  ! Total mass sum_e sum_pk (dlam dth/4) a^2 w_p w_k cos(th_k) h(x_pk) with
+  ! the q-point rule, the integral the mass matrix is exact for.
+  function sphere_mass(sp, u) result(m)
+    type(sphere_t), intent(in) :: sp
+    real(dp), intent(in) :: u(:)
+    real(dp) :: m
+    integer :: e, j, p, k
+    m = 0.0_dp
+    do e = 0, sp%nelem - 1
+      j = e / sp%n1
+      do k = 1, sp%q
+        do p = 1, sp%q
+          m = m + 0.25_dp * sp%dlam * sp%dth * sp%a**2 * sp%wq(p) * sp%wq(k) * sp%cq(k, j) * &
+                  sphere_eval(sp, u, e, sp%xq(p), sp%xq(k))
+        end do
+      end do
+    end do
+  end function sphere_mass
+
+  ! Mass balance of the two polar rows at state u and time t.  For the row
+  ! next to a pole, d/dt (its mass) must equal the flux that enters through
+  ! its one face that is not a pole; anything left over went through the
+  ! pole.  d/dt is taken from the full right-hand side (mass inverse
+  ! included) with the q-point mass integral; the face flux is recomputed
+  ! from the traces.  Returns max over both rows of
+  ! |d/dt mass - inflow| / (sum of the magnitudes of both terms' parts).
+  function sphere_pole_balance(sp, u, t) result(worst)
+    type(sphere_t), intent(inout) :: sp
+    real(dp), intent(in) :: u(:), t
+    real(dp) :: worst
+    real(dp), allocatable :: du(:)
+    real(dp) :: hm(sp%q), hp(sp%q), dm, fin, scale, v, f
+    integer :: side, j, jf, i, e, p, k
+
+    allocate(du(sp%ndof))
+    call sphere_rhs(sp, u, t, du)
+    worst = 0.0_dp
+    do side = 1, 2
+      if (side == 1) then
+        j = 0           ! south polar row; its inner face is its north face
+        jf = 0
+      else
+        j = sp%n2 - 1   ! north polar row; its inner face is the north face of row n2-2
+        jf = sp%n2 - 2
+      end if
+      if (sp%n2 < 2) then
+        jf = -1
+      end if
+      dm = 0.0_dp
+      fin = 0.0_dp
+      scale = 0.0_dp
+      do i = 0, sp%n1 - 1
+        e = i + sp%n1 * j
+        do k = 1, sp%q
+          do p = 1, sp%q
+            v = 0.25_dp * sp%dlam * sp%dth * sp%a**2 * sp%wq(p) * sp%wq(k) * sp%cq(k, j) * &
+                sphere_eval(sp, du, e, sp%xq(p), sp%xq(k))
+            dm = dm + v
+            scale = scale + abs(v)
+          end do
+        end do
+        if (jf >= 0) then
+          e = i + sp%n1 * jf
+          call trace_th(sp, u, e, 1, hm)
+          call trace_th(sp, u, e + sp%n1, -1, hp)
+          do p = 1, sp%q
+            ! flux northward through the face, times the face length element dlam/2
+            f = 0.5_dp * sp%dlam * sp%wq(p) * upwind(sp%ft(p, e), hm(p), hp(p))
+            if (side == 1) then
+              fin = fin - f
+            else
+              fin = fin + f
+            end if
+            scale = scale + abs(f)
+          end do
+        end if
+      end do
+      if (scale > 0.0_dp) worst = max(worst, abs(dm - fin) / scale)
+    end do
+  end function sphere_pole_balance
+
+end module dgref_sphere

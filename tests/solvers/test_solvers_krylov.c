@@ -1,0 +1,131 @@
+/* test_solvers_krylov.c - flexible GMRES (solvers/dg_krylov.h):
+ *   - on SIPG Poisson (2D, 16^2, r = 3) preconditioned by the mixed-precision
+ *     cycle: 1e-10 in at most 12 iterations, the same L2 error as CG + fp64
+ *     multigrid to 4 significant digits;
+ *   - on a non-symmetric system B x = A (d .* x), d_i = 1 + 0.5 sin(i),
+ *     preconditioned by z = MG(r) ./ d, with a known solution: recovered to
+ *     1e-7 relative, true residual below 1e-10 (CG is not applicable);
+ *   - restarted every 3 iterations it still converges to the same accuracy;
+ *   - the float instance around the float cycle reaches 1e-3 (its true
+ *     residual in float stalls near 1e-4 here, see docs/MULTIGRID.md). */
+#include "dg_degree_map.h"
+#include "dg_krylov.h"
+#include "dg_mg.h"
+#include "dg_sop.h"
+#include "dg_svec.h"
+#include "dg_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double exact(const double x[3], void *ctx) { return sin(M_PI * x[0]) * sin(M_PI * x[1]); }
+static double rhs(const double x[3], void *ctx) { return 2 * M_PI * M_PI * exact(x, ctx); }
+
+static int apply_d(void *ctx, const double *x, double *y) { return dg_sop_apply_d(ctx, x, y); }
+static int apply_f(void *ctx, const float *x, float *y) { return dg_sop_apply_f(ctx, x, y); }
+
+typedef struct {
+  const dg_sop *op;
+  dg_mg *mg;
+  const double *d;
+  double *t;
+  long n;
+} nonsym;
+
+/* y = A (d .* x) */
+static int apply_ns(void *ctx, const double *x, double *y) {
+  nonsym *c = (nonsym *)ctx;
+  for (long i = 0; i < c->n; ++i) c->t[i] = c->d[i] * x[i];
+  return dg_sop_apply_d(c->op, c->t, y);
+}
+
+/* z = MG(r) ./ d */
+static int precond_ns(void *ctx, const double *r, double *z) {
+  nonsym *c = (nonsym *)ctx;
+  DG_CALL(dg_mg_precond_d(c->mg, r, z));
+  for (long i = 0; i < c->n; ++i) z[i] /= c->d[i];
+  return 0;
+}
+
+int main(void) {
+  dg_grid g;
+  const int nn[3] = {16, 16, 1};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(&g, 2, nn, lo, hi));
+  dg_degree_map *m = NULL;
+  OK(dg_degree_map_create_uniform(&m, &g, 3));
+  dg_sop_params p = dg_sop_default_params();
+  p.bc[0] = p.bc[1] = DG_SBC_DIRICHLET;
+  dg_sop *op = NULL;
+  OK(dg_sop_create(&op, &g, m->deg, &p));
+  dg_mg *mg = NULL;
+  dg_mg_opts mo = dg_mg_default_opts();
+  OK(dg_mg_create(&mg, op, &mo));
+  const long n = dg_sop_len(op);
+  double *b = malloc(sizeof(double) * (size_t)n), *x = calloc((size_t)n, sizeof(double));
+  double *xc = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
+  OK(dg_sop_load(op, rhs, NULL, b));
+  dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 30};
+  dg_krylov_stats st, sc;
+  OK(dg_fgmres_d(n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
+  OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mg, b, xc, &ko, &sc));
+  double ef = 0, ec = 0;
+  OK(dg_sop_l2_error(op, x, exact, NULL, &ef));
+  OK(dg_sop_l2_error(op, xc, exact, NULL, &ec));
+  printf("SPD: FGMRES + mixed MG %d its (L2 %.8e), CG + fp64 MG %d its (L2 %.8e)\n", st.its, ef,
+         sc.its, ec);
+  CHECK(st.converged && st.its <= 12, "FGMRES: %d iterations, rel %g", st.its, st.rel);
+  CHECK(dg_close(ef, ec, 0, 5e-5), "FGMRES L2 %.8e vs CG %.8e", ef, ec);
+
+  /* non-symmetric: B = A diag(d) */
+  double *d = malloc(sizeof(double) * (size_t)n), *xt = malloc(sizeof(double) * (size_t)n);
+  for (long i = 0; i < n; ++i) {
+    d[i] = 1 + 0.5 * sin((double)i);
+    xt[i] = cos(0.37 * (double)i);
+  }
+  nonsym ns = {op, mg, d, t, n};
+  double *bn = malloc(sizeof(double) * (size_t)n), *tt = malloc(sizeof(double) * (size_t)n);
+  ns.t = tt;
+  OK(apply_ns(&ns, xt, bn));
+  for (int restart = 30; restart >= 3; restart -= 27) {
+    dg_svec_zero_d(n, x);
+    ko.restart = restart;
+    OK(dg_fgmres_d(n, apply_ns, &ns, precond_ns, &ns, bn, x, &ko, &st));
+    OK(apply_ns(&ns, x, t));
+    double rr = 0, bb = 0, ee = 0, xx = 0;
+    for (long i = 0; i < n; ++i) {
+      rr += (bn[i] - t[i]) * (bn[i] - t[i]);
+      bb += bn[i] * bn[i];
+      ee += (x[i] - xt[i]) * (x[i] - xt[i]);
+      xx += xt[i] * xt[i];
+    }
+    printf("non-symmetric, restart %2d: %d its, true residual %.2e, error %.2e\n", restart, st.its,
+           sqrt(rr / bb), sqrt(ee / xx));
+    CHECK(st.converged, "non-symmetric restart %d: not converged (%g after %d)", restart, st.rel,
+          st.its);
+    CHECK(sqrt(rr / bb) <= 1e-10, "non-symmetric restart %d: true residual %g", restart,
+          sqrt(rr / bb));
+    CHECK(sqrt(ee / xx) <= 1e-7, "non-symmetric restart %d: error %g", restart, sqrt(ee / xx));
+  }
+  /* float */
+  float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
+  for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
+  dg_krylov_opts kf = {1e-3, 50, NULL, NULL, 30};
+  OK(dg_fgmres_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
+  printf("float FGMRES + float MG: %d its, rel %.2e\n", st.its, st.rel);
+  CHECK(st.converged, "float FGMRES: %g after %d", st.rel, st.its);
+  free(bf);
+  free(xf);
+  free(d);
+  free(xt);
+  free(bn);
+  free(tt);
+  free(b);
+  free(x);
+  free(xc);
+  free(t);
+  dg_mg_destroy(&mg);
+  dg_sop_destroy(&op);
+  dg_degree_map_destroy(&m);
+  return dg_test_done("test_solvers_krylov");
+}

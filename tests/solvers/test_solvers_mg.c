@@ -1,0 +1,232 @@
+/* test_solvers_mg.c - hp-multigrid (solvers/dg_mg.h) on SIPG Poisson,
+ * -lap u = f, u = prod sin(pi x_d), homogeneous Dirichlet:
+ *   - CG preconditioned by one V(6,6) cycle (Chebyshev degree 6, element-block
+ *     Jacobi) reaches a 1e-10 relative residual in at most 12 iterations for
+ *     every degree asked for, and the cycle as a stationary iteration
+ *     converges at a factor <= 0.15 per cycle; the F-cycle needs no more
+ *     iterations than the V-cycle;
+ *   - the transfers: R = P^T to round-off, the coarse space a subspace (P of
+ *     the coarse projection of degree-1 data is its fine projection), and
+ *     R A_f P against the rediscretised coarse operator printed;
+ *   - mixed precision: fp64 CG around the fp32 cycle reaches the same L2
+ *     error as the all-fp64 solve to 4 significant digits, and pure fp32 (CG
+ *     in float around the float cycle) stalls above the 1e-10 residual.
+ *   test_solvers_mg DIM MAP RMIN RMAX N [SMOOTHING_DEGREE]   (MAP: uniform, band,
+ *   random; band and random maps hold degrees max(1,r-1)..r) */
+#include "dg_degree_map.h"
+#include "dg_krylov.h"
+#include "dg_mg.h"
+#include "dg_sop.h"
+#include "dg_svec.h"
+#include "dg_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int g_dim;
+
+static double exact(const double x[3], void *ctx) {
+  double u = 1;
+  for (int d = 0; d < g_dim; ++d) u *= sin(M_PI * x[d]);
+  return u;
+}
+
+static double rhs(const double x[3], void *ctx) { return g_dim * M_PI * M_PI * exact(x, ctx); }
+
+static int apply_d(void *ctx, const double *x, double *y) { return dg_sop_apply_d(ctx, x, y); }
+static int apply_f(void *ctx, const float *x, float *y) { return dg_sop_apply_f(ctx, x, y); }
+
+/* ||b - A x|| / ||b|| in double */
+static double true_rel(const dg_sop *op, const double *b, const double *x) {
+  const long n = dg_sop_len(op);
+  double *t = malloc(sizeof(double) * (size_t)n);
+  OK(dg_sop_apply_d(op, x, t));
+  double s = 0;
+  for (long i = 0; i < n; ++i) s += (b[i] - t[i]) * (b[i] - t[i]);
+  free(t);
+  return sqrt(s / dg_svec_dot_d(n, b, b));
+}
+
+static double poly1(const double x[3], void *ctx) {
+  const double z = g_dim == 3 ? x[2] : 0;
+  return 1 + 0.3 * x[0] - 0.7 * x[1] + 1.1 * x[0] * x[1] + 0.5 * z - 0.2 * x[0] * x[1] * z;
+}
+
+/* Every transfer of the hierarchy: R = P^T (y'(P x) == (R y)'x for random
+ * x, y), and the coarse space is a subspace: P of the coarse projection of a
+ * polynomial of degree 1 per direction is its fine projection (degrees >= 1). */
+static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
+  double worst_t = 0, worst_e = 0;
+  for (int l = 0; l + 1 < dg_mg_nlevels(mg); ++l) {
+    const dg_sop *F = dg_mg_level_op(mg, l), *C = dg_mg_level_op(mg, l + 1);
+    const long nf = dg_sop_len(F), nc = dg_sop_len(C);
+    double *xc = malloc(sizeof(double) * (size_t)nc), *rc = malloc(sizeof(double) * (size_t)nc);
+    double *yf = malloc(sizeof(double) * (size_t)nf), *pf = calloc((size_t)nf, sizeof(double));
+    for (long i = 0; i < nc; ++i) xc[i] = cos(1.0 + 3 * i);
+    for (long i = 0; i < nf; ++i) yf[i] = sin(2.0 + 5 * i);
+    OK(dg_mg_prolong_add_d(mg, l, xc, pf));
+    OK(dg_mg_restrict_d(mg, l, yf, rc));
+    double a = 0, b = 0, sc = 0;
+    for (long i = 0; i < nf; ++i) {
+      a += yf[i] * pf[i];
+      sc += fabs(yf[i] * pf[i]);
+    }
+    for (long i = 0; i < nc; ++i) b += rc[i] * xc[i];
+    worst_t = fmax(worst_t, fabs(a - b) / sc);
+    CHECK(fabs(a - b) <= 1e-13 * sc, "%s level %d (%c): y'Px %.17g vs (Ry)'x %.17g", what, l,
+          dg_mg_level_kind(mg, l + 1), a, b);
+    {
+      /* Galerkin: R A_f P xc against A_c xc */
+      double *af = malloc(sizeof(double) * (size_t)nf), *ac = malloc(sizeof(double) * (size_t)nc);
+      for (long i = 0; i < nf; ++i) pf[i] = 0;
+      OK(dg_mg_prolong_add_d(mg, l, xc, pf));
+      OK(dg_sop_apply_d(F, pf, af));
+      OK(dg_mg_restrict_d(mg, l, af, rc));
+      OK(dg_sop_apply_d(C, xc, ac));
+      double dmax = 0, amax = 0;
+      for (long i = 0; i < nc; ++i) {
+        dmax = fmax(dmax, fabs(rc[i] - ac[i]));
+        amax = fmax(amax, fabs(ac[i]));
+      }
+      printf("level %d (%c): |R A_f P x - A_c x| / |A_c x| = %.2e\n", l + 1,
+             dg_mg_level_kind(mg, l + 1), dmax / amax);
+      free(af);
+      free(ac);
+    }
+    if (exact_embedding) {
+      OK(dg_sop_project(C, poly1, NULL, xc));
+      OK(dg_sop_project(F, poly1, NULL, yf));
+      for (long i = 0; i < nf; ++i) pf[i] = 0;
+      OK(dg_mg_prolong_add_d(mg, l, xc, pf));
+      double d = 0;
+      for (long i = 0; i < nf; ++i) d = fmax(d, fabs(pf[i] - yf[i]));
+      worst_e = fmax(worst_e, d);
+      CHECK(d <= 1e-12, "%s level %d (%c): P(coarse projection) off the fine one by %g", what, l,
+            dg_mg_level_kind(mg, l + 1), d);
+    }
+    free(xc);
+    free(rc);
+    free(yf);
+    free(pf);
+  }
+  printf("transfers: |y'Px - (Ry)'x| / sum <= %.1e, embedding of degree-1 data off by <= %.1e\n",
+         worst_t, worst_e);
+}
+
+typedef struct {
+  double err, rel;
+  int its;
+} result;
+
+int main(int argc, char **argv) {
+  if (argc != 6 && argc != 7) {
+    printf("usage: %s DIM uniform|band|random RMIN RMAX N [SMOOTHING_DEGREE]\n", argv[0]);
+    return 2;
+  }
+  const int sdeg = argc == 7 ? atoi(argv[6]) : 6;
+  const int dim = atoi(argv[1]), rmin = atoi(argv[3]), rmax = atoi(argv[4]), nel = atoi(argv[5]);
+  const char *kind = argv[2];
+  g_dim = dim;
+  printf("SIPG Poisson %dD, %d^%d elements, %s map, CG + one V(%d,%d) per iteration to 1e-10\n",
+         dim, nel, dim, kind, sdeg, sdeg);
+  printf("%3s %9s %6s %8s %12s %12s %12s %10s %12s\n", "r", "unknowns", "levels", "its(fp64)",
+         "factor/cycle", "L2 (fp64)", "L2 (mixed)", "its(mixed)", "fp32 stall");
+  for (int r = rmin; r <= rmax; ++r) {
+    dg_grid g;
+    const int nn[3] = {nel, nel, nel};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    OK(dg_grid_init(&g, dim, nn, lo, hi));
+    dg_degree_map *m = NULL;
+    if (!strcmp(kind, "uniform"))
+      OK(dg_degree_map_create_uniform(&m, &g, r));
+    else if (!strcmp(kind, "band"))
+      OK(dg_degree_map_create_band(&m, &g, r > 1 ? r - 1 : 1, r));
+    else
+      OK(dg_degree_map_create_random(&m, &g, r > 1 ? r - 1 : 1, r, 99));
+    dg_sop_params p = dg_sop_default_params();
+    p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
+    dg_sop *op = NULL;
+    OK(dg_sop_create(&op, &g, m->deg, &p));
+    dg_mg *mg = NULL;
+    dg_mg_opts mo = dg_mg_default_opts();
+    mo.smooth_deg = sdeg;
+    OK(dg_mg_create(&mg, op, &mo));
+    if (r == rmin) check_transfers(mg, 1, kind);
+    const long n = dg_sop_len(op);
+    double *b = malloc(sizeof(double) * (size_t)n), *x = calloc((size_t)n, sizeof(double));
+    double *t = malloc(sizeof(double) * (size_t)n), *c = malloc(sizeof(double) * (size_t)n);
+    OK(dg_sop_load(op, rhs, NULL, b));
+    /* 1. fp64 CG + fp64 V-cycle */
+    dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 0};
+    dg_krylov_stats st;
+    OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mg, b, x, &ko, &st));
+    result rd = {0, true_rel(op, b, x), st.its};
+    OK(dg_sop_l2_error(op, x, exact, NULL, &rd.err));
+    CHECK(st.converged && st.its <= 12, "r=%d: fp64 CG+MG %d iterations (rel %g)", r, st.its,
+          st.rel);
+    CHECK(rd.rel <= 2e-10, "r=%d: true residual %g", r, rd.rel);
+    /* 1b. the F-cycle (fp64): as good or better */
+    {
+      dg_mg *mf = NULL;
+      dg_mg_opts fo = mo;
+      fo.cycle = DG_MG_F;
+      fo.precisions = DG_MG_DOUBLE;
+      OK(dg_mg_create(&mf, op, &fo));
+      dg_svec_zero_d(n, x);
+      dg_krylov_stats sf;
+      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sf));
+      CHECK(sf.converged && sf.its <= rd.its, "r=%d: F-cycle CG %d iterations, V-cycle %d", r,
+            sf.its, rd.its);
+      printf("    F-cycle: %d CG iterations\n", sf.its);
+      dg_mg_destroy(&mf);
+    }
+    /* 2. the cycle as a stationary iteration: x += B (b - A x), 8 cycles */
+    dg_svec_zero_d(n, x);
+    double r0 = sqrt(dg_svec_dot_d(n, b, b)), rk = r0;
+    const int ncyc = 8;
+    for (int k = 0; k < ncyc; ++k) {
+      OK(dg_sop_apply_d(op, x, t));
+      for (long i = 0; i < n; ++i) t[i] = b[i] - t[i];
+      OK(dg_mg_cycle_d(mg, t, c));
+      for (long i = 0; i < n; ++i) x[i] += c[i];
+    }
+    OK(dg_sop_apply_d(op, x, t));
+    for (long i = 0; i < n; ++i) t[i] = b[i] - t[i];
+    rk = sqrt(dg_svec_dot_d(n, t, t));
+    const double factor = pow(rk / r0, 1.0 / ncyc);
+    CHECK(factor <= 0.15, "r=%d: convergence factor %g per cycle", r, factor);
+    /* 3. mixed: fp64 CG, fp32 cycle, to 1e-10 */
+    dg_svec_zero_d(n, x);
+    OK(dg_cg_d(n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
+    result rm = {0, true_rel(op, b, x), st.its};
+    OK(dg_sop_l2_error(op, x, exact, NULL, &rm.err));
+    CHECK(st.converged, "r=%d: mixed CG did not converge (%g after %d)", r, st.rel, st.its);
+    CHECK(dg_close(rm.err, rd.err, 0, 5e-5), "r=%d: mixed L2 %.6e vs fp64 %.6e", r, rm.err, rd.err);
+    /* 4. pure fp32: CG in float around the float cycle, 40 iterations */
+    float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
+    for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
+    dg_krylov_opts kf = {1e-10, 40, NULL, NULL, 0};
+    OK(dg_cg_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
+    for (long i = 0; i < n; ++i) x[i] = xf[i];
+    const double stall = true_rel(op, b, x);
+    CHECK(stall > 1e-9, "r=%d: pure fp32 reached %g (no stall?)", r, stall);
+    printf("%3d %9ld %6d %8d %12.3f %12.6e %12.6e %10d %12.2e\n", r, n, dg_mg_nlevels(mg), rd.its,
+           factor, rd.err, rm.err, rm.its, stall);
+    if (r == rmin) {
+      char buf[2048];
+      dg_mg_describe(mg, buf, sizeof buf);
+      printf("%s", buf);
+    }
+    free(bf);
+    free(xf);
+    free(b);
+    free(x);
+    free(t);
+    free(c);
+    dg_mg_destroy(&mg);
+    dg_sop_destroy(&op);
+    dg_degree_map_destroy(&m);
+  }
+  return dg_test_done("test_solvers_mg");
+}

@@ -1,0 +1,197 @@
+/* test_solvers_op.c - the SIPG operator (solvers/dg_sop.h) as a matrix:
+ * symmetric, positive definite (Cholesky of the dense matrix; and indefinite
+ * when the penalty is too small, so the check can fail), constants in the
+ * kernel of the periodic Laplacian, the diagonal, the 1D stiffness against its
+ * closed form, and float against double. */
+#include "dg_degree_map.h"
+#include "dg_sblock.h"
+#include "dg_sop.h"
+#include "dg_test.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double urand(uint64_t *s) {
+  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*s >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+/* In-place Cholesky of the n x n matrix; 0 when positive definite. */
+static int cholesky(double *A, long n) {
+  for (long j = 0; j < n; ++j) {
+    double s = A[j * n + j];
+    for (long k = 0; k < j; ++k) s -= A[j * n + k] * A[j * n + k];
+    if (!(s > 0)) return 1;
+    const double l = sqrt(s);
+    A[j * n + j] = l;
+    for (long i = j + 1; i < n; ++i) {
+      double t = A[i * n + j];
+      for (long k = 0; k < j; ++k) t -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = t / l;
+    }
+  }
+  return 0;
+}
+
+/* Dense matrix column by column (A e_j). */
+static double *dense(const dg_sop *op) {
+  const long n = dg_sop_len(op);
+  double *A = malloc(sizeof(double) * (size_t)(n * n)), *x = calloc((size_t)n, sizeof(double));
+  double *y = malloc(sizeof(double) * (size_t)n);
+  for (long j = 0; j < n; ++j) {
+    x[j] = 1;
+    OK(dg_sop_apply_d(op, x, y));
+    x[j] = 0;
+    for (long i = 0; i < n; ++i) A[i * n + j] = y[i];
+  }
+  free(x);
+  free(y);
+  return A;
+}
+
+static void check_case(int dim, int bc, double a, int rmin, int rmax, const char *name) {
+  dg_grid g;
+  const int nn[3] = {3, 2, 2};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1.0, 0.7, 1.3};
+  OK(dg_grid_init(&g, dim, nn, lo, hi));
+  dg_degree_map *m = NULL;
+  OK(dg_degree_map_create_random(&m, &g, rmin, rmax, 7));
+  dg_sop_params p = dg_sop_default_params();
+  for (int d = 0; d < 3; ++d) p.bc[d] = bc;
+  p.a = a;
+  p.b = 1.5;
+  dg_sop *op = NULL;
+  OK(dg_sop_create(&op, &g, m->deg, &p));
+  const long n = dg_sop_len(op);
+  double *A = dense(op), amax = 0;
+  for (long i = 0; i < n * n; ++i) amax = fmax(amax, fabs(A[i]));
+  double asym = 0;
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < i; ++j) asym = fmax(asym, fabs(A[i * n + j] - A[j * n + i]));
+  CHECK(asym <= 1e-13 * amax, "%s: max |A_ij - A_ji| = %g (max |A| %g)", name, asym, amax);
+  /* x'Ay == y'Ax for random x, y through the matrix-free apply */
+  uint64_t s = 42;
+  double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
+  double *Ax = malloc(sizeof(double) * (size_t)n), *Ay = malloc(sizeof(double) * (size_t)n);
+  for (long i = 0; i < n; ++i) {
+    x[i] = urand(&s);
+    y[i] = urand(&s);
+  }
+  OK(dg_sop_apply_d(op, x, Ax));
+  OK(dg_sop_apply_d(op, y, Ay));
+  double xAy = 0, yAx = 0, sc = 0;
+  for (long i = 0; i < n; ++i) {
+    xAy += x[i] * Ay[i];
+    yAx += y[i] * Ax[i];
+    sc += fabs(x[i] * Ay[i]);
+  }
+  CHECK(fabs(xAy - yAx) <= 1e-13 * sc, "%s: x'Ay %.17g vs y'Ax %.17g", name, xAy, yAx);
+  /* the diagonal */
+  double *dg = malloc(sizeof(double) * (size_t)n), ddiff = 0;
+  OK(dg_sop_diag_d(op, dg));
+  for (long i = 0; i < n; ++i) ddiff = fmax(ddiff, fabs(dg[i] - A[i * n + i]));
+  CHECK(ddiff <= 1e-13 * amax, "%s: diagonal off by %g", name, ddiff);
+  /* element-block Jacobi: D_block^-1 (A x restricted to the blocks) == x */
+  {
+    dg_sblock *bj = NULL;
+    OK(dg_sblock_create(&bj, op));
+    const long *off = dg_sop_offsets(op);
+    double *bx = calloc((size_t)n, sizeof(double)), *z = malloc(sizeof(double) * (size_t)n), bd = 0;
+    for (long e = 0; e < g.nelem; ++e)
+      for (long i = off[e]; i < off[e + 1]; ++i)
+        for (long j = off[e]; j < off[e + 1]; ++j) bx[i] += A[i * n + j] * x[j];
+    OK(dg_sblock_apply_d(bj, bx, z));
+    for (long i = 0; i < n; ++i) bd = fmax(bd, fabs(z[i] - x[i]));
+    CHECK(bd <= 1e-10, "%s: block Jacobi inverse off by %g (%d eigenproblems)", name, bd,
+          dg_sblock_nkeys(bj));
+    free(bx);
+    free(z);
+    dg_sblock_destroy(&bj);
+  }
+  /* float against double: the same source in both precisions */
+  float *xf = malloc(sizeof(float) * (size_t)n), *yf = malloc(sizeof(float) * (size_t)n);
+  for (long i = 0; i < n; ++i) xf[i] = (float)x[i];
+  OK(dg_sop_apply_f(op, xf, yf));
+  double fd = 0, fn = 0;
+  for (long i = 0; i < n; ++i) {
+    fd = fmax(fd, fabs(yf[i] - Ax[i]));
+    fn = fmax(fn, fabs(Ax[i]));
+  }
+  CHECK(fd <= 2e-5 * fn && fd > 0, "%s: float apply differs from double by %g (max %g)", name, fd,
+        fn);
+  /* periodic Laplacian: constants in the kernel; fix them with a rank-one term */
+  const int singular = bc == DG_SBC_PERIODIC && a == 0;
+  if (singular) {
+    const long *off = dg_sop_offsets(op);
+    double *one = calloc((size_t)n, sizeof(double)), kmax = 0;
+    for (long e = 0; e < g.nelem; ++e) one[off[e]] = 1; /* mode 0 = 1: the constant 1 */
+    OK(dg_sop_apply_d(op, one, Ax));
+    for (long i = 0; i < n; ++i) kmax = fmax(kmax, fabs(Ax[i]));
+    CHECK(kmax <= 1e-13 * amax, "%s: |A 1| = %g", name, kmax);
+    for (long i = 0; i < n; ++i)
+      for (long j = 0; j < n; ++j) A[i * n + j] += amax * one[i] * one[j];
+    free(one);
+  }
+  CHECK(cholesky(A, n) == 0, "%s: not positive definite%s", name,
+        singular ? " on the complement of the constants" : "");
+  free(A);
+  dg_sop_destroy(&op);
+  /* a penalty far too small makes SIPG indefinite: the check above can fail */
+  if (rmax >= 2) {
+    p.cpen = 0.02;
+    p.a = 0;
+    p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
+    OK(dg_sop_create(&op, &g, m->deg, &p));
+    A = dense(op);
+    CHECK(cholesky(A, dg_sop_len(op)) != 0, "%s: C = 0.02 should be indefinite", name);
+    free(A);
+    dg_sop_destroy(&op);
+  }
+  printf("%-28s n = %4ld  max|A_ij-A_ji| = %.1e  |x'Ay-y'Ax|/sum = %.1e  float/double = %.1e\n",
+         name, n, asym, fabs(xAy - yAx) / sc, fd / fn);
+  free(x);
+  free(y);
+  free(Ax);
+  free(Ay);
+  free(dg);
+  free(xf);
+  free(yf);
+  dg_degree_map_destroy(&m);
+}
+
+int main(void) {
+  /* the 1D stiffness int P_a' P_b' = min(a,b) (min(a,b)+1) for a+b even */
+  dg_grid g;
+  const int nn[3] = {2, 2, 1};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(&g, 2, nn, lo, hi));
+  uint8_t deg[4] = {1, 1, 1, 1};
+  dg_sop *op = NULL;
+  dg_sop_params p = dg_sop_default_params();
+  OK(dg_sop_create(&op, &g, deg, &p));
+  const dg_stab_d *T = dg_sop_tab_d(op);
+  double kd = 0;
+  for (int a = 0; a <= DG_MAX_DEGREE; ++a)
+    for (int b = 0; b <= DG_MAX_DEGREE; ++b) {
+      const int mn = a < b ? a : b;
+      const double ex = (a + b) % 2 ? 0.0 : mn * (mn + 1.0);
+      kd = fmax(kd, fabs(T->K[a][b] - ex));
+    }
+  CHECK(kd <= 1e-11, "1D stiffness off its closed form by %g", kd);
+  dg_sop_destroy(&op);
+  /* a degree above the limit is refused with a message naming it */
+  deg[2] = DG_MAX_DEGREE + 1;
+  CHECK(dg_sop_create(&op, &g, deg, &p) == 1 && op == NULL, "degree 11 accepted");
+  CHECK(strstr(dg_error_message(), "element 2 has degree 11") != NULL, "message: %s",
+        dg_error_message());
+
+  check_case(2, DG_SBC_DIRICHLET, 0, 0, 4, "2D Dirichlet Laplacian");
+  check_case(2, DG_SBC_PERIODIC, 0, 0, 4, "2D periodic Laplacian");
+  check_case(2, DG_SBC_PERIODIC, 2.5, 1, 3, "2D periodic Helmholtz");
+  check_case(3, DG_SBC_DIRICHLET, 0, 0, 3, "3D Dirichlet Laplacian");
+  check_case(3, DG_SBC_PERIODIC, 0, 1, 2, "3D periodic Laplacian");
+  check_case(3, DG_SBC_DIRICHLET, 1.0, 0, 2, "3D Dirichlet Helmholtz");
+  return dg_test_done("test_solvers_op");
+}

@@ -346,7 +346,7 @@ dt_warning)
   [ -s "$DIR/err" ] && bad "--dt equal to the estimate warns: $(cat "$DIR/err")"
   run $G --dt 0.001 --steps 1 --output small.h5
   [ -s "$DIR/err" ] && bad "--dt 0.001 warns: $(cat "$DIR/err")"
-  # --cfl above 1 is the user's choice: no warning either
+  # --cfl within the integrator's measured range (app.safety.cfl): no warning either
   run $G --cfl 0.5 --steps 1 --output half.h5
   awk -v a="$(key dt)" -v e="$est" 'BEGIN { d = a - 0.5 * e; if (d < 0) d = -d; exit !(d <= 1e-15 * e) }' ||
     bad "--cfl 0.5 gives dt $(key dt), estimate $est"

@@ -135,6 +135,7 @@ static int write_xdmf(run_state *r) {
     shape.lo[k] = g->lo[k];
     shape.hi[k] = g->hi[k];
   }
+  shape.radius = g->kind == DG_GRID_LATLON ? g->radius : 0; /* the globe's nodes */
   shape.nelem = g->nelem;
   shape.view_s = r->cfg.view_samples;
   for (int v = 0, o = 0; v < shape.nvar && o < (int)sizeof shape.variables; ++v)

@@ -233,7 +233,11 @@ int dg_app_layers_check_model(const dg_app_layers *L, dg_app_config *c) {
     lo[d] = c->box[2 * d];
     hi[d] = c->box[2 * d + 1];
   }
-  const int rc = dg_model_finish(c->model, c->dim, lo, hi);
+  /* on the run's grid: a model may need its kind (the sphere's) */
+  dg_grid g;
+  int rc = !strcmp(c->grid, "latlon") ? dg_grid_init_latlon(&g, c->cells[0], c->cells[1], c->radius)
+                                      : dg_grid_init(&g, c->dim, c->cells, lo, hi);
+  if (rc == 0) rc = dg_model_finish_grid(c->model, &g);
   char key[64];
   if (rc && sscanf(dg_error_message(), "option --%63[a-z0-9-]:", key) == 1)
     return dg_app_opt_fail(dg_app_layers_find(L, key), rc);

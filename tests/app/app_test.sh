@@ -676,7 +676,7 @@ restart_refuse)
 --degree 4|degree is '3' in the file, '4' in this run
 --degree-min 0|degree-min is '1' in the file, '0' in this run
 --map band|map is 'random' in the file, 'band' in this run
---map-file deg.map|map-file is not set in the file, 'deg.map' in this run
+--map-file deg.map|degree is '3' in the file, not set in this run
 --seed 5|seed is '4' in the file, '5' in this run
 --q 5|q is '4' in the file, '5' in this run
 --velocity const|velocity is 'rotation' in the file, 'const' in this run
@@ -790,7 +790,7 @@ restart_mismatch)
 --dim 2 --cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: dim is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
 --cells 6x4 --dt 0.01 --velocity rotation --restart r4.h5|advect: restart r4.h5: velocity is 'const' in the file, 'rotation' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
 --cells 6x4 --dt 0.01 --q 4 --restart r4.h5|advect: restart r4.h5: q is '3' in the file, '4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --map band --degree-min 1 --restart r4.h5|advect: restart r4.h5: degree-min is '0' in the file, '1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x4 --dt 0.01 --map band --degree-min 1 --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
 --cells 6x4 --dt 0.01 --map band --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
 --cells 6x4 --dt 0.01 --map random --degree-min 0 --seed 4 --restart rmap.h5|advect: restart rmap.h5: degree is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
 --cells 6x4 --dt 0.02 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, '0.02' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)

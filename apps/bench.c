@@ -42,8 +42,8 @@
    issue 6; the GPU's, issue 3, is 1.25) */
 #define VAR_TARGET(b) ((b)->be->host_is_device ? 1.15 : 1.25)
 
-enum { MAP_UNIFORM = 0, MAP_BAND, MAP_RANDOM, MAP_FILE, MAP_COUNT };
-static const char *const map_names[MAP_COUNT] = {"uniform", "band", "random", "file"};
+enum { MAP_UNIFORM = 0, MAP_BAND, MAP_RANDOM, MAP_LATITUDE, MAP_FILE, MAP_COUNT };
+static const char *const map_names[MAP_COUNT] = {"uniform", "band", "random", "latitude", "file"};
 
 /* The recorded message as one line, whatever a value held (dg_escape.h). */
 static const char *message(void) {
@@ -59,7 +59,7 @@ typedef struct {
   int degrees[DG_MAX_DEGREE + 1], ndeg;
   long sizes[MAX_SIZES];
   int nsizes;
-  int maps[3], nmaps;
+  int maps[4], nmaps;
   int integ[DG_TS_COUNT], ninteg;
   int cells[3], cells_n;
   int degree_min, degree_min_set;
@@ -96,7 +96,9 @@ static void help(FILE *f) {
         "                       the maximum degree r; all maps of a size share the grid\n"
         "                                                  [32K,1M; --full: 16K,256K,1M,4M,16M]\n"
         "  --cells N1xN2[xN3]   one fixed grid instead of --sizes (sets the dimension)\n"
-        "  --maps LIST          uniform, band, random     [uniform,band; --full: all three]\n"
+        "  --maps LIST          uniform, band, random, latitude (--grid latlon: degree\n"
+        "                       --degree-min at the poles, one more per row)\n"
+        "                                                 [uniform,band; --full: the first three]\n"
         "  --degree-min R       lowest degree of band/random maps; those maps run only\n"
         "                       for degrees above it                     [1]\n"
         "  --integrators LIST   euler, ssprk2, ssprk3, rk4, lsrk4  [ssprk3; --full: all]\n"
@@ -253,7 +255,8 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
 
 /* Options handed to dg_app_parse (model, time step, map file), and every
  * parameter of a model of the build. */
-static const char *const forwarded[] = {"box", "map-file", "seed", "q", "model", "dt", "cfl", NULL};
+static const char *const forwarded[] = {"box", "map-file", "seed", "q",      "model",
+                                        "dt",  "cfl",      "grid", "radius", NULL};
 static int is_forwarded(const char *name) {
   for (int i = 0; forwarded[i]; ++i)
     if (!strcmp(name, forwarded[i])) return 1;
@@ -306,7 +309,7 @@ static int apply(bench_opts *o, const char *name, const char *v) {
   }
   if (!strcmp(name, "maps") || !strcmp(name, "map")) {
     DG_CALL(once(&o->set_maps, opt));
-    return parse_word_list(opt, v, map_names, 3, o->maps, 3, &o->nmaps);
+    return parse_word_list(opt, v, map_names, 4, o->maps, 4, &o->nmaps);
   }
   if (!strcmp(name, "integrators") || !strcmp(name, "integrator")) {
     const char *names[DG_TS_COUNT];
@@ -460,6 +463,17 @@ static int parse_args(bench_opts *o, int argc, char **argv) {
       return dg_error(DG_ERR_ARG, "option --cells: %d sizes given but --dim is %s", o->cells_n,
                       o->ndims == 1 ? (o->dims[0] == 2 ? "2" : "3") : "a list");
     }
+  }
+  if (!strcmp(o->base.grid, "latlon")) {
+    if (o->set_dims && (o->ndims != 1 || o->dims[0] != 2))
+      return dg_error(DG_ERR_ARG, "option --grid latlon: the sphere is 2D, drop --dim 3");
+    o->dims[0] = 2;
+    o->ndims = 1;
+    o->set_dims = 1;
+  } else {
+    for (int i = 0; i < o->nmaps; ++i)
+      if (o->maps[i] == MAP_LATITUDE)
+        return dg_error(DG_ERR_ARG, "option --map latitude: needs --grid latlon");
   }
   if (o->base.map_file[0]) {
     if (!o->set_cells) return dg_error(DG_ERR_ARG, "option --map-file: give the grid with --cells");
@@ -1303,14 +1317,16 @@ static int build_plan(const bench_opts *o, plan_item *plan, long *n) {
         } else {
           p.target = o->sizes[si];
           const double per = (double)dg_model_nvar(o->base.model) * (double)ipow(r + 1, dim);
-          long c = lround(pow((double)p.target / per, 1.0 / dim));
+          const int latlon = !strcmp(o->base.grid, "latlon"); /* N1 = 2 N2 */
+          long c = lround(pow((double)p.target / per / (latlon ? 2 : 1), 1.0 / dim));
           if (c < 1) c = 1;
-          if (c > (1 << 24)) c = 1 << 24;
+          if (c > (1 << 23)) c = 1 << 23; /* N1 = 2 c stays within the grid limit */
           for (int d = 0; d < 3; ++d) p.cells[d] = d < dim ? (int)c : 1;
+          if (latlon) p.cells[0] = 2 * (int)c;
         }
         for (int mi = 0; mi < o->nmaps; ++mi) {
           p.map = o->maps[mi];
-          if ((p.map == MAP_BAND || p.map == MAP_RANDOM) && o->degree_min >= r)
+          if (p.map != MAP_UNIFORM && p.map != MAP_FILE && o->degree_min >= r)
             continue; /* the same as uniform (or impossible) */
           for (int ii = 0; ii < o->ninteg; ++ii) {
             p.ts = (dg_ts_kind)o->integ[ii];
@@ -1378,7 +1394,12 @@ static int sweep(bench_run *b, const plan_item *plan, long n) {
       double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
       for (int k = 0; k < 3; ++k)
         if (o->base.box_n > 2 * k) lo[k] = o->base.box[2 * k], hi[k] = o->base.box[2 * k + 1];
-      DG_CALL(dg_model_finish(o->base.model, p->dim, lo, hi));
+      dg_grid g0;
+      if (!strcmp(o->base.grid, "latlon"))
+        DG_CALL(dg_grid_init_latlon(&g0, p->cells[0], p->cells[1], o->base.radius));
+      else
+        DG_CALL(dg_grid_init(&g0, p->dim, p->cells, lo, hi));
+      DG_CALL(dg_model_finish_grid(o->base.model, &g0));
       const double need = case_bytes(p, rmax, q, b->be->lane_width, dg_model_nvar(o->base.model),
                                      dg_model_uses_x(o->base.model), &traces);
       char why[160] = "";
@@ -1484,13 +1505,14 @@ static void summary(bench_run *b) {
   }
   for (long i = 0; i < b->nres; ++i) {
     const result *r = &b->res[i];
-    if (r->p.map == MAP_BAND && isfinite(r->cost_vs_dof_share) && !o->gridtools) {
+    if ((r->p.map == MAP_BAND || r->p.map == MAP_LATITUDE) && isfinite(r->cost_vs_dof_share) &&
+        !o->gridtools) {
       char cells[64];
       cells_label(r->p.cells, r->p.dim, cells, sizeof cells);
       const double share = r->dofs / (double)find_uniform(b, r)->dofs;
-      printf("band %d..%d vs uniform %d (%dD %s %s): time x%.3f for DOFs x%.3f -> cost %.3f x "
+      printf("%s %d..%d vs uniform %d (%dD %s %s): time x%.3f for DOFs x%.3f -> cost %.3f x "
              "its DOF share (target <= %.2f: %s; counted flops: %.3f x)\n",
-             r->rmin, r->rmax, r->rmax, r->p.dim, cells, dg_ts_name(r->p.ts),
+             map_names[r->p.map], r->rmin, r->rmax, r->rmax, r->p.dim, cells, dg_ts_name(r->p.ts),
              r->cost_vs_dof_share * share, share, r->cost_vs_dof_share, VAR_TARGET(b),
              r->cost_vs_dof_share <= VAR_TARGET(b) ? "met" : "not met", r->flops_vs_dof_share);
     }

@@ -153,15 +153,22 @@ static long group_slot0(const bucket *b, long s, int W) {
 }
 
 /* Reals of a slot's geometry: centre and faces per direction, and on the
- * sphere the row-table offset and the two pole masks (dg_stage_args.metric). */
-static int geom_stride(const dg_disc *d) { return 3 * d->grid.dim + (d->metric ? 3 : 0); }
+ * sphere the row-table offset, the two pole masks and the faces' cos and sin
+ * (dg_stage_args.metric, DG_GEOM_METRIC). */
+static int geom_stride(const dg_disc *d) {
+  return 3 * d->grid.dim + (d->metric ? DG_GEOM_METRIC : 0);
+}
+
+/* Reals before the slots' geometry: the sphere's angle table (DG_TRIG_LEN). */
+static long geom_pre(const dg_disc *d) { return d->metric ? DG_TRIG_LEN : 0; }
 
 /* Reals of one row's table at degree r, q points: the theta mass inverse as
  * the update applies it, (r+1)^2, then 1 / (a^2 cos theta) at the q points. */
 static long row_len(int r, int q) { return (long)(r + 1) * (r + 1) + q; }
 
-/* Length of the geometry array: the slots', then (sphere) the row tables of
- * every degree present; sets d->tab_off. */
+/* Length of the geometry array after geom_pre: the slots', then (sphere) the
+ * row tables of every degree present; sets d->tab_off (from the slots'
+ * start, where the stages' row offsets count from). */
 static long geom_len(dg_disc *d) {
   long n = d->nslots * geom_stride(d);
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
@@ -221,9 +228,19 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   const int needs_x = dg_model_uses_x(d->model) || d->metric;
   const int GS = geom_stride(d);
   *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
-  *geom = needs_x ? calloc((size_t)geom_len(d), sizeof **geom) : NULL;
+  dg_real *gbase = needs_x ? calloc((size_t)(geom_pre(d) + geom_len(d)), sizeof *gbase) : NULL;
+  *geom = gbase;
   if (!*nbr || (needs_x && !*geom))
     return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
+  if (gbase && d->metric) { /* the angle table: cos, sin of h_e/2 (1 + xi_k) */
+    for (int dd = 0; dd < 2; ++dd)
+      for (int k = 0; k < d->q; ++k) {
+        const double a = 0.5 * g->h[dd] * (1 + (double)d->basis.x[k]);
+        gbase[2 * dd * DG_MAX_Q + k] = (dg_real)cos(a);
+        gbase[(2 * dd + 1) * DG_MAX_Q + k] = (dg_real)sin(a);
+      }
+    gbase += DG_TRIG_LEN; /* the slots' start */
+  }
   d->jump_sides = 0;
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];
@@ -250,23 +267,37 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
                                         : sblk * d->nvar * ipow(r + 1, dim) * W + (sb - sblk * W);
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
-    if (e < 0 || !*geom) continue;
+    if (e < 0 || !gbase) continue;
     if (d->metric) { /* the row's table, the pole masks of the theta faces */
-      dg_real *mp = *geom + (blk * GS + 3 * dim) * W + lane;
+      dg_real *mp = gbase + (blk * GS + 3 * dim) * W + lane;
       mp[0] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
       mp[W] = (dg_real)(ijk[1] == 0 ? 0 : 1);
       mp[2 * W] = (dg_real)(ijk[1] == g->n[1] - 1 ? 0 : 1);
     }
     for (int dd = 0; dd < dim; ++dd) {
       const int i = ijk[dd], n = g->n[dd];
-      dg_real *gp = *geom + (blk * GS + 3 * dd) * W + lane;
+      dg_real *gp = gbase + (blk * GS + 3 * dd) * W + lane;
       gp[0] = (dg_real)(g->lo[dd] + (i + 0.5) * g->h[dd]);
       /* the minus face as the left neighbour sees it (periodic wrap: hi) */
-      gp[W] = (dg_real)(g->lo[dd] + (i == 0 ? n : i) * g->h[dd]);
-      gp[2 * W] = (dg_real)(g->lo[dd] + (i + 1) * g->h[dd]);
+      const double fm = g->lo[dd] + (i == 0 ? n : i) * g->h[dd],
+                   fp = g->lo[dd] + (i + 1) * g->h[dd];
+      gp[W] = (dg_real)fm;
+      gp[2 * W] = (dg_real)fp;
+      if (d->metric) { /* cos and sin of both faces, from the true coordinates
+                          (the angle additions start at the minus face) */
+        dg_real *tp = gbase + (blk * GS + 3 * dim + 3 + 4 * dd) * W + lane;
+        /* lambda is periodic: the last column's plus face is lambda = lo, so
+           both sides of the wrap face see the same bits; theta ends at the
+           poles, whose faces carry no flux */
+        const double fl = g->lo[dd] + i * g->h[dd], fr = dd == 0 && i == n - 1 ? g->lo[dd] : fp;
+        tp[0] = (dg_real)cos(fl);
+        tp[W] = (dg_real)sin(fl);
+        tp[2 * W] = (dg_real)cos(fr);
+        tp[3 * W] = (dg_real)sin(fr);
+      }
     }
   }
-  if (d->metric && *geom) DG_CALL(build_rows(d, *geom));
+  if (d->metric && gbase) DG_CALL(build_rows(d, gbase));
   return 0;
 }
 
@@ -504,7 +535,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   {
     const int dim = g->dim, W = d->W;
     const size_t nb = (size_t)(d->nslots / W) * 2 * dim * W * sizeof(int);
-    const size_t gb = (size_t)geom_len(d) * sizeof(dg_real);
+    const size_t gb = (size_t)(geom_pre(d) + geom_len(d)) * sizeof(dg_real);
     const size_t tb = (size_t)d->nslots * 2 * dim * d->nvar * ipow(q, dim - 1) * sizeof(dg_real);
     void *p;
     if ((rc = be->alloc(&p, nb))) goto fail;
@@ -665,7 +696,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     a.u = u->dev + b->base;
     a.u_out = d->d_rate + b->slot0;
     a.k = d->d_weight + b->slot0;
-    a.geom = d->d_geom ? d->d_geom + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
+    a.geom = d->d_geom ? d->d_geom + geom_pre(d) + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
     a.metric = (unsigned char)d->metric;
     a.aux = d->d_aux ? d->d_aux + (b->slot0 / d->W) * d->aux_size * d->W : NULL;
     a.slot0 = b->slot0;
@@ -828,7 +859,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       a.u0 = u0 ? u0->dev + b->base + off : NULL;
       a.k = k ? k->dev + b->base + off : NULL;
       a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
-      a.geom = d->d_geom ? d->d_geom + (slot0 / W) * geom_stride(d) * W : NULL;
+      a.geom = d->d_geom ? d->d_geom + geom_pre(d) + (slot0 / W) * geom_stride(d) * W : NULL;
       a.aux = d->d_aux ? d->d_aux + (slot0 / W) * d->aux_size * W : NULL;
       a.slot0 = slot0;
       a.nblock = nblk;

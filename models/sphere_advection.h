@@ -34,12 +34,18 @@
 enum { DG_SPHERE_WILLIAMSON = 0, DG_SPHERE_NAIR_LAURITZEN = 1 };
 
 typedef struct {
-  int flow;       /* DG_SPHERE_* */
-  dg_real s;      /* williamson: a u0 */
-  dg_real ca, sa; /* williamson: cos(alpha), sin(alpha) */
-  dg_real k1;     /* nair_lauritzen: (10 a^2 / T) cos(pi t / T) (at_time) */
-  dg_real k2;     /* nair_lauritzen: 2 pi a^2 / T */
-  dg_real shift;  /* nair_lauritzen: 2 pi t / T (at_time) */
+  int flow; /* DG_SPHERE_* */
+  union {
+    struct {
+      dg_real s;      /* a u0 */
+      dg_real ca, sa; /* cos(alpha), sin(alpha) */
+    } w;              /* williamson */
+    struct {
+      dg_real k1;     /* (10 a^2 / T) cos(pi t / T) (at_time) */
+      dg_real k2;     /* 2 pi a^2 / T */
+      dg_real cs, ss; /* cos and sin of the shift 2 pi t / T (at_time) */
+    } nl;             /* nair_lauritzen */
+  };
 } dg_model_params;
 
 DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
@@ -47,21 +53,25 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return 1;
 }
 
-/* The contravariant wind component d at x = (lambda, theta).  Sines by
- * dg_lane_sinpi (vectorised on the CPU) of x / pi.  x is never NULL at run
- * time (needs_x); a copy of the stages compiled for x = NULL folds here. */
+/* The contravariant wind component d at x.  On the latitude-longitude grid
+ * the stages hand over cos and sin of both coordinates with the point
+ * (x[DG_X_COS(e)], x[DG_X_SIN(e)]: angle addition from per-slot face values,
+ * docs/ARCHITECTURE.md), so the wind costs a few multiplications and no
+ * trigonometric function.  x is never NULL at run time (needs_x); a copy of
+ * the stages compiled for x = NULL folds here. */
 DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg_lane *x, int d) {
   if (!x) return dg_lane_set(0);
-  const dg_real ipi = (dg_real)0.31830988618379067154;
-  const dg_lane th = x[1] * ipi, cth = dg_lane_cospi(th);
+  const dg_lane cl = x[DG_X_COS(0)], sl = x[DG_X_SIN(0)];
+  const dg_lane ct = x[DG_X_COS(1)], st = x[DG_X_SIN(1)];
   if (p->flow == DG_SPHERE_WILLIAMSON) {
-    const dg_lane lm = x[0] * ipi;
-    if (d == 0) return (cth * p->ca + dg_lane_sinpi(th) * dg_lane_cospi(lm) * p->sa) * p->s;
-    return dg_lane_sinpi(lm) * cth * (-p->s * p->sa);
+    if (d == 0) return (ct * p->w.ca + st * cl * p->w.sa) * p->w.s;
+    return sl * ct * (-p->w.s * p->w.sa);
   }
-  const dg_lane lp = x[0] * ipi - p->shift * ipi, sl = dg_lane_sinpi(lp);
-  if (d == 0) return sl * sl * dg_lane_sinpi(th) * cth * (2 * p->k1) + cth * p->k2;
-  return sl * dg_lane_cospi(lp) * cth * cth * (2 * p->k1);
+  /* lambda' = lambda - shift */
+  const dg_lane slp = sl * p->nl.cs - cl * p->nl.ss;
+  if (d == 0) return slp * slp * st * ct * (2 * p->nl.k1) + ct * p->nl.k2;
+  const dg_lane clp = cl * p->nl.cs + sl * p->nl.ss;
+  return slp * clp * ct * ct * (2 * p->nl.k1);
 }
 
 DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
@@ -130,12 +140,16 @@ static int sphere_finish(void *dev, void *host, const dg_model_domain *dom,
   const double a = dom->radius;
   h->radius = a;
   h->u0 = 2 * M_PI * a / (12 * SPHERE_DAY);
-  p->s = (dg_real)(a * h->u0);
-  p->ca = (dg_real)cos(h->alpha);
-  p->sa = (dg_real)sin(h->alpha);
-  p->k1 = (dg_real)(10 * a * a / h->period);
-  p->k2 = (dg_real)(2 * M_PI * a * a / h->period);
-  p->shift = 0;
+  if (p->flow == DG_SPHERE_WILLIAMSON) {
+    p->w.s = (dg_real)(a * h->u0);
+    p->w.ca = (dg_real)cos(h->alpha);
+    p->w.sa = (dg_real)sin(h->alpha);
+  } else {
+    p->nl.k1 = (dg_real)(10 * a * a / h->period);
+    p->nl.k2 = (dg_real)(2 * M_PI * a * a / h->period);
+    p->nl.cs = 1;
+    p->nl.ss = 0;
+  }
   return 0;
 }
 
@@ -191,8 +205,9 @@ static void sphere_at_time(void *dev, const void *host, double t) {
   const sphere_host *h = (const sphere_host *)host;
   if (p->flow != DG_SPHERE_NAIR_LAURITZEN) return;
   const double a = h->radius;
-  p->k1 = (dg_real)(10 * a * a / h->period * cos(M_PI * t / h->period));
-  p->shift = (dg_real)(2 * M_PI * t / h->period);
+  p->nl.k1 = (dg_real)(10 * a * a / h->period * cos(M_PI * t / h->period));
+  p->nl.cs = (dg_real)cos(2 * M_PI * t / h->period);
+  p->nl.ss = (dg_real)sin(2 * M_PI * t / h->period);
 }
 
 static const char *sphere_file_name(const void *dev) {

@@ -173,14 +173,24 @@ static inline dg_lane dg_lane_sinpi(dg_lane a) {
   const dg_lane half = (n * (dg_real)0.5 + big) - big; /* n/2 rounded: n even iff 2 half == n */
   const dg_lane sign = (dg_real)1 - (dg_real)2 * dg_lane_abs(n - half * (dg_real)2);
   const dg_lane x = r * (dg_real)3.14159265358979323846, x2 = x * x;
-  /* Horner on (-1)^k x^(2k+1) / (2k+1)!, highest term first */
+  /* Horner on (-1)^k x^(2k+1) / (2k+1)!, highest term first; the
+     coefficients are constants (computing them here cost a division per
+     term and call: the sphere's update spent most of its time there) */
+  static const double coef[12] = {1.0,
+                                  -1.0 / 6.0,
+                                  1.0 / 120.0,
+                                  -1.0 / 5040.0,
+                                  1.0 / 362880.0,
+                                  -1.0 / 39916800.0,
+                                  1.0 / 6227020800.0,
+                                  -1.0 / 1307674368000.0,
+                                  1.0 / 355687428096000.0,
+                                  -1.0 / 121645100408832000.0,
+                                  1.0 / 51090942171709440000.0,
+                                  -1.0 / 25852016738884976640000.0};
   dg_lane p = dg_lane_set(0);
-  for (int k = nterms - 1; k >= 0; --k) {
-    dg_real c = 1; /* 1 / (2k+1)! with its sign */
-    for (int j = 2; j <= 2 * k + 1; ++j) c /= (dg_real)j;
-    if (k % 2) c = -c;
-    p = p * x2 + c;
-  }
+#pragma GCC unroll 16
+  for (int k = nterms - 1; k >= 0; --k) p = p * x2 + (dg_real)coef[k];
   return sign * (p * x);
 }
 /* cos(pi a) = sin(pi (a + 1/2)) */

@@ -166,15 +166,31 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
             to_points, par);
 }
 
+/* The sphere's trigonometry of coordinate e at Gauss point k (x[DG_X_COS(e)],
+ * x[DG_X_SIN(e)]): angle addition from the element's minus face, whose cos
+ * and sin the slot holds (ft, per lane), with cos and sin of h_e/2 (1 + xi_k)
+ * from the bucket's table (tt, one value for all lanes).  No trigonometric
+ * function per point; faces take the slot's own values, so the two elements
+ * of a face see the same bits. */
+DG_HD static inline void dg_point_trig(const dg_real *tt, const dg_real *ft, const int e,
+                                       const int k, dg_lane *x) {
+  const dg_real c = tt[2 * e * DG_MAX_Q + k], s = tt[(2 * e + 1) * DG_MAX_Q + k];
+  const dg_lane cm = dg_lane_load(ft + (4 * e) * DG_W), sm = dg_lane_load(ft + (4 * e + 1) * DG_W);
+  x[DG_X_COS(e)] = cm * c - sm * s;
+  x[DG_X_SIN(e)] = sm * c + cm * s;
+}
+
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
- * directions (first fastest), ls is the index along the last direction. */
+ * directions (first fastest), ls is the index along the last direction; on
+ * the sphere (tt not NULL) also their cos and sin (dg_point_trig). */
 DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
                                    const int DIM, const int Q, const int p, const int ls,
-                                   dg_lane *x) {
+                                   const dg_real *tt, const dg_real *ft, dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
     x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
+    if (tt) dg_point_trig(tt, ft, e, ke, x);
   }
 }
 
@@ -392,12 +408,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  const int GS = 3 * DIM + (A->metric ? 3 : 0); /* geom reals per slot */
+  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0); /* geom reals per slot */
   const dg_real *geom = NX && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const int needs_x = geom != 0;
-  /* the sphere (A->metric): the row table's offset and the pole masks */
+  /* the sphere (A->metric): the row table's offset, the pole masks, the
+     faces' cos and sin (ft) and the bucket's angle table (tt) */
   const int met = NX && geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 3) * DG_W : 0;
   dg_lane moff = dg_lane_set(0), pmask[2] = {dg_lane_set(1), dg_lane_set(1)};
   if (met) {
     moff = dg_lane_load(geom + (3 * DIM) * DG_W);
@@ -424,10 +442,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_lane *gf = st + NS * NV * NF;               /* face-value collapse, 2 N^(DIM-1) */
   dg_lane *t1 = gf + 2 * NF;                     /* contraction scratch */
   dg_lane *t2 = t1 + (DIM == 3 ? Q * N * N : Q); /* N^2, the 3D lifting */
-  dg_lane xc[3], x[3], up[DG_NVAR], f[DG_NVAR];
+  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], f[DG_NVAR];
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
-  for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
+  for (int e = 0; e < 3; ++e) xc[e] = dg_lane_set(0);
+  DG_UNROLL_ALL
+  for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
@@ -529,6 +549,12 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
+        if (met) { /* the face's own cos and sin, the tangential point's */
+          x[DG_X_COS(d)] = dg_lane_load(ft + (4 * d + 2 * side) * DG_W);
+          x[DG_X_SIN(d)] = dg_lane_load(ft + (4 * d + 2 * side + 1) * DG_W);
+          dg_point_trig(tt, ft, t1d, p1, x);
+          if (DIM == 3) dg_point_trig(tt, ft, t2d, p2, x);
+        }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
         if (met && d == DIM - 1) /* a pole face carries no flux */
@@ -624,7 +650,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, tt, ft, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -722,7 +748,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
                                        dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q, NV = DG_NVAR;
   const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
-  const int GS = 3 * DIM + (A->metric ? 3 : 0); /* geom reals per slot */
+  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0); /* geom reals per slot */
   const dg_real *geom = A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
   const dg_model_params mp = dg_model_unpack(&A->model);
@@ -734,10 +760,13 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const int met = geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
-  dg_lane xc[3], x[3], up[DG_NVAR], vmax[3];
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 3) * DG_W : 0;
+  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3];
+  DG_UNROLL_ALL
+  for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) {
-    xc[e] = x[e] = vmax[e] = dg_lane_set(0);
+    xc[e] = vmax[e] = dg_lane_set(0);
     if (geom && e < DIM) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
   }
   DG_UNROLL_ALL
@@ -759,7 +788,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, tt, ft, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jinv = met ? dg_lane_gather(mtab, moff, N * N + l) : dg_lane_set(1);
       DG_UNROLL_ALL

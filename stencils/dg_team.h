@@ -80,7 +80,7 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
                                       dg_lane *L, const int f, const int d, const int N,
                                       const int Q, const int NX) {
   const int NV = DG_NVAR, side = f % 2, t = 1 - d;
-  dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[3];
+  dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[DG_X_LEN];
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
     dg_line(go + v * 4 * N, 1, uo[v], 1, N, Q, B->P, 1, 0);
@@ -89,6 +89,7 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
     for (int p = 0; p < Q; ++p) un[v][p] = dg_lane_trace_pick(un[v][p], tr, noff, v * Q + p);
   }
   x[0] = x[1] = x[2] = dg_lane_set(0);
+  x[3] = x[4] = x[5] = x[6] = dg_lane_set(0); /* DG_X_LEN: no trigonometry here */
   if (geom) x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL
@@ -145,10 +146,12 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   /* the x-neighbours in this microblock (not at a periodic wrap) */
   const int near[2] = {xs && lane > 0 && nbr[0] == bs - 1,
                        xs && lane < DG_W - 1 && nbr[DG_W] == bs + 1};
-  dg_lane xc[3], x[3];
+  dg_lane xc[3], x[DG_X_LEN];
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
-  for (int e = 0; e < 3; ++e) xc[e] = x[e] = dg_lane_set(0);
+  for (int e = 0; e < 3; ++e) xc[e] = dg_lane_set(0);
+  DG_UNROLL_ALL
+  for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 

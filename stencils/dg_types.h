@@ -71,4 +71,21 @@
 #define DG_HD
 #endif
 
+/* The position as a model sees it (the x of dg_model_flux and the others):
+ * DG_X_LEN lanes; x[0..dim-1] the coordinates; on the latitude-longitude
+ * grid also cos and sin of each coordinate at the point, x[DG_X_COS(e)] and
+ * x[DG_X_SIN(e)] (e = 0: lambda, 1: theta), formed by the stages without a
+ * trigonometric function (docs/ARCHITECTURE.md, "Geometry"); 0 elsewhere. */
+#define DG_X_LEN    7
+#define DG_X_COS(e) (3 + 2 * (e))
+#define DG_X_SIN(e) (4 + 2 * (e))
+
+/* The sphere's geometry (dg_stage_args.metric): reals per slot after the
+ * 3 dim coordinates: the row table's offset, the two pole masks, and cos and
+ * sin of the coordinate of each of the four faces [e][side][cos, sin]; and
+ * before the slots, DG_TRIG_LEN reals: cos and sin of h_e/2 (1 + xi_k) at the
+ * Gauss points, [e][cos, sin][k]. */
+#define DG_GEOM_METRIC 11
+#define DG_TRIG_LEN    (4 * DG_MAX_Q)
+
 #endif

@@ -27,7 +27,7 @@ set -u
   sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//' >&2
   exit 2
 }
-advect=$1
+advect=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 n=${SPHERE_CELLS:-20}
 alpha=${SPHERE_ALPHA:-1.5707963267948966}
 days=${SPHERE_DAYS:-12}
@@ -36,6 +36,9 @@ maps=${SPHERE_MAPS:-"uniform:--degree 3
 latitude:--map latitude --degree 3 --degree-min 1
 step:--map step --degree 3 --degree-min 1"}
 
+work=$(mktemp -d) || exit 1 # advect writes its snapshots here
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
 base=(--model sphere_advection --grid latlon --cells "$n" --alpha "$alpha" --quiet)
 kv() { printf '%s\n' "$1" | grep '^advect: backend=' | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 

@@ -27,8 +27,9 @@ set -u
   sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//' >&2
   exit 2
 }
-advect=$1
+advect=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 csv=${2:-}
+[ -z "$csv" ] || case $csv in /*) ;; *) csv=$PWD/$csv ;; esac
 [ -x "$advect" ] || {
   echo "sphere-table.sh: $advect is not an executable" >&2
   exit 2
@@ -46,11 +47,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # one case: its CSV row, or a FAILED row with advect's last line
 one() {
-  local init=$1 alpha=$2 n=$3 r=$4 out
+  local init=$1 alpha=$2 n=$3 r=$4 out dir
+  dir=$(mktemp -d -p "$tmp") || return 1 # advect writes its snapshot here
   # shellcheck disable=SC2086
-  out=$("$advect" --model sphere_advection --grid latlon --cells "$n" --degree "$r" \
+  out=$(cd "$dir" && "$advect" --model sphere_advection --grid latlon --cells "$n" --degree "$r" \
     --initial "$init" --alpha "$alpha" --t-end "$tend" --quiet $extra 2>&1)
   local rc=$? line
+  rm -rf "$dir"
   line=$(printf '%s\n' "$out" | grep '^advect: backend=' | tail -1)
   if [ $rc -ne 0 ] || [ -z "$line" ]; then
     echo "FAILED,$init,$alpha,$n,$r,$(printf '%s' "$out" | tail -1 | tr ',' ';')"
@@ -60,7 +63,7 @@ one() {
   echo "$init,$alpha,$n,$r,$(kv steps),$(kv dt),$(kv l1_rel),$(kv l2_rel),$(kv linf_rel),$(kv mass_drift),$(kv wall_s),$(kv backend)"
 }
 export -f one
-export advect tend extra
+export advect tend extra tmp
 
 # the largest runs first, so that parallel runs finish together
 for init in $inits; do for alpha in $alphas; do for n in $ns; do for r in $rs; do

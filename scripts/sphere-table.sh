@@ -21,6 +21,8 @@
 #   SPHERE_DAYS     days                          [12]
 #   SPHERE_JOBS     runs at once                  [1]
 #   SPHERE_EXTRA    more advect options           []
+#   SPHERE_PARTIAL  a file each row is also appended to as soon as its run
+#                   ends (what a run cut short leaves)     []
 # Exit status: 0 every run finished, 1 a run failed (its line says which).
 set -u
 [ $# -ge 1 ] || {
@@ -69,7 +71,8 @@ export advect tend extra tmp
 for init in $inits; do for alpha in $alphas; do for n in $ns; do for r in $rs; do
   echo "$((n * n * (2 * r + 1) * (r + 1) * (r + 1))) $init $alpha $n $r"
 done; done; done; done | sort -rn | cut -d' ' -f2- >"$tmp/cases"
-xargs -P "$jobs" -L 1 bash -c 'one "$@" >"'"$tmp"'/row.$$.$RANDOM"' _ <"$tmp/cases"
+export partial=${SPHERE_PARTIAL:-/dev/null}
+xargs -P "$jobs" -L 1 bash -c 'f="'"$tmp"'/row.$$.$RANDOM"; one "$@" >"$f"; s=$?; cat "$f" >>"$partial"; exit $s' _ <"$tmp/cases"
 status=$?
 
 {

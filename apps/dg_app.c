@@ -520,7 +520,8 @@ static int step_map(dg_app_setup *s, const dg_app_config *c) {
 }
 
 int dg_app_grid(const dg_app_config *c, dg_grid *g) {
-  if (!strcmp(c->grid, "latlon")) return dg_grid_init_latlon(g, c->cells[0], c->cells[1], c->radius);
+  if (!strcmp(c->grid, "latlon"))
+    return dg_grid_init_latlon(g, c->cells[0], c->cells[1], c->radius);
   double lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
     lo[d] = c->box[2 * d];

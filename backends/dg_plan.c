@@ -107,15 +107,14 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
   /* the team update has no metric terms yet and forms no exterior states: a
      mapped grid (the sphere) and a box with boundaries run the one-element
      update, the plain reference schedule */
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team",
-                       dim == 2 && !in->aux && !in->mapped && !in->bnd,
-                       dim != 2 ? "a 2D grid"
-                       : in->mapped
-                           ? "a 2D grid without metric terms (the team update has none yet)"
-                       : in->bnd ? "a grid periodic on every side (the team update forms no "
-                                   "boundary states)"
-                                 : "a model without auxiliary data",
-                       &p->team));
+  DG_CALL(env_override(
+      "DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->mapped && !in->bnd,
+      dim != 2     ? "a 2D grid"
+      : in->mapped ? "a 2D grid without metric terms (the team update has none yet)"
+      : in->bnd    ? "a grid periodic on every side (the team update forms no "
+                     "boundary states)"
+                   : "a model without auxiliary data",
+      &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1; a
      box with boundaries reads traces (its boundary faces read their own) */

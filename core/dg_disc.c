@@ -455,7 +455,9 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   d->bnd = g->kind == DG_GRID_BOX && dg_grid_has_bc(g);
   for (int f = 0; d->bnd && f < 2 * g->dim; ++f) {
     const int k = g->bc[f];
-    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW : k == DG_BC_WALL ? DG_MODEL_BC_WALL : 0;
+    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW
+                     : k == DG_BC_WALL ? DG_MODEL_BC_WALL
+                                       : 0;
     if (need && !(dg_model_bc(d->model) & need)) {
       rc = dg_error(DG_ERR_ARG, "boundary %s: model %s has no %s", dg_bc_side_name(f),
                     dg_model_name(d->model), k == DG_BC_WALL ? "wall reflection" : "inflow data");

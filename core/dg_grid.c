@@ -69,8 +69,9 @@ int dg_grid_set_bc(dg_grid *g, const int bc[DG_GRID_SIDES]) {
   }
   for (int f = 0; f < 2 * g->dim; ++f)
     if (bc[f] < DG_BC_PERIODIC || bc[f] > DG_BC_WALL)
-      return dg_error(DG_ERR_ARG, "boundary %s: kind %s is not one of periodic, inflow, outflow, "
-                                  "wall",
+      return dg_error(DG_ERR_ARG,
+                      "boundary %s: kind %s is not one of periodic, inflow, outflow, "
+                      "wall",
                       dg_bc_side_name(f), dg_bc_name(bc[f]));
   for (int d = 0; d < g->dim; ++d) {
     const int lo = bc[2 * d], hi = bc[2 * d + 1];

@@ -36,14 +36,14 @@ typedef enum {
 #define DG_GRID_SIDES 6
 
 typedef struct {
-  int dim;       /* 2 or 3 */
-  int n[3];      /* elements per direction (n[2] = 1 in 2D) */
-  double lo[3];  /* box lower corner */
-  double hi[3];  /* box upper corner */
-  double h[3];   /* element size per direction */
-  long nelem;    /* n0*n1*n2 */
-  int kind;      /* dg_grid_kind */
-  double radius; /* DG_GRID_LATLON: the sphere's radius a (0 for a box) */
+  int dim;               /* 2 or 3 */
+  int n[3];              /* elements per direction (n[2] = 1 in 2D) */
+  double lo[3];          /* box lower corner */
+  double hi[3];          /* box upper corner */
+  double h[3];           /* element size per direction */
+  long nelem;            /* n0*n1*n2 */
+  int kind;              /* dg_grid_kind */
+  double radius;         /* DG_GRID_LATLON: the sphere's radius a (0 for a box) */
   int bc[DG_GRID_SIDES]; /* dg_bc_kind per side (periodic unless set; the sphere's
                             theta sides are poles) */
 } dg_grid;

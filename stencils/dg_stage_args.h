@@ -103,7 +103,11 @@ typedef char dg_stage_args_size_kept[sizeof(dg_stage_args) == 264 ? 1 : -1];
 #endif
 
 /* The kinds of dg_stage_args.bc, the values of core/dg_grid.h's dg_bc_kind. */
-enum { DG_STAGE_BC_PERIODIC = 0, DG_STAGE_BC_INFLOW = 1, DG_STAGE_BC_OUTFLOW = 2,
-       DG_STAGE_BC_WALL = 3 };
+enum {
+  DG_STAGE_BC_PERIODIC = 0,
+  DG_STAGE_BC_INFLOW = 1,
+  DG_STAGE_BC_OUTFLOW = 2,
+  DG_STAGE_BC_WALL = 3
+};
 
 #endif

@@ -112,22 +112,26 @@ DG_HD_COLD static void dg_exterior(const dg_model_params *mp, const dg_real *bda
   dg_model_bdata b;
   memcpy(&b, bdat, sizeof b);
 #endif
-  (void)bdat, (void)ax, (void)QV;
+  (void)mp, (void)bdat, (void)kind, (void)ax, (void)QV, (void)xf, (void)xc, (void)h, (void)B,
+      (void)t, (void)t1d, (void)t2d;
   for (int p = 0; p < QF; ++p) {
-    dg_lane x[3], ui[DG_NVAR], ue[DG_NVAR], av[DG_MODEL_NAUX + 1];
+    dg_lane ue[DG_NVAR];
+    for (int v = 0; v < DG_NVAR; ++v) ue[v] = uo[v * sv + p]; /* outflow */
+#if DG_MODEL_BOUNDARY || DG_MODEL_WALL
+    dg_lane x[3], ui[DG_NVAR], av[DG_MODEL_NAUX + 1];
     x[0] = x[1] = x[2] = dg_lane_set(0);
     x[d] = xf;
     x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p % Q];
     if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p / Q];
     if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
     const dg_lane *a = DG_MODEL_NAUX ? av : 0;
-    (void)a;
-    for (int v = 0; v < DG_NVAR; ++v) ue[v] = ui[v] = uo[v * sv + p];
+    for (int v = 0; v < DG_NVAR; ++v) ui[v] = ue[v];
 #if DG_MODEL_BOUNDARY
     if (kind == DG_STAGE_BC_INFLOW) dg_model_boundary(mp, &b, ui, a, x, t, d, ue);
 #endif
 #if DG_MODEL_WALL
     if (kind == DG_STAGE_BC_WALL) dg_model_wall(mp, ui, a, x, t, d, ue);
+#endif
 #endif
     for (int v = 0; v < DG_NVAR; ++v) un[v * QF + p] = ue[v] * bm + un[v * QF + p] * bi;
   }
@@ -468,8 +472,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      model's inflow data before the first slot's geometry */
   const int bnd = NX && geom && A->bc;
 #if DG_MODEL_BOUNDARY
-  const dg_real *bdat =
-      bnd ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) - DG_BDATA_REALS : 0;
+  const dg_real *bdat = bnd ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) - DG_BDATA_REALS : 0;
 #else
   const dg_real *bdat = 0;
 #endif
@@ -601,8 +604,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         dg_lane_nbr_load_n(A->trace, noff, kind, 0, NV * QF, Gs);
       }
       if (bk) /* a face on a boundary side: the exterior state instead */
-        dg_exterior(&mp, bdat, bk, bm, fv + fc * QF, 2 * DIM * QF, Gs, ax, xf, xc, h, B, tm, DIM,
-                    Q, fc);
+        dg_exterior(&mp, bdat, bk, bm, fv + fc * QF, 2 * DIM * QF, Gs, ax, xf, xc, h, B, tm, DIM, Q,
+                    fc);
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;

@@ -63,8 +63,8 @@ static dg_model *advection(int dim) {
 
 /* Run to t_end with RK4 at cfl x the stable step; the L2 error (all
  * variables) against the model's solution. */
-static double run_error(const dg_grid *g, const dg_degree_map *map, const dg_model *m,
-                        double t_end, double cfl) {
+static double run_error(const dg_grid *g, const dg_degree_map *map, const dg_model *m, double t_end,
+                        double cfl) {
   dg_disc *d;
   dg_field *u;
   dg_ts *ts;
@@ -103,8 +103,8 @@ static double rate(int dim, int n, int r, int kind, const int bc[6], const dg_mo
   return log2(e[0] / e[1]);
 }
 
-static const int inout[6] = {DG_BC_INFLOW, DG_BC_OUTFLOW, DG_BC_INFLOW,
-                             DG_BC_OUTFLOW, DG_BC_INFLOW, DG_BC_OUTFLOW};
+static const int inout[6] = {DG_BC_INFLOW,  DG_BC_OUTFLOW, DG_BC_INFLOW,
+                             DG_BC_OUTFLOW, DG_BC_INFLOW,  DG_BC_OUTFLOW};
 
 static void case_advection(int dim) {
   dg_model *m = advection(dim);
@@ -112,7 +112,8 @@ static void case_advection(int dim) {
   for (int kind = UNIFORM; kind <= RANDOM; ++kind)
     for (int r = 1; r <= rmax - kind; ++r) {
       double e2;
-      const double p = rate(dim, dim == 3 ? 4 : 8, r, kind, inout, m, 0.3, r >= 3 ? 0.15 : 0.4, &e2);
+      const double p =
+          rate(dim, dim == 3 ? 4 : 8, r, kind, inout, m, 0.3, r >= 3 ? 0.15 : 0.4, &e2);
       printf("advection %dD %s r=%d: L2 %.3e rate %.2f\n", dim, kind ? "random r..r+1" : "uniform",
              r, e2, p);
       if (kind == UNIFORM)
@@ -303,8 +304,8 @@ static void case_walls(void) {
 }
 
 /* dg_disc_create on box(bc) with model `name` fails with exactly `msg`. */
-static void refused(const char *name, const int bc[6], const char *env, const char *value,
-                    int r, const char *msg) {
+static void refused(const char *name, const int bc[6], const char *env, const char *value, int r,
+                    const char *msg) {
   dg_grid g;
   dg_degree_map *map;
   box(&g, 2, 6, bc);
@@ -315,8 +316,8 @@ static void refused(const char *name, const int bc[6], const char *env, const ch
   dg_disc *d = NULL;
   const int rc = dg_disc_create(&d, &g, map, 0, m);
   if (env) unsetenv(env);
-  CHECK(rc != 0 && !strcmp(dg_error_message(), msg), "%s: got rc %d '%s', expected '%s'", name,
-        rc, rc ? dg_error_message() : "", msg);
+  CHECK(rc != 0 && !strcmp(dg_error_message(), msg), "%s: got rc %d '%s', expected '%s'", name, rc,
+        rc ? dg_error_message() : "", msg);
   dg_disc_destroy(&d);
   dg_model_destroy(&m);
   dg_degree_map_destroy(&map);
@@ -324,8 +325,7 @@ static void refused(const char *name, const int bc[6], const char *env, const ch
 
 static void case_refuse(void) {
   refused("advection", walls, NULL, NULL, 2, "boundary x-: model advection has no wall reflection");
-  const int in_ac[6] = {DG_BC_OUTFLOW, DG_BC_OUTFLOW, DG_BC_PERIODIC,
-                        DG_BC_PERIODIC, 0,             0};
+  const int in_ac[6] = {DG_BC_OUTFLOW, DG_BC_OUTFLOW, DG_BC_PERIODIC, DG_BC_PERIODIC, 0, 0};
   const int in_ac2[6] = {DG_BC_WALL, DG_BC_WALL, DG_BC_WALL, DG_BC_INFLOW, 0, 0};
   refused("acoustics", in_ac2, NULL, NULL, 2, "boundary y+: model acoustics has no inflow data");
   refused("advection", inout, "DGRID_UPDATE", "team", 2,

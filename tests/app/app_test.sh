@@ -694,7 +694,7 @@ EOF
   [ "$(cfgdump def.h5 | grep '^bc = ')" = "bc = periodic" ] || bad "default snapshot: $(cfgdump def.h5 | grep '^bc')"
   # inflow/outflow through a configuration file = the command line, bitwise;
   # printed and stored with every side
-  A="--cells 8x8 --degree 2 --init gauss --bell-centre 0.3,0.4 --bell-radius 0.2 --beta 1,0.5 --t-end 0.1 --quiet"
+  A="--cells 8x8 --degree 3 --init gauss --bell-centre 0.3,0.4 --bell-radius 0.2 --beta 1,0.5 --t-end 0.1 --quiet"
   # shellcheck disable=SC2086
   run $A --bc inflow,outflow,inflow,outflow --output cli.h5 --output-every 2
   want_rc 0 "inflow/outflow"

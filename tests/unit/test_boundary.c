@@ -113,7 +113,7 @@ static void case_advection(int dim) {
     for (int r = 1; r <= rmax - kind; ++r) {
       double e2;
       const double p =
-          rate(dim, dim == 3 ? 4 : 8, r, kind, inout, m, 0.3, r >= 3 ? 0.15 : 0.4, &e2);
+          rate(dim, dim == 3 ? 6 : 8, r, kind, inout, m, 0.3, r >= 3 ? 0.15 : 0.4, &e2);
       printf("advection %dD %s r=%d: L2 %.3e rate %.2f\n", dim, kind ? "random r..r+1" : "uniform",
              r, e2, p);
       if (kind == UNIFORM)

@@ -56,10 +56,16 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --dim D              2 or 3                                  [2]\n"
           "  --cells N1xN2[xN3]   elements per direction                  [32x32(x32)]\n"
           "                       (latlon: N1xN2 or N2 alone, then N1 = 2 N2)\n"
-          "  --box x0,x1,y0,y1[,z0,z1]  the periodic box                  [unit box]\n"
-          "  --grid KIND          box (periodic) | latlon (the sphere, 2D: lambda x\n"
+          "  --box x0,x1,y0,y1[,z0,z1]  the box                           [unit box]\n"
+          "  --grid KIND          box (sides: --bc) | latlon (the sphere, 2D: lambda x\n"
           "                       theta, periodic in lambda, poles at theta = +-pi/2) [box]\n"
           "  --radius A           latlon: the sphere's radius (m)         [6.37122e6]\n"
+          "  --bc KINDS           box sides: one kind for all, or one per side in the\n"
+          "                       order x-,x+,y-,y+[,z-,z+]; kinds periodic | inflow\n"
+          "                       (the model's data, advection: its exact solution) |\n"
+          "                       outflow | wall (the model's reflection, acoustics);\n"
+          "                       periodic on both sides of a direction or neither\n"
+          "                                                               [periodic]\n"
           "  --degree R           uniform degree; max of the other maps   [3]\n"
           "  --degree-min R       min degree of band/random/latitude/step (an error\n"
           "                       with a uniform map or a map file)       [0]\n"
@@ -219,6 +225,30 @@ static int record(dg_app_config *c, const char *key, const char *val) {
 }
 
 static const char *const maps = "uniform|band|random|latitude|step";
+static const char *const bcs = "periodic|inflow|outflow|wall";
+
+/* --bc: one kind (every side) or one per side, comma-separated; the count
+ * is checked against --dim once every option is known. */
+static int parse_bc(const char *opt, const char *s, int *bc, int *n) {
+  char buf[128], esc[160];
+  if (strlen(s) >= sizeof buf) return dg_error(DG_ERR_ARG, "option %s: value too long", opt);
+  strcpy(buf, s);
+  int k = 0;
+  const size_t len = strlen(s);
+  if (len == 0 || s[0] == ',' || s[len - 1] == ',' || strstr(s, ",,"))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a comma-separated list of kinds", opt,
+                    dg_escape(esc, sizeof esc, s));
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (k >= 6)
+      return dg_error(DG_ERR_ARG, "option %s: '%s' has more than 6 kinds", opt,
+                      dg_escape(esc, sizeof esc, s));
+    DG_CALL(dg_parse_word(opt, tok, bcs, &bc[k]));
+    ++k;
+  }
+  *n = k;
+  return 0;
+}
 static const char *const tss = "euler|ssprk2|ssprk3|rk4|lsrk4";
 
 /* Options without a value. */
@@ -242,6 +272,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
     return 0;
   }
   if (!strcmp(name, "grid")) return parse_word(opt, v, "box|latlon", c->grid, sizeof c->grid);
+  if (!strcmp(name, "bc")) return parse_bc(opt, v, c->bc, &c->bc_n);
   if (!strcmp(name, "radius")) {
     DG_CALL(parse_real(opt, v, &c->radius));
     if (!(c->radius > 0) || !isfinite(c->radius))
@@ -377,6 +408,23 @@ static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
     return dg_error(DG_ERR_ARG, "option --grid latlon: the sphere is 2D, --dim is %d", c->dim);
   if (latlon && c->box_n)
     return dg_error(DG_ERR_ARG, "option --box: not with --grid latlon (the sphere is implied)");
+  if (latlon && c->bc_n)
+    return dg_error(DG_ERR_ARG, "option --bc: not with --grid latlon (the sphere's sides are "
+                                "fixed: lambda periodic, poles)");
+  if (c->bc_n > 1 && c->bc_n != 2 * c->dim)
+    return dg_error(DG_ERR_ARG,
+                    "option --bc: %d kinds given but --dim %d needs 1 or %d (sides x-,x+,y-,y+%s)",
+                    c->bc_n, c->dim, 2 * c->dim, c->dim == 3 ? ",z-,z+" : "");
+  if (c->bc_n == 1)
+    for (int f = 1; f < 6; ++f) c->bc[f] = c->bc[0];
+  if (c->bc_n) { /* the pairing of each direction's sides */
+    dg_grid g;
+    const int one[3] = {1, 1, 1};
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    DG_CALL(dg_grid_init(&g, c->dim, one, lo, hi));
+    const int rc = dg_grid_set_bc(&g, c->bc);
+    if (rc) return dg_error_prefix(rc, "option --bc");
+  }
   if (!latlon && c->cells_n == 1)
     return dg_error(DG_ERR_ARG, "option --cells: one size is for --grid latlon (N1 = 2 N2)");
   if (latlon && c->cells_n == 1) {
@@ -471,20 +519,25 @@ static int step_map(dg_app_setup *s, const dg_app_config *c) {
   return rc;
 }
 
-int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
-  memset(s, 0, sizeof *s);
+int dg_app_grid(const dg_app_config *c, dg_grid *g) {
+  if (!strcmp(c->grid, "latlon"))
+    return dg_grid_init_latlon(g, c->cells[0], c->cells[1], c->radius);
   double lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
     lo[d] = c->box[2 * d];
     hi[d] = c->box[2 * d + 1];
   }
+  DG_CALL(dg_grid_init(g, c->dim, c->cells, lo, hi));
+  if (c->bc_n) DG_CALL(dg_grid_set_bc(g, c->bc));
+  return 0;
+}
+
+int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
+  memset(s, 0, sizeof *s);
   /* the memory a run needs, before anything is allocated (again below with
      the map's own degrees) */
   DG_CALL(dg_app_check_memory(c, NULL));
-  if (!strcmp(c->grid, "latlon"))
-    DG_CALL(dg_grid_init_latlon(&s->grid, c->cells[0], c->cells[1], c->radius));
-  else
-    DG_CALL(dg_grid_init(&s->grid, c->dim, c->cells, lo, hi));
+  DG_CALL(dg_app_grid(c, &s->grid));
   const dg_grid *g = &s->grid;
   if (!c->map_file[0] && !strcmp(c->map, "step"))
     DG_CALL(step_map(s, c));

@@ -20,6 +20,8 @@ typedef struct {
   int box_n;   /* numbers given (0: default) */
   double box[6];
   char grid[16]; /* box | latlon */
+  int bc[6];     /* --bc: a dg_bc_kind per side x-, x+, y-, y+, z-, z+ */
+  int bc_n;      /* kinds given (0: default, every side periodic; 1: all sides) */
   double radius; /* latlon: the sphere's radius */
   int degree, degree_min;
   char map[16];       /* uniform | band | random */
@@ -90,6 +92,8 @@ void dg_app_help(FILE *f, const char *prog);
 int dg_app_default_param(dg_app_config *c, const char *key, const char *value);
 /* The degree map of c on grid g (map, map file or the restart's degrees). */
 int dg_app_map_create(dg_degree_map **m, const dg_grid *g, const dg_app_config *c);
+/* The grid of c: the box with its sides' kinds (--bc), or the sphere. */
+int dg_app_grid(const dg_app_config *c, dg_grid *g);
 /* Build grid, map and disc from c (the model's parameters finished for the
  * grid). */
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c);

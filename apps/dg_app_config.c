@@ -25,6 +25,7 @@ static const struct {
     {"radius", DG_APP_GRID},
     {"cells", DG_APP_GRID},
     {"box", DG_APP_GRID},
+    {"bc", DG_APP_GRID},
     {"degree", DG_APP_GRID},
     {"degree-min", DG_APP_GRID},
     {"map", DG_APP_GRID},
@@ -228,15 +229,9 @@ int dg_app_layers_check_model(const dg_app_layers *L, dg_app_config *c) {
   for (int i = 0; i < L->nopt; ++i)
     any |= L->opt[i].from && dg_model_has_param(c->model, L->opt[i].key);
   if (!any) return 0;
-  double lo[3], hi[3];
-  for (int d = 0; d < 3; ++d) {
-    lo[d] = c->box[2 * d];
-    hi[d] = c->box[2 * d + 1];
-  }
   /* on the run's grid: a model may need its kind (the sphere's) */
   dg_grid g;
-  int rc = !strcmp(c->grid, "latlon") ? dg_grid_init_latlon(&g, c->cells[0], c->cells[1], c->radius)
-                                      : dg_grid_init(&g, c->dim, c->cells, lo, hi);
+  int rc = dg_app_grid(c, &g);
   if (rc == 0) rc = dg_model_finish_grid(c->model, &g);
   char key[64];
   if (rc && sscanf(dg_error_message(), "option --%63[a-z0-9-]:", key) == 1)
@@ -282,17 +277,9 @@ static int add(dg_config *out, const char *key, const char *fmt, ...) {
 }
 
 static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
-  double lo[3], hi[3];
-  for (int d = 0; d < 3; ++d) {
-    lo[d] = c->box[2 * d];
-    hi[d] = c->box[2 * d + 1];
-  }
   dg_grid g;
   const int latlon = !strcmp(c->grid, "latlon");
-  if (latlon)
-    DG_CALL(dg_grid_init_latlon(&g, c->cells[0], c->cells[1], c->radius));
-  else
-    DG_CALL(dg_grid_init(&g, c->dim, c->cells, lo, hi));
+  DG_CALL(dg_app_grid(c, &g));
   DG_CALL(dg_model_finish_grid(c->model, &g));
   if (q <= 0) q = c->q;
   if (q <= 0) { /* max degree + 1 of the map (a step map's is --degree, as uniform's) */
@@ -311,9 +298,17 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   }
   DG_CALL(dim == 3 ? add(out, "cells", "%dx%dx%d", c->cells[0], c->cells[1], c->cells[2])
                    : add(out, "cells", "%dx%d", c->cells[0], c->cells[1]));
-  if (!latlon) { /* the sphere implies its box */
+  if (!latlon) { /* the sphere implies its box and its sides */
     dg_format_list(v, sizeof v, c->box, 2 * dim);
     DG_CALL(add(out, "box", "%s", v));
+    /* one kind where every side has it, else every side's */
+    int same = 1;
+    for (int f = 1; f < 2 * dim; ++f) same &= g.bc[f] == g.bc[0];
+    size_t o = 0;
+    v[0] = '\0';
+    for (int f = 0; f < (same ? 1 : 2 * dim); ++f)
+      o += (size_t)snprintf(v + o, sizeof v - o, "%s%s", f ? "," : "", dg_bc_name(g.bc[f]));
+    DG_CALL(add(out, "bc", "%s", v));
   }
   /* only the keys that act (dg_app_check_config refuses the others) */
   if (c->map_file[0]) {

@@ -66,7 +66,7 @@ static int own_split(const dg_backend_ops *be, const dg_plan_in *in, int r) {
 /* Where own q could run: 2D, degree changes, and a model that declares the
  * r + 1 point rule exact (linear flux independent of x on an affine grid). */
 static int own_ok(const dg_plan_in *in) {
-  return in->dim == 2 && in->rmin < in->rmax && in->own_q_exact && !in->mapped;
+  return in->dim == 2 && in->rmin < in->rmax && in->own_q_exact && !in->mapped && !in->bnd;
 }
 
 /* DGRID_OWN_Q: off, on, or auto: where the buckets that would split
@@ -102,25 +102,32 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team = dim == 2 && !in->aux && !in->mapped &&
+  p->team = dim == 2 && !in->aux && !in->mapped && !in->bnd &&
             (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
-  /* the team update has no metric terms yet: a mapped grid (the sphere) runs the
-     one-element update, the plain reference schedule */
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->mapped,
-                       dim != 2 ? "a 2D grid"
-                       : in->mapped
-                           ? "a 2D grid without metric terms (the team update has none yet)"
-                           : "a model without auxiliary data",
-                       &p->team));
+  /* the team update has no metric terms yet and forms no exterior states: a
+     mapped grid (the sphere) and a box with boundaries run the one-element
+     update, the plain reference schedule */
+  DG_CALL(env_override(
+      "DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->mapped && !in->bnd,
+      dim != 2     ? "a 2D grid"
+      : in->mapped ? "a 2D grid without metric terms (the team update has none yet)"
+      : in->bnd    ? "a grid periodic on every side (the team update forms no "
+                     "boundary states)"
+                   : "a model without auxiliary data",
+      &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
-  /* the one-element update's kernels on coefficients exist for q = r + 1 */
-  const int fits = nonempty == 1 && in->q == r0 + 1;
+  /* the one-element update's kernels on coefficients exist for q = r + 1; a
+     box with boundaries reads traces (its boundary faces read their own) */
+  const int fits = nonempty == 1 && in->q == r0 + 1 && !in->bnd;
   p->nbr_coeffs = p->team || (fits && r0 <= be->coeffs_rmax[dim - 2]);
   char why[160];
-  snprintf(why, sizeof why,
-           "a uniform degree map and q = degree + 1, or the team update (this one has degrees "
-           "%d..%d, q = %d)",
-           in->rmin, in->rmax, in->q);
+  if (in->bnd)
+    snprintf(why, sizeof why, "a grid periodic on every side (a box with boundaries reads traces)");
+  else
+    snprintf(why, sizeof why,
+             "a uniform degree map and q = degree + 1, or the team update (this one has degrees "
+             "%d..%d, q = %d)",
+             in->rmin, in->rmax, in->q);
   DG_CALL(
       env_override("DGRID_NEIGHBOURS", "traces", "coeffs", fits || p->team, why, &p->nbr_coeffs));
   if (p->team && !p->nbr_coeffs) {
@@ -191,5 +198,7 @@ void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t 
            in->aux ? "; auxiliary data: element update" : "",
            in->mapped ? " geometry=latlon: the one-element update only (the team update and "
                         "own q have no metric terms yet)"
+           : in->bnd  ? " boundaries: the one-element update on traces only (the other "
+                        "schedules form no exterior states)"
                       : "");
 }

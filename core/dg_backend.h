@@ -29,6 +29,8 @@ typedef struct {
                                     only the element update carries (Q points) */
   int mapped;                    /* a grid with metric terms (the latlon sphere): only
                                     the one-element update has them so far */
+  int bnd;                       /* a box with inflow, outflow or wall sides: only the
+                                    one-element update on traces forms exterior states */
 } dg_plan_in;
 
 /* The backend's plan: how one RK stage runs on the buckets.  Every plan

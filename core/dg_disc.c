@@ -50,6 +50,11 @@ struct dg_disc {
   dg_real *d_geom;                    /* device: [nslots/W][geom_stride][W] (then the sphere's
                                          row tables) or NULL */
   int metric;                         /* the latlon sphere: dg_stage_args.metric */
+  int bnd;                            /* a box with inflow/outflow/wall sides: the slots'
+                                         boundary masks in d_geom (dg_stage_args.bc) */
+  unsigned short bc;                  /* dg_stage_args.bc: 2 bits per side */
+  long geom0;                         /* reals of d_geom before the first slot's: the
+                                         model's inflow data (DG_BDATA_REALS) */
   long tab_off[DG_MAX_DEGREE + 1];    /* metric: each degree's row tables in d_geom */
   dg_real *d_aux;                     /* device: [nslots/W][aux_size][W] or NULL */
   long aux_size;                      /* DG_AUX_SIZE: the model's values per element */
@@ -154,28 +159,41 @@ static long group_slot0(const bucket *b, long s, int W) {
 
 /* Reals of a slot's geometry: centre and faces per direction, and on the
  * sphere the row-table offset, the two pole masks and the faces' cos and sin
- * (dg_stage_args.metric, DG_GEOM_METRIC). */
+ * (dg_stage_args.metric, DG_GEOM_METRIC), on a box with boundaries a mask per
+ * face (dg_stage_args.bc). */
 static int geom_stride(const dg_disc *d) {
-  return 3 * d->grid.dim + (d->metric ? DG_GEOM_METRIC : 0);
+  return 3 * d->grid.dim + (d->metric ? DG_GEOM_METRIC : 0) + (d->bnd ? 2 * d->grid.dim : 0);
 }
 
-/* Reals before the slots' geometry: the sphere's angle table (DG_TRIG_LEN). */
-static long geom_pre(const dg_disc *d) { return d->metric ? DG_TRIG_LEN : 0; }
+/* Whether the minus face of the first element along d is seen from its
+ * wrapped neighbour (periodic, and the sphere's poles, whose flux is masked):
+ * then its coordinate is hi, as that neighbour sees it. */
+static int wraps(const dg_grid *g, int d) {
+  return g->bc[2 * d] == DG_BC_PERIODIC || g->bc[2 * d] == DG_BC_POLE;
+}
+
+/* Whether face `side` of direction d of element ijk lies on a boundary side
+ * (inflow, outflow, wall): no neighbour there. */
+static int on_boundary(const dg_grid *g, const int ijk[3], int d, int side) {
+  const int k = g->bc[2 * d + side];
+  if (k != DG_BC_INFLOW && k != DG_BC_OUTFLOW && k != DG_BC_WALL) return 0;
+  return side ? ijk[d] == g->n[d] - 1 : ijk[d] == 0;
+}
 
 /* Reals of one row's table at degree r, q points: the theta mass inverse as
  * the update applies it, (r+1)^2, then 1 / (a^2 cos theta) at the q points. */
 static long row_len(int r, int q) { return (long)(r + 1) * (r + 1) + q; }
 
-/* Length of the geometry array after geom_pre: the slots', then (sphere) the
- * row tables of every degree present; sets d->tab_off (from the slots'
- * start, where the stages' row offsets count from). */
+/* Length of the geometry array: the model's inflow data (geom0 reals), the
+ * slots', then (sphere) the row tables of every degree present; sets
+ * d->tab_off (counted from the first slot's). */
 static long geom_len(dg_disc *d) {
   long n = d->nslots * geom_stride(d);
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     d->tab_off[r] = n;
     if (d->metric && d->bk[r].n > 0) n += d->grid.n[1] * row_len(r, d->q);
   }
-  return n;
+  return d->geom0 + n;
 }
 
 /* The sphere's row tables (docs/ARCHITECTURE.md): for row j and degree r,
@@ -225,22 +243,25 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
   if ((!d->nbr_coeffs || d->nbr_traces) && (double)nblk * tslot * W >= (double)INT_MAX)
     return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
                     INT_MAX);
-  const int needs_x = dg_model_uses_x(d->model) || d->metric;
+  /* a box with boundaries needs the faces' positions (inflow data) and masks */
+  const int needs_x = dg_model_uses_x(d->model) || d->metric || d->bnd;
   const int GS = geom_stride(d);
   *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
-  dg_real *gbase = needs_x ? calloc((size_t)(geom_pre(d) + geom_len(d)), sizeof *gbase) : NULL;
-  *geom = gbase;
+  *geom = needs_x ? calloc((size_t)geom_len(d), sizeof **geom) : NULL;
   if (!*nbr || (needs_x && !*geom))
     return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
-  if (gbase && d->metric) { /* the angle table: cos, sin of h_e/2 (1 + xi_k) */
+  /* the slots' geometry after the model's inflow data or the sphere's angle
+     table (geom0 reals) */
+  dg_real *gs = *geom ? *geom + d->geom0 : NULL;
+  if (d->geom0 && d->bnd) dg_model_bdata(d->model, *geom);
+  if (d->geom0 && d->metric) /* the angle table, cos and sin of h_e/2 (1 + xi_k),
+                                 right before the first slot's */
     for (int dd = 0; dd < 2; ++dd)
       for (int k = 0; k < d->q; ++k) {
         const double a = 0.5 * g->h[dd] * (1 + (double)d->basis.x[k]);
-        gbase[2 * dd * DG_MAX_Q + k] = (dg_real)cos(a);
-        gbase[(2 * dd + 1) * DG_MAX_Q + k] = (dg_real)sin(a);
+        gs[2 * dd * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)cos(a);
+        gs[(2 * dd + 1) * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)sin(a);
       }
-    gbase += DG_TRIG_LEN; /* the slots' start */
-  }
   d->jump_sides = 0;
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];
@@ -251,12 +272,15 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
     for (int dd = 0; dd < dim; ++dd)
       for (int side = 0; side < 2; ++side) {
         long ns = s; /* padding lanes face themselves: their traces are zero */
-        if (e >= 0) {
+        /* a boundary face reads its own trace (the stage replaces it by the
+           exterior state) */
+        const int bf = e >= 0 && on_boundary(g, ijk, dd, side);
+        if (e >= 0 && !bf) {
           int nb[3] = {ijk[0], ijk[1], ijk[2]};
           nb[dd] += side ? 1 : -1;
           ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
         }
-        const int fo = 2 * dd + (1 - side);
+        const int fo = 2 * dd + (bf ? side : 1 - side);
         /* from the group's first slot: negative where group 1 reads group 0 */
         const long sb = ns - group_slot0(&d->bk[r], s, W), sblk = (sb - (sb < 0) * (W - 1)) / W;
         const long toff = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
@@ -267,25 +291,28 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
                                         : sblk * d->nvar * ipow(r + 1, dim) * W + (sb - sblk * W);
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
-    if (e < 0 || !gbase) continue;
+    if (e < 0 || !gs) continue;
     if (d->metric) { /* the row's table, the pole masks of the theta faces */
-      dg_real *mp = gbase + (blk * GS + 3 * dim) * W + lane;
+      dg_real *mp = gs + (blk * GS + 3 * dim) * W + lane;
       mp[0] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
       mp[W] = (dg_real)(ijk[1] == 0 ? 0 : 1);
       mp[2 * W] = (dg_real)(ijk[1] == g->n[1] - 1 ? 0 : 1);
     }
+    if (d->bnd) /* 1 on the faces that lie on a boundary side */
+      for (int fc = 0; fc < 2 * dim; ++fc)
+        gs[(blk * GS + 3 * dim + fc) * W + lane] = (dg_real)on_boundary(g, ijk, fc / 2, fc % 2);
     for (int dd = 0; dd < dim; ++dd) {
       const int i = ijk[dd], n = g->n[dd];
-      dg_real *gp = gbase + (blk * GS + 3 * dd) * W + lane;
+      dg_real *gp = gs + (blk * GS + 3 * dd) * W + lane;
       gp[0] = (dg_real)(g->lo[dd] + (i + 0.5) * g->h[dd]);
       /* the minus face as the left neighbour sees it (periodic wrap: hi) */
-      const double fm = g->lo[dd] + (i == 0 ? n : i) * g->h[dd],
+      const double fm = g->lo[dd] + (i == 0 && wraps(g, dd) ? n : i) * g->h[dd],
                    fp = g->lo[dd] + (i + 1) * g->h[dd];
       gp[W] = (dg_real)fm;
       gp[2 * W] = (dg_real)fp;
       if (d->metric) { /* cos and sin of both faces, from the true coordinates
                           (the angle additions start at the minus face) */
-        dg_real *tp = gbase + (blk * GS + 3 * dim + 3 + 4 * dd) * W + lane;
+        dg_real *tp = gs + (blk * GS + 3 * dim + 3 + 4 * dd) * W + lane;
         /* lambda is periodic: the last column's plus face is lambda = lo, so
            both sides of the wrap face see the same bits; theta ends at the
            poles, whose faces carry no flux */
@@ -297,7 +324,7 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
       }
     }
   }
-  if (d->metric && gbase) DG_CALL(build_rows(d, gbase));
+  if (d->metric && gs) DG_CALL(build_rows(d, gs));
   return 0;
 }
 
@@ -336,7 +363,7 @@ int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
       const int i = ijk[k];
       xc[k] = (dg_real)(g->lo[k] + (i + 0.5) * g->h[k]);
       h[k] = (dg_real)g->h[k];
-      fm[k] = (dg_real)(g->lo[k] + (i == 0 ? g->n[k] : i) * g->h[k]);
+      fm[k] = (dg_real)(g->lo[k] + (i == 0 && wraps(g, k) ? g->n[k] : i) * g->h[k]);
       fp[k] = (dg_real)(g->lo[k] + (i + 1) * g->h[k]);
     }
     dg_real *base = a + (s / W) * d->aux_size * W + s % W;
@@ -448,8 +475,29 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     goto fail;
   }
   pin->mapped = d->metric;
+  /* the sphere's angle table before the slots' geometry, whole microblock rows */
+  if (d->metric) d->geom0 = (DG_TRIG_LEN + d->W - 1) / d->W * d->W;
+  /* a box with boundaries: every side's kind must be one the model has */
+  d->bnd = g->kind == DG_GRID_BOX && dg_grid_has_bc(g);
+  for (int f = 0; d->bnd && f < 2 * g->dim; ++f) {
+    const int k = g->bc[f];
+    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW
+                     : k == DG_BC_WALL ? DG_MODEL_BC_WALL
+                                       : 0;
+    if (need && !(dg_model_bc(d->model) & need)) {
+      rc = dg_error(DG_ERR_ARG, "boundary %s: model %s has no %s", dg_bc_side_name(f),
+                    dg_model_name(d->model), k == DG_BC_WALL ? "wall reflection" : "inflow data");
+      goto fail;
+    }
+    if (k != DG_BC_PERIODIC) d->bc |= (unsigned short)(k << (2 * f));
+    if (k == DG_BC_INFLOW) {
+      const long rb = (long)sizeof(dg_real) * d->W;
+      d->geom0 = ((long)dg_model_bdata_size(d->model) + rb - 1) / rb * d->W;
+    }
+  }
+  pin->bnd = d->bnd;
   pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model) &&
-                     dg_model_naux(d->model) == 0 && !d->metric;
+                     dg_model_naux(d->model) == 0 && !d->metric && !d->bnd;
   pin->aux = dg_model_naux(d->model) > 0;
   const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
@@ -535,7 +583,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   {
     const int dim = g->dim, W = d->W;
     const size_t nb = (size_t)(d->nslots / W) * 2 * dim * W * sizeof(int);
-    const size_t gb = (size_t)(geom_pre(d) + geom_len(d)) * sizeof(dg_real);
+    const size_t gb = (size_t)geom_len(d) * sizeof(dg_real);
     const size_t tb = (size_t)d->nslots * 2 * dim * d->nvar * ipow(q, dim - 1) * sizeof(dg_real);
     void *p;
     if ((rc = be->alloc(&p, nb))) goto fail;
@@ -696,8 +744,9 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     a.u = u->dev + b->base;
     a.u_out = d->d_rate + b->slot0;
     a.k = d->d_weight + b->slot0;
-    a.geom = d->d_geom ? d->d_geom + geom_pre(d) + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
+    a.geom = d->d_geom ? d->d_geom + d->geom0 + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
     a.metric = (unsigned char)d->metric;
+    a.bc = d->bc;
     a.aux = d->d_aux ? d->d_aux + (b->slot0 / d->W) * d->aux_size * d->W : NULL;
     a.slot0 = b->slot0;
     a.nblock = b->nblock;
@@ -828,6 +877,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   a.reuse_traces = (unsigned char)d->reuse_traces;
   a.nbr_coeffs = (unsigned char)d->nbr_coeffs;
   a.metric = (unsigned char)d->metric;
+  a.bc = d->bc;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
@@ -859,7 +909,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       a.u0 = u0 ? u0->dev + b->base + off : NULL;
       a.k = k ? k->dev + b->base + off : NULL;
       a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
-      a.geom = d->d_geom ? d->d_geom + geom_pre(d) + (slot0 / W) * geom_stride(d) * W : NULL;
+      a.geom = d->d_geom ? d->d_geom + d->geom0 + (slot0 / W) * geom_stride(d) * W : NULL;
       a.aux = d->d_aux ? d->d_aux + (slot0 / W) * d->aux_size * W : NULL;
       a.slot0 = slot0;
       a.nblock = nblk;

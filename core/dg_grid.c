@@ -1,5 +1,5 @@
-/* dg_grid.c - the periodic structured grid and the latitude-longitude
- * sphere's per-row metric. */
+/* dg_grid.c - the structured grid, its sides' boundary kinds and the
+ * latitude-longitude sphere's per-row metric. */
 #include "dg_grid.h"
 
 #include "dg_error.h"
@@ -16,6 +16,7 @@ int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const 
   g->nelem = 1;
   g->kind = DG_GRID_BOX;
   g->radius = 0;
+  for (int f = 0; f < DG_GRID_SIDES; ++f) g->bc[f] = DG_BC_PERIODIC;
   for (int d = 0; d < 3; ++d) {
     const int active = d < dim;
     g->n[d] = active ? n[d] : 1;
@@ -44,6 +45,54 @@ int dg_grid_init_latlon(dg_grid *g, int n1, int n2, double radius) {
   DG_CALL(dg_grid_init(g, 2, n, lo, hi));
   g->kind = DG_GRID_LATLON;
   g->radius = radius;
+  g->bc[2] = g->bc[3] = DG_BC_POLE;
+  return 0;
+}
+
+const char *dg_bc_name(int kind) {
+  static const char *const names[] = {"periodic", "inflow", "outflow", "wall", "pole"};
+  return kind >= 0 && kind <= DG_BC_POLE ? names[kind] : "?";
+}
+
+const char *dg_bc_side_name(int side) {
+  static const char *const names[] = {"x-", "x+", "y-", "y+", "z-", "z+"};
+  return side >= 0 && side < DG_GRID_SIDES ? names[side] : "?";
+}
+
+int dg_grid_set_bc(dg_grid *g, const int bc[DG_GRID_SIDES]) {
+  int same = 1;
+  for (int f = 0; f < 2 * g->dim; ++f) same &= bc[f] == g->bc[f];
+  if (g->kind == DG_GRID_LATLON) {
+    if (same) return 0;
+    return dg_error(DG_ERR_ARG, "boundaries: the sphere's sides are fixed (lambda periodic, "
+                                "poles at theta = +-pi/2)");
+  }
+  for (int f = 0; f < 2 * g->dim; ++f)
+    if (bc[f] < DG_BC_PERIODIC || bc[f] > DG_BC_WALL)
+      return dg_error(DG_ERR_ARG,
+                      "boundary %s: kind %s is not one of periodic, inflow, outflow, "
+                      "wall",
+                      dg_bc_side_name(f), dg_bc_name(bc[f]));
+  for (int d = 0; d < g->dim; ++d) {
+    const int lo = bc[2 * d], hi = bc[2 * d + 1];
+    if ((lo == DG_BC_PERIODIC) != (hi == DG_BC_PERIODIC))
+      return dg_error(DG_ERR_ARG,
+                      "boundary %c: periodic on one side only (%s %s, %s %s); a periodic "
+                      "direction is periodic on both sides",
+                      "xyz"[d], dg_bc_side_name(2 * d), dg_bc_name(lo), dg_bc_side_name(2 * d + 1),
+                      dg_bc_name(hi));
+  }
+  for (int f = 0; f < DG_GRID_SIDES; ++f) g->bc[f] = f < 2 * g->dim ? bc[f] : DG_BC_PERIODIC;
+  return 0;
+}
+
+int dg_grid_periodic(const dg_grid *g, int d) {
+  return d >= g->dim || (g->bc[2 * d] == DG_BC_PERIODIC && g->bc[2 * d + 1] == DG_BC_PERIODIC);
+}
+
+int dg_grid_has_bc(const dg_grid *g) {
+  for (int f = 0; f < 2 * g->dim; ++f)
+    if (g->bc[f] >= DG_BC_INFLOW && g->bc[f] <= DG_BC_WALL) return 1;
   return 0;
 }
 

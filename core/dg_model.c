@@ -151,6 +151,7 @@ int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]
   for (int d = 0; d < 3; ++d) {
     dom.lo[d] = lo[d];
     dom.hi[d] = hi[d];
+    dom.periodic[d] = 1;
   }
   return dg_model_finish_domain(m, &dom);
 }
@@ -161,6 +162,7 @@ static void grid_domain(const dg_grid *g, dg_model_domain *dom) {
   for (int d = 0; d < 3; ++d) {
     dom->lo[d] = g->lo[d];
     dom->hi[d] = g->hi[d];
+    dom->periodic[d] = dg_grid_periodic(g, d);
   }
   dom->latlon = g->kind == DG_GRID_LATLON;
   dom->radius = g->radius;
@@ -176,7 +178,7 @@ int dg_model_finished_for(const dg_model *m, const dg_grid *g) {
   dg_model_domain dom;
   grid_domain(g, &dom);
   return m->finished && m->dom.dim == dom.dim && m->dom.latlon == dom.latlon &&
-         m->dom.radius == dom.radius;
+         m->dom.radius == dom.radius && !memcmp(m->dom.periodic, dom.periodic, sizeof dom.periodic);
 }
 
 int dg_model_finish_domain(dg_model *m, const dg_model_domain *dom) {
@@ -234,6 +236,14 @@ int dg_model_solution(const dg_model *m, const double x[3], double t, double *u)
   return m->desc->solution(&m->dev, m->host, &m->dom, x, t, u);
 }
 void *dg_model_device_params(dg_model *m) { return &m->dev; }
+int dg_model_bc(const dg_model *m) { return m->desc->bc; }
+size_t dg_model_bdata_size(const dg_model *m) {
+  return m->desc->bc & DG_MODEL_BC_INFLOW ? m->desc->bdata_size : 0;
+}
+void dg_model_bdata(const dg_model *m, void *out) {
+  if (m->desc->bdata && (m->desc->bc & DG_MODEL_BC_INFLOW))
+    m->desc->bdata(&m->dev, m->host, &m->dom, out);
+}
 
 void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out) {
   *out = m->dev;

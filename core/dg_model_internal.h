@@ -26,6 +26,14 @@ struct dg_model {
   unsigned char set[DG_MODEL_MAX_PARAMS]; /* 1 where a value was given */
 };
 
+/* The boundary kinds the model supports besides periodic and outflow
+ * (DG_MODEL_BC_* bits of dg_model_desc.bc). */
+int dg_model_bc(const dg_model *m);
+/* Bytes of the model's inflow boundary data (0 without), and the data
+ * themselves for the finished parameters (dg_model_desc.bdata). */
+size_t dg_model_bdata_size(const dg_model *m);
+void dg_model_bdata(const dg_model *m, void *out);
+
 /* The stages' parameters at time t (the model's at_time applied to a copy). */
 void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out);
 

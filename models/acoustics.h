@@ -3,8 +3,13 @@
  * dgrid: dims=2 qmax=6
  *
  * Sound speed c = sqrt(K / rho); the flux is linear and independent of x.
- * Exact solution: the plane wave p = A sin(k.x - c|k| t), (u, v) = k/|k| p /
- * (rho c), k = 2 pi (m / Lx, n / Ly).  The energy
+ * Exact solutions (--shape): the plane wave p = A sin(k.x - c|k| t),
+ * (u, v) = k/|k| p / (rho c), k = 2 pi (m / Lx, n / Ly) (periodic box); or
+ * the standing wave of a box with walls, p = A cos(kx x') cos(ky y')
+ * cos(w t), (u, v) = A / (rho w) (kx sin(kx x') cos(ky y'), ky cos(kx x')
+ * sin(ky y')) sin(w t), k = pi (m / Lx, n / Ly), x' = x - x0, w = c|k|.
+ * Walls reflect: p and the tangential velocity as inside, the normal
+ * velocity negated (dg_model_wall).  The energy
  *   E = int p^2 / (2K) + rho (u^2 + v^2) / 2
  * is conserved by the exact solution and does not grow with the Rusanov
  * flux. */
@@ -43,15 +48,29 @@ DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const d
   return dg_lane_set(p->c);
 }
 
+/* A wall's exterior state: the mirror image, normal velocity negated, so
+ * the Rusanov flux of p (K u_n) vanishes there and no pressure leaves. */
+#define DG_MODEL_WALL 1
+DG_HD static inline void dg_model_wall(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
+                                       const dg_lane *x, dg_real t, int d, dg_lane *ue) {
+  (void)p, (void)a, (void)x, (void)t;
+  ue[0] = u[0];
+  ue[1] = d == 0 ? -u[1] : u[1];
+  ue[2] = d == 1 ? -u[2] : u[2];
+}
+
 #ifdef DG_MODEL_HOST
 #include "dg_model_desc.h"
 
 #include <math.h>
 #include <stdio.h>
 
+enum { ACOUSTICS_PLANE = 0, ACOUSTICS_STANDING = 1 };
+
 typedef struct {
   double amp;     /* wave amplitude A */
-  double wave[2]; /* wave numbers m, n (whole periods across the box) */
+  double wave[2]; /* wave numbers m, n (whole periods, or half periods standing) */
+  int shape;      /* ACOUSTICS_* */
 } acoustics_host;
 
 static const dg_model_param acoustics_params[] = {
@@ -60,7 +79,9 @@ static const dg_model_param acoustics_params[] = {
     {"amplitude", DG_PARAM_REAL, 1, NULL, 0, offsetof(acoustics_host, amp), "1",
      "pressure amplitude A of the plane wave"},
     {"wave", DG_PARAM_REAL, 2, NULL, 0, offsetof(acoustics_host, wave), "1,1",
-     "wave numbers m,n of the plane wave (periods across the box)"},
+     "wave numbers m,n (periods across the box; standing: half periods)"},
+    {"shape", DG_PARAM_WORD, 1, "plane|standing", 0, offsetof(acoustics_host, shape), "plane",
+     "plane (travelling, periodic box) | standing (the mode of a box with walls)"},
 };
 
 static int acoustics_finish(void *dev, void *host, const dg_model_domain *dom,
@@ -86,6 +107,21 @@ static int acoustics_solution(const void *dev, const void *host, const dg_model_
                               const double x[3], double t, double *u) {
   const dg_model_params *p = (const dg_model_params *)dev;
   const acoustics_host *h = (const acoustics_host *)host;
+  if (h->shape == ACOUSTICS_STANDING) {
+    double k[2], kk = 0, cs[2], sn[2];
+    for (int d = 0; d < 2; ++d) {
+      k[d] = M_PI * h->wave[d] / (dom->hi[d] - dom->lo[d]);
+      kk += k[d] * k[d];
+      cs[d] = cos(k[d] * (x[d] - dom->lo[d]));
+      sn[d] = sin(k[d] * (x[d] - dom->lo[d]));
+    }
+    const double w = sqrt((double)p->K / (double)p->rho) * sqrt(kk);
+    u[0] = h->amp * cs[0] * cs[1] * cos(w * t);
+    const double s = w > 0 ? h->amp / ((double)p->rho * w) * sin(w * t) : 0;
+    u[1] = s * k[0] * sn[0] * cs[1];
+    u[2] = s * k[1] * cs[0] * sn[1];
+    return 1;
+  }
   double k[2], kk = 0, ph = 0;
   for (int d = 0; d < 2; ++d) {
     k[d] = 2 * M_PI * h->wave[d] / (dom->hi[d] - dom->lo[d]);
@@ -104,7 +140,7 @@ static const char *const acoustics_vars[] = {"p", "u", "v"};
 
 const dg_model_desc dg_model_acoustics = {
     "acoustics",
-    "2D linear acoustics for (p, u, v), a plane-wave exact solution",
+    "2D linear acoustics for (p, u, v): plane or standing waves (--shape), walls",
     3,
     acoustics_vars,
     1 << 2,
@@ -122,6 +158,9 @@ const dg_model_desc dg_model_acoustics = {
     0,    /* naux */
     NULL, /* aux_names */
     NULL, /* aux */
+    DG_MODEL_BC_WALL,
+    0,    /* bdata_size: no inflow data */
+    NULL, /* bdata */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -9,7 +9,11 @@
  * kernels: BENCHMARKS.md, models as plug-ins.)
  * The flux is linear in u; it depends on x except for const (then a plan
  * may integrate an element whose neighbours share its degree with r + 1
- * points: every integrand is a polynomial of degree 2r). */
+ * points: every integrand is a polynomial of degree 2r).
+ *
+ * Boundaries: inflow data are the exact solution, the initial state at the
+ * foot of the characteristic (dg_model_boundary); no wall (a scalar has no
+ * reflection). */
 #ifndef DG_MODEL_ADVECTION_H
 #define DG_MODEL_ADVECTION_H
 
@@ -58,6 +62,62 @@ DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const d
   return dg_lane_abs(dg_model_velocity(p, x, t, d));
 }
 
+/* Inflow data g(x, t): the exact solution u0(y), y the foot of the
+ * characteristic through (x, t), wrapped in the periodic directions as the
+ * host's solution is.  Its data (the initial state's parameters, which the
+ * stages' dg_model_params has no room for) reach the stages once per grid
+ * (dg_model_desc.bdata). */
+#define DG_MODEL_BOUNDARY 1
+typedef struct {
+  int init;             /* 0 parabola, 1 bell, 2 sine, 3 constant, 4 gauss (advection_data.h) */
+  int dim;              /* dimension */
+  int periodic[3];      /* 1: wrap y into [lo, hi) along d */
+  dg_real lo[3], hi[3]; /* the box */
+  dg_real centre[3], radius, height, value;
+} dg_model_bdata;
+
+DG_HD static inline void dg_model_boundary(const dg_model_params *p, const dg_model_bdata *b,
+                                           const dg_lane *u, const dg_lane *a, const dg_lane *x,
+                                           dg_real t, int d, dg_lane *ue) {
+  (void)u, (void)a, (void)d;
+  dg_lane y[3];
+  if (p->velocity == DG_VELOCITY_ROTATION) {
+    /* rotate back by omega t about the centre */
+    const dg_lane c = dg_lane_cos(dg_lane_set(-p->omega * t));
+    const dg_lane s = dg_lane_sin(dg_lane_set(-p->omega * t));
+    const dg_lane dx = x[0] - p->centre[0], dy = x[1] - p->centre[1];
+    y[0] = (c * dx - s * dy) + p->centre[0];
+    y[1] = (s * dx + c * dy) + p->centre[1];
+    y[2] = x[2];
+  } else {
+    for (int e = 0; e < 3; ++e) y[e] = x[e] - p->beta[e] * t;
+  }
+  for (int e = 0; e < b->dim; ++e)
+    if (b->periodic[e]) {
+      const dg_real L = b->hi[e] - b->lo[e];
+      const dg_lane r = y[e] - b->lo[e];
+      y[e] = (r - dg_lane_floor(r * (1 / L)) * L) + b->lo[e];
+    }
+  dg_lane v = dg_lane_set(b->value);
+  if (b->init == 0) { /* parabola in x, 1 at the middle, 0 at the ends */
+    const dg_real s = 2 / (b->hi[0] - b->lo[0]);
+    v = ((y[0] - b->lo[0]) * (y[0] - b->hi[0])) * (-s * s);
+  } else if (b->init == 1 || b->init == 4) {
+    dg_lane r2 = dg_lane_set(0);
+    for (int e = 0; e < b->dim; ++e) r2 += (y[e] - b->centre[e]) * (y[e] - b->centre[e]);
+    if (b->init == 4) {
+      v = dg_lane_exp(r2 * (-1 / (b->radius * b->radius))) * b->height;
+    } else { /* the bell; cos(pi min(r / radius, 1)) = -1 outside it */
+      const dg_lane q = -dg_lane_max(dg_lane_sqrt(r2) * (-1 / b->radius), dg_lane_set(-1));
+      v = (dg_lane_cospi(q) + (dg_real)1) * (b->height * (dg_real)0.5);
+    }
+  } else if (b->init == 2) {
+    v = dg_lane_set(1);
+    for (int e = 0; e < b->dim; ++e) v = v * dg_lane_sinpi(y[e] * (2 / (b->hi[e] - b->lo[e])));
+  }
+  ue[0] = v;
+}
+
 #ifdef DG_MODEL_HOST
 /* ---- host part: parameters, initial data, exact solutions ---- */
 #include "dg_model_desc.h"
@@ -88,7 +148,8 @@ static int adv_finish(void *dev, void *host, const dg_model_domain *dom, const u
 }
 
 static int adv_needs_x(const void *dev) { return dg_model_needs_x((const dg_model_params *)dev); }
-/* u0 at the foot of the characteristic, wrapped into the box. */
+/* u0 at the foot of the characteristic, wrapped into the box along the
+ * periodic directions. */
 static int adv_solution(const void *dev, const void *host, const dg_model_domain *dom,
                         const double x[3], double t, double *u) {
   const dg_model_params *p = (const dg_model_params *)dev;
@@ -101,9 +162,34 @@ static int adv_solution(const void *dev, const void *host, const dg_model_domain
   } else {
     for (int d = 0; d < dom->dim; ++d) y[d] = x[d] - (double)p->beta[d] * t;
   }
-  for (int d = 0; d < dom->dim; ++d) y[d] = adv_wrap(y[d], dom->lo[d], dom->hi[d]);
+  for (int d = 0; d < dom->dim; ++d)
+    if (dom->periodic[d]) y[d] = adv_wrap(y[d], dom->lo[d], dom->hi[d]);
   u[0] = adv_initial((const adv_host *)host, dom, y);
   return 1;
+}
+
+/* The inflow data's parameters (dg_model_bdata), from the initial state's. */
+typedef char adv_init_codes[ADV_PARABOLA == 0 && ADV_BELL == 1 && ADV_SINE == 2 &&
+                                    ADV_CONSTANT == 3 && ADV_GAUSS == 4
+                                ? 1
+                                : -1];
+static void adv_bdata(const void *dev, const void *host, const dg_model_domain *dom, void *out) {
+  (void)dev;
+  const adv_host *h = (const adv_host *)host;
+  dg_model_bdata b;
+  memset(&b, 0, sizeof b);
+  b.init = h->init;
+  b.dim = dom->dim;
+  for (int d = 0; d < 3; ++d) {
+    b.periodic[d] = dom->periodic[d];
+    b.lo[d] = (dg_real)dom->lo[d];
+    b.hi[d] = (dg_real)dom->hi[d];
+    b.centre[d] = (dg_real)h->centre[d];
+  }
+  b.radius = (dg_real)h->radius;
+  b.height = (dg_real)h->height;
+  b.value = (dg_real)h->value;
+  memcpy(out, &b, sizeof b);
 }
 
 static const char *adv_file_name(const void *dev) {
@@ -133,6 +219,9 @@ const dg_model_desc dg_model_advection = {
     0,    /* naux */
     NULL, /* aux_names */
     NULL, /* aux */
+    DG_MODEL_BC_INFLOW,
+    sizeof(dg_model_bdata),
+    adv_bdata,
 };
 #endif /* DG_MODEL_HOST */
 

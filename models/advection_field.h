@@ -112,7 +112,8 @@ static int field_solution(const void *dev, const void *host, const dg_model_doma
     const double k = t / ((const adv_host *)host)->period;
     if (fabs(k - floor(k + 0.5)) > 1e-9) return 0;
   }
-  for (int d = 0; d < dom->dim; ++d) y[d] = adv_wrap(y[d], dom->lo[d], dom->hi[d]);
+  for (int d = 0; d < dom->dim; ++d)
+    if (dom->periodic[d]) y[d] = adv_wrap(y[d], dom->lo[d], dom->hi[d]);
   u[0] = adv_initial((const adv_host *)host, dom, y);
   return 1;
 }
@@ -151,6 +152,9 @@ const dg_model_desc dg_model_advection_field = {
     DG_MODEL_NAUX,
     field_aux_names,
     field_aux,
+    0,    /* bc: periodic and outflow sides only */
+    0,    /* bdata_size */
+    NULL, /* bdata */
 };
 #endif /* DG_MODEL_HOST */
 

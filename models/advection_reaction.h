@@ -130,6 +130,9 @@ const dg_model_desc dg_model_advection_reaction = {
     0,    /* naux */
     NULL, /* aux_names */
     NULL, /* aux */
+    0,    /* bc: periodic and outflow sides only */
+    0,    /* bdata_size */
+    NULL, /* bdata */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -76,7 +76,8 @@ static int deformation_solution(const void *dev, const void *host, const dg_mode
   const double k = t / h->period;
   if (fabs(k - floor(k + 0.5)) > 1e-9) return 0;
   double y[3] = {x[0], x[1], x[2]};
-  for (int d = 0; d < dom->dim; ++d) y[d] = adv_wrap(y[d], dom->lo[d], dom->hi[d]);
+  for (int d = 0; d < dom->dim; ++d)
+    if (dom->periodic[d]) y[d] = adv_wrap(y[d], dom->lo[d], dom->hi[d]);
   u[0] = adv_initial(h, dom, y);
   return 1;
 }
@@ -107,6 +108,9 @@ const dg_model_desc dg_model_deformation = {
     0,    /* naux */
     NULL, /* aux_names */
     NULL, /* aux */
+    0,    /* bc: periodic and outflow sides only */
+    0,    /* bdata_size */
+    NULL, /* bdata */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -36,15 +36,22 @@ typedef struct {
   const char *help;
 } dg_model_param;
 
-/* The domain a model's data live on: a periodic box, or (latlon 1) the
- * latitude-longitude sphere of the given radius, x = (lambda, theta) in
- * [0, 2 pi) x [-pi/2, pi/2] (core/dg_grid.h). */
+/* The domain a model's data live on: a box, periodic in the directions
+ * marked so, or (latlon 1) the latitude-longitude sphere of the given
+ * radius, x = (lambda, theta) in [0, 2 pi) x [-pi/2, pi/2] (core/dg_grid.h). */
 typedef struct {
   int dim;
   double lo[3], hi[3];
-  int latlon;    /* 1: the sphere */
-  double radius; /* latlon: the sphere's radius a */
+  int latlon;      /* 1: the sphere */
+  double radius;   /* latlon: the sphere's radius a */
+  int periodic[3]; /* 1: direction d wraps (a solution is periodic there); 0: the
+                      box has boundaries there (inflow, outflow, wall) */
 } dg_model_domain;
+
+/* dg_model_desc.bc bits: the boundary kinds a model supports besides
+ * periodic and outflow (docs/MODELS.md, "Boundaries"). */
+#define DG_MODEL_BC_INFLOW (1 << 0) /* the device part defines dg_model_boundary */
+#define DG_MODEL_BC_WALL   (1 << 1) /* the device part defines dg_model_wall */
 
 /* dg_model_desc.dims bit: the model runs on the latlon sphere. */
 #define DG_MODEL_SPHERE (1 << 4)
@@ -91,6 +98,13 @@ typedef struct dg_model_desc {
   int naux;
   const char *const *aux_names;
   void (*aux)(const void *dev, const void *host, const double x[3], double *out);
+  /* Boundaries (optional; 0, 0, NULL without): DG_MODEL_BC_* bits of the
+   * kinds the device part supports; for inflow the size of its boundary data
+   * (sizeof(dg_model_bdata), what dg_model_boundary reads besides
+   * dg_model_params) and how to fill them once the parameters are finished. */
+  int bc;
+  size_t bdata_size;
+  void (*bdata)(const void *dev, const void *host, const dg_model_domain *dom, void *out);
 } dg_model_desc;
 
 /* Traits that do not depend on the parameters (linear, needs_x,

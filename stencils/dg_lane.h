@@ -34,6 +34,7 @@ DG_HD static inline dg_lane dg_lane_sin(dg_lane a) { return sin(a); }
 DG_HD static inline dg_lane dg_lane_cos(dg_lane a) { return cos(a); }
 DG_HD static inline dg_lane dg_lane_exp(dg_lane a) { return exp(a); }
 DG_HD static inline dg_lane dg_lane_sqrt(dg_lane a) { return sqrt(a); }
+DG_HD static inline dg_lane dg_lane_floor(dg_lane a) { return floor(a); }
 /* sin(pi a), cos(pi a): no large-argument reduction path (no local memory) */
 DG_HD static inline dg_lane dg_lane_sinpi(dg_lane a) { return sinpi(a); }
 DG_HD static inline dg_lane dg_lane_cospi(dg_lane a) { return cospi(a); }
@@ -140,14 +141,14 @@ static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
 #ifdef DG_REAL_FLOAT
 #define DG_LANE_MATH(name, fn)                                                                     \
   static inline dg_lane name(dg_lane a) {                                                          \
-    dg_lane r;                                                                                     \
+    dg_lane r = a; /* every lane overwritten (initialised for -Wmaybe-uninitialized) */            \
     for (int l = 0; l < DG_NLANES; ++l) r[l] = fn##f(a[l]);                                        \
     return r;                                                                                      \
   }
 #else
 #define DG_LANE_MATH(name, fn)                                                                     \
   static inline dg_lane name(dg_lane a) {                                                          \
-    dg_lane r;                                                                                     \
+    dg_lane r = a; /* every lane overwritten (initialised for -Wmaybe-uninitialized) */            \
     for (int l = 0; l < DG_NLANES; ++l) r[l] = fn(a[l]);                                           \
     return r;                                                                                      \
   }
@@ -156,6 +157,7 @@ DG_LANE_MATH(dg_lane_sin, sin)
 DG_LANE_MATH(dg_lane_cos, cos)
 DG_LANE_MATH(dg_lane_exp, exp)
 DG_LANE_MATH(dg_lane_sqrt, sqrt)
+DG_LANE_MATH(dg_lane_floor, floor)
 /* sin(pi a) (as CUDA's sinpi) on whole vectors, no library call per lane:
  * a = n + r with n the nearest integer and |r| <= 1/2 (exact, by the
  * 1.5 2^52 rounding trick, for |a| < 2^51), sin(pi a) = (-1)^n sin(pi r), and

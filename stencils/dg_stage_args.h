@@ -87,6 +87,27 @@ typedef struct {
                                  dg_stage_update applies it, then 1 / (a^2 cos theta)
                                  at the q points) and the pole masks of its theta
                                  faces (0 at a pole: no flux); core/dg_disc.c */
+  unsigned short bc;          /* a box with boundaries: 2 bits per side (side f = 2 d + s
+                                 at bits 2f: DG_STAGE_BC_*), 0 where every side is
+                                 periodic.  Nonzero: each slot's geom holds 2*dim more
+                                 reals after its 3*dim, per face 1 where it lies on a
+                                 boundary side (else 0), and a side with inflow puts the
+                                 model's boundary data (dg_model_bdata) in the
+                                 DG_BDATA_REALS reals before the first slot's geom
+                                 (dg_stages.h; core/dg_disc.c) */
 } dg_stage_args;
+
+#ifndef DG_REAL_FLOAT
+/* The size the CUDA kernels were measured with (see above). */
+typedef char dg_stage_args_size_kept[sizeof(dg_stage_args) == 264 ? 1 : -1];
+#endif
+
+/* The kinds of dg_stage_args.bc, the values of core/dg_grid.h's dg_bc_kind. */
+enum {
+  DG_STAGE_BC_PERIODIC = 0,
+  DG_STAGE_BC_INFLOW = 1,
+  DG_STAGE_BC_OUTFLOW = 2,
+  DG_STAGE_BC_WALL = 3
+};
 
 #endif

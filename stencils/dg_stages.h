@@ -65,6 +65,78 @@ DG_HD static inline void dg_aux_face(const dg_real *ax, const int fc, const int 
     a[i] = dg_lane_load(ax + (long)(DG_MODEL_NAUX * (QV + fc * QF) + i * QF + p) * DG_W);
 }
 
+/* Boundaries (dg_stage_args.bc; docs/MODELS.md): a model may define
+ * DG_MODEL_BOUNDARY (inflow data dg_model_boundary, which reads its
+ * dg_model_bdata besides the parameters) and DG_MODEL_WALL (the reflection
+ * dg_model_wall); core refuses a side whose kind the model lacks. */
+#ifndef DG_MODEL_BOUNDARY
+#define DG_MODEL_BOUNDARY 0
+#endif
+#ifndef DG_MODEL_WALL
+#define DG_MODEL_WALL 0
+#endif
+#if DG_MODEL_BOUNDARY
+/* Reals before the first slot's geometry that hold the model's inflow data
+ * (whole microblock rows; core/dg_disc.c computes the same from the
+ * descriptor's bdata_size). */
+#define DG_BDATA_REALS                                                                             \
+  ((long)((sizeof(dg_model_bdata) + DG_W * sizeof(dg_real) - 1) / (DG_W * sizeof(dg_real))) * DG_W)
+#endif
+
+/* Any lane of m nonzero. */
+DG_HD static inline int dg_lane_any(const dg_lane m) {
+  int any = 0;
+  DG_UNROLL_ALL
+  for (int l = 0; l < DG_VL; ++l) any |= dg_lane_get(m, l) != 0;
+  return any;
+}
+
+/* The exterior states on face fc = 2 d + side of a microblock whose side of
+ * the box has kind `kind` (DG_STAGE_BC_*): in the lanes where bm is 1 the
+ * neighbour's values un[v*QF + p] (the face's own trace, read in their place)
+ * become the model's inflow data g(x, t), the interior values
+ * uo[v*sv + p] (outflow) or their reflection (wall); where bm is 0 they stay
+ * (bitwise: weights 1 and 0).  The points' positions as the update forms
+ * them (xf the face's coordinate, xc the centre), the auxiliary values from
+ * ax; bdat: the model's inflow data (DG_BDATA_REALS).  Out of line
+ * (DG_HD_COLD): only microblocks with a boundary face call it. */
+DG_HD_COLD static void dg_exterior(const dg_model_params *mp, const dg_real *bdat, const int kind,
+                                   const dg_lane bm, const dg_lane *uo, const int sv, dg_lane *un,
+                                   const dg_real *ax, const dg_lane xf, const dg_lane *xc,
+                                   const dg_real *h, const dg_stage_basis *B, const dg_real t,
+                                   const int DIM, const int Q, const int fc) {
+  const int d = fc / 2, QF = DIM == 3 ? Q * Q : Q, QV = QF * Q;
+  const int t1d = d == 0 ? 1 : 0, t2d = d == 2 ? 1 : 2; /* tangential directions */
+  const dg_lane bi = (dg_real)1 - bm;
+#if DG_MODEL_BOUNDARY
+  dg_model_bdata b;
+  memcpy(&b, bdat, sizeof b);
+#endif
+  (void)mp, (void)bdat, (void)kind, (void)ax, (void)QV, (void)xf, (void)xc, (void)h, (void)B,
+      (void)t, (void)t1d, (void)t2d;
+  for (int p = 0; p < QF; ++p) {
+    dg_lane ue[DG_NVAR];
+    for (int v = 0; v < DG_NVAR; ++v) ue[v] = uo[v * sv + p]; /* outflow */
+#if DG_MODEL_BOUNDARY || DG_MODEL_WALL
+    dg_lane x[3], ui[DG_NVAR], av[DG_MODEL_NAUX + 1];
+    x[0] = x[1] = x[2] = dg_lane_set(0);
+    x[d] = xf;
+    x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p % Q];
+    if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p / Q];
+    if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
+    const dg_lane *a = DG_MODEL_NAUX ? av : 0;
+    for (int v = 0; v < DG_NVAR; ++v) ui[v] = ue[v];
+#if DG_MODEL_BOUNDARY
+    if (kind == DG_STAGE_BC_INFLOW) dg_model_boundary(mp, &b, ui, a, x, t, d, ue);
+#endif
+#if DG_MODEL_WALL
+    if (kind == DG_STAGE_BC_WALL) dg_model_wall(mp, ui, a, x, t, d, ue);
+#endif
+#endif
+    for (int v = 0; v < DG_NVAR; ++v) un[v * QF + p] = ue[v] * bm + un[v * QF + p] * bi;
+  }
+}
+
 /* The model's parameters must fit the block the launch arguments carry. */
 typedef char dg_model_params_fit[sizeof(dg_model_params) <= DG_MODEL_BYTES ? 1 : -1];
 
@@ -408,9 +480,19 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0); /* geom reals per slot */
+  /* geom reals per slot: the sphere's DG_GEOM_METRIC, a box with boundaries
+     2*DIM masks (never both) */
+  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0) + (A->bc ? 2 * DIM : 0);
   const dg_real *geom = NX && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const int needs_x = geom != 0;
+  /* a box with boundaries (A->bc, which brings geom): the sides' kinds, the
+     model's inflow data before the first slot's geometry */
+  const int bnd = NX && geom && A->bc;
+#if DG_MODEL_BOUNDARY
+  const dg_real *bdat = bnd ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) - DG_BDATA_REALS : 0;
+#else
+  const dg_real *bdat = 0;
+#endif
   /* the sphere (A->metric): the row table's offset, the pole masks, the
      faces' cos and sin (ft) and the bucket's angle table (tt) */
   const int met = NX && geom && A->metric;
@@ -517,6 +599,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       const int fc = 2 * d + side;
       dg_lane xf = dg_lane_set(0);
       if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+      /* a boundary side of the box: its kind and, per lane, 1 where this
+         face lies on it; a microblock without such a face skips it */
+      int bk = bnd ? (A->bc >> (2 * fc)) & 3 : 0;
+      dg_lane bm = dg_lane_set(0);
+      if (bk) {
+        bm = dg_lane_load(geom + (3 * DIM + fc) * DG_W);
+        if (!dg_lane_any(bm)) bk = 0;
+      }
       /* the neighbours' traces: vector loads where the neighbours are whole
          or shifted microblocks (dg_lane_nbr_kind), a gather elsewhere */
       const int *noff = nbr + fc * DG_W;
@@ -534,6 +624,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       } else {
         dg_lane_nbr_load_n(A->trace, noff, kind, 0, NV * QF, Gs);
       }
+      if (bk) /* a face on a boundary side: the exterior state instead */
+        dg_exterior(&mp, bdat, bk, bm, fv + fc * QF, 2 * DIM * QF, Gs, ax, xf, xc, h, B, tm, DIM, Q,
+                    fc);
       DG_UNROLL
       for (int p = 0; p < QF; ++p) {
         const int p1 = p % Q, p2 = p / Q;
@@ -748,7 +841,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
                                        dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q, NV = DG_NVAR;
   const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
-  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0); /* geom reals per slot */
+  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0) + (A->bc ? 2 * DIM : 0); /* per slot */
   const dg_real *geom = A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
   const dg_model_params mp = dg_model_unpack(&A->model);

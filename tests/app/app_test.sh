@@ -649,6 +649,75 @@ restart_alone)
   [ -f o.txt ] && [ -f o_000011.h5 ] && [ "$(attr o.h5 step)" = 12 ] || bad "allowed changes: $(ls)"
   ;;
 
+bc)
+  # Boundary sides (--bc, key bc): bad values, the same run through a
+  # configuration, --print-config, the restart refusal of a changed side,
+  # all-periodic bitwise the default, and an inflow/outflow run.
+  run --cells 4x4 --degree 1 --steps 2 --quiet
+  want_rc 0 "setup run"
+  before=$(listing)
+  while IFS='|' read -r args msg; do
+    [ -z "$args" ] && continue
+    # shellcheck disable=SC2086
+    run $args --steps 1 --quiet --output bad.h5
+    want_rc 2 "$args"
+    want_err "$args" "$msg"
+    [ -s "$DIR/out" ] && bad "$args: wrote to stdout: $(cat "$DIR/out")"
+    [ "$(listing)" = "$before" ] || bad "$args: files changed: $(listing)"
+  done << 'EOF'
+--bc open|advect: option --bc: 'open' is not one of periodic, inflow, outflow, wall
+--bc inflow,outflow,inflow|advect: option --bc: 3 kinds given but --dim 2 needs 1 or 4 (sides x-,x+,y-,y+)
+--dim 3 --cells 4x4x4 --bc inflow,outflow,inflow,outflow|advect: option --bc: 4 kinds given but --dim 3 needs 1 or 6 (sides x-,x+,y-,y+,z-,z+)
+--bc inflow,,outflow,wall|advect: option --bc: 'inflow,,outflow,wall' is not a comma-separated list of kinds
+--bc periodic,outflow,periodic,periodic|advect: option --bc: boundary x: periodic on one side only (x- periodic, x+ outflow); a periodic direction is periodic on both sides
+--bc wall|advect: boundary x-: model advection has no wall reflection
+--model acoustics --bc wall,wall,inflow,wall|advect: boundary y-: model acoustics has no inflow data
+--model sphere_advection --grid latlon --bc outflow|advect: option --bc: not with --grid latlon (the sphere's sides are fixed: lambda periodic, poles)
+EOF
+  runenv DGRID_UPDATE=team --bc inflow,outflow,inflow,outflow --steps 1 --quiet --output bad.h5
+  want_rc 2 "DGRID_UPDATE=team"
+  want_err "DGRID_UPDATE=team" "advect: DGRID_UPDATE=team needs a grid periodic on every side (the team update forms no boundary states)"
+  printf '[grid]\nbc = inflow,outflow,wall,outflow\n' > bad.cfg
+  run bad.cfg --steps 1 --quiet --output bad.h5
+  want_rc 2 "bad.cfg"
+  want_err "bad.cfg" "advect: boundary y-: model advection has no wall reflection"
+  printf '[grid]\nbc = inflow,sideways\n' > bad2.cfg
+  run bad2.cfg --steps 1 --quiet --output bad.h5
+  want_rc 2 "bad2.cfg"
+  want_err "bad2.cfg" "advect: bad2.cfg:2: option --bc: 'sideways' is not one of periodic, inflow, outflow, wall"
+  # all periodic, said or not: bitwise the same run
+  run --cells 6x4 --degree 2 --steps 3 --quiet --output def.h5
+  want_rc 0 "default"
+  run --cells 6x4 --degree 2 --steps 3 --quiet --output per.h5 --bc periodic
+  want_rc 0 "--bc periodic"
+  same_coeffs "--bc periodic" def.h5 per.h5
+  [ "$(cfgdump def.h5 | grep '^bc = ')" = "bc = periodic" ] || bad "default snapshot: $(cfgdump def.h5 | grep '^bc')"
+  # inflow/outflow through a configuration file = the command line, bitwise;
+  # printed and stored with every side
+  A="--cells 8x8 --degree 3 --init gauss --bell-centre 0.3,0.4 --bell-radius 0.2 --beta 1,0.5 --t-end 0.1 --quiet"
+  # shellcheck disable=SC2086
+  run $A --bc inflow,outflow,inflow,outflow --output cli.h5 --output-every 2
+  want_rc 0 "inflow/outflow"
+  e=$(key l2_error)
+  awk -v e="$e" 'BEGIN { exit !(e > 0 && e < 1e-3) }' || bad "inflow/outflow l2_error=$e, expected below 1e-3"
+  printf '[grid]\nbc = inflow,outflow,inflow,outflow\n' > io.cfg
+  # shellcheck disable=SC2086
+  run io.cfg $A --output cfg.h5
+  want_rc 0 "io.cfg"
+  same_coeffs "io.cfg" cli.h5 cfg.h5
+  # shellcheck disable=SC2086
+  run io.cfg $A --print-config
+  grep -q '^bc = inflow,outflow,inflow,outflow$' "$DIR/out" || bad "--print-config: $(grep '^bc' "$DIR/out")"
+  [ "$(cfgdump cli.h5 | grep '^bc = ')" = "bc = inflow,outflow,inflow,outflow" ] || bad "snapshot: $(cfgdump cli.h5 | grep '^bc')"
+  # a restart keeps the sides (bitwise) and refuses other ones
+  run --restart cli_000002.h5 --output re.h5
+  want_rc 0 "restart"
+  same_coeffs "restart" cli.h5 re.h5
+  run --restart cli_000002.h5 --output re2.h5 --bc outflow
+  want_rc 2 "restart --bc outflow"
+  want_err "restart --bc outflow" "advect: restart cli_000002.h5: bc is 'inflow,outflow,inflow,outflow' in the file, 'outflow' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)"
+  ;;
+
 restart_refuse)
   # A restart that changes the problem is refused, naming the key and both values.
   run --cells 6x4 --map random --degree 3 --degree-min 1 --seed 4 --velocity rotation --init gauss \

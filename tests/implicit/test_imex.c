@@ -5,9 +5,9 @@
  *             round-off, is linear to round-off, conserves mass, and the
  *             compact conversion round-trips bitwise; the solver mass
  *             (dg_sop_mass_d) times L(u) integrates to 0
- *   order     each scheme's temporal order on the exact Fourier mode, at
- *             fixed fine space (r = 5, 16^2): within 0.2 of 1, 2, 2, 3, 2,
- *             3, 4 (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)
+ *   order S   scheme S's temporal order on the exact Fourier mode, at
+ *             fixed fine space (r = 5, 8^2): within 0.2 of 1, 2, 2, 3, 2, 3
+ *             (be, cn, sdirk2, sdirk3, ars222, ars443)
  *   stiff     the explicit diffusive limit dt_e = 2.785 / (nu lmax(M^-1 K))
  *             (power iteration): RK4 grows without bound at 1.2 dt_e and
  *             stays bounded at 0.8 dt_e; every implicit/IMEX scheme at 10
@@ -108,7 +108,7 @@ static double rfn(const double x[3], int v, void *ctx) {
 
 static void case_operator(void) {
   problem p;
-  problem_create(&p, 8, 3, "1.3,-0.7", 0.01, "1,2");
+  problem_create(&p, 8, 3, "1.3,0.7", 0.01, "1,2");
   const long n = dg_disc_compact_len(p.disc);
   dg_field *v, *w, *lu, *lv, *lw;
   OK(dg_field_create(&v, p.disc));
@@ -148,10 +148,14 @@ static void case_operator(void) {
   OK(dg_disc_rhs(p.disc, w, 0.1, lw));
   OK(dg_field_get_compact(p.disc, lw, x));
   OK(dg_field_get_compact(p.disc, lv, a));
-  double lin = 0;
-  for (long i = 0; i < n; ++i) lin = fmax(lin, fabs(x[i] - (2.5 * c[i] - 0.75 * a[i])));
-  printf("operator: linearity defect %.3e (of %.3e)\n", lin, lmax);
-  CHECK(lin <= 1e-13 * lmax, "L is not linear: %g", lin);
+  double lin = 0, lvmax = 0;
+  for (long i = 0; i < n; ++i) {
+    lin = fmax(lin, fabs(x[i] - (2.5 * c[i] - 0.75 * a[i])));
+    lvmax = fmax(lvmax, fabs(a[i]));
+  }
+  const double lscale = 2.5 * lmax + 0.75 * lvmax;
+  printf("operator: linearity defect %.3e (of %.3e)\n", lin, lscale);
+  CHECK(lin <= 1e-14 * lscale, "L is not linear: %g", lin);
   /* the jacobian-vector product of a linear model is L(v) itself */
   OK(dg_disc_jacvec(p.disc, NULL, NULL, v, 0.1, NULL, lw));
   OK(dg_field_get_compact(p.disc, lw, x));
@@ -198,35 +202,35 @@ static void case_operator(void) {
   problem_destroy(&p);
 }
 
-static void case_order(void) {
+/* The order of one scheme: steps s, 2s, 4s to T = 0.2 at r = 5 on 8^2
+ * elements, where the spatial error (below 7e-7: sdirk3 with 64 steps) is
+ * far below the temporal one at the finest step. */
+static void case_order(const char *name) {
+  dg_im_kind k;
+  OK(dg_im_parse(name, &k));
   problem p;
-  problem_create(&p, 16, 5, "1,0.5", 0.02, "1,1");
+  problem_create(&p, 8, 5, "1,0.5", 0.02, "1,1");
   const double T = 0.2;
-  for (int k = 0; k < DG_IM_COUNT; ++k) {
-    /* steps: coarse enough that the temporal error dominates the spatial
-       one (about 1e-8 here) at the finest step */
-    const int order = dg_im_order((dg_im_kind)k);
-    const long s0 = order >= 3 ? 8 : 16, s1 = 2 * s0, s2 = 4 * s0;
-    const long ns[3] = {order == 4 ? 16 : s0, order == 4 ? 32 : s1, order == 4 ? 64 : s2};
-    double e[3];
-    int its = 0;
-    for (int i = 0; i < 3; ++i) {
-      OK(run(&p, (dg_im_kind)k, T, ns[i], 1e-12, 0, &its));
-      e[i] = l2_error(&p, T);
-    }
-    const double r1 = log2(e[0] / e[1]), r2 = log2(e[1] / e[2]);
-    printf("order: %-7s steps %ld %ld %ld  l2 %.3e %.3e %.3e  rates %.3f %.3f  (its %d)\n",
-           dg_im_name((dg_im_kind)k), ns[0], ns[1], ns[2], e[0], e[1], e[2], r1, r2, its);
-    CHECK(fabs(r2 - order) <= 0.2, "%s: rate %.3f, order %d", dg_im_name((dg_im_kind)k), r2,
-          order);
+  const int order = dg_im_order(k);
+  const long s0 = order >= 3 ? 8 : 16, ns[3] = {s0, 2 * s0, 4 * s0};
+  double e[3];
+  int its = 0;
+  for (int i = 0; i < 3; ++i) {
+    OK(run(&p, k, T, ns[i], 1e-10, 0, &its));
+    e[i] = l2_error(&p, T);
   }
+  const double r1 = log2(e[0] / e[1]), r2 = log2(e[1] / e[2]);
+  printf("order: %-7s steps %ld %ld %ld  l2 %.3e %.3e %.3e  rates %.3f %.3f  (its %d)\n",
+         dg_im_name(k), ns[0], ns[1], ns[2], e[0], e[1], e[2], r1, r2, its);
+  CHECK(fabs(r2 - order) <= 0.2, "%s: rate %.3f, order %d", dg_im_name(k), r2, order);
+  CHECK(e[2] > 5 * 7e-7, "%s: the finest error %g is near the spatial floor", dg_im_name(k), e[2]);
   problem_destroy(&p);
 }
 
 static void case_stiff(void) {
-  /* diffusion-dominated: nu |k|^2 = 0.8, |beta . k| = 0.94 */
+  /* diffusion-dominated: nu |k|^2 = 0.79, |beta . k| = 0.38 */
   problem p;
-  problem_create(&p, 16, 3, "0.1,0.05", 0.01, "1,1");
+  problem_create(&p, 8, 4, "0.04,0.02", 0.01, "1,1");
   dg_im_opts o = dg_im_default_opts();
   o.nu = p.nu;
   dg_im *im;
@@ -239,33 +243,34 @@ static void case_stiff(void) {
   double dta;
   OK(dg_disc_stable_dt(p.disc, p.u, 0, &dta));
   printf("stiff: lmax(M^-1 K) = %.4e, h^2 lmax = %.3f, dt_e = %.4e, advective dt (cfl 1) %.4e\n",
-         lmax, lmax / (16.0 * 16.0), dte, dta);
+         lmax, lmax / (8.0 * 8.0), dte, dta);
   CHECK(dta > 100 * dte, "the case is not diffusion-limited: %g vs %g", dta, dte);
-  /* RK4 over 400 steps: bounded below the limit, growing above */
+  /* RK4 over 200 steps: bounded below the limit, growing above */
   const double u0 = max_abs(&p);
-  OK(run(&p, DG_IM_RK4, 400 * 0.8 * dte, 400, 1e-10, 0, NULL));
+  OK(run(&p, DG_IM_RK4, 200 * 0.8 * dte, 200, 1e-10, 0, NULL));
   const double below = max_abs(&p);
-  OK(run(&p, DG_IM_RK4, 400 * 1.2 * dte, 400, 1e-10, 0, NULL));
+  OK(run(&p, DG_IM_RK4, 200 * 1.2 * dte, 200, 1e-10, 0, NULL));
   const double above = max_abs(&p);
-  printf("stiff: rk4 max|u| after 400 steps: %.3e at 0.8 dt_e, %.3e at 1.2 dt_e (start %.3e)\n",
+  printf("stiff: rk4 max|u| after 200 steps: %.3e at 0.8 dt_e, %.3e at 1.2 dt_e (start %.3e)\n",
          below, above, u0);
   CHECK(below <= u0, "rk4 at 0.8 dt_e grew: %g", below);
   CHECK(!(above < 1e3 * u0), "rk4 at 1.2 dt_e did not blow up: %g", above);
-  /* implicit and IMEX at 10 and 100 dt_e, to T = 100 dt_e x 20 steps */
-  const double T = 2000 * dte, e0 = l2_error(&p, 0) + 1;
-  (void)e0;
+  /* implicit and IMEX at 10 and 100 dt_e, to T = 100 dt_e x 10 steps */
+  const double T = 1000 * dte;
   for (int k = 0; k < DG_IM_COUNT; ++k) {
     if (dg_im_treatment((dg_im_kind)k) == DG_IM_EXPLICIT) continue;
     for (int f = 10; f <= 100; f *= 10) {
-      const long steps = (long)(2000 / f);
+      const long steps = (long)(1000 / f);
       int its;
       OK(run(&p, (dg_im_kind)k, T, steps, 1e-10, 0, &its));
-      double uex[1], x0[3] = {0.125, 0.3, 0};
-      (void)uex, (void)x0;
       const double err = l2_error(&p, T);
       /* the solution's L2 norm at T: a exp(-nu |k|^2 T) / 2 on the unit box */
       const double norm = exp(-p.nu * 8 * M_PI * M_PI * T) / 2;
-      const double bound = f == 10 ? 1e-2 : 0.1;
+      /* measured (r = 4, 8^2): be 4.2e-3 / 4.1e-2, the second-order
+         schemes <= 1.0e-5 / 5.4e-4, the third-order ones 8.5e-6 / 1.5e-5
+         (the spatial error alone is 8.5e-6) */
+      const int first = dg_im_order((dg_im_kind)k) == 1;
+      const double bound = f == 10 ? (first ? 1e-2 : 1e-4) : (first ? 0.1 : 5e-3);
       printf("stiff: %-7s dt = %3d dt_e (%ld steps, %5.1f its/step): l2 error %.3e = %.2e of |u|\n",
              dg_im_name((dg_im_kind)k), f, steps, (double)its / (double)steps, err, err / norm);
       CHECK(err <= bound * norm, "%s at %d dt_e: relative error %g > %g", dg_im_name((dg_im_kind)k),
@@ -303,12 +308,12 @@ static void case_mass(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    printf("usage: test_imex operator|order|stiff|mass\n");
+  if (argc < 2 || (!strcmp(argv[1], "order") && argc != 3)) {
+    printf("usage: test_imex operator|order SCHEME|stiff|mass\n");
     return 2;
   }
   if (!strcmp(argv[1], "operator")) case_operator();
-  else if (!strcmp(argv[1], "order")) case_order();
+  else if (!strcmp(argv[1], "order")) case_order(argv[2]);
   else if (!strcmp(argv[1], "stiff")) case_stiff();
   else if (!strcmp(argv[1], "mass")) case_mass();
   else {

@@ -59,8 +59,8 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
       rest[(*nrest)++] = argv[i]; /* dg_app_parse reports it */
       continue;
     }
-    const int mine = !strcmp(name, "scheme") || !strcmp(name, "rtol") ||
-                     !strcmp(name, "maxit") || !strcmp(name, "precond");
+    const int mine = !strcmp(name, "scheme") || !strcmp(name, "rtol") || !strcmp(name, "maxit") ||
+                     !strcmp(name, "precond");
     if (!mine) {
       if (!strcmp(name, "integrator"))
         return dg_error(DG_ERR_ARG, "option --integrator: advdiff takes --scheme (be, cn, sdirk2, "
@@ -234,8 +234,8 @@ static int run(run_state *r, const im_args *a) {
   const double drift = rel ? (mass - mass0) / fabs(mass0) : mass - mass0;
   printf("advdiff: scheme=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g "
          "linf_error=%.17g mass=%.17g mass_drift%s=%.3e krylov_its=%ld wall_s=%.6f model=%s\n",
-         a->scheme, dofs, steps, t, dt, l2, linf, mass, rel ? "" : "_abs", drift,
-         its_tot, wall_s, dg_model_name(r->set.model));
+         a->scheme, dofs, steps, t, dt, l2, linf, mass, rel ? "" : "_abs", drift, its_tot, wall_s,
+         dg_model_name(r->set.model));
   return 0;
 }
 

@@ -25,8 +25,8 @@ static double host_amax(dg_field *f) {
   return m;
 }
 
-int dg_disc_jacvec(dg_disc *d, dg_field *u0, dg_field *lu0, dg_field *v, double t,
-                   dg_field *work, dg_field *out) {
+int dg_disc_jacvec(dg_disc *d, dg_field *u0, dg_field *lu0, dg_field *v, double t, dg_field *work,
+                   dg_field *out) {
   if (dg_model_linear(dg_disc_model(d))) return dg_disc_rhs(d, v, t, out);
   if (!u0 || !lu0 || !work)
     return dg_error(DG_ERR_ARG, "dg_disc_jacvec: a nonlinear model needs u0, L(u0) and work");

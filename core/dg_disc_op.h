@@ -30,8 +30,8 @@ int dg_disc_rhs(dg_disc *d, dg_field *u, double t, dg_field *out);
  * difference (L(u0 + eps v) - L(u0)) / eps with eps = sqrt(2^-52) (1 +
  * |u0|_max) / |v|_max, first-order accurate in eps (its error about
  * sqrt(machine epsilon) relative).  work is a scratch field of d. */
-int dg_disc_jacvec(dg_disc *d, dg_field *u0, dg_field *lu0, dg_field *v, double t,
-                   dg_field *work, dg_field *out);
+int dg_disc_jacvec(dg_disc *d, dg_field *u0, dg_field *lu0, dg_field *v, double t, dg_field *work,
+                   dg_field *out);
 
 /* Length of a compact vector: sum over elements of nvar (r_e+1)^dim. */
 long dg_disc_compact_len(const dg_disc *d);

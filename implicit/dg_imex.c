@@ -65,7 +65,8 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
                     dg_im_name(kind), o->nu);
   if (!(o->rtol > 0 && o->rtol < 1))
     return dg_error(DG_ERR_ARG, "scheme %s: rtol %g is outside (0, 1)", dg_im_name(kind), o->rtol);
-  if (o->maxit < 1) return dg_error(DG_ERR_ARG, "scheme %s: maxit %d < 1", dg_im_name(kind), o->maxit);
+  if (o->maxit < 1)
+    return dg_error(DG_ERR_ARG, "scheme %s: maxit %d < 1", dg_im_name(kind), o->maxit);
   dg_im *im = calloc(1, sizeof *im);
   if (!im) return dg_error(DG_ERR_MEM, "out of memory");
   im->disc = d;
@@ -257,8 +258,10 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
     }
     if (g == 0) {
       /* an explicit stage: U = M^-1 rhs (U = u_n exactly when nothing was added) */
-      if (terms) dg_svec_mul_d(n, im->minv, im->rhs, im->U);
-      else dg_svec_copy_d(n, im->un, im->U);
+      if (terms)
+        dg_svec_mul_d(n, im->minv, im->rhs, im->U);
+      else
+        dg_svec_copy_d(n, im->un, im->U);
     } else {
       DG_CALL(helmholtz(im, g * dt * nu));
       stage_op so = {im, g * dt, ti, sc->treat == DG_IM_IMPLICIT};

@@ -31,13 +31,13 @@ extern "C" {
 #endif
 
 typedef enum {
-  DG_IM_BE = 0,   /* backward Euler: implicit, order 1, L-stable */
-  DG_IM_CN,       /* Crank-Nicolson: implicit, order 2, A-stable */
-  DG_IM_SDIRK2,   /* Alexander's 2-stage SDIRK: implicit, order 2, L-stable */
-  DG_IM_SDIRK3,   /* Alexander's 3-stage SDIRK: implicit, order 3, L-stable */
-  DG_IM_ARS222,   /* ARS(2,2,2): IMEX, order 2 */
-  DG_IM_ARS443,   /* ARS(4,4,3): IMEX, order 3 */
-  DG_IM_RK4,      /* classical RK4, everything explicit (the reference) */
+  DG_IM_BE = 0, /* backward Euler: implicit, order 1, L-stable */
+  DG_IM_CN,     /* Crank-Nicolson: implicit, order 2, A-stable */
+  DG_IM_SDIRK2, /* Alexander's 2-stage SDIRK: implicit, order 2, L-stable */
+  DG_IM_SDIRK3, /* Alexander's 3-stage SDIRK: implicit, order 3, L-stable */
+  DG_IM_ARS222, /* ARS(2,2,2): IMEX, order 2 */
+  DG_IM_ARS443, /* ARS(4,4,3): IMEX, order 3 */
+  DG_IM_RK4,    /* classical RK4, everything explicit (the reference) */
   DG_IM_COUNT
 } dg_im_kind;
 

@@ -74,11 +74,7 @@ static const dg_im_scheme schemes[DG_IM_COUNT] = {
       {11.0 / 18.0, 1.0 / 18.0},
       {5.0 / 6.0, -5.0 / 6.0, 0.5},
       {0.25, 7.0 / 4.0, 0.75, -7.0 / 4.0, 0}},
-     {{0},
-      {0, 0.5},
-      {0, 1.0 / 6.0, 0.5},
-      {0, -0.5, 0.5, 0.5},
-      {0, 1.5, -1.5, 0.5, 0.5}},
+     {{0}, {0, 0.5}, {0, 1.0 / 6.0, 0.5}, {0, -0.5, 0.5, 0.5}, {0, 1.5, -1.5, 0.5, 0.5}},
      {0.25, 7.0 / 4.0, 0.75, -7.0 / 4.0, 0},
      {0, 1.5, -1.5, 0.5, 0.5},
      {0, 0.5, 2.0 / 3.0, 0.5, 1},
@@ -105,8 +101,8 @@ int dg_im_parse(const char *name, dg_im_kind *kind) {
       *kind = (dg_im_kind)i;
       return 0;
     }
-  return dg_error(DG_ERR_ARG,
-                  "unknown scheme '%s' (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)", name);
+  return dg_error(DG_ERR_ARG, "unknown scheme '%s' (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)",
+                  name);
 }
 
 const char *dg_im_name(dg_im_kind kind) { return schemes[kind].name; }

@@ -312,10 +312,14 @@ int main(int argc, char **argv) {
     printf("usage: test_imex operator|order SCHEME|stiff|mass\n");
     return 2;
   }
-  if (!strcmp(argv[1], "operator")) case_operator();
-  else if (!strcmp(argv[1], "order")) case_order(argv[2]);
-  else if (!strcmp(argv[1], "stiff")) case_stiff();
-  else if (!strcmp(argv[1], "mass")) case_mass();
+  if (!strcmp(argv[1], "operator"))
+    case_operator();
+  else if (!strcmp(argv[1], "order"))
+    case_order(argv[2]);
+  else if (!strcmp(argv[1], "stiff"))
+    case_stiff();
+  else if (!strcmp(argv[1], "mass"))
+    case_mass();
   else {
     printf("unknown case %s\n", argv[1]);
     return 2;

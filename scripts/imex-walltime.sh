@@ -6,7 +6,7 @@
 # prints it); its error (the spatial one) times 1.1 is the target (or
 # the environment's TARGET); every
 # other scheme doubles its step count from 5 until it meets the target
-# (or reaches 2560 steps: then its error says how far it is).
+# (or reaches 640 steps: then its error says how far it is).
 set -eu
 ADV=$1
 G="--cells 32x32 --degree 3 --nu 0.01 --beta 0.04,0.02 --output /tmp/imex_walltime.h5"
@@ -29,7 +29,7 @@ for s in be cn sdirk2 sdirk3 ars222 ars443; do
     dt=$(awk -v n="$steps" 'BEGIN { printf "%.17g", 0.5 / n }')
     line=$($ADV $P --scheme $s --dt "$dt")
     e=$(echo "$line" | key l2_error)
-    if awk -v e="$e" -v t="$target" 'BEGIN { exit !(e <= t) }' || [ $steps -ge 2560 ]; then break; fi
+    if awk -v e="$e" -v t="$target" 'BEGIN { exit !(e <= t) }' || [ $steps -ge 640 ]; then break; fi
     steps=$((steps * 2))
   done
   w=$(echo "$line" | key wall_s)

@@ -13,7 +13,7 @@ include(CMakePackageConfigHelpers)
 # header, HDF5, GSL, OpenMP or CUDA (tests/install checks each compiles alone).
 set(DGRID_PUBLIC_HEADERS
     core/dgrid.h core/dg_error.h core/dg_grid.h core/dg_degree_map.h core/dg_model.h
-    core/dg_disc.h core/dg_field.h core/dg_ts.h core/dg_eval.h core/dg_io.h core/dg_output.h
+    core/dg_disc.h core/dg_disc_op.h core/dg_field.h core/dg_ts.h core/dg_eval.h core/dg_io.h core/dg_output.h
     models/dg_model_desc.h stencils/dg_real.h)
 list(TRANSFORM DGRID_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/)
 install(FILES ${DGRID_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dgrid)

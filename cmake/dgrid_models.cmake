@@ -10,7 +10,7 @@
 # (the dimensions, and the most Gauss points per direction: degrees up to
 # qmax - 1, on any degree map whose highest degree is below qmax).  This sets,
 # for each model M: DGRID_MODEL_M_HEADER, DGRID_MODEL_M_DIMS, DGRID_MODEL_M_QMAX.
-set(DGRID_MODELS "advection;deformation;burgers;acoustics;advection_reaction;advection_field;sphere_advection" CACHE STRING
+set(DGRID_MODELS "advection;deformation;burgers;acoustics;advection_reaction;advection_field;sphere_advection;advection_diffusion" CACHE STRING
     "Models to build, in registry order (NAME.h in models/ or DGRID_MODEL_DIRS)")
 set(DGRID_MODEL_DIRS "" CACHE STRING "More folders with model headers")
 

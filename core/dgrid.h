@@ -11,6 +11,7 @@
 
 #include "dg_degree_map.h"
 #include "dg_disc.h"
+#include "dg_disc_op.h"
 #include "dg_error.h"
 #include "dg_eval.h"
 #include "dg_field.h"

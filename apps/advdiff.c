@@ -1,0 +1,284 @@
+/* advdiff - advection-diffusion u_t + div(beta u) = nu lap u (the
+ * advection_diffusion model; any linear one-variable model with --model,
+ * its parameter nu the diffusion, 0 where it has none) stepped by the
+ * implicit, IMEX or explicit reference schemes of implicit/ (dg_imex.h).
+ * The grid, map, model, time and output options are advect's
+ * (apps/dg_app.c); the scheme's options are its own:
+ *   --scheme NAME     be | cn | sdirk2 | sdirk3 | ars222 | ars443 | rk4   [sdirk2]
+ *   --rtol X          relative residual of each stage solve                [1e-10]
+ *   --maxit N         Krylov iterations per solve                          [200]
+ *   --precond KIND    fp64 | mixed: the multigrid cycle's precision        [fp64]
+ * A progress line every --progress-every steps: step, t, Krylov iterations
+ * and the largest final relative residual since the last line, mass; the
+ * final snapshot goes to --output (advect's format, so tools/plot reads it).
+ * Errors print one line "advdiff: ..." and exit 2. */
+#include "dg_app.h"
+#include "dg_app_check.h"
+#include "dg_app_config.h"
+#include "dg_backend.h"
+#include "dg_error.h"
+#include "dg_escape.h"
+#include "dg_eval.h"
+#include "dg_field.h"
+#include "dg_imex.h"
+#include "dg_io.h"
+#include "dg_output.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double wall(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+  char scheme[16];
+  double rtol;
+  long maxit;
+  int mixed;
+} im_args;
+
+/* Take the scheme's options out of argv (into a, the rest into rest[]);
+ * everything else is advect's and goes to dg_app_parse. */
+static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest) {
+  snprintf(a->scheme, sizeof a->scheme, "sdirk2");
+  a->rtol = 1e-10;
+  a->maxit = 200;
+  a->mixed = 0;
+  *nrest = 0;
+  rest[(*nrest)++] = argv[0];
+  for (int i = 1; i < argc; ++i) {
+    char name[64];
+    const char *v = NULL;
+    if (strncmp(argv[i], "--", 2) != 0 || dg_app_split_option(argv[i], name, sizeof name, &v)) {
+      rest[(*nrest)++] = argv[i]; /* dg_app_parse reports it */
+      continue;
+    }
+    const int mine = !strcmp(name, "scheme") || !strcmp(name, "rtol") || !strcmp(name, "maxit") ||
+                     !strcmp(name, "precond");
+    if (!mine) {
+      if (!strcmp(name, "integrator"))
+        return dg_error(DG_ERR_ARG, "option --integrator: advdiff takes --scheme (be, cn, sdirk2, "
+                                    "sdirk3, ars222, ars443, rk4)");
+      rest[(*nrest)++] = argv[i];
+      continue;
+    }
+    if (!v) {
+      if (i + 1 >= argc) return dg_error(DG_ERR_ARG, "option --%s needs a value", name);
+      v = argv[++i];
+    }
+    char opt[80];
+    snprintf(opt, sizeof opt, "--%s", name);
+    if (!strcmp(name, "scheme")) {
+      dg_im_kind k;
+      if (dg_im_parse(v, &k)) {
+        char esc[80];
+        return dg_error(DG_ERR_ARG,
+                        "option --scheme: '%s' is not a scheme (be, cn, sdirk2, sdirk3, ars222, "
+                        "ars443, rk4)",
+                        dg_escape(esc, sizeof esc, v));
+      }
+      snprintf(a->scheme, sizeof a->scheme, "%s", v);
+    } else if (!strcmp(name, "rtol")) {
+      DG_CALL(dg_app_parse_real(opt, v, 1e-16, 0.5, &a->rtol));
+    } else if (!strcmp(name, "maxit")) {
+      DG_CALL(dg_app_parse_long(opt, v, 1, 100000, &a->maxit));
+    } else {
+      if (strcmp(v, "fp64") && strcmp(v, "mixed")) {
+        char esc[80];
+        return dg_error(DG_ERR_ARG, "option --precond: '%s' is not fp64 or mixed",
+                        dg_escape(esc, sizeof esc, v));
+      }
+      a->mixed = !strcmp(v, "mixed");
+    }
+  }
+  return 0;
+}
+
+/* The model's diffusion: its parameter nu, 0 where it has none. */
+static int model_nu(const dg_model *m, double *nu) {
+  *nu = 0;
+  for (int i = 0; i < dg_model_nparam(m); ++i)
+    if (!strcmp(dg_model_param_name(m, i), "nu")) {
+      char buf[64];
+      DG_CALL(dg_model_param_text(m, i, buf, sizeof buf));
+      *nu = strtod(buf, NULL);
+    }
+  return 0;
+}
+
+typedef struct {
+  dg_app_config cfg;
+  dg_app_setup set;
+  dg_field *u;
+  dg_im *im;
+  char *config_text;
+} run_state;
+
+static int write_snapshot(run_state *r, const char *path, long step, double t, double dt) {
+  dg_app_config *c = &r->cfg;
+  dg_snapshot s;
+  DG_CALL(dg_snapshot_from_field(&s, r->set.disc, r->u, t, step, c->view_samples, 1));
+  s.nparams = c->nparams;
+  s.param_keys = c->keys;
+  s.param_values = c->values;
+  s.config = r->config_text;
+  s.dt = dt;
+  const int rc = dg_snapshot_write(path, &s);
+  s.nparams = 0; /* borrowed */
+  s.param_keys = s.param_values = NULL;
+  s.config = NULL;
+  dg_snapshot_free(&s);
+  return rc;
+}
+
+static int run(run_state *r, const im_args *a) {
+  dg_app_config *c = &r->cfg;
+  DG_CALL(dg_app_check_config(c));
+  DG_CALL(dg_app_setup_create(&r->set, c));
+  dg_disc *d = r->set.disc;
+  dg_im_kind kind;
+  DG_CALL(dg_im_parse(a->scheme, &kind));
+  dg_im_opts o = dg_im_default_opts();
+  DG_CALL(model_nu(r->set.model, &o.nu));
+  o.rtol = a->rtol;
+  o.maxit = (int)a->maxit;
+  o.mixed = a->mixed;
+  DG_CALL(dg_field_create(&r->u, d));
+  DG_CALL(dg_project_solution(d, r->u, 0));
+  DG_CALL(dg_im_create(&r->im, d, kind, &o));
+  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
+  double dt;
+  if (c->dt_set) {
+    dt = c->dt;
+  } else {
+    double est;
+    DG_CALL(dg_disc_stable_dt(d, r->u, 0, &est));
+    if (!isfinite(est))
+      return dg_error(DG_ERR_ARG, "option --cfl: the wave speed is zero everywhere, give --dt");
+    dt = c->cfl * est;
+  }
+  long steps = c->steps;
+  if (!c->steps_set) {
+    const double n = ceil(c->t_end / dt * (1 - 1e-12));
+    if (!(n <= (double)(1L << 40)))
+      return dg_error(DG_ERR_ARG, "option --dt: %g needs %.3g steps to --t-end %g", dt, n,
+                      c->t_end);
+    steps = (long)n;
+    dt = c->t_end / (double)steps; /* lands on --t-end */
+  }
+  double mass0, umax = 0;
+  DG_CALL(dg_mass(d, r->u, &mass0));
+  DG_CALL(dg_field_to_host(r->u));
+  for (long i = 0; i < r->u->n; ++i) umax = fmax(umax, fabs((double)r->u->h[i]));
+  double vol = 1;
+  for (int k = 0; k < c->dim; ++k) vol *= r->set.grid.hi[k] - r->set.grid.lo[k];
+  /* a relative drift of a mass near zero (a sine over whole periods) would
+     divide round-off by round-off: then the absolute change */
+  const int rel = fabs(mass0) > 1e-8 * umax * vol;
+  const long dofs = dg_disc_ndofs(d);
+  if (!c->quiet) {
+    printf("advdiff: %s backend, model %s, %dD, %ld elements, degrees %d..%d, %ld dofs, scheme %s "
+           "(%s), nu=%g, dt=%.6g, %ld steps, rtol=%g, %s multigrid\n",
+           dg_backend()->name, dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
+           dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dofs, a->scheme,
+           dg_im_treatment(kind) == DG_IM_IMPLICIT ? "implicit"
+           : dg_im_treatment(kind) == DG_IM_IMEX   ? "imex"
+                                                   : "explicit",
+           o.nu, dt, steps, o.rtol, o.mixed ? "mixed-precision" : "fp64");
+    if (c->verbose && o.nu > 0) {
+      double lmax, adv;
+      DG_CALL(dg_im_laplacian_lmax(r->im, &lmax));
+      DG_CALL(dg_disc_stable_dt(d, r->u, 0, &adv));
+      const double dte = dg_im_real_stability(DG_IM_RK4) / (o.nu * lmax);
+      printf("advdiff: explicit limits: diffusive (rk4) %.4e (lmax(M^-1 K) = %.4e), advective "
+             "(cfl 1) %.4e; dt = %.3g x the diffusive one\n",
+             dte, lmax, adv, dt / dte);
+    }
+    fflush(stdout);
+  }
+  const double w0 = wall();
+  long its_tot = 0, its_since = 0;
+  double rel_since = 0;
+  double t = 0;
+  for (long step = 1; step <= steps; ++step) {
+    dg_im_stats st;
+    DG_CALL(dg_im_step(r->im, r->u, t, dt, &st));
+    t = (double)step * dt;
+    its_tot += st.its;
+    its_since += st.its;
+    rel_since = fmax(rel_since, st.rel_max);
+    if (!st.converged && !c->quiet)
+      fprintf(stderr, "advdiff: warning: step %ld: a solve stopped at residual %.3e > --rtol %g\n",
+              step, st.rel_max, o.rtol);
+    if (c->progress_every > 0 && step % c->progress_every == 0 && !c->quiet) {
+      double mass;
+      DG_CALL(dg_mass(d, r->u, &mass));
+      printf("progress: step %ld t=%.6g its=%ld residual=%.3e mass=%.15g wall=%.3fs\n", step, t,
+             its_since, rel_since, mass, wall() - w0);
+      fflush(stdout);
+      its_since = 0;
+      rel_since = 0;
+    }
+  }
+  const double wall_s = wall() - w0;
+  double l2, linf, mass;
+  DG_CALL(dg_error_norms(d, r->u, t, &l2, &linf));
+  DG_CALL(dg_mass(d, r->u, &mass));
+  DG_CALL(write_snapshot(r, c->output, steps, t, dt));
+  const double drift = rel ? (mass - mass0) / fabs(mass0) : mass - mass0;
+  printf("advdiff: scheme=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g "
+         "linf_error=%.17g mass=%.17g mass_drift%s=%.3e krylov_its=%ld wall_s=%.6f model=%s\n",
+         a->scheme, dofs, steps, t, dt, l2, linf, mass, rel ? "" : "_abs", drift, its_tot, wall_s,
+         dg_model_name(r->set.model));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  run_state r;
+  memset(&r, 0, sizeof r);
+  dg_app_defaults(&r.cfg);
+  snprintf(r.cfg.output, sizeof r.cfg.output, "advdiff.h5");
+  im_args a;
+  char **rest = malloc(sizeof(char *) * (size_t)(argc + 2));
+  if (!rest) return 2;
+  int nrest = 0;
+  int rc = split_args(argc, argv, &a, &nrest, rest);
+  int found = 0;
+  char mname[64];
+  if (!rc) rc = dg_app_peek(nrest, rest, "model", mname, sizeof mname, &found);
+  if (rc == 0 && !found) { /* the default model of this app */
+    rest[nrest++] = "--model=advection_diffusion";
+  }
+  if (rc == 0) rc = dg_app_parse(&r.cfg, nrest, rest, "advdiff");
+  if (rc == DG_APP_HELP) {
+    printf("advdiff: implicit / IMEX advection-diffusion (implicit/dg_imex.h)\n"
+           "  --scheme NAME        be | cn | sdirk2 | sdirk3 | ars222 | ars443 | rk4  [sdirk2]\n"
+           "  --rtol X             relative residual of every stage solve     [1e-10]\n"
+           "  --maxit N            Krylov iterations per solve                [200]\n"
+           "  --precond KIND       fp64 | mixed multigrid preconditioner      [fp64]\n"
+           "the model's parameter nu is the diffusion; the other options are advect's:\n");
+    dg_app_help(stdout, "advdiff");
+    dg_app_config_free(&r.cfg);
+    free(rest);
+    return 0;
+  }
+  if (rc == 0) rc = run(&r, &a);
+  if (rc) {
+    fflush(stdout);
+    char line[4200];
+    fprintf(stderr, "advdiff: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
+  }
+  dg_im_destroy(&r.im);
+  dg_field_destroy(&r.u);
+  dg_app_setup_destroy(&r.set);
+  dg_app_config_free(&r.cfg);
+  free(r.config_text);
+  free(rest);
+  return rc ? 2 : 0;
+}

@@ -1,0 +1,338 @@
+/* dg_imex.c - the stage loop of the implicit, IMEX and explicit schemes
+ * (tableaux: dg_imex_schemes.c), the stage solves and their operators. */
+#include "dg_imex.h"
+
+#include "dg_disc_op.h"
+#include "dg_error.h"
+#include "dg_imex_internal.h"
+#include "dg_krylov.h"
+#include "dg_model.h"
+#include "dg_sop.h"
+#include "dg_svec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dg_im {
+  dg_disc *disc;
+  const dg_im_scheme *sc;
+  dg_im_opts o;
+  long n;
+  const long *off; /* each element's first coefficient (mode 0) */
+  dg_sop *K;       /* the SIPG stiffness (a = 0, b = 1) */
+  dg_sop *H;       /* M + bh K for the current bh (NULL while none) */
+  dg_mg *mg;       /* its hierarchy */
+  double bh;       /* H's stiffness coefficient g dt nu */
+  double *m, *minv;
+  double *un, *rhs, *U, *tmp, *tmp2, *ev, *ra[DG_IM_MAXS], *rd[DG_IM_MAXS];
+  dg_field *fu, *fo; /* L(u) goes through fields: u into fu, L(u) out of fo */
+};
+
+dg_im_opts dg_im_default_opts(void) {
+  dg_im_opts o;
+  memset(&o, 0, sizeof o);
+  o.nu = 0;
+  o.rtol = 1e-10;
+  o.maxit = 200;
+  o.restart = 30;
+  o.mixed = 0;
+  o.cpen = 2;
+  o.mg = dg_mg_default_opts();
+  return o;
+}
+
+static double *vec(long n) { return calloc((size_t)n, sizeof(double)); }
+
+int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) {
+  *out = NULL;
+  if ((int)kind < 0 || kind >= DG_IM_COUNT) return dg_error(DG_ERR_ARG, "bad scheme %d", kind);
+  const dg_model *model = dg_disc_model(d);
+  const dg_grid *g = dg_disc_grid(d);
+  if (!dg_model_linear(model))
+    return dg_error(DG_ERR_ARG,
+                    "scheme %s: model %s is nonlinear; the implicit steps need a linear model "
+                    "(a Newton iteration is not built)",
+                    dg_im_name(kind), dg_model_name(model));
+  if (dg_disc_nvar(d) != 1)
+    return dg_error(DG_ERR_ARG, "scheme %s: model %s has %d variables; the diffusion solve takes 1",
+                    dg_im_name(kind), dg_model_name(model), dg_disc_nvar(d));
+  if (g->kind != DG_GRID_BOX)
+    return dg_error(DG_ERR_ARG, "scheme %s: the SIPG operator needs the periodic box grid",
+                    dg_im_name(kind));
+  if (!(o->nu >= 0) || !isfinite(o->nu))
+    return dg_error(DG_ERR_ARG, "scheme %s: nu %g is not a diffusion coefficient (>= 0)",
+                    dg_im_name(kind), o->nu);
+  if (!(o->rtol > 0 && o->rtol < 1))
+    return dg_error(DG_ERR_ARG, "scheme %s: rtol %g is outside (0, 1)", dg_im_name(kind), o->rtol);
+  if (o->maxit < 1)
+    return dg_error(DG_ERR_ARG, "scheme %s: maxit %d < 1", dg_im_name(kind), o->maxit);
+  dg_im *im = calloc(1, sizeof *im);
+  if (!im) return dg_error(DG_ERR_MEM, "out of memory");
+  im->disc = d;
+  im->sc = dg_im_scheme_of(kind);
+  im->o = *o;
+  im->o.mg.precisions = o->mixed ? (DG_MG_DOUBLE | DG_MG_FLOAT) : DG_MG_DOUBLE;
+  im->bh = -1;
+  dg_sop_params p = dg_sop_default_params();
+  p.a = 0;
+  p.b = 1;
+  p.cpen = o->cpen;
+  int rc = dg_sop_create(&im->K, g, dg_disc_degrees(d)->deg, &p);
+  if (!rc) {
+    im->n = dg_sop_len(im->K);
+    im->off = dg_sop_offsets(im->K);
+    if (im->n != dg_disc_compact_len(d))
+      rc = dg_error(DG_ERR_ARG, "scheme %s: %ld solver unknowns, %ld in the field", im->sc->name,
+                    im->n, dg_disc_compact_len(d));
+  }
+  const long n = im->n;
+  if (!rc) {
+    im->m = vec(n), im->minv = vec(n), im->un = vec(n), im->rhs = vec(n), im->U = vec(n);
+    im->tmp = vec(n), im->tmp2 = vec(n), im->ev = vec(n);
+    int ok = im->m && im->minv && im->un && im->rhs && im->U && im->tmp && im->tmp2 && im->ev;
+    for (int i = 0; i < im->sc->s; ++i) {
+      im->ra[i] = vec(n), im->rd[i] = vec(n);
+      ok = ok && im->ra[i] && im->rd[i];
+    }
+    if (!ok) rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
+  }
+  if (!rc) rc = dg_sop_mass_d(im->K, im->m);
+  if (!rc)
+    for (long i = 0; i < n; ++i) im->minv[i] = 1 / im->m[i];
+  if (!rc) rc = dg_field_create(&im->fu, d);
+  if (!rc) rc = dg_field_create(&im->fo, d);
+  if (rc) {
+    dg_im_destroy(&im);
+    return rc;
+  }
+  *out = im;
+  return 0;
+}
+
+void dg_im_destroy(dg_im **pim) {
+  if (!pim || !*pim) return;
+  dg_im *im = *pim;
+  dg_mg_destroy(&im->mg);
+  dg_sop_destroy(&im->H);
+  dg_sop_destroy(&im->K);
+  free(im->m), free(im->minv), free(im->un), free(im->rhs), free(im->U), free(im->tmp);
+  free(im->tmp2), free(im->ev);
+  for (int i = 0; i < DG_IM_MAXS; ++i) free(im->ra[i]), free(im->rd[i]);
+  dg_field_destroy(&im->fu);
+  dg_field_destroy(&im->fo);
+  free(im);
+  *pim = NULL;
+}
+
+/* y = R_A(x) = M L(x) at time t. */
+static int apply_ra(dg_im *im, const double *x, double t, double *y) {
+  DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
+  DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
+  DG_CALL(dg_field_get_compact(im->disc, im->fo, y));
+  dg_svec_mul_d(im->n, im->m, y, y);
+  return 0;
+}
+
+/* y = R_D(x) = -nu K x. */
+static int apply_rd(dg_im *im, const double *x, double *y) {
+  if (im->o.nu == 0) {
+    dg_svec_zero_d(im->n, y);
+    return 0;
+  }
+  DG_CALL(dg_sop_apply_d(im->K, x, y));
+  for (long i = 0; i < im->n; ++i) y[i] *= -im->o.nu;
+  return 0;
+}
+
+/* The Helmholtz operator M + bh K and its hierarchy for bh = g dt nu (kept
+ * while bh stays: a fixed step builds it once). */
+static int helmholtz(dg_im *im, double bh) {
+  if (bh == im->bh) return 0;
+  dg_mg_destroy(&im->mg);
+  dg_sop_destroy(&im->H);
+  im->bh = -1;
+  if (bh == 0) { /* nu = 0: H = M, inverted exactly by the diagonal */
+    im->bh = 0;
+    return 0;
+  }
+  dg_sop_params p = dg_sop_default_params();
+  p.a = 1;
+  p.b = bh;
+  p.cpen = im->o.cpen;
+  DG_CALL(dg_sop_create(&im->H, dg_disc_grid(im->disc), dg_disc_degrees(im->disc)->deg, &p));
+  DG_CALL(dg_mg_create(&im->mg, im->H, &im->o.mg));
+  im->bh = bh;
+  return 0;
+}
+
+/* One stage's linear operator: A x = H x - gdt M L(x) (implicit) or H x (IMEX). */
+typedef struct {
+  dg_im *im;
+  double gdt, t;
+  int with_l;
+} stage_op;
+
+static int apply_h(dg_im *im, const double *x, double *y) {
+  if (!im->H) {
+    dg_svec_mul_d(im->n, im->m, x, y);
+    return 0;
+  }
+  return dg_sop_apply_d(im->H, x, y);
+}
+
+static int stage_apply(void *ctx, const double *x, double *y) {
+  stage_op *s = (stage_op *)ctx;
+  dg_im *im = s->im;
+  DG_CALL(apply_h(im, x, y));
+  if (s->with_l) {
+    DG_CALL(apply_ra(im, x, s->t, im->tmp2));
+    dg_svec_axpy_d(im->n, -s->gdt, im->tmp2, y);
+  }
+  return 0;
+}
+
+static int precond(void *ctx, const double *r, double *z) {
+  dg_im *im = (dg_im *)ctx;
+  if (!im->mg) {
+    dg_svec_mul_d(im->n, im->minv, r, z);
+    return 0;
+  }
+  return im->o.mixed ? dg_mg_precond_mixed(im->mg, r, z) : dg_mg_precond_d(im->mg, r, z);
+}
+
+/* The correction along the constants e (1 in every element's mode 0):
+ * U += c e with e^T (b - A (U + c e)) = 0.  Both the advective residual and
+ * the periodic SIPG form vanish on constants' test function, e^T A x =
+ * e^T M x, so afterwards the stage's mass is e^T b exactly (to round-off),
+ * whatever the Krylov tolerance left in the residual. */
+static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
+  const long ne = dg_disc_grid(im->disc)->nelem;
+  double *r = im->tmp; /* stage_apply itself uses tmp2 */
+  DG_CALL(stage_apply(s, x, r));
+  double er = 0, eae = 0;
+  for (long e = 0; e < ne; ++e) er += b[im->off[e]] - r[im->off[e]];
+  dg_svec_zero_d(im->n, im->ev);
+  for (long e = 0; e < ne; ++e) im->ev[im->off[e]] = 1;
+  DG_CALL(stage_apply(s, im->ev, r));
+  for (long e = 0; e < ne; ++e) eae += r[im->off[e]];
+  if (!(eae != 0) || !isfinite(eae))
+    return dg_error(DG_ERR_NUMERIC, "scheme %s: the stage operator is singular on constants",
+                    im->sc->name);
+  const double c = er / eae;
+  for (long e = 0; e < ne; ++e) x[im->off[e]] += c;
+  return 0;
+}
+
+static void monitor_none(void *ctx, int it, double rel) { (void)ctx, (void)it, (void)rel; }
+
+int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
+  const dg_im_scheme *sc = im->sc;
+  const long n = im->n;
+  const double nu = im->o.nu;
+  dg_im_stats s0 = {0, 0, 0, 1};
+  DG_CALL(dg_field_get_compact(im->disc, u, im->un));
+  /* which stage residuals a later stage or the final sum reads */
+  int need_a[DG_IM_MAXS] = {0}, need_d[DG_IM_MAXS] = {0};
+  for (int j = 0; j < sc->s; ++j) {
+    for (int i = j + 1; i < sc->s; ++i) {
+      need_a[j] |= (sc->treat == DG_IM_IMPLICIT ? sc->ai[i][j] : sc->ae[i][j]) != 0;
+      need_d[j] |= (sc->treat == DG_IM_EXPLICIT ? sc->ae[i][j] : sc->ai[i][j]) != 0;
+    }
+    if (!sc->stiff) {
+      need_a[j] |= (sc->treat == DG_IM_IMPLICIT ? sc->bi[j] : sc->be[j]) != 0;
+      need_d[j] |= (sc->treat == DG_IM_EXPLICIT ? sc->be[j] : sc->bi[j]) != 0;
+    }
+  }
+  dg_svec_copy_d(n, im->un, im->U);
+  for (int i = 0; i < sc->s; ++i) {
+    const double ti = t + sc->c[i] * dt, g = sc->ai[i][i];
+    /* rhs = M u_n + dt sum_{j<i} (a_E R_E(U_j) + a_I R_I(U_j)) */
+    dg_svec_mul_d(n, im->m, im->un, im->rhs);
+    int terms = 0;
+    for (int j = 0; j < i; ++j) {
+      const double aa = sc->treat == DG_IM_IMPLICIT ? sc->ai[i][j] : sc->ae[i][j];
+      const double ad = sc->treat == DG_IM_EXPLICIT ? sc->ae[i][j] : sc->ai[i][j];
+      if (aa != 0) dg_svec_axpy_d(n, dt * aa, im->ra[j], im->rhs), ++terms;
+      if (ad != 0 && nu != 0) dg_svec_axpy_d(n, dt * ad, im->rd[j], im->rhs), ++terms;
+    }
+    if (g == 0) {
+      /* an explicit stage: U = M^-1 rhs (U = u_n exactly when nothing was added) */
+      if (terms)
+        dg_svec_mul_d(n, im->minv, im->rhs, im->U);
+      else
+        dg_svec_copy_d(n, im->un, im->U);
+    } else {
+      DG_CALL(helmholtz(im, g * dt * nu));
+      stage_op so = {im, g * dt, ti, sc->treat == DG_IM_IMPLICIT};
+      dg_krylov_opts ko;
+      memset(&ko, 0, sizeof ko);
+      ko.rtol = im->o.rtol;
+      ko.maxit = im->o.maxit;
+      ko.restart = im->o.restart;
+      ko.monitor = monitor_none;
+      dg_krylov_stats ks;
+      /* the initial guess: the previous stage's value (u_n for the first) */
+      if (so.with_l)
+        DG_CALL(dg_fgmres_d(n, stage_apply, &so, precond, im, im->rhs, im->U, &ko, &ks));
+      else if (im->mg)
+        DG_CALL(dg_cg_d(n, stage_apply, &so, precond, im, im->rhs, im->U, &ko, &ks));
+      else { /* nu = 0 and IMEX: the system is M */
+        dg_svec_mul_d(n, im->minv, im->rhs, im->U);
+        ks.its = 0, ks.rel = 0, ks.converged = 1;
+      }
+      DG_CALL(mass_correct(im, &so, im->rhs, im->U));
+      s0.solves++;
+      s0.its += ks.its;
+      s0.rel_max = fmax(s0.rel_max, ks.rel);
+      s0.converged &= ks.converged;
+    }
+    if (need_a[i]) DG_CALL(apply_ra(im, im->U, ti, im->ra[i]));
+    if (need_d[i]) DG_CALL(apply_rd(im, im->U, im->rd[i]));
+  }
+  if (!sc->stiff) {
+    /* u_{n+1} = u_n + dt M^-1 sum_j (b_E R_E + b_I R_I) */
+    dg_svec_zero_d(n, im->rhs);
+    for (int j = 0; j < sc->s; ++j) {
+      const double ba = sc->treat == DG_IM_IMPLICIT ? sc->bi[j] : sc->be[j];
+      const double bd = sc->treat == DG_IM_EXPLICIT ? sc->be[j] : sc->bi[j];
+      if (ba != 0) dg_svec_axpy_d(n, ba, im->ra[j], im->rhs);
+      if (bd != 0 && nu != 0) dg_svec_axpy_d(n, bd, im->rd[j], im->rhs);
+    }
+    dg_svec_mul_d(n, im->minv, im->rhs, im->rhs);
+    for (long k = 0; k < n; ++k) im->U[k] = im->un[k] + dt * im->rhs[k];
+  }
+  for (long k = 0; k < n; ++k)
+    if (!isfinite(im->U[k]))
+      return dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
+                      t + dt, dt);
+  DG_CALL(dg_field_set_compact(im->disc, u, im->U));
+  if (st) *st = s0;
+  return 0;
+}
+
+int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
+  const long n = im->n;
+  double *x = im->rhs, *y = im->tmp;
+  /* a deterministic start with every mode present */
+  unsigned long s = 12345;
+  for (long i = 0; i < n; ++i) {
+    s = s * 6364136223846793005UL + 1442695040888963407UL;
+    x[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+  }
+  double lam = 0;
+  /* power iteration on M^-1 K, self-adjoint in the M inner product: the
+     Rayleigh quotient x'Kx / x'Mx rises to lmax */
+  for (int it = 0; it < 300; ++it) {
+    DG_CALL(dg_sop_apply_d(im->K, x, y));
+    double xkx = dg_svec_dot_d(n, x, y), xmx = 0;
+    for (long i = 0; i < n; ++i) xmx += x[i] * im->m[i] * x[i];
+    lam = xkx / xmx;
+    dg_svec_mul_d(n, im->minv, y, x);
+    const double a = dg_svec_amax_d(n, x);
+    if (!(a > 0)) break;
+    for (long i = 0; i < n; ++i) x[i] /= a;
+  }
+  *lmax = lam;
+  return 0;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# implicit.app: apps/advdiff from the command line: a run's progress lines
+# and summary (error against the exact solution, mass, iterations), its
+# snapshot (the advect format: /coeff, /degree), and bad options (the exact
+# line on stderr, exit status 2, nothing written).
+# Usage: advdiff_test.sh DIR ADVDIFF H5LS HAVE_BURGERS(0|1)
+set -u
+DIR=$1 ADV=$2 H5LS=$3 BURGERS=$4
+rm -rf "$DIR" && mkdir -p "$DIR" && cd "$DIR" || exit 2
+fail=0
+bad() { echo "FAIL [implicit.app]: $*" >&2; fail=1; }
+run() { "$ADV" "$@" > out 2> err; RC=$?; }
+key() { tail -n 1 out | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+want_err() { # LABEL LINE: exit 2, stderr exactly LINE, no snapshot
+  [ "$RC" -eq 2 ] || bad "$1: exit status $RC, expected 2"
+  [ "$(wc -l < err)" -eq 1 ] && [ "$(cat err)" = "$2" ] ||
+    bad "$1: stderr is '$(cat err)', expected exactly '$2'"
+  [ ! -e u.h5 ] || bad "$1: wrote u.h5"
+}
+
+# a run: sdirk3 at 8x8, degree 3, progress every 2 steps
+run --cells 8x8 --degree 3 --nu 0.05 --beta 1,0.5 --scheme sdirk3 --dt 0.02 --t-end 0.1 \
+  --progress-every 2 --output u.h5
+[ "$RC" -eq 0 ] || bad "run: exit status $RC ($(cat err))"
+[ "$(grep -c '^progress: step [0-9]* t=[0-9.e-]* its=[1-9][0-9]* residual=[0-9.e+-]* mass=' out)" -eq 2 ] ||
+  bad "run: expected 2 progress lines with iterations and residual: $(cat out)"
+l2=$(key l2_error)
+awk -v e="$l2" 'BEGIN { exit !(e > 0 && e < 1e-3) }' || bad "run: l2_error '$l2' not in (0, 1e-3)"
+drift=$(key mass_drift_abs)
+awk -v e="$drift" 'BEGIN { exit !(e < 1e-14 && e > -1e-14) }' || bad "run: mass drift '$drift'"
+[ "$(key steps)" = 5 ] || bad "run: steps $(key steps), expected 5"
+"$H5LS" u.h5 > ls.out 2>&1 || bad "run: h5ls u.h5 failed: $(cat ls.out)"
+grep -q '^coeff ' ls.out && grep -q '^degree ' ls.out || bad "run: u.h5 lacks /coeff or /degree: $(cat ls.out)"
+rm -f u.h5
+
+run --scheme sdirk4 --output u.h5
+want_err scheme "advdiff: option --scheme: 'sdirk4' is not a scheme (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)"
+run --rtol 2 --output u.h5
+want_err rtol "advdiff: option --rtol: 2 is outside 1e-16..0.5"
+run --precond float --output u.h5
+want_err precond "advdiff: option --precond: 'float' is not fp64 or mixed"
+run --integrator rk4 --output u.h5
+want_err integrator "advdiff: option --integrator: advdiff takes --scheme (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)"
+run --maxit --output u.h5
+want_err maxit "advdiff: option --maxit: '--output' is not an integer"
+if [ "$BURGERS" = 1 ]; then
+  run --model burgers --output u.h5
+  want_err nonlinear "advdiff: scheme sdirk2: model burgers is nonlinear; the implicit steps need a linear model (a Newton iteration is not built)"
+fi
+run --nu -1 --output u.h5
+want_err nu "advdiff: option --nu: -1 is not a diffusion coefficient (give nu >= 0)"
+exit $fail

@@ -12,7 +12,7 @@
 # velocity alternate, so the position-dependent flux path runs too; and in
 # 2D every other model of the build (deforming velocity, Burgers, acoustics,
 # the source of advection_reaction, the velocity data of advection_field) on band,
-# random and uniform maps, and the sphere (sphere_advection on --grid latlon, a random
+# random and uniform maps, boundaries (inflow/outflow, walls), and the sphere (sphere_advection on --grid latlon, a random
 # and a latitude map, Williamson's and Nair-Lauritzen's winds).
 #
 # usage: consistency.sh --cuda ADVECT --omp ADVECT --compare COMPARE
@@ -128,6 +128,13 @@ for dim in $dims; do
       run "d2_field_deform_random0-5_${integ}" --model advection_field --field deformation \
         --period 1 --cells $cells --map random --degree-min 0 --degree 5 --seed 3 \
         --integrator "$integ" --dt 0.002 --steps $steps
+      # boundaries: inflow data and outflow on a random map, walls for a system
+      run "d2_bc_inout_random0-5_${integ}" --cells $cells --map random --degree-min 0 \
+        --degree 5 --seed 3 --bc inflow,outflow,inflow,outflow --init gauss \
+        --integrator "$integ" --dt 0.002 --steps $steps
+      run "d2_bc_wall_acoustics_band1-5_${integ}" --model acoustics --cells $cells --map band \
+        --degree-min 1 --degree 5 --bc wall --shape standing --integrator "$integ" \
+        --dt 0.002 --steps $steps
       # the sphere: metric terms, pole faces, the row mass, the point trigonometry
       run "d2_sphere_random0-5_${integ}" --grid latlon --model sphere_advection --cells 12 \
         --map random --degree-min 0 --degree 5 --seed 4 --alpha 1.2 --initial hill \

@@ -262,7 +262,7 @@ DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, co
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
     x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
-    if (tt) dg_point_trig(tt, ft, e, ke, x);
+    if (DIM == 2 && tt) dg_point_trig(tt, ft, e, ke, x); /* the sphere is 2D */
   }
 }
 
@@ -468,7 +468,12 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
  * registers).  NX 0 says that the model needs no coordinates (A->geom is
  * NULL), as a constant: then every branch on the position folds away (the
  * CPU's 2D copy for constant velocity: 8% of a degree-1 update's
- * instructions were those branches); NX 1: A->geom decides at run time. */
+ * instructions were those branches); NX 1: A->geom decides at run time;
+ * NX 2: also the sides of a box with boundaries (A->bc).  The CUDA backend
+ * runs NX 2 only for a grid with boundaries: the exterior state's call takes
+ * the scratch's address, which would move a whole element's registers to
+ * local memory (2D degree 1 and 3 ran 3.9x slower); the CPU's generic copy
+ * is NX 2. */
 DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
                                          int lane, const int DIM, const int R, const int Q,
                                          const int NBRC, const int NX, dg_lane *wk) {
@@ -487,7 +492,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const int needs_x = geom != 0;
   /* a box with boundaries (A->bc, which brings geom): the sides' kinds, the
      model's inflow data before the first slot's geometry */
-  const int bnd = NX && geom && A->bc;
+  const int bnd = NX == 2 && geom && A->bc;
 #if DG_MODEL_BOUNDARY
   const dg_real *bdat = bnd ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) - DG_BDATA_REALS : 0;
 #else
@@ -642,11 +647,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        if (met) { /* the face's own cos and sin, the tangential point's */
+        if (DIM == 2 && met) { /* the face's own cos and sin, the tangential point's */
           x[DG_X_COS(d)] = dg_lane_load(ft + (4 * d + 2 * side) * DG_W);
           x[DG_X_SIN(d)] = dg_lane_load(ft + (4 * d + 2 * side + 1) * DG_W);
           dg_point_trig(tt, ft, t1d, p1, x);
-          if (DIM == 3) dg_point_trig(tt, ft, t2d, p2, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);

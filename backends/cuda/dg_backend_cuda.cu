@@ -269,6 +269,8 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
                     a->model_id, a->dim, r, q);
   if (kind == 1 && a->nbr_coeffs)
     kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
+  else if (kind == 1 && a->bc)
+    kind = 7; /* the exterior states: compiled apart (dg_stage_update, NX 2) */
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
   const dg_cuda_kernel *k = &st.table[a->model_id][a->dim - 2][r][q][kind];
   if (!k->fn)

@@ -22,14 +22,16 @@ typedef struct {
  * it), 3 = team update, 4 = team update with traces at degree changes
  * (nbr_traces), 5 = 4 for models without coordinates (NX = 0 in
  * dg_stage_update_team: A->geom is NULL); 3..5 for 2D only; 6 = the
- * elements' CFL rates (dg_stage_rate). */
-enum { DG_CUDA_KINDS = 7 };
+ * elements' CFL rates (dg_stage_rate); 7 = update on a box with boundaries
+ * (NX = 2 in dg_stage_update). */
+enum { DG_CUDA_KINDS = 8 };
 /* The kinds' names for messages, each followed by the string literal s
  * (" 2D r=1 q=8"). */
 #define DG_CUDA_KIND_NAMES(s)                                                                      \
   "trace" s, "update" s, "update (neighbours' coefficients)" s, "update (team)" s,                 \
       "update (team, traces at degree changes)" s,                                                 \
-      "update (team, traces at degree changes, no coordinates)" s, "CFL rate" s
+      "update (team, traces at degree changes, no coordinates)" s, "CFL rate" s,                   \
+      "update (boundaries)" s
 typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per

@@ -74,8 +74,8 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
   for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
-    if (STAGE == 1)
-      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, 1, wk);
+    if (STAGE == 1 || STAGE == 3) /* 3: a box with boundaries (NX 2) */
+      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, wk);
     else if (STAGE == 0)
       dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
     else
@@ -99,6 +99,14 @@ template <int DIM, int R, int Q, bool NBRC>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
   dg_cuda_blocks<DIM, R, Q, 1, NBRC>(a, b);
+}
+
+/* The update on a box with boundaries (traces only: the plan refuses
+ * neighbours' coefficients there). */
+template <int DIM, int R, int Q>
+__global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
+    dg_cuda_update_bc(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+  dg_cuda_blocks<DIM, R, Q, 3, false>(a, b);
 }
 
 /* The team update (stencils/dg_team.h): a block of DG_W x T threads takes
@@ -181,6 +189,7 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
     k[0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
     k[1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
     k[6].fn = (const void *)dg_cuda_rate<DIM, R, Q>;
+    k[7].fn = (const void *)dg_cuda_update_bc<DIM, R, Q>;
     if constexpr (Q == R + 1) /* a plain if would compile it for every Q */
       k[2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
     if constexpr (DIM == 2) {

@@ -120,6 +120,9 @@ const dg_model_desc dg_model_advection_diffusion = {
     0,    /* naux */
     NULL, /* aux_names */
     NULL, /* aux */
+    0,    /* bc: periodic and outflow sides only */
+    0,    /* bdata_size */
+    NULL, /* bdata */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -454,6 +454,7 @@ config)
            "--model deformation --init bell" "--model advection_reaction --lambda 0.5" \
            "--model advection_field --field deformation" \
            "--model sphere_advection --grid latlon --cells 4 --radius 2" \
+           "--model advection_diffusion --nu 0.05" \
            "--dim 3 --beta 1,-0.5,0.25 --map band --degree-min 1" "--map-file ok.map --cells 3x2" \
            "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1"; do
     printf '1 2 3\n3 2 1\n' > ok.map

@@ -61,9 +61,9 @@ static long ipow(long b, int e) {
 long dg_disc_compact_len(const dg_disc *d) { return dg_disc_ndofs(d); }
 
 /* The modes of (element, variable) are W apart in the microblock layout
- * (dg_disc.h), so each run is located once and walked with a stride. */
-int dg_field_get_compact(const dg_disc *d, dg_field *f, double *x) {
-  DG_CALL(dg_field_to_host(f));
+ * (dg_disc.h), so each run is located once and walked with a stride; one
+ * walk for both directions (to_field: x into f, else f into x). */
+static void compact_walk(const dg_disc *d, dg_field *f, double *x, int to_field) {
   const dg_grid *g = dg_disc_grid(d);
   const uint8_t *deg = dg_disc_degrees(d)->deg;
   const int nv = dg_disc_nvar(d);
@@ -73,26 +73,24 @@ int dg_field_get_compact(const dg_disc *d, dg_field *f, double *x) {
     for (int v = 0; v < nv; ++v) {
       const long i0 = dg_disc_index(d, e, v, 0);
       const long s = M > 1 ? dg_disc_index(d, e, v, 1) - i0 : 0;
-      for (long m = 0; m < M; ++m) x[o++] = (double)f->h[i0 + m * s];
+      for (long m = 0; m < M; ++m, ++o)
+        if (to_field)
+          f->h[i0 + m * s] = (dg_real)x[o];
+        else
+          x[o] = (double)f->h[i0 + m * s];
     }
   }
+}
+
+int dg_field_get_compact(const dg_disc *d, dg_field *f, double *x) {
+  DG_CALL(dg_field_to_host(f));
+  compact_walk(d, f, x, 0);
   return 0;
 }
 
 int dg_field_set_compact(const dg_disc *d, dg_field *f, const double *x) {
   DG_CALL(dg_field_to_host(f));
-  const dg_grid *g = dg_disc_grid(d);
-  const uint8_t *deg = dg_disc_degrees(d)->deg;
-  const int nv = dg_disc_nvar(d);
-  long o = 0;
-  for (long e = 0; e < g->nelem; ++e) {
-    const long M = ipow(deg[e] + 1, g->dim);
-    for (int v = 0; v < nv; ++v) {
-      const long i0 = dg_disc_index(d, e, v, 0);
-      const long s = M > 1 ? dg_disc_index(d, e, v, 1) - i0 : 0;
-      for (long m = 0; m < M; ++m) f->h[i0 + m * s] = (dg_real)x[o++];
-    }
-  }
+  compact_walk(d, f, (double *)x, 1);
   dg_field_host_modified(f);
   return 0;
 }

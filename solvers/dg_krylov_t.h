@@ -12,8 +12,10 @@ int DG_SN(dg_cg)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, void 
   st->its = 0;
   st->rel = 1;
   st->converged = 0;
-  DG_SR *r = malloc(sizeof(DG_SR) * (size_t)n), *z = malloc(sizeof(DG_SR) * (size_t)n);
-  DG_SR *p = malloc(sizeof(DG_SR) * (size_t)n), *q = malloc(sizeof(DG_SR) * (size_t)n);
+  DG_SR *r = (DG_SR *)dg_svec_alloc(sizeof(DG_SR) * (size_t)n);
+  DG_SR *z = (DG_SR *)dg_svec_alloc(sizeof(DG_SR) * (size_t)n);
+  DG_SR *p = (DG_SR *)dg_svec_alloc(sizeof(DG_SR) * (size_t)n);
+  DG_SR *q = (DG_SR *)dg_svec_alloc(sizeof(DG_SR) * (size_t)n);
   int rc = 0;
   if (!r || !z || !p || !q) {
     rc = dg_error(DG_ERR_MEM, "CG: out of memory (4 x %ld reals)", n);
@@ -57,6 +59,7 @@ int DG_SN(dg_cg)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, void 
     DG_SN(dg_svec_axpy)(n, (DG_SR)alpha, p, x);
     DG_SN(dg_svec_axpy)(n, (DG_SR)-alpha, q, r);
     rn = sqrt(DG_SN(dg_svec_dot)(n, r, r));
+    if ((rc = dg_svec_status())) goto done;
     st->its = it;
     st->rel = rn / bn;
     if (o->monitor) o->monitor(o->monitor_ctx, it, st->rel);
@@ -70,10 +73,10 @@ int DG_SN(dg_cg)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, void 
     }
   }
 done:
-  free(r);
-  free(z);
-  free(p);
-  free(q);
+  dg_svec_free(r);
+  dg_svec_free(z);
+  dg_svec_free(p);
+  dg_svec_free(q);
   return rc;
 }
 
@@ -84,8 +87,8 @@ int DG_SN(dg_fgmres)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, v
   st->its = 0;
   st->rel = 1;
   st->converged = 0;
-  DG_SR *V = malloc(sizeof(DG_SR) * (size_t)n * (size_t)(m + 1));
-  DG_SR *Z = malloc(sizeof(DG_SR) * (size_t)n * (size_t)m);
+  DG_SR *V = (DG_SR *)dg_svec_alloc(sizeof(DG_SR) * (size_t)n * (size_t)(m + 1));
+  DG_SR *Z = (DG_SR *)dg_svec_alloc(sizeof(DG_SR) * (size_t)n * (size_t)m);
   double *H = malloc(sizeof(double) * (size_t)(m + 1) * (size_t)m);
   double cs[MMAX], sn[MMAX], g[MMAX + 1], y[MMAX];
   int rc = 0;
@@ -105,6 +108,7 @@ int DG_SN(dg_fgmres)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, v
     if ((rc = A(actx, x, v0))) goto done;
     DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, v0); /* r = b - A x */
     const double beta = sqrt(DG_SN(dg_svec_dot)(n, v0, v0));
+    if ((rc = dg_svec_status())) goto done;
     st->rel = beta / bn;
     if (!isfinite(st->rel)) {
       rc = dg_error(DG_ERR_NUMERIC, "FGMRES: residual not finite after %d iterations", st->its);
@@ -114,7 +118,7 @@ int DG_SN(dg_fgmres)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, v
       st->converged = 1;
       break;
     }
-    for (long i = 0; i < n; ++i) v0[i] = (DG_SR)(v0[i] / beta);
+    DG_SN(dg_svec_scale)(n, (DG_SR)(1 / beta), v0);
     g[0] = beta;
     int k = 0;
     for (int j = 0; j < m && st->its < o->maxit; ++j) {
@@ -133,8 +137,7 @@ int DG_SN(dg_fgmres)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, v
       }
       const double hn = sqrt(DG_SN(dg_svec_dot)(n, w, w));
       H[(j + 1) * m + j] = hn;
-      if (hn > 0)
-        for (long i = 0; i < n; ++i) w[i] = (DG_SR)(w[i] / hn);
+      if (hn > 0) DG_SN(dg_svec_scale)(n, (DG_SR)(1 / hn), w);
       for (int i = 0; i < j; ++i) { /* the earlier rotations */
         const double a = H[i * m + j], c = H[(i + 1) * m + j];
         H[i * m + j] = cs[i] * a + sn[i] * c;
@@ -169,8 +172,8 @@ int DG_SN(dg_fgmres)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, v
     }
   }
 done:
-  free(V);
-  free(Z);
+  dg_svec_free(V);
+  dg_svec_free(Z);
   free(H);
   return rc;
 }

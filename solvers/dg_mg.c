@@ -3,6 +3,7 @@
 #include "dg_mg_internal.h"
 
 #include "dg_error.h"
+#include "dg_svec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ static int estimate_lmax(dg_mg_level *L, int its) {
   double *x = L->vd[MG_X], *r = L->vd[MG_R], *z = L->vd[MG_D], *p = L->vd[MG_T];
   double *q = L->vd[MG_B];
   uint64_t s = 88172645463325252ULL;
+  DG_CALL(dg_svec_sync()); /* the host writes r and x */
   for (long i = 0; i < n; ++i) {
     s ^= s << 13;
     s ^= s >> 7;
@@ -69,22 +71,21 @@ static int estimate_lmax(dg_mg_level *L, int its) {
     if (L->bj)
       DG_CALL(dg_sblock_apply_d(L->bj, r, z));
     else
-      for (long i = 0; i < n; ++i) z[i] = L->dinv_d[i] * r[i];
-    double rzn = 0;
-    for (long i = 0; i < n; ++i) rzn += r[i] * z[i];
+      dg_svec_mul_d(n, L->dinv_d, r, z);
+    const double rzn = dg_svec_dot_d(n, r, z);
     if (k == 0) {
-      for (long i = 0; i < n; ++i) p[i] = z[i];
+      dg_svec_copy_d(n, z, p);
     } else {
       be[k - 1] = rzn / rz;
-      for (long i = 0; i < n; ++i) p[i] = z[i] + be[k - 1] * p[i];
+      dg_svec_xpby_d(n, z, be[k - 1], p);
     }
     rz = rzn;
     DG_CALL(dg_sop_apply_d(L->op, p, q));
-    double pq = 0;
-    for (long i = 0; i < n; ++i) pq += p[i] * q[i];
+    const double pq = dg_svec_dot_d(n, p, q);
+    DG_CALL(dg_svec_status());
     if (!(pq > 0) || !(rz > 0)) break;
     al[k] = rz / pq;
-    for (long i = 0; i < n; ++i) r[i] -= al[k] * q[i];
+    dg_svec_axpy_d(n, -al[k], q, r);
   }
   if (k == 0) return dg_error(DG_ERR_NUMERIC, "multigrid: eigenvalue estimate failed");
   for (int i = 0; i < k; ++i) {
@@ -97,23 +98,24 @@ static int estimate_lmax(dg_mg_level *L, int its) {
 
 static int level_alloc(dg_mg_level *L, int l, int prec) {
   const size_t n = (size_t)L->n;
-  L->dinv_d = malloc(sizeof(double) * n);
+  L->dinv_d = dg_svec_alloc(sizeof(double) * n);
   if (!L->dinv_d) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   /* double work vectors on every level (the setup's eigenvalue estimates
      use them; freed after the setup when only the float cycle is asked for) */
   for (int v = 0; v < MG_NV; ++v) {
-    L->vd[v] = malloc(sizeof(double) * n);
+    L->vd[v] = dg_svec_alloc(sizeof(double) * n);
     if (!L->vd[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
     if (prec & DG_MG_FLOAT) {
-      L->vf[v] = malloc(sizeof(float) * n);
+      L->vf[v] = dg_svec_alloc(sizeof(float) * n);
       if (!L->vf[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
     }
   }
   if (prec & DG_MG_FLOAT) {
-    L->dinv_f = malloc(sizeof(float) * n);
+    L->dinv_f = dg_svec_alloc(sizeof(float) * n);
     if (!L->dinv_f) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   }
   DG_CALL(dg_sop_diag_d(L->op, L->dinv_d));
+  DG_CALL(dg_svec_sync()); /* the host inverts it */
   for (size_t i = 0; i < n; ++i) {
     if (!(L->dinv_d[i] > 0))
       return dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l,
@@ -232,7 +234,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   {
     const size_t nc = (size_t)mg->lev[mg->nl - 1].n;
     for (int i = 0; i < 2; ++i)
-      if (!(mg->cd[i] = malloc(sizeof(double) * nc))) {
+      if (!(mg->cd[i] = dg_svec_alloc(sizeof(double) * nc))) {
         rc = dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
         goto fail;
       }
@@ -241,7 +243,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
     for (int l = 0; l < mg->nl; ++l)
       if (l < mg->nl - 1)
         for (int v = 0; v < MG_NV; ++v) {
-          free(mg->lev[l].vd[v]);
+          dg_svec_free(mg->lev[l].vd[v]);
           mg->lev[l].vd[v] = NULL;
         }
   *mgp = mg;
@@ -258,15 +260,15 @@ void dg_mg_destroy(dg_mg **mgp) {
     dg_mg_level *L = &mg->lev[l];
     if (l > 0) dg_sop_destroy(&L->op);
     dg_sblock_destroy(&L->bj);
-    free(L->dinv_d);
-    free(L->dinv_f);
+    dg_svec_free(L->dinv_d);
+    dg_svec_free(L->dinv_f);
     for (int v = 0; v < MG_NV; ++v) {
-      free(L->vd[v]);
-      free(L->vf[v]);
+      dg_svec_free(L->vd[v]);
+      dg_svec_free(L->vf[v]);
     }
   }
-  free(mg->cd[0]);
-  free(mg->cd[1]);
+  dg_svec_free(mg->cd[0]);
+  dg_svec_free(mg->cd[1]);
   free(mg->lev);
   free(mg);
   *mgp = NULL;

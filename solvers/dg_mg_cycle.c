@@ -37,9 +37,9 @@ static int mg_coarse_d(dg_mg *mg, int l, const double *b, double *x) {
    cancel to zero): in fp64 copies */
 static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
   const long n = mg->lev[l].n;
-  for (long i = 0; i < n; ++i) mg->cd[0][i] = b[i];
+  dg_svec_from_f(n, b, mg->cd[0]);
   DG_CALL(coarse_solve_d(mg, mg->cd[0], mg->cd[1]));
-  for (long i = 0; i < n; ++i) x[i] = (float)mg->cd[1][i];
+  dg_svec_to_f(n, 1, mg->cd[1], x);
   return 0;
 }
 
@@ -70,15 +70,13 @@ static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
 int dg_mg_prolong_add_d(dg_mg *mg, int l, const double *xc, double *x) {
   if (l < 0 || l + 1 >= mg->nl)
     return dg_error(DG_ERR_ARG, "dg_mg_prolong_add_d: no level below %d", l);
-  mg_prolong_add_d(mg, l, xc, x);
-  return 0;
+  return mg_prolong_add_d(mg, l, xc, x);
 }
 
 int dg_mg_restrict_d(dg_mg *mg, int l, const double *r, double *bc) {
   if (l < 0 || l + 1 >= mg->nl)
     return dg_error(DG_ERR_ARG, "dg_mg_restrict_d: no level below %d", l);
-  mg_restrict_d(mg, l, r, bc);
-  return 0;
+  return mg_restrict_d(mg, l, r, bc);
 }
 
 int dg_mg_precond_mixed(void *ctx, const double *r, double *z) {

@@ -29,20 +29,12 @@ static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero
   const DG_SR c0 = (DG_SR)(1 / theta);
   if (zero) {
     DG_CALL(DG_SN(mg_jacobi)(mg, l, b, p));
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; ++i) {
-      d[i] = c0 * p[i];
-      x[i] = d[i];
-    }
+    DG_SN(dg_svec_cheb)(n, 0, c0, p, d, x, 1);
   } else {
     DG_CALL(DG_SN(mg_apply)(mg, l, x, t));
     DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, t);
     DG_CALL(DG_SN(mg_jacobi)(mg, l, t, p));
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; ++i) {
-      d[i] = c0 * p[i];
-      x[i] += d[i];
-    }
+    DG_SN(dg_svec_cheb)(n, 0, c0, p, d, x, 0);
   }
   for (int k = 2; k <= mg->o.smooth_deg; ++k) {
     const double rn = 1 / (2 * s1 - rho);
@@ -51,79 +43,21 @@ static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero
     DG_CALL(DG_SN(mg_apply)(mg, l, x, t));
     DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, t);
     DG_CALL(DG_SN(mg_jacobi)(mg, l, t, p));
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; ++i) {
-      d[i] = c1 * d[i] + c2 * p[i];
-      x[i] += d[i];
-    }
+    DG_SN(dg_svec_cheb)(n, c1, c2, p, d, x, 0);
   }
   return 0;
 }
 
 /* bc = R r: restriction of the residual r of level l to level l+1. */
-static void DG_SN(mg_restrict)(dg_mg *mg, int l, const DG_SR *r, DG_SR *bc) {
-  const dg_sop *F = mg->lev[l].op, *C = mg->lev[l + 1].op;
-  const dg_grid *gf = dg_sop_grid(F), *gc = dg_sop_grid(C);
-  const uint8_t *df = dg_sop_degrees(F), *dc = dg_sop_degrees(C);
-  const long *of = dg_sop_offsets(F), *oc = dg_sop_offsets(C);
-  const int dim = gf->dim;
-  if (mg->lev[l + 1].kind == 'p') {
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < gc->nelem; ++e) {
-      const int nf = df[e] + 1, nc = dc[e] + 1, nc2 = dim == 3 ? nc : 1;
-      for (int i2 = 0; i2 < nc2; ++i2)
-        for (int i1 = 0; i1 < nc; ++i1)
-          for (int i0 = 0; i0 < nc; ++i0)
-            bc[oc[e] + i0 + nc * (i1 + nc * i2)] = r[of[e] + i0 + nf * (i1 + nf * i2)];
-    }
-  } else {
-    const DG_SN(dg_stab) *T = DG_SN(dg_sop_tab)(F);
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < gc->nelem; ++e) {
-      int ijk[3];
-      dg_grid_ijk(gc, e, ijk);
-      const int nc = dc[e] + 1;
-      long m = nc * nc * (dim == 3 ? nc : 1);
-      for (long i = 0; i < m; ++i) bc[oc[e] + i] = 0;
-      for (int c2 = 0; c2 < (dim == 3 ? 2 : 1); ++c2)
-        for (int c1 = 0; c1 < 2; ++c1)
-          for (int c0 = 0; c0 < 2; ++c0) {
-            const int c[3] = {c0, c1, c2};
-            const long ef =
-                dg_grid_elem(gf, 2 * ijk[0] + c0, 2 * ijk[1] + c1, dim == 3 ? 2 * ijk[2] + c2 : 0);
-            DG_SN(dg_sh_restrict)(T, dim, c, df[ef], r + of[ef], dc[e], bc + oc[e]);
-          }
-    }
-  }
+static int DG_SN(mg_restrict)(dg_mg *mg, int l, const DG_SR *r, DG_SR *bc) {
+  return DG_SN(dg_sop_restrict)(mg->lev[l].op, mg->lev[l + 1].op, mg->lev[l + 1].kind == 'p', r,
+                                bc);
 }
 
 /* x += P xc: prolongation of level l+1's correction to level l, added. */
-static void DG_SN(mg_prolong_add)(dg_mg *mg, int l, const DG_SR *xc, DG_SR *x) {
-  const dg_sop *F = mg->lev[l].op, *C = mg->lev[l + 1].op;
-  const dg_grid *gf = dg_sop_grid(F), *gc = dg_sop_grid(C);
-  const uint8_t *df = dg_sop_degrees(F), *dc = dg_sop_degrees(C);
-  const long *of = dg_sop_offsets(F), *oc = dg_sop_offsets(C);
-  const int dim = gf->dim;
-  if (mg->lev[l + 1].kind == 'p') {
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < gc->nelem; ++e) {
-      const int nf = df[e] + 1, nc = dc[e] + 1, nc2 = dim == 3 ? nc : 1;
-      for (int i2 = 0; i2 < nc2; ++i2)
-        for (int i1 = 0; i1 < nc; ++i1)
-          for (int i0 = 0; i0 < nc; ++i0)
-            x[of[e] + i0 + nf * (i1 + nf * i2)] += xc[oc[e] + i0 + nc * (i1 + nc * i2)];
-    }
-  } else {
-    const DG_SN(dg_stab) *T = DG_SN(dg_sop_tab)(F);
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < gf->nelem; ++e) {
-      int ijk[3];
-      dg_grid_ijk(gf, e, ijk);
-      const int c[3] = {ijk[0] & 1, ijk[1] & 1, ijk[2] & 1};
-      const long ec = dg_grid_elem(gc, ijk[0] / 2, ijk[1] / 2, ijk[2] / 2);
-      DG_SN(dg_sh_prolong)(T, dim, c, dc[ec], xc + oc[ec], df[e], x + of[e]);
-    }
-  }
+static int DG_SN(mg_prolong_add)(dg_mg *mg, int l, const DG_SR *xc, DG_SR *x) {
+  return DG_SN(dg_sop_prolong_add)(mg->lev[l].op, mg->lev[l + 1].op, mg->lev[l + 1].kind == 'p', xc,
+                                   x);
 }
 
 static int DG_SN(mg_coarse)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x);
@@ -136,11 +70,10 @@ static int DG_SN(mg_vcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
   DG_SR *r = DG_SV(L)[MG_R];
   DG_CALL(DG_SN(mg_smooth)(mg, l, b, x, 1));
   DG_CALL(DG_SN(mg_apply)(mg, l, x, r));
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) r[i] = b[i] - r[i];
-  DG_SN(mg_restrict)(mg, l, r, DG_SV(C)[MG_B]);
+  DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, r); /* r = b - A x */
+  DG_CALL(DG_SN(mg_restrict)(mg, l, r, DG_SV(C)[MG_B]));
   DG_CALL(DG_SN(mg_vcycle)(mg, l + 1, DG_SV(C)[MG_B], DG_SV(C)[MG_X]));
-  DG_SN(mg_prolong_add)(mg, l, DG_SV(C)[MG_X], x);
+  DG_CALL(DG_SN(mg_prolong_add)(mg, l, DG_SV(C)[MG_X], x));
   return DG_SN(mg_smooth)(mg, l, b, x, 0);
 }
 
@@ -153,10 +86,9 @@ static int DG_SN(mg_fcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
   DG_SR *r = DG_SV(L)[MG_R];
   DG_CALL(DG_SN(mg_smooth)(mg, l, b, x, 1));
   DG_CALL(DG_SN(mg_apply)(mg, l, x, r));
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) r[i] = b[i] - r[i];
+  DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, r);
   DG_SR *bc = DG_SV(C)[MG_B], *xc = DG_SV(C)[MG_X];
-  DG_SN(mg_restrict)(mg, l, r, bc);
+  DG_CALL(DG_SN(mg_restrict)(mg, l, r, bc));
   DG_CALL(DG_SN(mg_fcycle)(mg, l + 1, bc, xc));
   if (l + 1 < mg->nl - 1) {
     /* second correction: r_c = b_c - A_c x_c in C's R, a V-cycle into C's T
@@ -164,16 +96,16 @@ static int DG_SN(mg_fcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
        so keep the correction in this level's T instead) */
     DG_SR *rc = DG_SV(C)[MG_R], *cc = DG_SV(L)[MG_T];
     DG_CALL(DG_SN(mg_apply)(mg, l + 1, xc, rc));
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < nc; ++i) rc[i] = bc[i] - rc[i];
+    DG_SN(dg_svec_xpby)(nc, bc, (DG_SR)-1, rc);
     /* the V-cycle on l+1 overwrites C's B and X: move the data aside */
     DG_SR *keep = DG_SV(L)[MG_D];
-    for (long i = 0; i < nc; ++i) keep[i] = xc[i];
-    for (long i = 0; i < nc; ++i) bc[i] = rc[i];
+    DG_SN(dg_svec_copy)(nc, xc, keep);
+    DG_SN(dg_svec_copy)(nc, rc, bc);
     DG_CALL(DG_SN(mg_vcycle)(mg, l + 1, bc, cc));
-    for (long i = 0; i < nc; ++i) xc[i] = keep[i] + cc[i];
+    DG_SN(dg_svec_copy)(nc, keep, xc);
+    DG_SN(dg_svec_axpy)(nc, (DG_SR)1, cc, xc);
   }
-  DG_SN(mg_prolong_add)(mg, l, xc, x);
+  DG_CALL(DG_SN(mg_prolong_add)(mg, l, xc, x));
   return DG_SN(mg_smooth)(mg, l, b, x, 0);
 }
 

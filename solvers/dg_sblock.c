@@ -1,25 +1,16 @@
 /* dg_sblock.c - element-block Jacobi: the 1D eigenproblems (cyclic Jacobi
- * rotations, host, setup) and the OpenMP driver of dg_sblock_solve_*. */
-#include "dg_sblock.h"
+ * rotations, host, setup).  The backends' drivers (dg_sop_omp.c,
+ * dg_sop_cuda.cu) apply dg_sblock_solve_* per element. */
+#include "dg_sblock_internal.h"
 
 #include "dg_error.h"
-#include "dg_sop_internal.h"
+#include "dg_svec.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { NR = DG_SNR, NSIDE = 2 * DG_SNR }; /* side: penalty degree, + NR on a boundary */
-
-struct dg_sblock {
-  const dg_sop *op;
-  int nkeys;
-  double *V, *lam; /* [nkeys][NR*NR], [nkeys][NR] */
-  float *Vf, *lamf;
-  int *key; /* [nelem][3] */
-  int slot[3][NR][NSIDE][NSIDE];
-  double shift; /* a vol */
-};
+enum { NR = DG_SNR, NSIDE = DG_SBLOCK_NSIDE }; /* side: penalty degree, + NR on a boundary */
 
 /* Symmetric eigenproblem of the n x n matrix A (row-major, leading NR):
  * A = Q diag(l) Q^T by cyclic Jacobi rotations; Q[i*NR + j] = component i of
@@ -106,7 +97,7 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
   if (!bj) return dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
   bj->op = op;
   memset(bj->slot, -1, sizeof bj->slot);
-  bj->key = malloc(sizeof(int) * 3 * (size_t)g->nelem);
+  bj->key = dg_svec_alloc(sizeof(int) * 3 * (size_t)g->nelem);
   int rc = 0;
   if (!bj->key) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
@@ -126,10 +117,10 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
       if (*sl < 0) *sl = bj->nkeys++;
       bj->key[3 * e + d] = *sl;
     }
-  bj->V = malloc(sizeof(double) * (size_t)bj->nkeys * NR * NR);
-  bj->lam = malloc(sizeof(double) * (size_t)bj->nkeys * NR);
-  bj->Vf = malloc(sizeof(float) * (size_t)bj->nkeys * NR * NR);
-  bj->lamf = malloc(sizeof(float) * (size_t)bj->nkeys * NR);
+  bj->V = dg_svec_alloc(sizeof(double) * (size_t)bj->nkeys * NR * NR);
+  bj->lam = dg_svec_alloc(sizeof(double) * (size_t)bj->nkeys * NR);
+  bj->Vf = dg_svec_alloc(sizeof(float) * (size_t)bj->nkeys * NR * NR);
+  bj->lamf = dg_svec_alloc(sizeof(float) * (size_t)bj->nkeys * NR);
   if (!bj->V || !bj->lam || !bj->Vf || !bj->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
@@ -156,44 +147,13 @@ fail:
 
 void dg_sblock_destroy(dg_sblock **bj) {
   if (!bj || !*bj) return;
-  free((*bj)->key);
-  free((*bj)->V);
-  free((*bj)->lam);
-  free((*bj)->Vf);
-  free((*bj)->lamf);
+  dg_svec_free((*bj)->key);
+  dg_svec_free((*bj)->V);
+  dg_svec_free((*bj)->lam);
+  dg_svec_free((*bj)->Vf);
+  dg_svec_free((*bj)->lamf);
   free(*bj);
   *bj = NULL;
 }
 
 int dg_sblock_nkeys(const dg_sblock *bj) { return bj->nkeys; }
-
-int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
-  const dg_sop *op = bj->op;
-  const int dim = op->g.dim;
-#pragma omp parallel for schedule(static)
-  for (long e = 0; e < op->g.nelem; ++e) {
-    const double *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) {
-      V[d] = bj->V + (long)bj->key[3 * e + d] * NR * NR;
-      lam[d] = bj->lam + (long)bj->key[3 * e + d] * NR;
-    }
-    dg_sblock_solve_d(dim, op->deg[e], V, lam, bj->shift, r + op->off[e], z + op->off[e]);
-  }
-  return 0;
-}
-
-int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
-  const dg_sop *op = bj->op;
-  const int dim = op->g.dim;
-  const float shift = (float)bj->shift;
-#pragma omp parallel for schedule(static)
-  for (long e = 0; e < op->g.nelem; ++e) {
-    const float *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) {
-      V[d] = bj->Vf + (long)bj->key[3 * e + d] * NR * NR;
-      lam[d] = bj->lamf + (long)bj->key[3 * e + d] * NR;
-    }
-    dg_sblock_solve_f(dim, op->deg[e], V, lam, shift, r + op->off[e], z + op->off[e]);
-  }
-  return 0;
-}

@@ -1,6 +1,6 @@
 /* dg_sipg_elem.h - the solvers' element arithmetic (dg_sipg_elem_t.h) in
  * float (suffix _f) and double (suffix _d), from the one source.  Included by
- * the drivers (dg_sop_omp.c; a CUDA driver would include the same header). */
+ * the drivers (dg_sop_omp.c, dg_sop_cuda.cu). */
 #ifndef DG_SIPG_ELEM_H
 #define DG_SIPG_ELEM_H
 
@@ -23,5 +23,28 @@ enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
 #include "dg_sipg_elem_t.h"
 #undef DG_SR
 #undef DG_SN
+
+/* The drivers' dispatch on an element's degree, one case per degree: the
+ * element function fn is inlined with a constant degree, so its loops have
+ * constant trip counts (unrolled, vectorised). */
+#define DG_SOP_CASE(R, fn, A, T, e, x, y)                                                          \
+  case R:                                                                                          \
+    fn(A, T, e, x, y, R);                                                                          \
+    break;
+#define DG_SOP_DISPATCH(fn, A, T, e, x, y, r)                                                      \
+  switch (r) {                                                                                     \
+    DG_SOP_CASE(0, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(1, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(2, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(3, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(4, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(5, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(6, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(7, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(8, fn, A, T, e, x, y)                                                              \
+    DG_SOP_CASE(9, fn, A, T, e, x, y)                                                              \
+  default:                                                                                         \
+    fn(A, T, e, x, y, r);                                                                          \
+  }
 
 #endif

@@ -271,6 +271,71 @@ DG_HD static inline void DG_SN(dg_sh_restrict)(const DG_SN(dg_stab) * T, int dim
       }
 }
 
+/* The transfers of one element between a level (args Af) and the level
+ * below it (Ac), for the drivers.  By degree (same grid): the coarse element
+ * e keeps the fine element's low modes (restriction), or adds its modes into
+ * them (prolongation). */
+DG_HD static inline void DG_SN(dg_sp_restrict_elem)(const DG_SN(dg_sargs) * Af,
+                                                    const DG_SN(dg_sargs) * Ac, long e,
+                                                    const DG_SR *r, DG_SR *bc) {
+  const int nf = Af->deg[e] + 1, nc = Ac->deg[e] + 1, nc2 = Af->dim == 3 ? nc : 1;
+  const DG_SR *rf = r + Af->off[e];
+  DG_SR *yc = bc + Ac->off[e];
+  for (int i2 = 0; i2 < nc2; ++i2)
+    for (int i1 = 0; i1 < nc; ++i1)
+      for (int i0 = 0; i0 < nc; ++i0) yc[i0 + nc * (i1 + nc * i2)] = rf[i0 + nf * (i1 + nf * i2)];
+}
+
+DG_HD static inline void DG_SN(dg_sp_prolong_elem)(const DG_SN(dg_sargs) * Af,
+                                                   const DG_SN(dg_sargs) * Ac, long e,
+                                                   const DG_SR *xc, DG_SR *x) {
+  const int nf = Af->deg[e] + 1, nc = Ac->deg[e] + 1, nc2 = Af->dim == 3 ? nc : 1;
+  const DG_SR *uc = xc + Ac->off[e];
+  DG_SR *yf = x + Af->off[e];
+  for (int i2 = 0; i2 < nc2; ++i2)
+    for (int i1 = 0; i1 < nc; ++i1)
+      for (int i0 = 0; i0 < nc; ++i0) yf[i0 + nf * (i1 + nf * i2)] += uc[i0 + nc * (i1 + nc * i2)];
+}
+
+/* By agglomeration: the coarse element ec gathers the restriction of its
+ * 2^dim children (elements (2i + c0, 2j + c1, 2k + c2) of the fine grid). */
+DG_HD static inline void DG_SN(dg_sh_restrict_elem)(const DG_SN(dg_sargs) * Af,
+                                                    const DG_SN(dg_sargs) * Ac,
+                                                    const DG_SN(dg_stab) * T, long ec,
+                                                    const DG_SR *r, DG_SR *bc) {
+  const int dim = Af->dim, nc = Ac->deg[ec] + 1;
+  const long m = (long)nc * nc * (dim == 3 ? nc : 1);
+  const long i = ec % Ac->n[0], j = (ec / Ac->n[0]) % Ac->n[1],
+             k = ec / ((long)Ac->n[0] * Ac->n[1]);
+  DG_SR *yc = bc + Ac->off[ec];
+  for (long q = 0; q < m; ++q) yc[q] = 0;
+  for (int c2 = 0; c2 < (dim == 3 ? 2 : 1); ++c2)
+    for (int c1 = 0; c1 < 2; ++c1)
+      for (int c0 = 0; c0 < 2; ++c0) {
+        int c[3];
+        c[0] = c0;
+        c[1] = c1;
+        c[2] = c2;
+        const long ef = (2 * i + c0) + Af->n[0] * ((2 * j + c1) + (long)Af->n[1] * (2 * k + c2));
+        DG_SN(dg_sh_restrict)(T, dim, c, Af->deg[ef], r + Af->off[ef], Ac->deg[ec], yc);
+      }
+}
+
+/* The fine element ef adds the prolongation of its parent's correction. */
+DG_HD static inline void DG_SN(dg_sh_prolong_elem)(const DG_SN(dg_sargs) * Af,
+                                                   const DG_SN(dg_sargs) * Ac,
+                                                   const DG_SN(dg_stab) * T, long ef,
+                                                   const DG_SR *xc, DG_SR *x) {
+  const long i = ef % Af->n[0], j = (ef / Af->n[0]) % Af->n[1],
+             k = ef / ((long)Af->n[0] * Af->n[1]);
+  int c[3];
+  c[0] = (int)(i & 1);
+  c[1] = (int)(j & 1);
+  c[2] = (int)(k & 1);
+  const long ec = i / 2 + Ac->n[0] * (j / 2 + (long)Ac->n[1] * (k / 2));
+  DG_SN(dg_sh_prolong)(T, Af->dim, c, Ac->deg[ec], xc + Ac->off[ec], Af->deg[ef], x + Af->off[ef]);
+}
+
 /* Element-block Jacobi by fast diagonalisation: the element's diagonal block
  * of a M + b K is sum_d G_d (x) M_others + a vol M, so with
  * M^-1/2 G_d M^-1/2 = Q_d L_d Q_d^T and V_d = M^-1/2 Q_d its inverse is

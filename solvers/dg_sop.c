@@ -3,6 +3,7 @@
 
 #include "dg_error.h"
 #include "dg_quadrature.h"
+#include "dg_svec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -90,9 +91,10 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
   if (!o) return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory");
   o->g = *g;
   o->p = *p;
-  o->deg = malloc((size_t)g->nelem);
-  o->pdeg = malloc((size_t)g->nelem);
-  o->off = malloc(sizeof(long) * (size_t)(g->nelem + 1));
+  /* solver memory: the device reads them on the CUDA backend */
+  o->deg = dg_svec_alloc((size_t)g->nelem);
+  o->pdeg = dg_svec_alloc((size_t)g->nelem);
+  o->off = dg_svec_alloc(sizeof(long) * (size_t)(g->nelem + 1));
   if (!o->deg || !o->pdeg || !o->off) {
     dg_sop_destroy(&o);
     return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory (%ld elements)", g->nelem);
@@ -142,9 +144,9 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
 
 void dg_sop_destroy(dg_sop **op) {
   if (!op || !*op) return;
-  free((*op)->deg);
-  free((*op)->pdeg);
-  free((*op)->off);
+  dg_svec_free((*op)->deg);
+  dg_svec_free((*op)->pdeg);
+  dg_svec_free((*op)->off);
   free(*op);
   *op = NULL;
 }

@@ -50,14 +50,27 @@ const dg_sop_params *dg_sop_get_params(const dg_sop *op);
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op);
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op);
 
-/* y = (a M + b K) x, double or float (OpenMP over elements). */
+/* y = (a M + b K) x, double or float (the backend's loop over elements;
+ * x and y are solver memory, dg_svec.h). */
 int dg_sop_apply_d(const dg_sop *op, const double *x, double *y);
 int dg_sop_apply_f(const dg_sop *op, const float *x, float *y);
 /* The operator's diagonal. */
 int dg_sop_diag_d(const dg_sop *op, double *y);
 int dg_sop_diag_f(const dg_sop *op, float *y);
-/* The mass matrix's diagonal (double). */
+/* The mass matrix's diagonal (double, on the host). */
 int dg_sop_mass_d(const dg_sop *op, double *y);
+
+/* The transfers between a level F and the level C below it: C has F's grid
+ * and lower degrees (by_degree set: restriction keeps the low modes,
+ * prolongation pads with zeros), or F's grid agglomerated 2^dim to one
+ * (the children's polynomials embed exactly; restriction is the transpose).
+ * bc = R r; x += P xc.  Run by the backend (solver memory). */
+int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r, double *bc);
+int dg_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r, float *bc);
+int dg_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
+                         double *x);
+int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
+                         float *x);
 
 /* A scalar function of the point x (x[2] = 0 in 2D). */
 typedef double (*dg_sfn)(const double x[3], void *ctx);

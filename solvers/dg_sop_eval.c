@@ -4,6 +4,7 @@
 #include "dg_sop_internal.h"
 
 #include "dg_error.h"
+#include "dg_svec.h"
 #include "dg_quadrature.h"
 
 #include <math.h>
@@ -59,6 +60,7 @@ static void points(const dg_grid *g, long e, const rule1d *R, double *xs /* [3][
 int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
   rule1d R[DG_MAX_DEGREE + 1];
   DG_CALL(rules_build(R));
+  DG_CALL(dg_svec_sync()); /* the host writes b: no kernel may still use it */
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1;
@@ -91,6 +93,7 @@ int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
 }
 
 int dg_sop_mass_d(const dg_sop *op, double *y) {
+  DG_CALL(dg_svec_sync());
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1;
@@ -123,6 +126,7 @@ int dg_sop_project(const dg_sop *op, dg_sfn f, void *ctx, double *u) {
 int dg_sop_l2_error(const dg_sop *op, const double *u, dg_sfn f, void *ctx, double *err) {
   rule1d R[DG_MAX_DEGREE + 1];
   DG_CALL(rules_build(R));
+  DG_CALL(dg_svec_sync()); /* the host reads u */
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1, sum = 0;

@@ -1,77 +1,39 @@
-/* dg_svec.c - vector kernels (OpenMP loops over entries). */
+/* dg_svec.c - the OpenMP backend's solver vectors: host memory and OpenMP
+ * loops over entries (dg_svec_t.h, per precision). */
 #include "dg_svec.h"
 
+#include "dg_error.h"
+
 #include <math.h>
+#include <stdlib.h>
 
-double dg_svec_dot_d(long n, const double *x, const double *y) {
-  double s = 0;
-#pragma omp parallel for reduction(+ : s) schedule(static)
-  for (long i = 0; i < n; ++i) s += x[i] * y[i];
-  return s;
+void *dg_svec_alloc(size_t bytes) {
+  void *p = calloc(bytes ? bytes : 1, 1);
+  if (!p) dg_error(DG_ERR_MEM, "solver memory: out of memory (%zu bytes)", bytes);
+  return p;
 }
 
-double dg_svec_dot_f(long n, const float *x, const float *y) {
-  double s = 0;
-#pragma omp parallel for reduction(+ : s) schedule(static)
-  for (long i = 0; i < n; ++i) s += (double)x[i] * (double)y[i];
-  return s;
-}
+void dg_svec_free(void *p) { free(p); }
+int dg_svec_sync(void) { return 0; }
+int dg_svec_status(void) { return 0; }
+
+#define DG_SR    double
+#define DG_SN(x) x##_d
+#include "dg_svec_t.h"
+#undef DG_SR
+#undef DG_SN
+
+#define DG_SR    float
+#define DG_SN(x) x##_f
+#include "dg_svec_t.h"
+#undef DG_SR
+#undef DG_SN
 
 double dg_svec_amax_d(long n, const double *x) {
   double m = 0;
 #pragma omp parallel for reduction(max : m) schedule(static)
   for (long i = 0; i < n; ++i) m = fmax(m, fabs(x[i]));
   return m;
-}
-
-void dg_svec_axpy_d(long n, double alpha, const double *x, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] += alpha * x[i];
-}
-
-void dg_svec_axpy_f(long n, float alpha, const float *x, float *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] += alpha * x[i];
-}
-
-void dg_svec_xpby_d(long n, const double *x, double beta, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = x[i] + beta * y[i];
-}
-
-void dg_svec_xpby_f(long n, const float *x, float beta, float *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = x[i] + beta * y[i];
-}
-
-void dg_svec_mul_d(long n, const double *x, const double *y, double *z) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) z[i] = x[i] * y[i];
-}
-
-void dg_svec_mul_f(long n, const float *x, const float *y, float *z) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) z[i] = x[i] * y[i];
-}
-
-void dg_svec_copy_d(long n, const double *x, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = x[i];
-}
-
-void dg_svec_copy_f(long n, const float *x, float *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = x[i];
-}
-
-void dg_svec_zero_d(long n, double *x) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) x[i] = 0;
-}
-
-void dg_svec_zero_f(long n, float *x) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) x[i] = 0;
 }
 
 void dg_svec_to_f(long n, double scale, const double *x, float *y) {
@@ -82,4 +44,9 @@ void dg_svec_to_f(long n, double scale, const double *x, float *y) {
 void dg_svec_add_from_f(long n, double scale, const float *x, double *y) {
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < n; ++i) y[i] += scale * (double)x[i];
+}
+
+void dg_svec_from_f(long n, const float *x, double *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) y[i] = (double)x[i];
 }

@@ -1,12 +1,33 @@
-/* dg_svec.h - vector kernels of the solvers (OpenMP loops), float and double,
- * and the conversions between them.  Reductions accumulate in double in both
- * precisions. */
+/* dg_svec.h - the solvers' vectors: their memory, the vector kernels (float
+ * and double) and the conversions between the precisions.  Reductions
+ * accumulate in double in both precisions.
+ *
+ * Memory.  Every array a solver reads or writes (vectors, and the operator's
+ * own tables) comes from dg_svec_alloc: plain host memory on the OpenMP
+ * backend, memory that both the host and the device see (CUDA managed
+ * memory) on the CUDA backend.  On the CUDA backend the solver calls return
+ * before the device has finished: call dg_svec_sync() before the host reads
+ * a vector a solver wrote (the reductions, which return a number, wait by
+ * themselves). */
 #ifndef DG_SVEC_H
 #define DG_SVEC_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* `bytes` of solver memory (zeroed), or NULL with a recorded message. */
+void *dg_svec_alloc(size_t bytes);
+/* Free what dg_svec_alloc returned (NULL is ignored). */
+void dg_svec_free(void *p);
+/* Wait for the device (CUDA backend; nothing on OpenMP).  Returns 0, or
+ * DG_ERR_BACKEND with the failure of any earlier solver kernel. */
+int dg_svec_sync(void);
+/* 0, or the first failure of a vector kernel's launch (the vector kernels
+ * return nothing; Krylov solvers check this once per iteration). */
+int dg_svec_status(void);
 
 double dg_svec_dot_d(long n, const double *x, const double *y);
 double dg_svec_dot_f(long n, const float *x, const float *y);
@@ -18,6 +39,9 @@ void dg_svec_axpy_f(long n, float alpha, const float *x, float *y);
 /* y = x + beta y */
 void dg_svec_xpby_d(long n, const double *x, double beta, double *y);
 void dg_svec_xpby_f(long n, const float *x, float beta, float *y);
+/* x = alpha x */
+void dg_svec_scale_d(long n, double alpha, double *x);
+void dg_svec_scale_f(long n, float alpha, float *x);
 /* z = x .* y */
 void dg_svec_mul_d(long n, const double *x, const double *y, double *z);
 void dg_svec_mul_f(long n, const float *x, const float *y, float *z);
@@ -25,10 +49,16 @@ void dg_svec_copy_d(long n, const double *x, double *y);
 void dg_svec_copy_f(long n, const float *x, float *y);
 void dg_svec_zero_d(long n, double *x);
 void dg_svec_zero_f(long n, float *x);
+/* One Chebyshev step of the smoother: d = c1 d + c2 p, x += d (c1 = 0 does
+ * not read d); with first set, d = c2 p and x = d (x starts from zero). */
+void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x, int first);
+void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first);
 /* y = (float)(scale x): the defect scaled into float's range before the cast */
 void dg_svec_to_f(long n, double scale, const double *x, float *y);
 /* y += scale (double)x */
 void dg_svec_add_from_f(long n, double scale, const float *x, double *y);
+/* y = (double)x */
+void dg_svec_from_f(long n, const float *x, double *y);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,212 @@
+/* dg_sop_cuda.cu - the CUDA driver of the solvers' element functions
+ * (dg_sipg_elem.h): one thread per element around the operator apply, its
+ * diagonal, the element-block solve and the level transfers, the same
+ * element functions as the OpenMP driver (dg_sop_omp.c).  The 1D tables are
+ * the same for every level: they live in constant memory, uploaded once. */
+#include "dg_sblock_internal.h"
+
+#include "dg_error.h"
+#include "dg_svec.h"
+
+#include <cuda_runtime.h>
+
+namespace {
+
+__constant__ dg_stab_d c_tab_d;
+__constant__ dg_stab_f c_tab_f;
+int tabs_ready = 0;
+const int kThreads = 128;
+
+int cuda_fail(cudaError_t e, const char *what) {
+  return dg_error(DG_ERR_BACKEND, "cuda solvers: %s failed: %s (%s)", what, cudaGetErrorString(e),
+                  cudaGetErrorName(e));
+}
+
+/* the tables once (every dg_sop builds the same ones) */
+int tables(const dg_sop *op) {
+  if (tabs_ready) return 0;
+  cudaError_t e = cudaMemcpyToSymbol(c_tab_d, &op->tab_d, sizeof(dg_stab_d));
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_tab_f, &op->tab_f, sizeof(dg_stab_f));
+  if (e != cudaSuccess) return cuda_fail(e, "cudaMemcpyToSymbol (solver tables)");
+  tabs_ready = 1;
+  return 0;
+}
+
+int launched(const char *what) {
+  const cudaError_t e = cudaGetLastError();
+  return e == cudaSuccess ? 0 : cuda_fail(e, what);
+}
+
+unsigned grid(long n) { return (unsigned)((n + kThreads - 1) / kThreads); }
+
+__device__ const dg_stab_d *tab(double) { return &c_tab_d; }
+__device__ const dg_stab_f *tab(float) { return &c_tab_f; }
+
+/* overloads over the element functions' two precisions */
+__device__ inline void elem_r(const dg_sargs_d *A, const dg_stab_d *T, long e, const double *x,
+                              double *y,
+                              int r){DG_SOP_DISPATCH(dg_sipg_elem_r_d, A, T, e, x, y, r)} __device__
+    inline void elem_r(const dg_sargs_f *A, const dg_stab_f *T, long e, const float *x, float *y,
+                       int r){DG_SOP_DISPATCH(dg_sipg_elem_r_f, A, T, e, x, y, r)} __device__
+    inline void diag(const dg_sargs_d *A, const dg_stab_d *T, long e, double *y) {
+  dg_sipg_diag_d(A, T, e, y);
+}
+__device__ inline void diag(const dg_sargs_f *A, const dg_stab_f *T, long e, float *y) {
+  dg_sipg_diag_f(A, T, e, y);
+}
+__device__ inline void bsolve(int dim, int r, const double *const V[3], const double *const l[3],
+                              double s, const double *rv, double *z) {
+  dg_sblock_solve_d(dim, r, V, l, s, rv, z);
+}
+__device__ inline void bsolve(int dim, int r, const float *const V[3], const float *const l[3],
+                              float s, const float *rv, float *z) {
+  dg_sblock_solve_f(dim, r, V, l, s, rv, z);
+}
+__device__ inline void restrict_elem(const dg_sargs_d *F, const dg_sargs_d *C, int p, long e,
+                                     const double *r, double *bc) {
+  if (p)
+    dg_sp_restrict_elem_d(F, C, e, r, bc);
+  else
+    dg_sh_restrict_elem_d(F, C, &c_tab_d, e, r, bc);
+}
+__device__ inline void restrict_elem(const dg_sargs_f *F, const dg_sargs_f *C, int p, long e,
+                                     const float *r, float *bc) {
+  if (p)
+    dg_sp_restrict_elem_f(F, C, e, r, bc);
+  else
+    dg_sh_restrict_elem_f(F, C, &c_tab_f, e, r, bc);
+}
+__device__ inline void prolong_elem(const dg_sargs_d *F, const dg_sargs_d *C, int p, long e,
+                                    const double *xc, double *x) {
+  if (p)
+    dg_sp_prolong_elem_d(F, C, e, xc, x);
+  else
+    dg_sh_prolong_elem_d(F, C, &c_tab_d, e, xc, x);
+}
+__device__ inline void prolong_elem(const dg_sargs_f *F, const dg_sargs_f *C, int p, long e,
+                                    const float *xc, float *x) {
+  if (p)
+    dg_sp_prolong_elem_f(F, C, e, xc, x);
+  else
+    dg_sh_prolong_elem_f(F, C, &c_tab_f, e, xc, x);
+}
+
+template <typename R, typename A> __global__ void k_apply(A args, long ne, const R *x, R *y) {
+  const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= ne) return;
+  const A a = args;
+  elem_r(&a, tab(R(0)), e, x, y, a.deg[e]);
+}
+
+template <typename R, typename A> __global__ void k_diag(A args, long ne, R *y) {
+  const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= ne) return;
+  const A a = args;
+  diag(&a, tab(R(0)), e, y);
+}
+
+template <typename R>
+__global__ void k_block(long ne, int dim, const unsigned char *deg, const long *off, const int *key,
+                        const R *Vs, const R *ls, R shift, const R *r, R *z) {
+  const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= ne) return;
+  const R *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
+  for (int d = 0; d < dim; ++d) {
+    V[d] = Vs + (long)key[3 * e + d] * DG_SNR * DG_SNR;
+    lam[d] = ls + (long)key[3 * e + d] * DG_SNR;
+  }
+  bsolve(dim, deg[e], V, lam, shift, r + off[e], z + off[e]);
+}
+
+template <typename R, typename A>
+__global__ void k_restrict(A F, A C, int p, long ne, const R *r, R *bc) {
+  const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= ne) return;
+  const A f = F, c = C;
+  restrict_elem(&f, &c, p, e, r, bc);
+}
+
+template <typename R, typename A>
+__global__ void k_prolong(A F, A C, int p, long ne, const R *xc, R *x) {
+  const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= ne) return;
+  const A f = F, c = C;
+  prolong_elem(&f, &c, p, e, xc, x);
+}
+
+const dg_sargs_d &args(const dg_sop *op, double) { return op->args_d; }
+const dg_sargs_f &args(const dg_sop *op, float) { return op->args_f; }
+
+template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
+  DG_CALL(tables(op));
+  const long ne = op->g.nelem;
+  if (ne) k_apply<R><<<grid(ne), kThreads>>>(args(op, R(0)), ne, x, y);
+  return launched("operator kernel");
+}
+
+template <typename R> int diag_all(const dg_sop *op, R *y) {
+  DG_CALL(tables(op));
+  const long ne = op->g.nelem;
+  if (ne) k_diag<R><<<grid(ne), kThreads>>>(args(op, R(0)), ne, y);
+  return launched("diagonal kernel");
+}
+
+template <typename R>
+int xfer(const dg_sop *F, const dg_sop *C, int by_degree, const R *in, R *out, int prolong) {
+  DG_CALL(tables(F));
+  if (prolong) {
+    const long ne = by_degree ? C->g.nelem : F->g.nelem;
+    if (ne)
+      k_prolong<R><<<grid(ne), kThreads>>>(args(F, R(0)), args(C, R(0)), by_degree, ne, in, out);
+    return launched("prolongation kernel");
+  }
+  const long ne = C->g.nelem;
+  if (ne)
+    k_restrict<R><<<grid(ne), kThreads>>>(args(F, R(0)), args(C, R(0)), by_degree, ne, in, out);
+  return launched("restriction kernel");
+}
+
+} // namespace
+
+extern "C" {
+
+int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) { return apply(op, x, y); }
+int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) { return apply(op, x, y); }
+int dg_sop_diag_d(const dg_sop *op, double *y) { return diag_all(op, y); }
+int dg_sop_diag_f(const dg_sop *op, float *y) { return diag_all(op, y); }
+
+int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
+  const dg_sop *op = bj->op;
+  const long ne = op->g.nelem;
+  if (ne)
+    k_block<double><<<grid(ne), kThreads>>>(ne, op->g.dim, op->deg, op->off, bj->key, bj->V,
+                                            bj->lam, bj->shift, r, z);
+  return launched("block Jacobi kernel");
+}
+
+int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
+  const dg_sop *op = bj->op;
+  const long ne = op->g.nelem;
+  if (ne)
+    k_block<float><<<grid(ne), kThreads>>>(ne, op->g.dim, op->deg, op->off, bj->key, bj->Vf,
+                                           bj->lamf, (float)bj->shift, r, z);
+  return launched("block Jacobi kernel");
+}
+
+int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
+                      double *bc) {
+  return xfer(F, C, by_degree, r, bc, 0);
+}
+int dg_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r, float *bc) {
+  return xfer(F, C, by_degree, r, bc, 0);
+}
+int dg_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
+                         double *x) {
+  return xfer(F, C, by_degree, xc, x, 1);
+}
+int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
+                         float *x) {
+  return xfer(F, C, by_degree, xc, x, 1);
+}
+
+} /* extern "C" */

@@ -1,0 +1,236 @@
+/* dg_svec_cuda.cu - the CUDA backend's solver vectors: managed memory (the
+ * host and the device see the same pointers, so setup code, apps and tests
+ * stay host C) and grid-stride kernels on the default stream.  Reductions:
+ * fixed-size per-block partial sums in double, added on the host in a fixed
+ * order (the same bits every run). */
+#include "dg_svec.h"
+
+#include "dg_error.h"
+
+#include <cuda_runtime.h>
+#include <math.h>
+
+namespace {
+
+const int kThreads = 256, kRedBlocks = 1024;
+int svec_rc = 0;        /* first launch failure (sticky) */
+double *red_dev = NULL; /* [kRedBlocks] partial sums */
+double red_host[kRedBlocks];
+
+int fail(cudaError_t e, const char *call) {
+  int rc = dg_error(DG_ERR_BACKEND, "cuda solvers: %s failed: %s (%s)", call, cudaGetErrorString(e),
+                    cudaGetErrorName(e));
+  if (!svec_rc) svec_rc = rc;
+  return rc;
+}
+
+/* after a launch: record a failure, kernels return nothing */
+void launched(const char *what) {
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) fail(e, what);
+}
+
+int blocks(long n) {
+  const long b = (n + kThreads - 1) / kThreads;
+  return (int)(b < 1 ? 1 : (b > 8192 ? 8192 : b));
+}
+
+#define DG_GRID_STRIDE(i, n)                                                                       \
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
+       i += (long)gridDim.x * blockDim.x)
+
+template <typename R> __global__ void k_dot(long n, const R *x, const R *y, double *part) {
+  __shared__ double sh[kThreads];
+  double s = 0;
+  DG_GRID_STRIDE(i, n) s += (double)x[i] * (double)y[i];
+  sh[threadIdx.x] = s;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if ((int)threadIdx.x < w) sh[threadIdx.x] += sh[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) part[blockIdx.x] = sh[0];
+}
+
+__global__ void k_amax(long n, const double *x, double *part) {
+  __shared__ double sh[kThreads];
+  double s = 0;
+  DG_GRID_STRIDE(i, n) s = fmax(s, fabs(x[i]));
+  sh[threadIdx.x] = s;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if ((int)threadIdx.x < w) sh[threadIdx.x] = fmax(sh[threadIdx.x], sh[threadIdx.x + w]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) part[blockIdx.x] = sh[0];
+}
+
+/* the partial results of a reduction kernel, back on the host */
+int partials(const char *what) {
+  launched(what);
+  if (svec_rc) return svec_rc;
+  const cudaError_t e =
+      cudaMemcpy(red_host, red_dev, sizeof(double) * kRedBlocks, cudaMemcpyDeviceToHost);
+  return e == cudaSuccess ? 0 : fail(e, "cudaMemcpy (reduction)");
+}
+
+int red_setup(void) {
+  if (red_dev) return 0;
+  const cudaError_t e = cudaMalloc((void **)&red_dev, sizeof(double) * kRedBlocks);
+  return e == cudaSuccess ? 0 : fail(e, "cudaMalloc (reduction)");
+}
+
+template <typename R> double dot(long n, const R *x, const R *y) {
+  if (red_setup()) return NAN;
+  k_dot<R><<<kRedBlocks, kThreads>>>(n, x, y, red_dev);
+  if (partials("dot kernel")) return NAN;
+  double s = 0;
+  for (int b = 0; b < kRedBlocks; ++b) s += red_host[b];
+  return s;
+}
+
+template <typename R> __global__ void k_axpy(long n, R a, const R *x, R *y) {
+  DG_GRID_STRIDE(i, n) y[i] += a * x[i];
+}
+template <typename R> __global__ void k_xpby(long n, const R *x, R b, R *y) {
+  DG_GRID_STRIDE(i, n) y[i] = x[i] + b * y[i];
+}
+template <typename R> __global__ void k_scale(long n, R a, R *x) { DG_GRID_STRIDE(i, n) x[i] *= a; }
+template <typename R> __global__ void k_mul(long n, const R *x, const R *y, R *z) {
+  DG_GRID_STRIDE(i, n) z[i] = x[i] * y[i];
+}
+template <typename R> __global__ void k_copy(long n, const R *x, R *y) {
+  DG_GRID_STRIDE(i, n) y[i] = x[i];
+}
+template <typename R> __global__ void k_zero(long n, R *x) { DG_GRID_STRIDE(i, n) x[i] = 0; }
+template <typename R> __global__ void k_cheb(long n, R c1, R c2, const R *p, R *d, R *x, int mode) {
+  DG_GRID_STRIDE(i, n) {
+    const R di = mode == 2 ? c1 * d[i] + c2 * p[i] : c2 * p[i];
+    d[i] = di;
+    x[i] = mode == 0 ? di : x[i] + di;
+  }
+}
+__global__ void k_to_f(long n, double s, const double *x, float *y) {
+  DG_GRID_STRIDE(i, n) y[i] = (float)(s * x[i]);
+}
+__global__ void k_add_from_f(long n, double s, const float *x, double *y) {
+  DG_GRID_STRIDE(i, n) y[i] += s * (double)x[i];
+}
+__global__ void k_from_f(long n, const float *x, double *y) {
+  DG_GRID_STRIDE(i, n) y[i] = (double)x[i];
+}
+
+template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int first) {
+  const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
+  k_cheb<R><<<blocks(n), kThreads>>>(n, c1, c2, p, d, x, mode);
+  launched("Chebyshev kernel");
+}
+
+} // namespace
+
+extern "C" {
+
+void *dg_svec_alloc(size_t bytes) {
+  void *p = NULL;
+  cudaError_t e = cudaMallocManaged(&p, bytes ? bytes : 1, cudaMemAttachGlobal);
+  if (e != cudaSuccess) {
+    dg_error(DG_ERR_MEM, "solver memory: cudaMallocManaged of %zu bytes failed: %s (%s)", bytes,
+             cudaGetErrorString(e), cudaGetErrorName(e));
+    return NULL;
+  }
+  /* zeroed, as on the OpenMP backend; the device finishes before we return */
+  e = cudaMemset(p, 0, bytes ? bytes : 1);
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    dg_error(DG_ERR_MEM, "solver memory: clearing %zu bytes failed: %s (%s)", bytes,
+             cudaGetErrorString(e), cudaGetErrorName(e));
+    cudaFree(p);
+    return NULL;
+  }
+  return p;
+}
+
+void dg_svec_free(void *p) {
+  if (!p) return;
+  /* the device may still use it: wait, then free (a failure is recorded) */
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaFree(p);
+  if (e != cudaSuccess) fail(e, "cudaFree");
+}
+
+int dg_svec_sync(void) {
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) return fail(e, "cudaDeviceSynchronize");
+  return svec_rc;
+}
+
+int dg_svec_status(void) { return svec_rc; }
+
+double dg_svec_dot_d(long n, const double *x, const double *y) { return dot(n, x, y); }
+double dg_svec_dot_f(long n, const float *x, const float *y) { return dot(n, x, y); }
+
+double dg_svec_amax_d(long n, const double *x) {
+  if (red_setup()) return NAN;
+  k_amax<<<kRedBlocks, kThreads>>>(n, x, red_dev);
+  if (partials("amax kernel")) return NAN;
+  double m = 0;
+  for (int b = 0; b < kRedBlocks; ++b) m = fmax(m, red_host[b]);
+  return m;
+}
+
+#define DG_SVEC_LAUNCH(kern, what, n, ...)                                                         \
+  do {                                                                                             \
+    kern<<<blocks(n), kThreads>>>(n, __VA_ARGS__);                                                 \
+    launched(what);                                                                                \
+  } while (0)
+
+void dg_svec_axpy_d(long n, double a, const double *x, double *y) {
+  DG_SVEC_LAUNCH(k_axpy<double>, "axpy kernel", n, a, x, y);
+}
+void dg_svec_axpy_f(long n, float a, const float *x, float *y) {
+  DG_SVEC_LAUNCH(k_axpy<float>, "axpy kernel", n, a, x, y);
+}
+void dg_svec_xpby_d(long n, const double *x, double b, double *y) {
+  DG_SVEC_LAUNCH(k_xpby<double>, "xpby kernel", n, x, b, y);
+}
+void dg_svec_xpby_f(long n, const float *x, float b, float *y) {
+  DG_SVEC_LAUNCH(k_xpby<float>, "xpby kernel", n, x, b, y);
+}
+void dg_svec_scale_d(long n, double a, double *x) {
+  DG_SVEC_LAUNCH(k_scale<double>, "scale kernel", n, a, x);
+}
+void dg_svec_scale_f(long n, float a, float *x) {
+  DG_SVEC_LAUNCH(k_scale<float>, "scale kernel", n, a, x);
+}
+void dg_svec_mul_d(long n, const double *x, const double *y, double *z) {
+  DG_SVEC_LAUNCH(k_mul<double>, "mul kernel", n, x, y, z);
+}
+void dg_svec_mul_f(long n, const float *x, const float *y, float *z) {
+  DG_SVEC_LAUNCH(k_mul<float>, "mul kernel", n, x, y, z);
+}
+void dg_svec_copy_d(long n, const double *x, double *y) {
+  DG_SVEC_LAUNCH(k_copy<double>, "copy kernel", n, x, y);
+}
+void dg_svec_copy_f(long n, const float *x, float *y) {
+  DG_SVEC_LAUNCH(k_copy<float>, "copy kernel", n, x, y);
+}
+void dg_svec_zero_d(long n, double *x) { DG_SVEC_LAUNCH(k_zero<double>, "zero kernel", n, x); }
+void dg_svec_zero_f(long n, float *x) { DG_SVEC_LAUNCH(k_zero<float>, "zero kernel", n, x); }
+void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x,
+                    int first) {
+  cheb(n, c1, c2, p, d, x, first);
+}
+void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first) {
+  cheb(n, c1, c2, p, d, x, first);
+}
+void dg_svec_to_f(long n, double s, const double *x, float *y) {
+  DG_SVEC_LAUNCH(k_to_f, "to-float kernel", n, s, x, y);
+}
+void dg_svec_add_from_f(long n, double s, const float *x, double *y) {
+  DG_SVEC_LAUNCH(k_add_from_f, "add-from-float kernel", n, s, x, y);
+}
+void dg_svec_from_f(long n, const float *x, double *y) {
+  DG_SVEC_LAUNCH(k_from_f, "from-float kernel", n, x, y);
+}
+
+} /* extern "C" */

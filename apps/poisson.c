@@ -87,7 +87,7 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
   mo.smooth_deg = smooth;
   DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
   P->n = dg_sop_len(P->op);
-  P->b = malloc(sizeof(double) * (size_t)P->n);
+  P->b = dg_svec_alloc(sizeof(double) * (size_t)P->n);
   if (!P->b) return dg_error(DG_ERR_MEM, "out of memory (%ld unknowns)", P->n);
   return dg_sop_load(P->op, rhs, NULL, P->b);
 }
@@ -96,7 +96,7 @@ static void problem_destroy(problem *P) {
   dg_mg_destroy(&P->mg);
   dg_sop_destroy(&P->op);
   dg_degree_map_destroy(&P->map);
-  free(P->b);
+  dg_svec_free(P->b);
 }
 
 /* Solve with `solver` from zero; its, final relative residual (true, fp64),
@@ -104,10 +104,11 @@ static void problem_destroy(problem *P) {
 static int solve(problem *P, const char *solver, double rtol, int verbose, int *its, double *rel,
                  double *err, double *secs, double **keep) {
   const long n = P->n;
-  double *x = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
+  double *x = dg_svec_alloc(sizeof(double) * (size_t)n),
+         *t = dg_svec_alloc(sizeof(double) * (size_t)n);
   if (!x || !t) {
-    free(x);
-    free(t);
+    dg_svec_free(x);
+    dg_svec_free(t);
     return dg_error(DG_ERR_MEM, "out of memory");
   }
   dg_krylov_opts o = {rtol, 100, verbose ? monitor : NULL, (void *)solver, 0};
@@ -119,25 +120,27 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
   else if (!strcmp(solver, "mixed"))
     rc = dg_cg_d(n, apply_d, P->op, dg_mg_precond_mixed, P->mg, P->b, x, &o, &st);
   else if (!strcmp(solver, "fp32")) {
-    float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
+    float *bf = dg_svec_alloc(sizeof(float) * (size_t)n),
+          *xf = dg_svec_alloc(sizeof(float) * (size_t)n);
     if (!bf || !xf) rc = dg_error(DG_ERR_MEM, "out of memory");
     if (!rc) {
       o.maxit = 40;
-      for (long i = 0; i < n; ++i) bf[i] = (float)P->b[i];
+      dg_svec_to_f(n, 1, P->b, bf);
       rc = dg_cg_f(n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
-      for (long i = 0; i < n; ++i) x[i] = xf[i];
+      dg_svec_from_f(n, xf, x);
     }
-    free(bf);
-    free(xf);
+    dg_svec_free(bf);
+    dg_svec_free(xf);
   } else
     rc = dg_error(DG_ERR_ARG, "--solver %s: expected fp64, mixed or fp32", solver);
+  if (!rc) rc = dg_svec_sync();
   *secs = now() - t0;
   if (!rc) {
     *its = st.its;
     rc = dg_sop_apply_d(P->op, x, t);
   }
   if (!rc) {
-    for (long i = 0; i < n; ++i) t[i] = P->b[i] - t[i];
+    dg_svec_xpby_d(n, P->b, -1, t); /* b - A x */
     *rel = sqrt(dg_svec_dot_d(n, t, t) / dg_svec_dot_d(n, P->b, P->b));
     rc = dg_sop_l2_error(P->op, x, exact, NULL, err);
   }
@@ -145,8 +148,8 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
     *keep = x;
     x = NULL;
   }
-  free(x);
-  free(t);
+  dg_svec_free(x);
+  dg_svec_free(t);
   return rc;
 }
 
@@ -167,6 +170,7 @@ static int write_snapshot(const problem *P, const double *u, int dim, const char
   snprintf(s.variables, sizeof s.variables, "u");
   s.nelem = g->nelem;
   s.degree = P->map->deg;
+  DG_CALL(dg_svec_sync()); /* the host reads u */
   int64_t *off = malloc(sizeof(int64_t) * (size_t)(g->nelem + 1));
   if (!off) return dg_error(DG_ERR_MEM, "out of memory");
   for (long e = 0; e <= g->nelem; ++e) off[e] = dg_sop_offsets(P->op)[e];
@@ -180,59 +184,73 @@ static int write_snapshot(const problem *P, const double *u, int dim, const char
 /* The cycle as a stationary iteration: geometric mean reduction over 8 cycles. */
 static int factor(problem *P, double *f) {
   const long n = P->n;
-  double *x = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
-  double *c = malloc(sizeof(double) * (size_t)n);
+  double *x = dg_svec_alloc(sizeof(double) * (size_t)n),
+         *t = dg_svec_alloc(sizeof(double) * (size_t)n);
+  double *c = dg_svec_alloc(sizeof(double) * (size_t)n);
   int rc = (!x || !t || !c) ? dg_error(DG_ERR_MEM, "out of memory") : 0;
   const double r0 = sqrt(dg_svec_dot_d(n, P->b, P->b));
   for (int k = 0; k <= 8 && !rc; ++k) {
     rc = dg_sop_apply_d(P->op, x, t);
-    for (long i = 0; i < n && !rc; ++i) t[i] = P->b[i] - t[i];
-    if (k == 8 || rc) break;
+    if (rc) break;
+    dg_svec_xpby_d(n, P->b, -1, t);
+    if (k == 8) break;
     rc = dg_mg_cycle_d(P->mg, t, c);
-    for (long i = 0; i < n && !rc; ++i) x[i] += c[i];
+    if (!rc) dg_svec_axpy_d(n, 1, c, x);
   }
   if (!rc) *f = pow(sqrt(dg_svec_dot_d(n, t, t)) / r0, 1.0 / 8);
-  free(x);
-  free(t);
-  free(c);
+  if (!rc) rc = dg_svec_status();
+  dg_svec_free(x);
+  dg_svec_free(t);
+  dg_svec_free(c);
   return rc;
 }
 
+/* The memory bandwidth of the backend's vector kernel a = b + a / 2 (GB/s,
+ * 3 x 8 bytes per entry, best of reps). */
 static double triad_d(long n, int reps) {
-  double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
-  double *c = malloc(sizeof(double) * (size_t)n), best = 1e30;
-  if (!a || !b || !c) return 0;
-  for (long i = 0; i < n; ++i) b[i] = c[i] = 1.0 + (double)(i % 7);
+  double *a = dg_svec_alloc(sizeof(double) * (size_t)n),
+         *b = dg_svec_alloc(sizeof(double) * (size_t)n);
+  double best = 1e30;
+  if (!a || !b) {
+    dg_svec_free(a);
+    dg_svec_free(b);
+    return 0;
+  }
+  for (long i = 0; i < n; ++i) a[i] = b[i] = 1.0 + (double)(i % 7);
   for (int k = 0; k < reps; ++k) {
     const double t0 = now();
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; ++i) a[i] = b[i] + 0.5 * c[i];
+    dg_svec_xpby_d(n, b, 0.5, a);
+    if (dg_svec_sync()) break;
     const double t = now() - t0;
     best = t < best ? t : best;
   }
-  const double gbs = 3.0 * 8.0 * (double)n / best / 1e9 + 0 * a[n / 2];
-  free(a);
-  free(b);
-  free(c);
-  return gbs;
+  dg_svec_free(a);
+  dg_svec_free(b);
+  return 3.0 * 8.0 * (double)n / best / 1e9;
 }
 
 static int throughput(int dim, int nel, int r, int reps, int smooth) {
   problem P;
   DG_CALL(problem_create(&P, dim, nel, r, "uniform", smooth));
   const long n = P.n;
-  double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
-  float *xf = malloc(sizeof(float) * (size_t)n), *yf = malloc(sizeof(float) * (size_t)n);
+  double *x = dg_svec_alloc(sizeof(double) * (size_t)n),
+         *y = dg_svec_alloc(sizeof(double) * (size_t)n);
+  float *xf = dg_svec_alloc(sizeof(float) * (size_t)n),
+        *yf = dg_svec_alloc(sizeof(float) * (size_t)n);
   if (!x || !y || !xf || !yf) return dg_error(DG_ERR_MEM, "out of memory");
-  for (long i = 0; i < n; ++i) xf[i] = (float)(x[i] = P.b[i]);
+  dg_svec_copy_d(n, P.b, x);
+  dg_svec_to_f(n, 1, P.b, xf);
+  DG_CALL(dg_svec_sync());
   double bd = 1e30, bf = 1e30;
   for (int k = 0; k < reps; ++k) { /* interleaved, best of */
     double t0 = now();
     DG_CALL(dg_sop_apply_d(P.op, x, y));
+    DG_CALL(dg_svec_sync());
     double t = now() - t0;
     bd = t < bd ? t : bd;
     t0 = now();
     DG_CALL(dg_sop_apply_f(P.op, xf, yf));
+    DG_CALL(dg_svec_sync());
     t = now() - t0;
     bf = t < bf ? t : bf;
   }
@@ -252,10 +270,10 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
   printf("  one V(%d,%d) cycle = %.2f fine-level operator applications (all levels, coarse CG "
          "included)\n",
          smooth, smooth, w);
-  free(x);
-  free(y);
-  free(xf);
-  free(yf);
+  dg_svec_free(x);
+  dg_svec_free(y);
+  dg_svec_free(xf);
+  dg_svec_free(yf);
   problem_destroy(&P);
   return 0;
 }
@@ -367,7 +385,7 @@ int main(int argc, char **argv) {
       solve(&P, solver, rtol, !quiet, &its, &rel, &err, &secs, &u) ||
       (out && write_snapshot(&P, u, dim, out))) {
     fprintf(stderr, "poisson: %s\n", dg_error_message());
-    free(u);
+    dg_svec_free(u);
     return 2;
   }
   char buf[4096];
@@ -376,7 +394,7 @@ int main(int argc, char **argv) {
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n", solver,
          P.n, its, rel, err, secs);
   if (out) printf("wrote %s\n", out);
-  free(u);
+  dg_svec_free(u);
   problem_destroy(&P);
   return 0;
 }

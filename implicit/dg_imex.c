@@ -42,7 +42,8 @@ dg_im_opts dg_im_default_opts(void) {
   return o;
 }
 
-static double *vec(long n) { return calloc((size_t)n, sizeof(double)); }
+/* solver memory (device-visible on the CUDA backend), zeroed */
+static double *vec(long n) { return dg_svec_alloc(sizeof(double) * (size_t)n); }
 
 int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) {
   *out = NULL;
@@ -116,9 +117,9 @@ void dg_im_destroy(dg_im **pim) {
   dg_mg_destroy(&im->mg);
   dg_sop_destroy(&im->H);
   dg_sop_destroy(&im->K);
-  free(im->m), free(im->minv), free(im->un), free(im->rhs), free(im->U), free(im->tmp);
-  free(im->tmp2), free(im->ev);
-  for (int i = 0; i < DG_IM_MAXS; ++i) free(im->ra[i]), free(im->rd[i]);
+  dg_svec_free(im->m), dg_svec_free(im->minv), dg_svec_free(im->un), dg_svec_free(im->rhs);
+  dg_svec_free(im->U), dg_svec_free(im->tmp), dg_svec_free(im->tmp2), dg_svec_free(im->ev);
+  for (int i = 0; i < DG_IM_MAXS; ++i) dg_svec_free(im->ra[i]), dg_svec_free(im->rd[i]);
   dg_field_destroy(&im->fu);
   dg_field_destroy(&im->fo);
   free(im);
@@ -127,6 +128,7 @@ void dg_im_destroy(dg_im **pim) {
 
 /* y = R_A(x) = M L(x) at time t. */
 static int apply_ra(dg_im *im, const double *x, double t, double *y) {
+  DG_CALL(dg_svec_sync()); /* the host reads x */
   DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
   DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
   DG_CALL(dg_field_get_compact(im->disc, im->fo, y));
@@ -141,7 +143,7 @@ static int apply_rd(dg_im *im, const double *x, double *y) {
     return 0;
   }
   DG_CALL(dg_sop_apply_d(im->K, x, y));
-  for (long i = 0; i < im->n; ++i) y[i] *= -im->o.nu;
+  dg_svec_scale_d(im->n, -im->o.nu, y);
   return 0;
 }
 
@@ -210,11 +212,13 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   const long ne = dg_disc_grid(im->disc)->nelem;
   double *r = im->tmp; /* stage_apply itself uses tmp2 */
   DG_CALL(stage_apply(s, x, r));
+  DG_CALL(dg_svec_sync()); /* host loops over the elements' mode 0 below */
   double er = 0, eae = 0;
   for (long e = 0; e < ne; ++e) er += b[im->off[e]] - r[im->off[e]];
   dg_svec_zero_d(im->n, im->ev);
   for (long e = 0; e < ne; ++e) im->ev[im->off[e]] = 1;
   DG_CALL(stage_apply(s, im->ev, r));
+  DG_CALL(dg_svec_sync());
   for (long e = 0; e < ne; ++e) eae += r[im->off[e]];
   if (!(eae != 0) || !isfinite(eae))
     return dg_error(DG_ERR_NUMERIC, "scheme %s: the stage operator is singular on constants",
@@ -300,8 +304,10 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
       if (bd != 0 && nu != 0) dg_svec_axpy_d(n, bd, im->rd[j], im->rhs);
     }
     dg_svec_mul_d(n, im->minv, im->rhs, im->rhs);
-    for (long k = 0; k < n; ++k) im->U[k] = im->un[k] + dt * im->rhs[k];
+    dg_svec_copy_d(n, im->un, im->U);
+    dg_svec_axpy_d(n, dt, im->rhs, im->U);
   }
+  DG_CALL(dg_svec_sync());
   for (long k = 0; k < n; ++k)
     if (!isfinite(im->U[k]))
       return dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
@@ -316,6 +322,7 @@ int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
   double *x = im->rhs, *y = im->tmp;
   /* a deterministic start with every mode present */
   unsigned long s = 12345;
+  DG_CALL(dg_svec_sync());
   for (long i = 0; i < n; ++i) {
     s = s * 6364136223846793005UL + 1442695040888963407UL;
     x[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
@@ -325,13 +332,13 @@ int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
      Rayleigh quotient x'Kx / x'Mx rises to lmax */
   for (int it = 0; it < 300; ++it) {
     DG_CALL(dg_sop_apply_d(im->K, x, y));
-    double xkx = dg_svec_dot_d(n, x, y), xmx = 0;
-    for (long i = 0; i < n; ++i) xmx += x[i] * im->m[i] * x[i];
+    dg_svec_mul_d(n, im->m, x, im->ev);
+    const double xkx = dg_svec_dot_d(n, x, y), xmx = dg_svec_dot_d(n, x, im->ev);
     lam = xkx / xmx;
     dg_svec_mul_d(n, im->minv, y, x);
     const double a = dg_svec_amax_d(n, x);
     if (!(a > 0)) break;
-    for (long i = 0; i < n; ++i) x[i] /= a;
+    dg_svec_scale_d(n, 1 / a, x);
   }
   *lmax = lam;
   return 0;

@@ -115,6 +115,9 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
     off += m;
   }
   o->off[g->nelem] = off;
+  o->runi = g->nelem ? deg[0] : -1;
+  for (long e = 0; e < g->nelem && o->runi >= 0; ++e)
+    if (deg[e] != o->runi) o->runi = -1;
   int rc = dg_stab_build(&o->tab_d, &o->tab_f);
   if (rc) {
     dg_sop_destroy(&o);

@@ -51,6 +51,14 @@ __device__ inline void elem_r(const dg_sargs_d *A, const dg_stab_d *T, long e, c
     inline void diag(const dg_sargs_d *A, const dg_stab_d *T, long e, double *y) {
   dg_sipg_diag_d(A, T, e, y);
 }
+__device__ inline void elem_fixed(const dg_sargs_d *A, const dg_stab_d *T, long e, const double *x,
+                                  double *y, const int r) {
+  dg_sipg_elem_r_d(A, T, e, x, y, r);
+}
+__device__ inline void elem_fixed(const dg_sargs_f *A, const dg_stab_f *T, long e, const float *x,
+                                  float *y, const int r) {
+  dg_sipg_elem_r_f(A, T, e, x, y, r);
+}
 __device__ inline void diag(const dg_sargs_f *A, const dg_stab_f *T, long e, float *y) {
   dg_sipg_diag_f(A, T, e, y);
 }
@@ -91,11 +99,18 @@ __device__ inline void prolong_elem(const dg_sargs_f *F, const dg_sargs_f *C, in
     dg_sh_prolong_elem_f(F, C, &c_tab_f, e, xc, x);
 }
 
-template <typename R, typename A> __global__ void k_apply(A args, long ne, const R *x, R *y) {
+/* DEG >= 0: every element has degree DEG (a uniform level: the element
+   function is compiled for that degree alone, with its own registers);
+   DEG = -1: a dispatch per element. */
+template <typename R, typename A, int DEG>
+__global__ void k_apply(A args, long ne, const R *x, R *y) {
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= ne) return;
   const A a = args;
-  elem_r(&a, tab(R(0)), e, x, y, a.deg[e]);
+  if (DEG >= 0)
+    elem_fixed(&a, tab(R(0)), e, x, y, DEG);
+  else
+    elem_r(&a, tab(R(0)), e, x, y, a.deg[e]);
 }
 
 template <typename R, typename A> __global__ void k_diag(A args, long ne, R *y) {
@@ -105,7 +120,7 @@ template <typename R, typename A> __global__ void k_diag(A args, long ne, R *y) 
   diag(&a, tab(R(0)), e, y);
 }
 
-template <typename R>
+template <typename R, int DEG>
 __global__ void k_block(long ne, int dim, const unsigned char *deg, const long *off, const int *key,
                         const R *Vs, const R *ls, R shift, const R *r, R *z) {
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -115,7 +130,7 @@ __global__ void k_block(long ne, int dim, const unsigned char *deg, const long *
     V[d] = Vs + (long)key[3 * e + d] * DG_SNR * DG_SNR;
     lam[d] = ls + (long)key[3 * e + d] * DG_SNR;
   }
-  bsolve(dim, deg[e], V, lam, shift, r + off[e], z + off[e]);
+  bsolve(dim, DEG >= 0 ? DEG : deg[e], V, lam, shift, r + off[e], z + off[e]);
 }
 
 template <typename R, typename A>
@@ -136,11 +151,48 @@ __global__ void k_prolong(A F, A C, int p, long ne, const R *xc, R *x) {
 
 const dg_sargs_d &args(const dg_sop *op, double) { return op->args_d; }
 const dg_sargs_f &args(const dg_sop *op, float) { return op->args_f; }
+template <typename R> struct sargs;
+template <> struct sargs<double> { typedef dg_sargs_d type; };
+template <> struct sargs<float> { typedef dg_sargs_f type; };
+
+/* A kernel per degree for uniform levels, one that dispatches otherwise. */
+#define DG_SOP_UNIFORM(kern, launch_args, deg)                                                     \
+  switch (deg) {                                                                                   \
+  case 0:                                                                                          \
+    kern(0) launch_args;                                                                           \
+    break;                                                                                         \
+  case 1:                                                                                          \
+    kern(1) launch_args;                                                                           \
+    break;                                                                                         \
+  case 2:                                                                                          \
+    kern(2) launch_args;                                                                           \
+    break;                                                                                         \
+  case 3:                                                                                          \
+    kern(3) launch_args;                                                                           \
+    break;                                                                                         \
+  case 4:                                                                                          \
+    kern(4) launch_args;                                                                           \
+    break;                                                                                         \
+  case 5:                                                                                          \
+    kern(5) launch_args;                                                                           \
+    break;                                                                                         \
+  case 6:                                                                                          \
+    kern(6) launch_args;                                                                           \
+    break;                                                                                         \
+  case 7:                                                                                          \
+    kern(7) launch_args;                                                                           \
+    break;                                                                                         \
+  default:                                                                                         \
+    kern(-1) launch_args;                                                                          \
+    break;                                                                                         \
+  }
 
 template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
   DG_CALL(tables(op));
   const long ne = op->g.nelem;
-  if (ne) k_apply<R><<<grid(ne), kThreads>>>(args(op, R(0)), ne, x, y);
+#define DG_K(d) k_apply<R, typename sargs<R>::type, d><<<grid(ne), kThreads>>>
+  if (ne) DG_SOP_UNIFORM(DG_K, (args(op, R(0)), ne, x, y), op->runi)
+#undef DG_K
   return launched("operator kernel");
 }
 
@@ -178,18 +230,23 @@ int dg_sop_diag_f(const dg_sop *op, float *y) { return diag_all(op, y); }
 int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
+#define DG_K(d) k_block<double, d><<<grid(ne), kThreads>>>
   if (ne)
-    k_block<double><<<grid(ne), kThreads>>>(ne, op->g.dim, op->deg, op->off, bj->key, bj->V,
-                                            bj->lam, bj->shift, r, z);
+    DG_SOP_UNIFORM(
+        DG_K, (ne, op->g.dim, op->deg, op->off, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi)
+#undef DG_K
   return launched("block Jacobi kernel");
 }
 
 int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
+#define DG_K(d) k_block<float, d><<<grid(ne), kThreads>>>
   if (ne)
-    k_block<float><<<grid(ne), kThreads>>>(ne, op->g.dim, op->deg, op->off, bj->key, bj->Vf,
-                                           bj->lamf, (float)bj->shift, r, z);
+    DG_SOP_UNIFORM(
+        DG_K, (ne, op->g.dim, op->deg, op->off, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z),
+        op->runi)
+#undef DG_K
   return launched("block Jacobi kernel");
 }
 

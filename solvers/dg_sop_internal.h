@@ -10,6 +10,7 @@ struct dg_sop {
   uint8_t *deg;  /* [nelem] */
   uint8_t *pdeg; /* [nelem] penalty degrees */
   long *off;     /* [nelem + 1] */
+  int runi;      /* the degree of every element, or -1 (a backend may plan by it) */
   dg_stab_d tab_d;
   dg_stab_f tab_f;
   dg_sargs_d args_d;

@@ -9,7 +9,7 @@
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
-#include "dg_test.h"
+#include "solver_test.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ static double solve(int dim, int r, int n, const char *prec, int *its) {
   dg_mg_opts mo = dg_mg_default_opts();
   OK(dg_mg_create(&mg, op, &mo));
   const long len = dg_sop_len(op);
-  double *b = malloc(sizeof(double) * (size_t)len), *x = calloc((size_t)len, sizeof(double));
+  double *b = TALLOC(double, (size_t)len), *x = TALLOC(double, len);
   OK(dg_sop_load(op, rhs, NULL, b));
   dg_krylov_opts o = {1e-10, 100, NULL, NULL, 0};
   dg_krylov_stats st;
@@ -55,8 +55,8 @@ static double solve(int dim, int r, int n, const char *prec, int *its) {
   double err = 0;
   OK(dg_sop_l2_error(op, x, exact, NULL, &err));
   *its = st.its;
-  free(b);
-  free(x);
+  dg_svec_free(b);
+  dg_svec_free(x);
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);

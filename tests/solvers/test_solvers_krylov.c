@@ -13,7 +13,7 @@
 #include "dg_mg.h"
 #include "dg_sop.h"
 #include "dg_svec.h"
-#include "dg_test.h"
+#include "solver_test.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,7 +35,7 @@ typedef struct {
 /* y = A (d .* x) */
 static int apply_ns(void *ctx, const double *x, double *y) {
   nonsym *c = (nonsym *)ctx;
-  for (long i = 0; i < c->n; ++i) c->t[i] = c->d[i] * x[i];
+  dg_svec_mul_d(c->n, c->d, x, c->t);
   return dg_sop_apply_d(c->op, c->t, y);
 }
 
@@ -43,6 +43,7 @@ static int apply_ns(void *ctx, const double *x, double *y) {
 static int precond_ns(void *ctx, const double *r, double *z) {
   nonsym *c = (nonsym *)ctx;
   DG_CALL(dg_mg_precond_d(c->mg, r, z));
+  DG_CALL(dg_svec_sync()); /* z on the host */
   for (long i = 0; i < c->n; ++i) z[i] /= c->d[i];
   return 0;
 }
@@ -62,8 +63,8 @@ int main(void) {
   dg_mg_opts mo = dg_mg_default_opts();
   OK(dg_mg_create(&mg, op, &mo));
   const long n = dg_sop_len(op);
-  double *b = malloc(sizeof(double) * (size_t)n), *x = calloc((size_t)n, sizeof(double));
-  double *xc = calloc((size_t)n, sizeof(double)), *t = malloc(sizeof(double) * (size_t)n);
+  double *b = TALLOC(double, (size_t)n), *x = TALLOC(double, n);
+  double *xc = TALLOC(double, n), *t = TALLOC(double, n);
   OK(dg_sop_load(op, rhs, NULL, b));
   dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 30};
   dg_krylov_stats st, sc;
@@ -78,13 +79,13 @@ int main(void) {
   CHECK(dg_close(ef, ec, 0, 5e-5), "FGMRES L2 %.8e vs CG %.8e", ef, ec);
 
   /* non-symmetric: B = A diag(d) */
-  double *d = malloc(sizeof(double) * (size_t)n), *xt = malloc(sizeof(double) * (size_t)n);
+  double *d = TALLOC(double, n), *xt = TALLOC(double, n);
   for (long i = 0; i < n; ++i) {
     d[i] = 1 + 0.5 * sin((double)i);
     xt[i] = cos(0.37 * (double)i);
   }
   nonsym ns = {op, mg, d, t, n};
-  double *bn = malloc(sizeof(double) * (size_t)n), *tt = malloc(sizeof(double) * (size_t)n);
+  double *bn = TALLOC(double, n), *tt = TALLOC(double, n);
   ns.t = tt;
   OK(apply_ns(&ns, xt, bn));
   for (int restart = 30; restart >= 3; restart -= 27) {
@@ -108,22 +109,22 @@ int main(void) {
     CHECK(sqrt(ee / xx) <= 1e-7, "non-symmetric restart %d: error %g", restart, sqrt(ee / xx));
   }
   /* float */
-  float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
+  float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
   for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
   dg_krylov_opts kf = {1e-3, 50, NULL, NULL, 30};
   OK(dg_fgmres_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
   printf("float FGMRES + float MG: %d its, rel %.2e\n", st.its, st.rel);
   CHECK(st.converged, "float FGMRES: %g after %d", st.rel, st.its);
-  free(bf);
-  free(xf);
-  free(d);
-  free(xt);
-  free(bn);
-  free(tt);
-  free(b);
-  free(x);
-  free(xc);
-  free(t);
+  dg_svec_free(bf);
+  dg_svec_free(xf);
+  dg_svec_free(d);
+  dg_svec_free(xt);
+  dg_svec_free(bn);
+  dg_svec_free(tt);
+  dg_svec_free(b);
+  dg_svec_free(x);
+  dg_svec_free(xc);
+  dg_svec_free(t);
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);

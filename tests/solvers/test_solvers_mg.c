@@ -18,7 +18,7 @@
 #include "dg_mg.h"
 #include "dg_sop.h"
 #include "dg_svec.h"
-#include "dg_test.h"
+#include "solver_test.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,11 +40,11 @@ static int apply_f(void *ctx, const float *x, float *y) { return dg_sop_apply_f(
 /* ||b - A x|| / ||b|| in double */
 static double true_rel(const dg_sop *op, const double *b, const double *x) {
   const long n = dg_sop_len(op);
-  double *t = malloc(sizeof(double) * (size_t)n);
+  double *t = TALLOC(double, n);
   OK(dg_sop_apply_d(op, x, t));
   double s = 0;
   for (long i = 0; i < n; ++i) s += (b[i] - t[i]) * (b[i] - t[i]);
-  free(t);
+  dg_svec_free(t);
   return sqrt(s / dg_svec_dot_d(n, b, b));
 }
 
@@ -61,8 +61,8 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
   for (int l = 0; l + 1 < dg_mg_nlevels(mg); ++l) {
     const dg_sop *F = dg_mg_level_op(mg, l), *C = dg_mg_level_op(mg, l + 1);
     const long nf = dg_sop_len(F), nc = dg_sop_len(C);
-    double *xc = malloc(sizeof(double) * (size_t)nc), *rc = malloc(sizeof(double) * (size_t)nc);
-    double *yf = malloc(sizeof(double) * (size_t)nf), *pf = calloc((size_t)nf, sizeof(double));
+    double *xc = TALLOC(double, nc), *rc = TALLOC(double, nc);
+    double *yf = TALLOC(double, (size_t)nf), *pf = TALLOC(double, nf);
     for (long i = 0; i < nc; ++i) xc[i] = cos(1.0 + 3 * i);
     for (long i = 0; i < nf; ++i) yf[i] = sin(2.0 + 5 * i);
     OK(dg_mg_prolong_add_d(mg, l, xc, pf));
@@ -78,7 +78,7 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
           dg_mg_level_kind(mg, l + 1), a, b);
     {
       /* Galerkin: R A_f P xc against A_c xc */
-      double *af = malloc(sizeof(double) * (size_t)nf), *ac = malloc(sizeof(double) * (size_t)nc);
+      double *af = TALLOC(double, nf), *ac = TALLOC(double, nc);
       for (long i = 0; i < nf; ++i) pf[i] = 0;
       OK(dg_mg_prolong_add_d(mg, l, xc, pf));
       OK(dg_sop_apply_d(F, pf, af));
@@ -91,8 +91,8 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
       }
       printf("level %d (%c): |R A_f P x - A_c x| / |A_c x| = %.2e\n", l + 1,
              dg_mg_level_kind(mg, l + 1), dmax / amax);
-      free(af);
-      free(ac);
+      dg_svec_free(af);
+      dg_svec_free(ac);
     }
     if (exact_embedding) {
       OK(dg_sop_project(C, poly1, NULL, xc));
@@ -105,10 +105,10 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
       CHECK(d <= 1e-12, "%s level %d (%c): P(coarse projection) off the fine one by %g", what, l,
             dg_mg_level_kind(mg, l + 1), d);
     }
-    free(xc);
-    free(rc);
-    free(yf);
-    free(pf);
+    dg_svec_free(xc);
+    dg_svec_free(rc);
+    dg_svec_free(yf);
+    dg_svec_free(pf);
   }
   printf("transfers: |y'Px - (Ry)'x| / sum <= %.1e, embedding of degree-1 data off by <= %.1e\n",
          worst_t, worst_e);
@@ -154,8 +154,8 @@ int main(int argc, char **argv) {
     OK(dg_mg_create(&mg, op, &mo));
     if (r == rmin) check_transfers(mg, 1, kind);
     const long n = dg_sop_len(op);
-    double *b = malloc(sizeof(double) * (size_t)n), *x = calloc((size_t)n, sizeof(double));
-    double *t = malloc(sizeof(double) * (size_t)n), *c = malloc(sizeof(double) * (size_t)n);
+    double *b = TALLOC(double, (size_t)n), *x = TALLOC(double, n);
+    double *t = TALLOC(double, n), *c = TALLOC(double, n);
     OK(dg_sop_load(op, rhs, NULL, b));
     /* 1. fp64 CG + fp64 V-cycle */
     dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 0};
@@ -204,7 +204,7 @@ int main(int argc, char **argv) {
     CHECK(st.converged, "r=%d: mixed CG did not converge (%g after %d)", r, st.rel, st.its);
     CHECK(dg_close(rm.err, rd.err, 0, 5e-5), "r=%d: mixed L2 %.6e vs fp64 %.6e", r, rm.err, rd.err);
     /* 4. pure fp32: CG in float around the float cycle, 40 iterations */
-    float *bf = malloc(sizeof(float) * (size_t)n), *xf = calloc((size_t)n, sizeof(float));
+    float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
     for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
     dg_krylov_opts kf = {1e-10, 40, NULL, NULL, 0};
     OK(dg_cg_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
@@ -218,12 +218,12 @@ int main(int argc, char **argv) {
       dg_mg_describe(mg, buf, sizeof buf);
       printf("%s", buf);
     }
-    free(bf);
-    free(xf);
-    free(b);
-    free(x);
-    free(t);
-    free(c);
+    dg_svec_free(bf);
+    dg_svec_free(xf);
+    dg_svec_free(b);
+    dg_svec_free(x);
+    dg_svec_free(t);
+    dg_svec_free(c);
     dg_mg_destroy(&mg);
     dg_sop_destroy(&op);
     dg_degree_map_destroy(&m);

@@ -6,7 +6,7 @@
 #include "dg_degree_map.h"
 #include "dg_sblock.h"
 #include "dg_sop.h"
-#include "dg_test.h"
+#include "solver_test.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -38,16 +38,16 @@ static int cholesky(double *A, long n) {
 /* Dense matrix column by column (A e_j). */
 static double *dense(const dg_sop *op) {
   const long n = dg_sop_len(op);
-  double *A = malloc(sizeof(double) * (size_t)(n * n)), *x = calloc((size_t)n, sizeof(double));
-  double *y = malloc(sizeof(double) * (size_t)n);
+  double *A = TALLOC(double, (size_t)(n * n)), *x = TALLOC(double, n);
+  double *y = TALLOC(double, n);
   for (long j = 0; j < n; ++j) {
     x[j] = 1;
     OK(dg_sop_apply_d(op, x, y));
     x[j] = 0;
     for (long i = 0; i < n; ++i) A[i * n + j] = y[i];
   }
-  free(x);
-  free(y);
+  dg_svec_free(x);
+  dg_svec_free(y);
   return A;
 }
 
@@ -73,8 +73,8 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   CHECK(asym <= 1e-13 * amax, "%s: max |A_ij - A_ji| = %g (max |A| %g)", name, asym, amax);
   /* x'Ay == y'Ax for random x, y through the matrix-free apply */
   uint64_t s = 42;
-  double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * (size_t)n);
-  double *Ax = malloc(sizeof(double) * (size_t)n), *Ay = malloc(sizeof(double) * (size_t)n);
+  double *x = TALLOC(double, n), *y = TALLOC(double, n);
+  double *Ax = TALLOC(double, n), *Ay = TALLOC(double, n);
   for (long i = 0; i < n; ++i) {
     x[i] = urand(&s);
     y[i] = urand(&s);
@@ -89,7 +89,7 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   }
   CHECK(fabs(xAy - yAx) <= 1e-13 * sc, "%s: x'Ay %.17g vs y'Ax %.17g", name, xAy, yAx);
   /* the diagonal */
-  double *dg = malloc(sizeof(double) * (size_t)n), ddiff = 0;
+  double *dg = TALLOC(double, n), ddiff = 0;
   OK(dg_sop_diag_d(op, dg));
   for (long i = 0; i < n; ++i) ddiff = fmax(ddiff, fabs(dg[i] - A[i * n + i]));
   CHECK(ddiff <= 1e-13 * amax, "%s: diagonal off by %g", name, ddiff);
@@ -98,7 +98,7 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     dg_sblock *bj = NULL;
     OK(dg_sblock_create(&bj, op));
     const long *off = dg_sop_offsets(op);
-    double *bx = calloc((size_t)n, sizeof(double)), *z = malloc(sizeof(double) * (size_t)n), bd = 0;
+    double *bx = TALLOC(double, n), *z = TALLOC(double, n), bd = 0;
     for (long e = 0; e < g.nelem; ++e)
       for (long i = off[e]; i < off[e + 1]; ++i)
         for (long j = off[e]; j < off[e + 1]; ++j) bx[i] += A[i * n + j] * x[j];
@@ -106,12 +106,12 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     for (long i = 0; i < n; ++i) bd = fmax(bd, fabs(z[i] - x[i]));
     CHECK(bd <= 1e-10, "%s: block Jacobi inverse off by %g (%d eigenproblems)", name, bd,
           dg_sblock_nkeys(bj));
-    free(bx);
-    free(z);
+    dg_svec_free(bx);
+    dg_svec_free(z);
     dg_sblock_destroy(&bj);
   }
   /* float against double: the same source in both precisions */
-  float *xf = malloc(sizeof(float) * (size_t)n), *yf = malloc(sizeof(float) * (size_t)n);
+  float *xf = TALLOC(float, n), *yf = TALLOC(float, n);
   for (long i = 0; i < n; ++i) xf[i] = (float)x[i];
   OK(dg_sop_apply_f(op, xf, yf));
   double fd = 0, fn = 0;
@@ -125,18 +125,18 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   const int singular = bc == DG_SBC_PERIODIC && a == 0;
   if (singular) {
     const long *off = dg_sop_offsets(op);
-    double *one = calloc((size_t)n, sizeof(double)), kmax = 0;
+    double *one = TALLOC(double, n), kmax = 0;
     for (long e = 0; e < g.nelem; ++e) one[off[e]] = 1; /* mode 0 = 1: the constant 1 */
     OK(dg_sop_apply_d(op, one, Ax));
     for (long i = 0; i < n; ++i) kmax = fmax(kmax, fabs(Ax[i]));
     CHECK(kmax <= 1e-13 * amax, "%s: |A 1| = %g", name, kmax);
     for (long i = 0; i < n; ++i)
       for (long j = 0; j < n; ++j) A[i * n + j] += amax * one[i] * one[j];
-    free(one);
+    dg_svec_free(one);
   }
   CHECK(cholesky(A, n) == 0, "%s: not positive definite%s", name,
         singular ? " on the complement of the constants" : "");
-  free(A);
+  dg_svec_free(A);
   dg_sop_destroy(&op);
   /* a penalty far too small makes SIPG indefinite: the check above can fail */
   if (rmax >= 2) {
@@ -146,18 +146,18 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     OK(dg_sop_create(&op, &g, m->deg, &p));
     A = dense(op);
     CHECK(cholesky(A, dg_sop_len(op)) != 0, "%s: C = 0.02 should be indefinite", name);
-    free(A);
+    dg_svec_free(A);
     dg_sop_destroy(&op);
   }
   printf("%-28s n = %4ld  max|A_ij-A_ji| = %.1e  |x'Ay-y'Ax|/sum = %.1e  float/double = %.1e\n",
          name, n, asym, fabs(xAy - yAx) / sc, fd / fn);
-  free(x);
-  free(y);
-  free(Ax);
-  free(Ay);
-  free(dg);
-  free(xf);
-  free(yf);
+  dg_svec_free(x);
+  dg_svec_free(y);
+  dg_svec_free(Ax);
+  dg_svec_free(Ay);
+  dg_svec_free(dg);
+  dg_svec_free(xf);
+  dg_svec_free(yf);
   dg_degree_map_destroy(&m);
 }
 

@@ -11,7 +11,7 @@
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
-#include "dg_test.h"
+#include "solver_test.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static double solve(int dim, const char *kind, int r, int n, int *its) {
   dg_sop *op = NULL;
   OK(dg_sop_create(&op, &g, m->deg, &p));
   const long len = dg_sop_len(op);
-  double *b = malloc(sizeof(double) * (size_t)len), *x = calloc((size_t)len, sizeof(double));
+  double *b = TALLOC(double, (size_t)len), *x = TALLOC(double, len);
   OK(dg_sop_load(op, rhs, NULL, b));
   dg_mg *mg = NULL;
   dg_mg_opts mo = dg_mg_default_opts();
@@ -83,8 +83,8 @@ static double solve(int dim, const char *kind, int r, int n, int *its) {
   double err = 0;
   OK(dg_sop_l2_error(op, x, exact, NULL, &err));
   *its = st.its;
-  free(b);
-  free(x);
+  dg_svec_free(b);
+  dg_svec_free(x);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
   return err;

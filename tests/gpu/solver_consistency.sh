@@ -1,0 +1,69 @@
+#!/bin/sh
+# solver_consistency.sh - the CUDA backend's solvers against the OpenMP
+# backend's: apps/poisson of both builds solves the same SIPG Poisson
+# problems (CG preconditioned by the hp-multigrid, in fp64 and in mixed
+# precision, to a 1e-13 relative residual) and `compare --tol TOL` checks
+# the two solutions (relative L2 norm of the difference).  Cases: 2D uniform
+# degrees 1, 3, 6, band and random maps, V- cycles on 16^2 and 32^2
+# elements (p- and h-levels), 3D uniform 2 and random 1..4.  Pure fp32 is not
+# compared: it stalls near 1e-6 by design, so its solutions differ there.
+#
+# usage: solver_consistency.sh --cuda POISSON --omp POISSON --compare COMPARE
+#                              --workdir DIR [--tol T]
+# Exit status: 0 all agree, 1 a difference beyond TOL, 2 a run failed or bad usage.
+set -u
+cuda="" omp="" cmp="" work="" tol=1e-12
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cuda) cuda=$2; shift 2 ;;
+    --omp) omp=$2; shift 2 ;;
+    --compare) cmp=$2; shift 2 ;;
+    --workdir) work=$2; shift 2 ;;
+    --tol) tol=$2; shift 2 ;;
+    *) echo "solver_consistency.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+for p in "$cuda" "$omp" "$cmp"; do
+  if [ -z "$p" ] || [ ! -x "$p" ]; then
+    echo "solver_consistency.sh: need --cuda, --omp and --compare executables (got '$p')" >&2
+    exit 2
+  fi
+done
+[ -n "$work" ] || { echo "solver_consistency.sh: need --workdir" >&2; exit 2; }
+rm -rf "$work" && mkdir -p "$work" || exit 2
+
+fail=0 n=0
+# run NAME ARGS...: both backends, fp64 and mixed, then compare
+run() {
+  name=$1
+  shift
+  for s in fp64 mixed; do
+    n=$((n + 1))
+    for b in cuda omp; do
+      eval exe=\$$b
+      if ! "$exe" "$@" --solver "$s" --rtol 1e-13 --quiet --out "$work/$name.$s.$b.h5" \
+        >"$work/$name.$s.$b.log" 2>&1; then
+        echo "FAIL $name $s: the $b run failed:"
+        tail -3 "$work/$name.$s.$b.log"
+        exit 2
+      fi
+    done
+    if "$cmp" --quiet --tol "$tol" "$work/$name.$s.cuda.h5" "$work/$name.$s.omp.h5" \
+      >"$work/$name.$s.cmp" 2>&1; then
+      echo "ok   $name $s: $(grep -o 'rel_l2_diff=[^ ]*' "$work/$name.$s.cmp" | head -1)"
+    else
+      echo "FAIL $name $s: $(cat "$work/$name.$s.cmp")"
+      fail=1
+    fi
+  done
+}
+
+run u1 --dim 2 --n 16 --r 1 --map uniform
+run u3 --dim 2 --n 32 --r 3 --map uniform
+run u6 --dim 2 --n 16 --r 6 --map uniform
+run band --dim 2 --n 16 --r 5 --map band
+run rand --dim 2 --n 32 --r 4 --map random
+run u2_3d --dim 3 --n 8 --r 2 --map uniform
+run rand_3d --dim 3 --n 8 --r 4 --map random
+echo "$n solves compared, tolerance $tol"
+exit $fail

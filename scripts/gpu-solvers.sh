@@ -15,6 +15,7 @@ mkdir -p "$OUT"
 JOBS=${JOBS:-$(nproc)}
 # shellcheck source=gpu-deps.sh
 . scripts/gpu-deps.sh
+command -v gfortran >/dev/null 2>&1 || cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 rc=0
 for step in "$@"; do
   case $step in

@@ -216,6 +216,7 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   double er = 0, eae = 0;
   for (long e = 0; e < ne; ++e) er += b[im->off[e]] - r[im->off[e]];
   dg_svec_zero_d(im->n, im->ev);
+  DG_CALL(dg_svec_sync()); /* the host writes ev */
   for (long e = 0; e < ne; ++e) im->ev[im->off[e]] = 1;
   DG_CALL(stage_apply(s, im->ev, r));
   DG_CALL(dg_svec_sync());

@@ -119,6 +119,9 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
   const DG_SR *ue = u + A->off[e];
   DG_SR *ye = y + A->off[e];
   const int n1 = n, n2 = dim == 3 ? n : 1;
+  /* the element's rows accumulate here and are stored once (registers on a
+     GPU for a constant degree in 2D, no read-modify-write of y per face) */
+  DG_SR yl[DG_SNR * DG_SNR * DG_SNR];
   const long str[3] = {1, n, (long)n * n};
   DG_SR half[3], w[3];
   for (int d = 0; d < 3; ++d) half[d] = d < dim ? A->h[d] / 2 : 1;
@@ -139,7 +142,7 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
           for (int q = ii[d] & 1; q < n; q += 2) k += T->K[ii[d]][q] * ue[base + q * str[d]];
           acc += A->b * w[d] * (mt[0] * mt[1] * mt[2] / mt[d]) * k;
         }
-        ye[m] = acc;
+        yl[m] = acc;
       }
   /* faces: -{du/dn}[v] - {dv/dn}[u] + sigma [u][v], the neighbour's traces
      computed here (each face twice, no write conflicts) */
@@ -178,11 +181,12 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
           }
           const DG_SR mt = J * T->M[t0] * (td[1] >= 0 ? T->M[t1] : (DG_SR)1) * A->b;
           const DG_SR g1 = mt * (sigma * jo - sg * av), g2 = -mt * sg * jo * wavg * 2 / h;
-          DG_SR *yt = ye + t0 * str[td[0]] + (td[1] >= 0 ? t1 * str[td[1]] : 0);
+          DG_SR *yt = yl + t0 * str[td[0]] + (td[1] >= 0 ? t1 * str[td[1]] : 0);
           for (int q = 0; q < n; ++q) yt[q * str[d]] += T->Pe[s][q] * g1 + T->De[s][q] * g2;
         }
     }
   }
+  for (long m = 0; m < (long)n * n1 * n2; ++m) ye[m] = yl[m];
 }
 
 /* The same for any degree (read from the map). */

@@ -102,12 +102,8 @@ __device__ inline void prolong_elem(const dg_sargs_f *F, const dg_sargs_f *C, in
 /* DEG >= 0: every element has degree DEG (a uniform level: the element
    function is compiled for that degree alone, with its own registers);
    DEG = -1: a dispatch per element. */
-#ifndef DG_SOP_CUDA_MINB
-#define DG_SOP_CUDA_MINB 1
-#endif
 template <typename R, typename A, int DEG>
-__global__ void __launch_bounds__(kThreads, DG_SOP_CUDA_MINB)
-    k_apply(A args, long ne, const R *x, R *y) {
+__global__ void k_apply(A args, long ne, const R *x, R *y) {
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= ne) return;
   const A a = args;

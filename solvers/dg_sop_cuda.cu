@@ -99,14 +99,16 @@ __device__ inline void prolong_elem(const dg_sargs_f *F, const dg_sargs_f *C, in
     dg_sh_prolong_elem_f(F, C, &c_tab_f, e, xc, x);
 }
 
-/* DEG >= 0: every element has degree DEG (a uniform level: the element
-   function is compiled for that degree alone, with its own registers);
-   DEG = -1: a dispatch per element. */
-template <typename R, typename A, int DEG>
+/* DEG >= 0: every element has degree DEG and the grid has dimension DIM (a
+   uniform level: the element function is compiled for that degree and
+   dimension alone, loops of constant trip counts, its own registers);
+   DEG = -1, DIM = 0: a dispatch per element. */
+template <typename R, typename A, int DEG, int DIM>
 __global__ void k_apply(A args, long ne, const R *x, R *y) {
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= ne) return;
-  const A a = args;
+  A a = args;
+  if (DIM) a.dim = DIM;
   if (DEG >= 0)
     elem_fixed(&a, tab(R(0)), e, x, y, DEG);
   else
@@ -120,17 +122,18 @@ template <typename R, typename A> __global__ void k_diag(A args, long ne, R *y) 
   diag(&a, tab(R(0)), e, y);
 }
 
-template <typename R, int DEG>
+template <typename R, int DEG, int DIM>
 __global__ void k_block(long ne, int dim, const unsigned char *deg, const long *off, const int *key,
                         const R *Vs, const R *ls, R shift, const R *r, R *z) {
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= ne) return;
   const R *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
-  for (int d = 0; d < dim; ++d) {
+  const int dm = DIM ? DIM : dim;
+  for (int d = 0; d < dm; ++d) {
     V[d] = Vs + (long)key[3 * e + d] * DG_SNR * DG_SNR;
     lam[d] = ls + (long)key[3 * e + d] * DG_SNR;
   }
-  bsolve(dim, DEG >= 0 ? DEG : deg[e], V, lam, shift, r + off[e], z + off[e]);
+  bsolve(dm, DEG >= 0 ? DEG : deg[e], V, lam, shift, r + off[e], z + off[e]);
 }
 
 template <typename R, typename A>
@@ -155,43 +158,51 @@ template <typename R> struct sargs;
 template <> struct sargs<double> { typedef dg_sargs_d type; };
 template <> struct sargs<float> { typedef dg_sargs_f type; };
 
-/* A kernel per degree for uniform levels, one that dispatches otherwise. */
-#define DG_SOP_UNIFORM(kern, launch_args, deg)                                                     \
+/* A kernel per (degree, dimension) for uniform levels, kern(DEG, DIM); one
+   that dispatches per element otherwise, kern(-1, 0). */
+#define DG_SOP_DEGS(kern, launch_args, deg, D)                                                     \
   switch (deg) {                                                                                   \
   case 0:                                                                                          \
-    kern(0) launch_args;                                                                           \
+    kern(0, D) launch_args;                                                                        \
     break;                                                                                         \
   case 1:                                                                                          \
-    kern(1) launch_args;                                                                           \
+    kern(1, D) launch_args;                                                                        \
     break;                                                                                         \
   case 2:                                                                                          \
-    kern(2) launch_args;                                                                           \
+    kern(2, D) launch_args;                                                                        \
     break;                                                                                         \
   case 3:                                                                                          \
-    kern(3) launch_args;                                                                           \
+    kern(3, D) launch_args;                                                                        \
     break;                                                                                         \
   case 4:                                                                                          \
-    kern(4) launch_args;                                                                           \
+    kern(4, D) launch_args;                                                                        \
     break;                                                                                         \
   case 5:                                                                                          \
-    kern(5) launch_args;                                                                           \
+    kern(5, D) launch_args;                                                                        \
     break;                                                                                         \
   case 6:                                                                                          \
-    kern(6) launch_args;                                                                           \
+    kern(6, D) launch_args;                                                                        \
     break;                                                                                         \
   case 7:                                                                                          \
-    kern(7) launch_args;                                                                           \
+    kern(7, D) launch_args;                                                                        \
     break;                                                                                         \
   default:                                                                                         \
-    kern(-1) launch_args;                                                                          \
+    kern(-1, 0) launch_args;                                                                       \
     break;                                                                                         \
   }
+#define DG_SOP_UNIFORM(kern, launch_args, deg, dim)                                                \
+  do {                                                                                             \
+    if ((dim) == 2)                                                                                \
+      DG_SOP_DEGS(kern, launch_args, deg, 2)                                                       \
+    else                                                                                           \
+      DG_SOP_DEGS(kern, launch_args, deg, 3)                                                       \
+  } while (0)
 
 template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
   DG_CALL(tables(op));
   const long ne = op->g.nelem;
-#define DG_K(d) k_apply<R, typename sargs<R>::type, d><<<grid(ne), kThreads>>>
-  if (ne) DG_SOP_UNIFORM(DG_K, (args(op, R(0)), ne, x, y), op->runi)
+#define DG_K(d, D) k_apply<R, typename sargs<R>::type, d, D><<<grid(ne), kThreads>>>
+  if (ne) DG_SOP_UNIFORM(DG_K, (args(op, R(0)), ne, x, y), op->runi, op->g.dim);
 #undef DG_K
   return launched("operator kernel");
 }
@@ -230,10 +241,11 @@ int dg_sop_diag_f(const dg_sop *op, float *y) { return diag_all(op, y); }
 int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
-#define DG_K(d) k_block<double, d><<<grid(ne), kThreads>>>
+#define DG_K(d, D) k_block<double, d, D><<<grid(ne), kThreads>>>
   if (ne)
-    DG_SOP_UNIFORM(
-        DG_K, (ne, op->g.dim, op->deg, op->off, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi)
+    DG_SOP_UNIFORM(DG_K,
+                   (ne, op->g.dim, op->deg, op->off, bj->key, bj->V, bj->lam, bj->shift, r, z),
+                   op->runi, op->g.dim);
 #undef DG_K
   return launched("block Jacobi kernel");
 }
@@ -241,11 +253,11 @@ int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
 int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
-#define DG_K(d) k_block<float, d><<<grid(ne), kThreads>>>
+#define DG_K(d, D) k_block<float, d, D><<<grid(ne), kThreads>>>
   if (ne)
     DG_SOP_UNIFORM(
         DG_K, (ne, op->g.dim, op->deg, op->off, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z),
-        op->runi)
+        op->runi, op->g.dim);
 #undef DG_K
   return launched("block Jacobi kernel");
 }

@@ -1,14 +1,15 @@
 /* dg_svec_cuda.cu - the CUDA backend's solver vectors: managed memory (the
  * host and the device see the same pointers, so setup code, apps and tests
- * stay host C) and grid-stride kernels on the default stream.  Reductions:
- * fixed-size per-block partial sums in double, added on the host in a fixed
- * order (the same bits every run). */
+ * stay host C) with a cache of freed blocks, and grid-stride kernels on the
+ * default stream.  Reductions: fixed-size per-block partial sums in double,
+ * added on the host in a fixed order (the same bits every run). */
 #include "dg_svec.h"
 
 #include "dg_error.h"
 
 #include <cuda_runtime.h>
 #include <math.h>
+#include <stdlib.h>
 
 namespace {
 
@@ -126,25 +127,96 @@ template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int 
   launched("Chebyshev kernel");
 }
 
+/* The allocator's plan.  A solve allocates and frees the same sizes again
+   and again (CG's four vectors, the coarse solve's per cycle): freed blocks
+   wait in a small cache and are handed out again for the same size, so the
+   pages stay on the device and no cudaFree/cudaMallocManaged pair (nor the
+   page population of a fresh block) lands in a solve.  Stream order makes
+   the reuse safe: the next user's kernels queue behind the last user's. */
+const int kCache = 32;
+struct block {
+  void *p;
+  size_t bytes;
+};
+block cache[kCache];
+int ncache = 0;
+block *live = NULL; /* blocks handed out */
+int nlive = 0, caplive = 0;
+
+void *cache_take(size_t b) {
+  for (int i = 0; i < ncache; ++i)
+    if (cache[i].bytes == b) {
+      void *p = cache[i].p;
+      cache[i] = cache[--ncache];
+      return p;
+    }
+  return NULL;
+}
+
+void cache_put(void *p, size_t b) {
+  if (ncache == kCache) { /* the oldest goes back to CUDA */
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaFree(cache[0].p);
+    if (e != cudaSuccess) fail(e, "cudaFree");
+    cache[0] = cache[--ncache];
+  }
+  cache[ncache].p = p;
+  cache[ncache].bytes = b;
+  ncache++;
+}
+
+int live_add(void *p, size_t b) {
+  if (nlive == caplive) {
+    const int cap = caplive ? 2 * caplive : 64;
+    block *n = (block *)realloc(live, sizeof(block) * (size_t)cap);
+    if (!n) return dg_error(DG_ERR_MEM, "solver memory: out of host memory");
+    live = n;
+    caplive = cap;
+  }
+  live[nlive].p = p;
+  live[nlive].bytes = b;
+  nlive++;
+  return 0;
+}
+
+/* its size, or 0 if p is not a live block */
+size_t live_remove(void *p) {
+  for (int i = nlive - 1; i >= 0; --i)
+    if (live[i].p == p) {
+      const size_t b = live[i].bytes;
+      live[i] = live[--nlive];
+      return b;
+    }
+  return 0;
+}
+
 } // namespace
 
 extern "C" {
 
 void *dg_svec_alloc(size_t bytes) {
-  void *p = NULL;
-  cudaError_t e = cudaMallocManaged(&p, bytes ? bytes : 1, cudaMemAttachGlobal);
-  if (e != cudaSuccess) {
-    dg_error(DG_ERR_MEM, "solver memory: cudaMallocManaged of %zu bytes failed: %s (%s)", bytes,
-             cudaGetErrorString(e), cudaGetErrorName(e));
+  const size_t b = bytes ? bytes : 1;
+  void *p = cache_take(b);
+  cudaError_t e = cudaSuccess;
+  if (!p) {
+    e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
+    if (e != cudaSuccess) {
+      dg_error(DG_ERR_MEM, "solver memory: cudaMallocManaged of %zu bytes failed: %s (%s)", bytes,
+               cudaGetErrorString(e), cudaGetErrorName(e));
+      return NULL;
+    }
+  }
+  if (live_add(p, b)) {
+    cudaFree(p);
     return NULL;
   }
-  /* zeroed, as on the OpenMP backend; the device finishes before we return */
-  e = cudaMemset(p, 0, bytes ? bytes : 1);
+  /* zeroed, as on the OpenMP backend; the device finishes first, so the
+     host may write it at once */
+  e = cudaMemset(p, 0, b);
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     dg_error(DG_ERR_MEM, "solver memory: clearing %zu bytes failed: %s (%s)", bytes,
              cudaGetErrorString(e), cudaGetErrorName(e));
-    cudaFree(p);
     return NULL;
   }
   return p;
@@ -152,10 +224,14 @@ void *dg_svec_alloc(size_t bytes) {
 
 void dg_svec_free(void *p) {
   if (!p) return;
-  /* the device may still use it: wait, then free (a failure is recorded) */
-  cudaError_t e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) e = cudaFree(p);
-  if (e != cudaSuccess) fail(e, "cudaFree");
+  const size_t b = live_remove(p);
+  if (!b) {
+    dg_error(DG_ERR_ARG, "solver memory: dg_svec_free of %p, which dg_svec_alloc did not return",
+             p);
+    if (!svec_rc) svec_rc = DG_ERR_ARG;
+    return;
+  }
+  cache_put(p, b);
 }
 
 int dg_svec_sync(void) {

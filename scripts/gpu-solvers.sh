@@ -6,7 +6,9 @@
 #   check   ctest of the solvers, the implicit layer and the backend
 #           consistency of the solvers in the CUDA build;
 #   bench   poisson --throughput and the fp64/mixed table on the GPU (2D,
-#           degree 3, up to 16.8M unknowns) and on the CPU (all cores, 1M).
+#           degree 3, up to 16.8M unknowns) and on the CPU (all cores, 1M);
+#   table   the h- and p-independence table on the GPU: 2D, degrees 1..6,
+#           16^2 .. 1024^2 elements (table-cuda-hp.txt).
 # Logs go to $OUT (default ./gpu-solvers-out).  usage: gpu-solvers.sh STEP...
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -45,6 +47,10 @@ for step in "$@"; do
       2>&1 | tee "$OUT/throughput-omp.txt"
     OMP_NUM_THREADS=$(nproc) build-omp-s/apps/poisson --table --dim 2 --rmin 3 --rmax 3 --nmin 256 \
       --nmax 256 --repeat 3 2>&1 | tee "$OUT/table-omp.txt"
+    ;;
+  table)
+    build-cuda-s/apps/poisson --table --dim 2 --rmin 1 --rmax 6 --nmin 16 --nmax 1024 --repeat 1 \
+      2>&1 | tee "$OUT/table-cuda-hp.txt"
     ;;
   *) echo "gpu-solvers.sh: unknown step '$step'" >&2; exit 2 ;;
   esac

@@ -603,13 +603,16 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
          (dg_lane_nbr_kind > 0, e.g. a row of the sphere that does not fill
          whole microblocks) they run on into another microblock, whose
          values missed the cache (2D degree 1 on 724 x 362 elements: a
-         quarter of the sphere's update waited on that load).  Not in the
+         quarter of the sphere's update waited on that load).  Only where
+         the neighbours are not one whole microblock, and not in the
          constant-velocity copy (NX = 0), which stays as measured. */
-      if (NX && NBRC)
-        dg_prefetch(A->u + nb[fc * DG_W + DG_W - 1], bytes, l2);
-      else if (NX)
-        dg_prefetch(A->trace + nb[fc * DG_W + DG_W - 1], (long)sizeof(dg_real) * NV * QF * DG_W,
-                    l2);
+      const int nlast = nb[fc * DG_W + DG_W - 1];
+      if (NX && nlast != nb[fc * DG_W] + DG_W - 1) {
+        if (NBRC)
+          dg_prefetch(A->u + nlast, bytes, l2);
+        else
+          dg_prefetch(A->trace + nlast, (long)sizeof(dg_real) * NV * QF * DG_W, l2);
+      }
     }
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,

@@ -87,6 +87,9 @@ DG_HD static inline dg_lane dg_lane_gather_u(const dg_real *base, dg_lane off, i
 #define DG_PREFETCH 0
 /* One copy of the RK update per element (dg_stage_update). */
 #define DG_RK_UNSWITCH 0
+/* The sphere's cos and sin at each point, not kept per element
+ * (dg_sphere_trig): 4Q lanes more per thread would be local memory. */
+#define DG_TRIG_ONCE 0
 DG_HD static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
   (void)p;
   (void)bytes;
@@ -362,6 +365,9 @@ static inline dg_lane dg_lane_gather_u(const dg_real *base, dg_lane off, int uni
 #define DG_PREFETCH    1
 /* A copy of the RK update for each common scheme shape (dg_stage_update). */
 #define DG_RK_UNSWITCH 1
+/* The sphere's cos and sin at the element's points formed once per element
+ * and stage (dg_sphere_trig), not at every point and direction. */
+#define DG_TRIG_ONCE   1
 static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
   /* bytes and l2 are constants of the stage: unrolled, no loop is left */
   DG_UNROLL

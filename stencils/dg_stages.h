@@ -253,41 +253,75 @@ DG_HD static inline void dg_row_fetch(const dg_real *tab, const dg_lane off, con
   }
 }
 
-/* The sphere's cos and sin of both coordinates at the element's Gauss
- * points, trg[(2 e + s) Q + k] (e = 0 lambda, 1 theta; s = 0 cos, 1 sin),
- * formed once per element and stage: lambda by angle addition from the
- * slot's minus face (ft, per lane) with cos and sin of h_0/2 (1 + xi_k)
- * (tt, one value for all lanes); theta, which depends on the row alone,
- * from the row's table (tab + off, DG_ROW_TRIG).  No trigonometric function
- * per point; faces take the slot's and the row's own face values, so the two
- * elements of a face see the same bits. */
-DG_HD static inline void dg_sphere_trig(const dg_real *tt, const dg_real *ft, const dg_real *tab,
-                                        const dg_lane off, const int uni, const int N, const int Q,
+/* Where the sphere's cos and sin at a point come from: the bucket's angle
+ * table (tt, cos and sin of h_0/2 (1 + xi_k), one value for all lanes), the
+ * slot's lambda faces (ft, per lane) and the row's table (tab + off, N modes
+ * per direction). */
+typedef struct {
+  const dg_real *tt, *ft, *tab;
+  dg_lane off;
+  int N;
+} dg_sphere_src;
+
+/* cos and sin of coordinate e at Gauss point k into cs[0], cs[1]: lambda by
+ * angle addition from the element's minus face, cos(l_minus + d_k) =
+ * cos l_minus cos d_k - sin l_minus sin d_k; theta, which depends on the row
+ * alone, from the row's table (DG_ROW_TRIG; uni: dg_row_fetch).  No
+ * trigonometric function per point; faces take the slot's and the row's own
+ * face values, so the two elements of a face see the same bits. */
+DG_HD static inline void dg_point_trig(const dg_sphere_src *S, const int uni, const int Q,
+                                       const int e, const int k, dg_lane *cs) {
+  if (e == 0) {
+    const dg_lane cm = dg_lane_load(S->ft), sm = dg_lane_load(S->ft + DG_W);
+    const dg_real c = S->tt[k], s = S->tt[DG_MAX_Q + k];
+    cs[0] = cm * c - sm * s;
+    cs[1] = sm * c + cm * s;
+  } else {
+    cs[0] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + k);
+    cs[1] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + Q + k);
+  }
+}
+
+/* dg_point_trig at all of the element's Gauss points, trg[(2 e + s) Q + k]
+ * (e = 0 lambda, 1 theta; s = 0 cos, 1 sin), once per element and stage
+ * where the backend keeps them (DG_TRIG_ONCE, the CPU: the volume points
+ * read each value 2 Q times); the GPU forms them at each point instead
+ * (4Q lanes more per thread would be local memory). */
+DG_HD static inline void dg_sphere_trig(const dg_sphere_src *S, const int uni, const int Q,
                                         dg_lane *trg) {
-  const dg_lane cm = dg_lane_load(ft), sm = dg_lane_load(ft + DG_W);
   DG_UNROLL
   for (int k = 0; k < Q; ++k) {
-    const dg_real c = tt[k], s = tt[DG_MAX_Q + k];
-    trg[k] = cm * c - sm * s;
-    trg[Q + k] = sm * c + cm * s;
+    dg_lane cs[2];
+    dg_point_trig(S, uni, Q, 0, k, cs);
+    trg[k] = cs[0];
+    trg[Q + k] = cs[1];
   }
-  dg_row_fetch(tab, off, uni, DG_ROW_TRIG(N, Q), 2 * Q, trg + 2 * Q);
+  dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q), 2 * Q, trg + 2 * Q);
+}
+
+/* cos and sin of coordinate e at Gauss point k into x: from trg where the
+ * backend keeps them (DG_TRIG_ONCE), else formed here (dg_point_trig). */
+DG_HD static inline void dg_trig_at(const dg_sphere_src *S, const dg_lane *trg, const int Q,
+                                    const int e, const int k, dg_lane *x) {
+  if (DG_TRIG_ONCE) {
+    x[DG_X_COS(e)] = trg[2 * e * Q + k];
+    x[DG_X_SIN(e)] = trg[(2 * e + 1) * Q + k];
+  } else {
+    dg_point_trig(S, 0, Q, e, k, x + DG_X_COS(e));
+  }
 }
 
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
  * directions (first fastest), ls is the index along the last direction; on
- * the sphere (trg not NULL, dg_sphere_trig) also their cos and sin. */
+ * the sphere (S not NULL) also their cos and sin (dg_trig_at). */
 DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
                                    const int DIM, const int Q, const int p, const int ls,
-                                   const dg_lane *trg, dg_lane *x) {
+                                   const dg_sphere_src *S, const dg_lane *trg, dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
     x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
-    if (DIM == 2 && trg) { /* the sphere is 2D */
-      x[DG_X_COS(e)] = trg[2 * e * Q + ke];
-      x[DG_X_SIN(e)] = trg[(2 * e + 1) * Q + ke];
-    }
+    if (DIM == 2 && S) dg_trig_at(S, trg, Q, e, ke, x); /* the sphere is 2D */
   }
 }
 
@@ -545,15 +579,19 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const int met = NX && geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
-  dg_lane moff = dg_lane_set(0), trg[4 * DG_MAX_Q], rowf[6];
-  const dg_lane *tx = 0; /* trg where it is set (dg_slab_x) */
+  dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1], rowf[6];
+  dg_sphere_src sph = {tt, ft, mtab, moff, N};
+  const dg_sphere_src *sp = 0; /* &sph and trg where they are set (dg_slab_x) */
+  const dg_lane *tg = 0;
   int uni = 0;
   if (met) {
     moff = dg_lane_load(geom + (3 * DIM) * DG_W);
     uni = dg_lane_uniform(moff);
-    dg_sphere_trig(tt, ft, mtab, moff, uni, N, Q, trg);
+    sph.off = moff;
+    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_FACE(N, Q), 6, rowf);
-    tx = trg;
+    sp = &sph;
+    tg = trg;
   }
   const int QV = QF * Q;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
@@ -715,8 +753,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         if (DIM == 2 && met) { /* the face's own cos and sin, the tangential point's */
           x[DG_X_COS(d)] = d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side];
           x[DG_X_SIN(d)] = d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1];
-          x[DG_X_COS(t1d)] = tx[2 * t1d * Q + p1];
-          x[DG_X_SIN(t1d)] = tx[(2 * t1d + 1) * Q + p1];
+          dg_trig_at(sp, tg, Q, t1d, p1, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
@@ -813,7 +850,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, tx, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, sp, tg, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -924,13 +961,17 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
-  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], trg[4 * DG_MAX_Q], jinv[DG_MAX_Q];
-  const dg_lane *tx = 0; /* the sphere's cos and sin at the points (dg_slab_x) */
-  if (met) {             /* and 1 / (a^2 cos theta) along theta */
+  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
+  dg_lane trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1];
+  const dg_sphere_src sph = {tt, ft, mtab, moff, N};
+  const dg_sphere_src *sp = 0; /* the sphere's cos and sin at the points (dg_slab_x) */
+  const dg_lane *tg = 0;
+  if (met) { /* and 1 / (a^2 cos theta) along theta */
     const int uni = dg_lane_uniform(moff);
-    dg_sphere_trig(tt, ft, mtab, moff, uni, N, Q, trg);
+    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_JINV(N), Q, jinv);
-    tx = trg;
+    sp = &sph;
+    tg = trg;
   }
   DG_UNROLL_ALL
   for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
@@ -958,7 +999,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, tx, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, sp, tg, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jl = met ? jinv[l] : dg_lane_set(1);
       DG_UNROLL_ALL

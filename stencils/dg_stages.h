@@ -580,14 +580,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1], rowf[6];
-  dg_sphere_src sph = {tt, ft, mtab, moff, N};
+  dg_sphere_src sph;           /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
   const dg_sphere_src *sp = 0; /* &sph and trg where they are set (dg_slab_x) */
   const dg_lane *tg = 0;
   int uni = 0;
   if (met) {
     moff = dg_lane_load(geom + (3 * DIM) * DG_W);
     uni = dg_lane_uniform(moff);
-    sph.off = moff;
+    sph.tt = tt, sph.ft = ft, sph.tab = mtab, sph.off = moff, sph.N = N;
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_FACE(N, Q), 6, rowf);
     sp = &sph;

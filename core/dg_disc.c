@@ -158,7 +158,7 @@ static long group_slot0(const bucket *b, long s, int W) {
 }
 
 /* Reals of a slot's geometry: centre and faces per direction, and on the
- * sphere the row-table offset, the two pole masks and the faces' cos and sin
+ * sphere the row-table offset and the lambda faces' cos and sin
  * (dg_stage_args.metric, DG_GEOM_METRIC), on a box with boundaries a mask per
  * face (dg_stage_args.bc). */
 static int geom_stride(const dg_disc *d) {
@@ -180,9 +180,10 @@ static int on_boundary(const dg_grid *g, const int ijk[3], int d, int side) {
   return side ? ijk[d] == g->n[d] - 1 : ijk[d] == 0;
 }
 
-/* Reals of one row's table at degree r, q points: the theta mass inverse as
- * the update applies it, (r+1)^2, then 1 / (a^2 cos theta) at the q points. */
-static long row_len(int r, int q) { return (long)(r + 1) * (r + 1) + q; }
+/* Reals of one row's table at degree r, q points (DG_ROW_*): the theta mass
+ * inverse as the update applies it, (r+1)^2, 1 / (a^2 cos theta), cos and
+ * sin of theta at the q points, the theta faces' cos and sin, the pole masks. */
+static long row_len(int r, int q) { return DG_ROW_LEN((long)(r + 1), q); }
 
 /* Length of the geometry array: the model's inflow data (geom0 reals), the
  * slots', then (sphere) the row tables of every degree present; sets
@@ -199,8 +200,11 @@ static long geom_len(dg_disc *d) {
 /* The sphere's row tables (docs/ARCHITECTURE.md): for row j and degree r,
  * T[b][b'] = 2 / (2 b + 1) W_{j,r}^-1[b][b'] / a^2, so that the update's
  * diagonal reference inverse (2 a + 1)(2 b + 1) / 4 completes the exact
- * inverse of M_e = (dlam dth / 4) a^2 D_r (x) W_{j,r}; then 1 / (a^2 cos
- * theta) at the q Gauss points of the row (the stable-step rate). */
+ * inverse of M_e = (dlam dth / 4) a^2 D_r (x) W_{j,r}; then at the q Gauss
+ * points of the row 1 / (a^2 cos theta) (the stable-step rate), cos theta
+ * and sin theta (the wind); cos and sin of the row's two faces, from the
+ * faces' coordinates as every row forms them (row j's plus face and row
+ * j + 1's minus face: the same bits); the pole masks, 0 on a pole face. */
 static int build_rows(dg_disc *d, dg_real *geom) {
   const dg_grid *g = &d->grid;
   const int q = d->q;
@@ -219,8 +223,20 @@ static int build_rows(dg_disc *d, dg_real *geom) {
       for (int b = 0; b < N; ++b)
         for (int bb = 0; bb < N; ++bb)
           t[b * N + bb] = (dg_real)(2.0 / (2 * b + 1) * winv[b * N + bb] / a2);
-      for (int k = 0; k < q; ++k)
-        t[N * N + k] = (dg_real)(1.0 / (a2 * cos(dg_grid_theta(g, j, x[k]))));
+      for (int k = 0; k < q; ++k) {
+        const double th = dg_grid_theta(g, j, x[k]);
+        t[DG_ROW_JINV(N) + k] = (dg_real)(1.0 / (a2 * cos(th)));
+        t[DG_ROW_TRIG(N, q) + k] = (dg_real)cos(th);
+        t[DG_ROW_TRIG(N, q) + q + k] = (dg_real)sin(th);
+      }
+      const double fl = g->lo[1] + j * g->h[1], fr = g->lo[1] + (j + 1) * g->h[1];
+      dg_real *tf = t + DG_ROW_FACE(N, q);
+      tf[0] = (dg_real)cos(fl);
+      tf[1] = (dg_real)sin(fl);
+      tf[2] = (dg_real)cos(fr);
+      tf[3] = (dg_real)sin(fr);
+      tf[4] = (dg_real)(j == 0 ? 0 : 1);
+      tf[5] = (dg_real)(j == g->n[1] - 1 ? 0 : 1);
     }
   }
   return 0;
@@ -254,14 +270,13 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
      table (geom0 reals) */
   dg_real *gs = *geom ? *geom + d->geom0 : NULL;
   if (d->geom0 && d->bnd) dg_model_bdata(d->model, *geom);
-  if (d->geom0 && d->metric) /* the angle table, cos and sin of h_e/2 (1 + xi_k),
+  if (d->geom0 && d->metric) /* the angle table, cos and sin of h_0/2 (1 + xi_k),
                                  right before the first slot's */
-    for (int dd = 0; dd < 2; ++dd)
-      for (int k = 0; k < d->q; ++k) {
-        const double a = 0.5 * g->h[dd] * (1 + (double)d->basis.x[k]);
-        gs[2 * dd * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)cos(a);
-        gs[(2 * dd + 1) * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)sin(a);
-      }
+    for (int k = 0; k < d->q; ++k) {
+      const double a = 0.5 * g->h[0] * (1 + (double)d->basis.x[k]);
+      gs[k - DG_TRIG_LEN] = (dg_real)cos(a);
+      gs[DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)sin(a);
+    }
   d->jump_sides = 0;
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];
@@ -292,12 +307,9 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
         (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
       }
     if (e < 0 || !gs) continue;
-    if (d->metric) { /* the row's table, the pole masks of the theta faces */
-      dg_real *mp = gs + (blk * GS + 3 * dim) * W + lane;
-      mp[0] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
-      mp[W] = (dg_real)(ijk[1] == 0 ? 0 : 1);
-      mp[2 * W] = (dg_real)(ijk[1] == g->n[1] - 1 ? 0 : 1);
-    }
+    if (d->metric) /* the row's table (theta's values, the pole masks) */
+      gs[(blk * GS + 3 * dim) * W + lane] =
+          (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
     if (d->bnd) /* 1 on the faces that lie on a boundary side */
       for (int fc = 0; fc < 2 * dim; ++fc)
         gs[(blk * GS + 3 * dim + fc) * W + lane] = (dg_real)on_boundary(g, ijk, fc / 2, fc % 2);
@@ -310,13 +322,14 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
                    fp = g->lo[dd] + (i + 1) * g->h[dd];
       gp[W] = (dg_real)fm;
       gp[2 * W] = (dg_real)fp;
-      if (d->metric) { /* cos and sin of both faces, from the true coordinates
-                          (the angle additions start at the minus face) */
-        dg_real *tp = gs + (blk * GS + 3 * dim + 3 + 4 * dd) * W + lane;
+      if (d->metric && dd == 0) { /* cos and sin of both lambda faces, from the
+                                     true coordinates (the angle additions
+                                     start at the minus face); theta's are
+                                     the row's (build_rows) */
+        dg_real *tp = gs + (blk * GS + 3 * dim + 1) * W + lane;
         /* lambda is periodic: the last column's plus face is lambda = lo, so
-           both sides of the wrap face see the same bits; theta ends at the
-           poles, whose faces carry no flux */
-        const double fl = g->lo[dd] + i * g->h[dd], fr = dd == 0 && i == n - 1 ? g->lo[dd] : fp;
+           both sides of the wrap face see the same bits */
+        const double fl = g->lo[dd] + i * g->h[dd], fr = i == n - 1 ? g->lo[dd] : fp;
         tp[0] = (dg_real)cos(fl);
         tp[W] = (dg_real)sin(fl);
         tp[2 * W] = (dg_real)cos(fr);

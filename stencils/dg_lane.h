@@ -72,10 +72,24 @@ DG_HD static inline dg_real dg_lane_get(dg_lane v, int l) {
 DG_HD static inline dg_lane dg_lane_gather(const dg_real *base, dg_lane off, long i) {
   return base[(long)off + i];
 }
+/* Whether the lanes hold one value (dg_lane_gather's offsets: then a table
+ * entry is one load and a broadcast on the CPU); a thread is one lane here. */
+DG_HD static inline int dg_lane_uniform(dg_lane v) {
+  (void)v;
+  return 1;
+}
+/* dg_lane_gather where uni says the offsets are one (dg_lane_uniform). */
+DG_HD static inline dg_lane dg_lane_gather_u(const dg_real *base, dg_lane off, int uni, long i) {
+  (void)uni;
+  return base[(long)off + i];
+}
 /* No software prefetch on the GPU: other warps hide the latency. */
 #define DG_PREFETCH 0
 /* One copy of the RK update per element (dg_stage_update). */
 #define DG_RK_UNSWITCH 0
+/* The sphere's cos and sin at each point, not kept per element
+ * (dg_sphere_trig): 4Q lanes more per thread would be local memory. */
+#define DG_TRIG_ONCE 0
 DG_HD static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
   (void)p;
   (void)bytes;
@@ -331,6 +345,19 @@ static inline dg_lane dg_lane_gather(const dg_real *base, dg_lane off, long i) {
   for (int l = 0; l < DG_W; ++l) v[l] = base[(long)off[l] + i];
   return v;
 }
+/* Whether all lanes hold one value (the sphere's microblocks in one row:
+ * dg_lane_gather_u then loads one table entry and broadcasts it). */
+static inline int dg_lane_uniform(dg_lane v) {
+  const dg_ilane ne = v != dg_lane_set(v[0]);
+  int any = 0;
+  for (int l = 0; l < DG_W; ++l) any |= ne[l] != 0;
+  return !any;
+}
+/* dg_lane_gather where uni says whether the offsets are one
+ * (dg_lane_uniform); a caller passes a constant, so each copy has one path. */
+static inline dg_lane dg_lane_gather_u(const dg_real *base, dg_lane off, int uni, long i) {
+  return uni ? dg_lane_set(base[(long)off[0] + i]) : dg_lane_gather(base, off, i);
+}
 /* Hint that `bytes` from p will be read soon: one prefetch per cache line,
  * into L1, or with l2 into L2 only (prefetcht2).  One core of these machines
  * cannot keep enough misses in flight for the update's streams by the
@@ -338,6 +365,9 @@ static inline dg_lane dg_lane_gather(const dg_real *base, dg_lane off, long i) {
 #define DG_PREFETCH    1
 /* A copy of the RK update for each common scheme shape (dg_stage_update). */
 #define DG_RK_UNSWITCH 1
+/* The sphere's cos and sin at the element's points formed once per element
+ * and stage (dg_sphere_trig), not at every point and direction. */
+#define DG_TRIG_ONCE   1
 static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
   /* bytes and l2 are constants of the stage: unrolled, no loop is left */
   DG_UNROLL

@@ -81,12 +81,14 @@ typedef struct {
                                  of another degree), and the update writes the new
                                  traces of those faces into trace_out */
   unsigned char metric;       /* 1: the latitude-longitude sphere (2D): each slot's
-                                 geom holds 3 more reals after its 3*dim, the offset
-                                 (from the first slot's geom) of its row's table
-                                 [(r+1)^2 + q] (the weighted theta mass inverse as
-                                 dg_stage_update applies it, then 1 / (a^2 cos theta)
-                                 at the q points) and the pole masks of its theta
-                                 faces (0 at a pole: no flux); core/dg_disc.c */
+                                 geom holds DG_GEOM_METRIC more reals after its 3*dim,
+                                 the offset (from the first slot's geom) of its row's
+                                 table (DG_ROW_*: the weighted theta mass inverse as
+                                 dg_stage_update applies it, 1 / (a^2 cos theta), cos
+                                 and sin of theta at the q points, the theta faces'
+                                 cos, sin and pole masks, 0 at a pole: no flux) and
+                                 its lambda faces' cos and sin (dg_types.h);
+                                 core/dg_disc.c */
   unsigned short bc;          /* a box with boundaries: 2 bits per side (side f = 2 d + s
                                  at bits 2f: DG_STAGE_BC_*), 0 where every side is
                                  periodic.  Nonzero: each slot's geom holds 2*dim more

@@ -238,31 +238,90 @@ DG_HD static inline void dg_contract(const dg_lane *in, dg_lane *out, const int 
             to_points, par);
 }
 
-/* The sphere's trigonometry of coordinate e at Gauss point k (x[DG_X_COS(e)],
- * x[DG_X_SIN(e)]): angle addition from the element's minus face, whose cos
- * and sin the slot holds (ft, per lane), with cos and sin of h_e/2 (1 + xi_k)
- * from the bucket's table (tt, one value for all lanes).  No trigonometric
- * function per point; faces take the slot's own values, so the two elements
- * of a face see the same bits. */
-DG_HD static inline void dg_point_trig(const dg_real *tt, const dg_real *ft, const int e,
-                                       const int k, dg_lane *x) {
-  const dg_real c = tt[2 * e * DG_MAX_Q + k], s = tt[(2 * e + 1) * DG_MAX_Q + k];
-  const dg_lane cm = dg_lane_load(ft + (4 * e) * DG_W), sm = dg_lane_load(ft + (4 * e + 1) * DG_W);
-  x[DG_X_COS(e)] = cm * c - sm * s;
-  x[DG_X_SIN(e)] = sm * c + cm * s;
+/* n entries i0, i0 + 1, .. of the sphere's row tables at the lanes' offsets
+ * (dg_stage_args.metric) into dst: one broadcast each where the microblock
+ * lies in one row (uni, dg_lane_uniform), a gather otherwise; the test is
+ * made once, not per entry. */
+DG_HD static inline void dg_row_fetch(const dg_real *tab, const dg_lane off, const int uni,
+                                      const int i0, const int n, dg_lane *dst) {
+  if (uni) {
+    DG_UNROLL
+    for (int i = 0; i < n; ++i) dst[i] = dg_lane_gather_u(tab, off, 1, i0 + i);
+  } else {
+    DG_UNROLL
+    for (int i = 0; i < n; ++i) dst[i] = dg_lane_gather_u(tab, off, 0, i0 + i);
+  }
+}
+
+/* Where the sphere's cos and sin at a point come from: the bucket's angle
+ * table (tt, cos and sin of h_0/2 (1 + xi_k), one value for all lanes), the
+ * slot's lambda faces (ft, per lane) and the row's table (tab + off, N modes
+ * per direction). */
+typedef struct {
+  const dg_real *tt, *ft, *tab;
+  dg_lane off;
+  int N;
+} dg_sphere_src;
+
+/* cos and sin of coordinate e at Gauss point k into cs[0], cs[1]: lambda by
+ * angle addition from the element's minus face, cos(l_minus + d_k) =
+ * cos l_minus cos d_k - sin l_minus sin d_k; theta, which depends on the row
+ * alone, from the row's table (DG_ROW_TRIG; uni: dg_row_fetch).  No
+ * trigonometric function per point; faces take the slot's and the row's own
+ * face values, so the two elements of a face see the same bits. */
+DG_HD static inline void dg_point_trig(const dg_sphere_src *S, const int uni, const int Q,
+                                       const int e, const int k, dg_lane *cs) {
+  if (e == 0) {
+    const dg_lane cm = dg_lane_load(S->ft), sm = dg_lane_load(S->ft + DG_W);
+    const dg_real c = S->tt[k], s = S->tt[DG_MAX_Q + k];
+    cs[0] = cm * c - sm * s;
+    cs[1] = sm * c + cm * s;
+  } else {
+    cs[0] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + k);
+    cs[1] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + Q + k);
+  }
+}
+
+/* dg_point_trig at all of the element's Gauss points, trg[(2 e + s) Q + k]
+ * (e = 0 lambda, 1 theta; s = 0 cos, 1 sin), once per element and stage
+ * where the backend keeps them (DG_TRIG_ONCE, the CPU: the volume points
+ * read each value 2 Q times); the GPU forms them at each point instead
+ * (4Q lanes more per thread would be local memory). */
+DG_HD static inline void dg_sphere_trig(const dg_sphere_src *S, const int uni, const int Q,
+                                        dg_lane *trg) {
+  DG_UNROLL
+  for (int k = 0; k < Q; ++k) {
+    dg_lane cs[2];
+    dg_point_trig(S, uni, Q, 0, k, cs);
+    trg[k] = cs[0];
+    trg[Q + k] = cs[1];
+  }
+  dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q), 2 * Q, trg + 2 * Q);
+}
+
+/* cos and sin of coordinate e at Gauss point k into x: from trg where the
+ * backend keeps them (DG_TRIG_ONCE), else formed here (dg_point_trig). */
+DG_HD static inline void dg_trig_at(const dg_sphere_src *S, const dg_lane *trg, const int Q,
+                                    const int e, const int k, dg_lane *x) {
+  if (DG_TRIG_ONCE) {
+    x[DG_X_COS(e)] = trg[2 * e * Q + k];
+    x[DG_X_SIN(e)] = trg[(2 * e + 1) * Q + k];
+  } else {
+    dg_point_trig(S, 0, Q, e, k, x + DG_X_COS(e));
+  }
 }
 
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
  * directions (first fastest), ls is the index along the last direction; on
- * the sphere (tt not NULL) also their cos and sin (dg_point_trig). */
+ * the sphere (S not NULL) also their cos and sin (dg_trig_at). */
 DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
                                    const int DIM, const int Q, const int p, const int ls,
-                                   const dg_real *tt, const dg_real *ft, dg_lane *x) {
+                                   const dg_sphere_src *S, const dg_lane *trg, dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
     x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
-    if (DIM == 2 && tt) dg_point_trig(tt, ft, e, ke, x); /* the sphere is 2D */
+    if (DIM == 2 && S) dg_trig_at(S, trg, Q, e, ke, x); /* the sphere is 2D */
   }
 }
 
@@ -425,23 +484,37 @@ DG_HD static inline void dg_rk_element(const dg_rk_coeffs *rk, const dg_real *u,
  * [a + N b] <- sum_b' T[b][b'] rhs[v][a + N b'], T the N x N head of the
  * row's table at tab + off (per lane), so that dg_rk_element's diagonal
  * finishes the exact inverse of the weighted mass.  cp: NV N^2 lanes of
- * scratch. */
-DG_HD static inline void dg_row_mass(const dg_real *tab, const dg_lane off, dg_lane *rhs,
-                                     dg_lane *cp, const int N) {
+ * scratch.  Each row of the result is summed in registers; uni (a
+ * constant here, dg_row_mass) says whether the lanes share one row: a
+ * broadcast per table entry then, a gather otherwise. */
+DG_HD static inline void dg_row_mass_as(const dg_real *tab, const dg_lane off, const int uni,
+                                        dg_lane *rhs, dg_lane *cp, const int N) {
   const int M = N * N;
   DG_UNROLL_ALL
-  for (int i = 0; i < DG_NVAR * M; ++i) {
-    cp[i] = rhs[i];
-    rhs[i] = dg_lane_set(0);
-  }
+  for (int i = 0; i < DG_NVAR * M; ++i) cp[i] = rhs[i];
   DG_UNROLL_ALL
-  for (int b = 0; b < N; ++b) DG_UNROLL_ALL
-  for (int bb = 0; bb < N; ++bb) {
-    const dg_lane t = dg_lane_gather(tab, off, b * N + bb);
+  for (int b = 0; b < N; ++b) {
+    dg_lane acc[DG_NVAR * (DG_MAX_DEGREE + 1)];
+    DG_UNROLL_ALL
+    for (int i = 0; i < DG_NVAR * N; ++i) acc[i] = dg_lane_set(0);
+    DG_UNROLL
+    for (int bb = 0; bb < N; ++bb) {
+      const dg_lane t = dg_lane_gather_u(tab, off, uni, b * N + bb);
+      DG_UNROLL_ALL
+      for (int v = 0; v < DG_NVAR; ++v) DG_UNROLL
+      for (int a = 0; a < N; ++a) acc[v * N + a] += t * cp[v * M + a + N * bb];
+    }
     DG_UNROLL_ALL
     for (int v = 0; v < DG_NVAR; ++v) DG_UNROLL
-    for (int a = 0; a < N; ++a) rhs[v * M + a + N * b] += t * cp[v * M + a + N * bb];
+    for (int a = 0; a < N; ++a) rhs[v * M + a + N * b] = acc[v * N + a];
   }
+}
+DG_HD static inline void dg_row_mass(const dg_real *tab, const dg_lane off, const int uni,
+                                     dg_lane *rhs, dg_lane *cp, const int N) {
+  if (uni)
+    dg_row_mass_as(tab, off, 1, rhs, cp, N);
+  else
+    dg_row_mass_as(tab, off, 0, rhs, cp, N);
 }
 
 /* Trace pass: only needed when the coefficients changed outside the update
@@ -498,16 +571,27 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
 #else
   const dg_real *bdat = 0;
 #endif
-  /* the sphere (A->metric): the row table's offset, the pole masks, the
-     faces' cos and sin (ft) and the bucket's angle table (tt) */
+  /* the sphere (A->metric): the row table's offset (moff; uni: the whole
+     microblock in one row), the lambda faces' cos and sin (ft), the
+     bucket's angle table (tt); from them, once per element, cos and sin at
+     the Gauss points (trg) and from the row the theta faces' cos and sin
+     and pole masks (rowf, DG_ROW_FACE) */
   const int met = NX && geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
-  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 3) * DG_W : 0;
-  dg_lane moff = dg_lane_set(0), pmask[2] = {dg_lane_set(1), dg_lane_set(1)};
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
+  dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1], rowf[6];
+  dg_sphere_src sph;           /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
+  const dg_sphere_src *sp = 0; /* &sph and trg where they are set (dg_slab_x) */
+  const dg_lane *tg = 0;
+  int uni = 0;
   if (met) {
     moff = dg_lane_load(geom + (3 * DIM) * DG_W);
-    pmask[0] = dg_lane_load(geom + (3 * DIM + 1) * DG_W);
-    pmask[1] = dg_lane_load(geom + (3 * DIM + 2) * DG_W);
+    uni = dg_lane_uniform(moff);
+    sph.tt = tt, sph.ft = ft, sph.tab = mtab, sph.off = moff, sph.N = N;
+    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
+    dg_row_fetch(mtab, moff, uni, DG_ROW_FACE(N, Q), 6, rowf);
+    sp = &sph;
+    tg = trg;
   }
   const int QV = QF * Q;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
@@ -553,10 +637,29 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         dg_prefetch(A->u + nb[fc * DG_W], bytes, l2);
       else
         dg_prefetch(A->trace + nb[fc * DG_W], (long)sizeof(dg_real) * NV * QF * DG_W, l2);
+      /* the last lane's neighbour too: where the neighbours are shifted
+         (dg_lane_nbr_kind > 0, e.g. a row of the sphere that does not fill
+         whole microblocks) they run on into another microblock, whose
+         values missed the cache (2D degree 1 on 724 x 362 elements: a
+         quarter of the sphere's update waited on that load).  Only where
+         the neighbours are not one whole microblock, and not in the
+         constant-velocity copy (NX = 0), which stays as measured. */
+      const int nlast = nb[fc * DG_W + DG_W - 1];
+      if (NX && nlast != nb[fc * DG_W] + DG_W - 1) {
+        if (NBRC)
+          dg_prefetch(A->u + nlast, bytes, l2);
+        else
+          dg_prefetch(A->trace + nlast, (long)sizeof(dg_real) * NV * QF * DG_W, l2);
+      }
     }
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
                   (long)sizeof(dg_real) * tslot, l2);
+    if (met) /* the sphere's geometry: 11 lines a microblock that missed the cache
+                (2D degree 1); prefetching a planar position's 6 made planar
+                rotation 8% slower there, so those are left to the hardware */
+      dg_prefetch(geom + DG_PREFETCH_AHEAD * (GS * DG_W) - lane, (long)sizeof(dg_real) * GS * DG_W,
+                  l2);
   }
 
   /* The update is ordered so that little is alive at once (one thread holds
@@ -648,15 +751,15 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
         if (DIM == 2 && met) { /* the face's own cos and sin, the tangential point's */
-          x[DG_X_COS(d)] = dg_lane_load(ft + (4 * d + 2 * side) * DG_W);
-          x[DG_X_SIN(d)] = dg_lane_load(ft + (4 * d + 2 * side + 1) * DG_W);
-          dg_point_trig(tt, ft, t1d, p1, x);
+          x[DG_X_COS(d)] = d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side];
+          x[DG_X_SIN(d)] = d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1];
+          dg_trig_at(sp, tg, Q, t1d, p1, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
         if (met && d == DIM - 1) /* a pole face carries no flux */
           DG_UNROLL_ALL
-        for (int v = 0; v < NV; ++v) Gs[v * QF + p] = Gs[v * QF + p] * pmask[side];
+        for (int v = 0; v < NV; ++v) Gs[v * QF + p] = Gs[v * QF + p] * rowf[4 + side];
       }
     }
     /* lifting: the minus face adds F psi(-1) = F (-1)^n, the plus face
@@ -747,7 +850,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, tt, ft, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, sp, tg, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -809,7 +912,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      holds the factor 2 / (2 b + 1) that dg_rk_element's diagonal
      multiplies back), applied in the theta index; c is free until the RK
      update and holds a copy of rhs meanwhile */
-  if (met) dg_row_mass(mtab, moff, rhs, c, N);
+  if (met) dg_row_mass(mtab, moff, uni, rhs, c, N);
 
   /* inverse diagonal mass and the fused RK update */
   const dg_rk_coeffs rk = A->rk;
@@ -857,8 +960,19 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const int met = geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
-  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 3) * DG_W : 0;
-  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3];
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
+  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
+  dg_lane trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1];
+  const dg_sphere_src sph = {tt, ft, mtab, moff, N};
+  const dg_sphere_src *sp = 0; /* the sphere's cos and sin at the points (dg_slab_x) */
+  const dg_lane *tg = 0;
+  if (met) { /* and 1 / (a^2 cos theta) along theta */
+    const int uni = dg_lane_uniform(moff);
+    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
+    dg_row_fetch(mtab, moff, uni, DG_ROW_JINV(N), Q, jinv);
+    sp = &sph;
+    tg = trg;
+  }
   DG_UNROLL_ALL
   for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
   DG_UNROLL_ALL
@@ -885,14 +999,14 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, tt, ft, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, sp, tg, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
-      const dg_lane jinv = met ? dg_lane_gather(mtab, moff, N * N + l) : dg_lane_set(1);
+      const dg_lane jl = met ? jinv[l] : dg_lane_set(1);
       DG_UNROLL_ALL
       for (int d = 0; d < DIM; ++d)
         vmax[d] = dg_lane_max(
             vmax[d],
-            dg_model_max_speed(&mp, up, DG_MODEL_NAUX ? av : 0, geom ? x : 0, A->t, d) * jinv);
+            dg_model_max_speed(&mp, up, DG_MODEL_NAUX ? av : 0, geom ? x : 0, A->t, d) * jl);
     }
   dg_lane rate = dg_lane_set(0);
   DG_UNROLL_ALL

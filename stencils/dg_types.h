@@ -80,13 +80,21 @@
 #define DG_X_COS(e) (3 + 2 * (e))
 #define DG_X_SIN(e) (4 + 2 * (e))
 
-/* The sphere's geometry (dg_stage_args.metric): reals per slot after the
- * 3 dim coordinates: the row table's offset, the two pole masks, and cos and
- * sin of the coordinate of each of the four faces [e][side][cos, sin]; and
- * before the slots, DG_TRIG_LEN reals: cos and sin of h_e/2 (1 + xi_k) at the
- * Gauss points, [e][cos, sin][k]. */
-#define DG_GEOM_METRIC 11
-#define DG_TRIG_LEN    (4 * DG_MAX_Q)
+/* The sphere's geometry (dg_stage_args.metric): DG_GEOM_METRIC reals per
+ * slot after the 3 dim coordinates: the offset of its row's table and cos
+ * and sin of lambda at its two lambda faces [side][cos, sin]; before the
+ * slots, DG_TRIG_LEN reals: cos and sin of h_0/2 (1 + xi_k) at the Gauss
+ * points, [cos, sin][k].  What depends on theta alone is in the row's table
+ * (one per row and degree, N = r + 1 modes per direction, q points): the
+ * weighted theta mass inverse [N][N], 1 / (a^2 cos theta) at the q points,
+ * cos and sin of theta there [cos, sin][q], and cos, sin of the theta faces
+ * and their pole masks [cos-, sin-, cos+, sin+, mask-, mask+]. */
+#define DG_GEOM_METRIC    5
+#define DG_TRIG_LEN       (2 * DG_MAX_Q)
+#define DG_ROW_JINV(n)    ((n) * (n))
+#define DG_ROW_TRIG(n, q) ((n) * (n) + (q))
+#define DG_ROW_FACE(n, q) ((n) * (n) + 3 * (q))
+#define DG_ROW_LEN(n, q)  ((n) * (n) + 3 * (q) + 6)
 
 /* A stage helper for rare work (a face on a boundary side), kept out of
  * line: inlined, its code was copied into every unrolled face point of the

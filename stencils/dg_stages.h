@@ -573,9 +573,10 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
 #endif
   /* the sphere (A->metric): the row table's offset (moff; uni: the whole
      microblock in one row), the lambda faces' cos and sin (ft), the
-     bucket's angle table (tt); from them, once per element, cos and sin at
-     the Gauss points (trg) and from the row the theta faces' cos and sin
-     and pole masks (rowf, DG_ROW_FACE) */
+     bucket's angle table (tt); from them cos and sin at the Gauss points
+     (once per element into trg where DG_TRIG_ONCE, else at each point:
+     dg_trig_at) and from the row the theta faces' cos and sin and pole
+     masks (rowf, DG_ROW_FACE) */
   const int met = NX && geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;

@@ -127,7 +127,7 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
       o.maxit = 40;
       dg_svec_to_f(n, 1, P->b, bf);
       rc = dg_cg_f(n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
-      dg_svec_from_f(n, xf, x);
+      dg_svec_from_f(n, 1, xf, x);
     }
     dg_svec_free(bf);
     dg_svec_free(xf);

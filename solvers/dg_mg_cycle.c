@@ -37,7 +37,7 @@ static int mg_coarse_d(dg_mg *mg, int l, const double *b, double *x) {
    cancel to zero): in fp64 copies */
 static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
   const long n = mg->lev[l].n;
-  dg_svec_from_f(n, b, mg->cd[0]);
+  dg_svec_from_f(n, 1, b, mg->cd[0]);
   DG_CALL(coarse_solve_d(mg, mg->cd[0], mg->cd[1]));
   dg_svec_to_f(n, 1, mg->cd[1], x);
   return 0;
@@ -92,7 +92,6 @@ int dg_mg_precond_mixed(void *ctx, const double *r, double *z) {
   /* scale the defect to max 1 before the cast: no underflow as it shrinks */
   dg_svec_to_f(n, 1 / amax, r, L->vf[MG_B]);
   DG_CALL(dg_mg_cycle_f(mg, L->vf[MG_B], L->vf[MG_X]));
-  dg_svec_zero_d(n, z);
-  dg_svec_add_from_f(n, amax, L->vf[MG_X], z);
+  dg_svec_from_f(n, amax, L->vf[MG_X], z); /* scaled back, one pass */
   return 0;
 }

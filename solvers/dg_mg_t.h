@@ -91,18 +91,15 @@ static int DG_SN(mg_fcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
   DG_CALL(DG_SN(mg_restrict)(mg, l, r, bc));
   DG_CALL(DG_SN(mg_fcycle)(mg, l + 1, bc, xc));
   if (l + 1 < mg->nl - 1) {
-    /* second correction: r_c = b_c - A_c x_c in C's R, a V-cycle into C's T
-       (the V-cycle on level l+1 uses C's D and T only as smoother scratch,
-       so keep the correction in this level's T instead) */
+    /* second correction: r_c = b_c - A_c x_c, a V-cycle on it into this
+       level's T (the V-cycle on level l+1 uses C's D, T and R as smoother
+       scratch) */
     DG_SR *rc = DG_SV(C)[MG_R], *cc = DG_SV(L)[MG_T];
     DG_CALL(DG_SN(mg_apply)(mg, l + 1, xc, rc));
-    DG_SN(dg_svec_xpby)(nc, bc, (DG_SR)-1, rc);
-    /* the V-cycle on l+1 overwrites C's B and X: move the data aside */
-    DG_SR *keep = DG_SV(L)[MG_D];
-    DG_SN(dg_svec_copy)(nc, xc, keep);
-    DG_SN(dg_svec_copy)(nc, rc, bc);
+    /* b_c is not needed again: it becomes the residual (C's R is the
+       smoother's scratch); the V-cycle leaves C's B and X alone */
+    DG_SN(dg_svec_axpy)(nc, (DG_SR)-1, rc, bc);
     DG_CALL(DG_SN(mg_vcycle)(mg, l + 1, bc, cc));
-    DG_SN(dg_svec_copy)(nc, keep, xc);
     DG_SN(dg_svec_axpy)(nc, (DG_SR)1, cc, xc);
   }
   DG_CALL(DG_SN(mg_prolong_add)(mg, l, xc, x));

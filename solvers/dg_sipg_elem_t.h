@@ -276,29 +276,34 @@ DG_HD static inline void DG_SN(dg_sh_restrict)(const DG_SN(dg_stab) * T, int dim
 }
 
 /* The transfers of one element between a level (args Af) and the level
- * below it (Ac), for the drivers.  By degree (same grid): the coarse element
- * e keeps the fine element's low modes (restriction), or adds its modes into
- * them (prolongation). */
+ * below it (Ac), for the drivers.  By degree (same grid): the modes of the
+ * lower degree rl shared by coefficients a (degree ra) and b (degree rb):
+ * b = a (restriction: the coarse element keeps the fine one's low modes) or
+ * b += a (add: prolongation pads with zeros). */
+DG_HD static inline void DG_SN(dg_sp_low_modes)(int dim, int rl, int ra, const DG_SR *a, int rb,
+                                                DG_SR *b, int add) {
+  const int nl = rl + 1, na = ra + 1, nb = rb + 1, nl2 = dim == 3 ? nl : 1;
+  for (int i2 = 0; i2 < nl2; ++i2)
+    for (int i1 = 0; i1 < nl; ++i1)
+      for (int i0 = 0; i0 < nl; ++i0) {
+        const DG_SR v = a[i0 + na * (i1 + na * i2)];
+        DG_SR *t = b + i0 + nb * (i1 + nb * i2);
+        *t = add ? *t + v : v;
+      }
+}
+
 DG_HD static inline void DG_SN(dg_sp_restrict_elem)(const DG_SN(dg_sargs) * Af,
                                                     const DG_SN(dg_sargs) * Ac, long e,
                                                     const DG_SR *r, DG_SR *bc) {
-  const int nf = Af->deg[e] + 1, nc = Ac->deg[e] + 1, nc2 = Af->dim == 3 ? nc : 1;
-  const DG_SR *rf = r + Af->off[e];
-  DG_SR *yc = bc + Ac->off[e];
-  for (int i2 = 0; i2 < nc2; ++i2)
-    for (int i1 = 0; i1 < nc; ++i1)
-      for (int i0 = 0; i0 < nc; ++i0) yc[i0 + nc * (i1 + nc * i2)] = rf[i0 + nf * (i1 + nf * i2)];
+  DG_SN(dg_sp_low_modes)
+  (Af->dim, Ac->deg[e], Af->deg[e], r + Af->off[e], Ac->deg[e], bc + Ac->off[e], 0);
 }
 
 DG_HD static inline void DG_SN(dg_sp_prolong_elem)(const DG_SN(dg_sargs) * Af,
                                                    const DG_SN(dg_sargs) * Ac, long e,
                                                    const DG_SR *xc, DG_SR *x) {
-  const int nf = Af->deg[e] + 1, nc = Ac->deg[e] + 1, nc2 = Af->dim == 3 ? nc : 1;
-  const DG_SR *uc = xc + Ac->off[e];
-  DG_SR *yf = x + Af->off[e];
-  for (int i2 = 0; i2 < nc2; ++i2)
-    for (int i1 = 0; i1 < nc; ++i1)
-      for (int i0 = 0; i0 < nc; ++i0) yf[i0 + nf * (i1 + nf * i2)] += uc[i0 + nc * (i1 + nc * i2)];
+  DG_SN(dg_sp_low_modes)
+  (Af->dim, Ac->deg[e], Ac->deg[e], xc + Ac->off[e], Af->deg[e], x + Af->off[e], 1);
 }
 
 /* By agglomeration: the coarse element ec gathers the restriction of its

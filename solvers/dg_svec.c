@@ -41,12 +41,7 @@ void dg_svec_to_f(long n, double scale, const double *x, float *y) {
   for (long i = 0; i < n; ++i) y[i] = (float)(scale * x[i]);
 }
 
-void dg_svec_add_from_f(long n, double scale, const float *x, double *y) {
+void dg_svec_from_f(long n, double scale, const float *x, double *y) {
 #pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] += scale * (double)x[i];
-}
-
-void dg_svec_from_f(long n, const float *x, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = (double)x[i];
+  for (long i = 0; i < n; ++i) y[i] = scale * (double)x[i];
 }

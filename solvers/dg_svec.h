@@ -55,10 +55,8 @@ void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, do
 void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first);
 /* y = (float)(scale x): the defect scaled into float's range before the cast */
 void dg_svec_to_f(long n, double scale, const double *x, float *y);
-/* y += scale (double)x */
-void dg_svec_add_from_f(long n, double scale, const float *x, double *y);
-/* y = (double)x */
-void dg_svec_from_f(long n, const float *x, double *y);
+/* y = scale (double)x: a float correction back in double, scaled back */
+void dg_svec_from_f(long n, double scale, const float *x, double *y);
 
 #ifdef __cplusplus
 }

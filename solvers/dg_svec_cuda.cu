@@ -114,11 +114,8 @@ template <typename R> __global__ void k_cheb(long n, R c1, R c2, const R *p, R *
 __global__ void k_to_f(long n, double s, const double *x, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * x[i]);
 }
-__global__ void k_add_from_f(long n, double s, const float *x, double *y) {
-  DG_GRID_STRIDE(i, n) y[i] += s * (double)x[i];
-}
-__global__ void k_from_f(long n, const float *x, double *y) {
-  DG_GRID_STRIDE(i, n) y[i] = (double)x[i];
+__global__ void k_from_f(long n, double s, const float *x, double *y) {
+  DG_GRID_STRIDE(i, n) y[i] = s * (double)x[i];
 }
 
 template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int first) {
@@ -302,11 +299,8 @@ void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float 
 void dg_svec_to_f(long n, double s, const double *x, float *y) {
   DG_SVEC_LAUNCH(k_to_f, "to-float kernel", n, s, x, y);
 }
-void dg_svec_add_from_f(long n, double s, const float *x, double *y) {
-  DG_SVEC_LAUNCH(k_add_from_f, "add-from-float kernel", n, s, x, y);
-}
-void dg_svec_from_f(long n, const float *x, double *y) {
-  DG_SVEC_LAUNCH(k_from_f, "from-float kernel", n, x, y);
+void dg_svec_from_f(long n, double s, const float *x, double *y) {
+  DG_SVEC_LAUNCH(k_from_f, "from-float kernel", n, s, x, y);
 }
 
 } /* extern "C" */

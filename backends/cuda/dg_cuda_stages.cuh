@@ -48,19 +48,23 @@
  * once the element no longer fits).  DG_CUDA_MIN_BLOCKS (CMake
  * DGRID_CUDA_MIN_BLOCKS) sets it for every update kernel; -1 (auto) takes
  * the per-degree choice below, measured on the H100 with 128-thread blocks
- * (BENCHMARKS.md, registers of the GPU element update): 2D degree 2 at 4 blocks (<= 128 registers,
- * +3%), degree 3 at 3 (<= 168, +27%), degree 5 at 2 (the register limit stays 255, but ptxas
- * allocates differently: +10%); tighter caps cost degrees 4-7 20-50% (they spill more).  The caps
- * of degrees 2 and 3 hold up to Q = 5 points: at the Q of a higher degree (the buckets of a band
- * map) they need more registers (degree 2 at Q = 8: 166) and spilled up to 0.8 KB under the cap
- * (uncapped at every Q: band 1..7 LSRK4 3% faster, band 1..4 7% slower). */
+ * (BENCHMARKS.md, registers of the GPU element update): 2D degrees 1 (at Q = 2 only) and 2 at 4
+ * blocks (<= 128 registers; degree 1 for the constant-velocity path, which shares its kernel with
+ * the sphere's larger one), degree 2 +3%, degree 3 at 3 (<= 168, +27%), degree 5 at 2 (the register
+ * limit stays 255, but ptxas allocates differently: +10%); tighter caps cost degrees 4-7 20-50%
+ * (they spill more).  The caps of degrees 2 and 3 hold up to Q = 5 points: at the Q of a higher
+ * degree (the buckets of a band map) they need more registers (degree 2 at Q = 8: 166) and spilled
+ * up to 0.8 KB under the cap (uncapped at every Q: band 1..7 LSRK4 3% faster, band 1..4 7% slower).
+ */
 #ifndef DG_CUDA_MIN_BLOCKS
 #define DG_CUDA_MIN_BLOCKS -1
 #endif
 constexpr int dg_cuda_min_blocks(int dim, int r, int q) {
-  return DG_CUDA_MIN_BLOCKS > 0
-             ? DG_CUDA_MIN_BLOCKS
-             : (dim != 2 ? 1 : (r == 2 && q <= 5 ? 4 : (r == 3 && q <= 5 ? 3 : (r == 5 ? 2 : 1))));
+  return DG_CUDA_MIN_BLOCKS > 0 ? DG_CUDA_MIN_BLOCKS
+                                : (dim != 2 ? 1
+                                            : ((r == 1 && q == 2) || (r == 2 && q <= 5)
+                                                   ? 4
+                                                   : (r == 3 && q <= 5 ? 3 : (r == 5 ? 2 : 1))));
 }
 
 namespace {

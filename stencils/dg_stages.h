@@ -313,15 +313,18 @@ DG_HD static inline void dg_trig_at(const dg_sphere_src *S, const dg_lane *trg, 
 
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
  * directions (first fastest), ls is the index along the last direction; on
- * the sphere (S not NULL) also their cos and sin (dg_trig_at). */
+ * the sphere (met) also their cos and sin (dg_trig_at).  S always points to
+ * the stage's own struct, set or not: a pointer that may also be NULL kept
+ * the struct in local memory on the GPU (a 40-byte stack frame, ptxas). */
 DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
                                    const int DIM, const int Q, const int p, const int ls,
-                                   const dg_sphere_src *S, const dg_lane *trg, dg_lane *x) {
+                                   const int met, const dg_sphere_src *S, const dg_lane *trg,
+                                   dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
     x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
-    if (DIM == 2 && S) dg_trig_at(S, trg, Q, e, ke, x); /* the sphere is 2D */
+    if (DIM == 2 && met) dg_trig_at(S, trg, Q, e, ke, x); /* the sphere is 2D */
   }
 }
 
@@ -581,9 +584,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1], rowf[6];
-  dg_sphere_src sph;           /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
-  const dg_sphere_src *sp = 0; /* &sph and trg where they are set (dg_slab_x) */
-  const dg_lane *tg = 0;
+  dg_sphere_src sph; /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
   int uni = 0;
   if (met) {
     moff = dg_lane_load(geom + (3 * DIM) * DG_W);
@@ -591,8 +592,6 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     sph.tt = tt, sph.ft = ft, sph.tab = mtab, sph.off = moff, sph.N = N;
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_FACE(N, Q), 6, rowf);
-    sp = &sph;
-    tg = trg;
   }
   const int QV = QF * Q;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
@@ -754,7 +753,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         if (DIM == 2 && met) { /* the face's own cos and sin, the tangential point's */
           x[DG_X_COS(d)] = d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side];
           x[DG_X_SIN(d)] = d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1];
-          dg_trig_at(sp, tg, Q, t1d, p1, x);
+          dg_trig_at(&sph, trg, Q, t1d, p1, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
@@ -851,7 +850,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, sp, tg, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, trg, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -965,14 +964,10 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
   dg_lane trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
-  const dg_sphere_src *sp = 0; /* the sphere's cos and sin at the points (dg_slab_x) */
-  const dg_lane *tg = 0;
   if (met) { /* and 1 / (a^2 cos theta) along theta */
     const int uni = dg_lane_uniform(moff);
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_JINV(N), Q, jinv);
-    sp = &sph;
-    tg = trg;
   }
   DG_UNROLL_ALL
   for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
@@ -1000,7 +995,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, sp, tg, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, trg, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jl = met ? jinv[l] : dg_lane_set(1);
       DG_UNROLL_ALL

@@ -99,8 +99,9 @@ int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, do
   double bn = sqrt(dg_svec_dot_d(n, rhs, rhs));
   if (!(bn > 0)) bn = 1; /* rhs = 0: an absolute test */
   if (!isfinite(bn))
-    return dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite stage right-hand side at t=%g",
-                    im->sc->name, t);
+    return dg_error(DG_ERR_NUMERIC,
+                    "scheme %s: a non-finite right-hand side at stage %d (t=%g, dt=%g)",
+                    im->sc->name, stage + 1, t0, dt);
   jac_op jo = {im, gdt, t};
   dg_krylov_opts ko;
   memset(&ko, 0, sizeof ko);

@@ -96,6 +96,9 @@ static int run(problem *p, dg_im_kind k, double T, long steps, double rtol, int 
     rc = dg_im_step(im, p->u, (double)s * dt, dt, &st);
     n_its += st.its;
     if (!rc) CHECK(st.converged, "%s: a solve stopped at %g > rtol", dg_im_name(k), st.rel_max);
+    /* a linear model: one solve per implicit stage, never Newton */
+    if (!rc)
+      CHECK(st.newton == 0, "%s: %d Newton iterations on a linear model", dg_im_name(k), st.newton);
   }
   dg_im_destroy(&im);
   if (its) *its = n_its;

@@ -1,17 +1,21 @@
 /* advdiff - advection-diffusion u_t + div(beta u) = nu lap u (the
- * advection_diffusion model; any linear one-variable model with --model,
- * its parameter nu the diffusion, 0 where it has none) stepped by the
- * implicit, IMEX or explicit reference schemes of implicit/ (dg_imex.h).
- * The grid, map, model, time and output options are advect's
- * (apps/dg_app.c); the scheme's options are its own:
+ * advection_diffusion model, 2D or 3D; any one-variable model with --model,
+ * its parameter nu the diffusion, 0 where it has none: viscous Burgers with
+ * --model burgers --nu X) stepped by the implicit, IMEX or explicit
+ * reference schemes of implicit/ (dg_imex.h); a nonlinear model's implicit
+ * stages are solved by Newton.  The grid, map, model, time and output
+ * options are advect's (apps/dg_app.c); the scheme's options are its own:
  *   --scheme NAME     be | cn | sdirk2 | sdirk3 | ars222 | ars443 | rk4   [sdirk2]
- *   --rtol X          relative residual of each stage solve                [1e-10]
- *   --maxit N         Krylov iterations per solve                          [200]
+ *   --rtol X          relative residual of each stage equation             [1e-10]
+ *   --maxit N         Krylov iterations per linear solve                   [200]
  *   --precond KIND    fp64 | mixed: the multigrid cycle's precision        [fp64]
- * A progress line every --progress-every steps: step, t, Krylov iterations
- * and the largest final relative residual since the last line, mass; the
- * final snapshot goes to --output (advect's format, so tools/plot reads it).
- * Errors print one line "advdiff: ..." and exit 2. */
+ *   --newton-maxit N  Newton iterations per stage (nonlinear models)       [10]
+ *   --eta X           Newton's forcing term: 0 Eisenberg-Walker, else fixed [0]
+ * A progress line every --progress-every steps: step, t, Newton iterations
+ * (nonlinear models), Krylov iterations and the largest final relative
+ * residual since the last line, mass; with --verbose one line per Newton
+ * iterate; the final snapshot goes to --output (advect's format, so
+ * tools/plot reads it).  Errors print one line "advdiff: ..." and exit 2. */
 #include "dg_app.h"
 #include "dg_app_check.h"
 #include "dg_app_config.h"
@@ -38,8 +42,8 @@ static double wall(void) {
 
 typedef struct {
   char scheme[16];
-  double rtol;
-  long maxit;
+  double rtol, eta;
+  long maxit, newton_maxit;
   int mixed;
 } im_args;
 
@@ -50,6 +54,8 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
   a->rtol = 1e-10;
   a->maxit = 200;
   a->mixed = 0;
+  a->newton_maxit = 10;
+  a->eta = 0;
   *nrest = 0;
   rest[(*nrest)++] = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -60,7 +66,8 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
       continue;
     }
     const int mine = !strcmp(name, "scheme") || !strcmp(name, "rtol") || !strcmp(name, "maxit") ||
-                     !strcmp(name, "precond");
+                     !strcmp(name, "precond") || !strcmp(name, "newton-maxit") ||
+                     !strcmp(name, "eta");
     if (!mine) {
       if (!strcmp(name, "integrator"))
         return dg_error(DG_ERR_ARG, "option --integrator: advdiff takes --scheme (be, cn, sdirk2, "
@@ -88,6 +95,10 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
       DG_CALL(dg_app_parse_real(opt, v, 1e-16, 0.5, &a->rtol));
     } else if (!strcmp(name, "maxit")) {
       DG_CALL(dg_app_parse_long(opt, v, 1, 100000, &a->maxit));
+    } else if (!strcmp(name, "newton-maxit")) {
+      DG_CALL(dg_app_parse_long(opt, v, 1, 1000, &a->newton_maxit));
+    } else if (!strcmp(name, "eta")) {
+      DG_CALL(dg_app_parse_real(opt, v, 0, 0.99, &a->eta));
     } else {
       if (strcmp(v, "fp64") && strcmp(v, "mixed")) {
         char esc[80];
@@ -110,6 +121,17 @@ static int model_nu(const dg_model *m, double *nu) {
       *nu = strtod(buf, NULL);
     }
   return 0;
+}
+
+/* --verbose: one line per Newton iterate of the step being taken. */
+typedef struct {
+  long step;
+} newton_log;
+
+static void print_newton(void *ctx, int stage, int it, double rel, int kits) {
+  const newton_log *l = (const newton_log *)ctx;
+  printf("newton: step %ld stage %d it %d residual=%.3e its=%d\n", l->step, stage + 1, it, rel,
+         kits);
 }
 
 typedef struct {
@@ -149,6 +171,14 @@ static int run(run_state *r, const im_args *a) {
   o.rtol = a->rtol;
   o.maxit = (int)a->maxit;
   o.mixed = a->mixed;
+  o.newton_maxit = (int)a->newton_maxit;
+  o.eta = a->eta;
+  newton_log nlog = {0};
+  if (c->verbose && !c->quiet) {
+    o.newton_monitor = print_newton;
+    o.monitor_ctx = &nlog;
+  }
+  const int newton = !dg_model_linear(r->set.model) && dg_im_treatment(kind) == DG_IM_IMPLICIT;
   DG_CALL(dg_field_create(&r->u, d));
   DG_CALL(dg_project_solution(d, r->u, 0));
   DG_CALL(dg_im_create(&r->im, d, kind, &o));
@@ -184,13 +214,13 @@ static int run(run_state *r, const im_args *a) {
   const long dofs = dg_disc_ndofs(d);
   if (!c->quiet) {
     printf("advdiff: %s backend, model %s, %dD, %ld elements, degrees %d..%d, %ld dofs, scheme %s "
-           "(%s), nu=%g, dt=%.6g, %ld steps, rtol=%g, %s multigrid\n",
+           "(%s%s), nu=%g, dt=%.6g, %ld steps, rtol=%g, %s multigrid\n",
            dg_backend()->name, dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
            dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dofs, a->scheme,
            dg_im_treatment(kind) == DG_IM_IMPLICIT ? "implicit"
            : dg_im_treatment(kind) == DG_IM_IMEX   ? "imex"
                                                    : "explicit",
-           o.nu, dt, steps, o.rtol, o.mixed ? "mixed-precision" : "fp64");
+           newton ? ", Newton" : "", o.nu, dt, steps, o.rtol, o.mixed ? "mixed-precision" : "fp64");
     if (c->verbose && o.nu > 0) {
       double lmax, adv;
       DG_CALL(dg_im_laplacian_lmax(r->im, &lmax));
@@ -203,15 +233,18 @@ static int run(run_state *r, const im_args *a) {
     fflush(stdout);
   }
   const double w0 = wall();
-  long its_tot = 0, its_since = 0;
+  long its_tot = 0, its_since = 0, newton_tot = 0, newton_since = 0;
   double rel_since = 0;
   double t = 0;
   for (long step = 1; step <= steps; ++step) {
     dg_im_stats st;
+    nlog.step = step;
     DG_CALL(dg_im_step(r->im, r->u, t, dt, &st));
     t = (double)step * dt;
     its_tot += st.its;
     its_since += st.its;
+    newton_tot += st.newton;
+    newton_since += st.newton;
     rel_since = fmax(rel_since, st.rel_max);
     if (!st.converged && !c->quiet)
       fprintf(stderr, "advdiff: warning: step %ld: a solve stopped at residual %.3e > --rtol %g\n",
@@ -219,10 +252,13 @@ static int run(run_state *r, const im_args *a) {
     if (c->progress_every > 0 && step % c->progress_every == 0 && !c->quiet) {
       double mass;
       DG_CALL(dg_mass(d, r->u, &mass));
-      printf("progress: step %ld t=%.6g its=%ld residual=%.3e mass=%.15g wall=%.3fs\n", step, t,
-             its_since, rel_since, mass, wall() - w0);
+      char nbuf[40] = "";
+      if (newton) snprintf(nbuf, sizeof nbuf, " newton=%ld", newton_since);
+      printf("progress: step %ld t=%.6g%s its=%ld residual=%.3e mass=%.15g wall=%.3fs\n", step, t,
+             nbuf, its_since, rel_since, mass, wall() - w0);
       fflush(stdout);
       its_since = 0;
+      newton_since = 0;
       rel_since = 0;
     }
   }
@@ -233,9 +269,10 @@ static int run(run_state *r, const im_args *a) {
   DG_CALL(write_snapshot(r, c->output, steps, t, dt));
   const double drift = rel ? (mass - mass0) / fabs(mass0) : mass - mass0;
   printf("advdiff: scheme=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g "
-         "linf_error=%.17g mass=%.17g mass_drift%s=%.3e krylov_its=%ld wall_s=%.6f model=%s\n",
-         a->scheme, dofs, steps, t, dt, l2, linf, mass, rel ? "" : "_abs", drift, its_tot, wall_s,
-         dg_model_name(r->set.model));
+         "linf_error=%.17g mass=%.17g mass_drift%s=%.3e krylov_its=%ld newton_its=%ld wall_s=%.6f "
+         "model=%s\n",
+         a->scheme, dofs, steps, t, dt, l2, linf, mass, rel ? "" : "_abs", drift, its_tot,
+         newton_tot, wall_s, dg_model_name(r->set.model));
   return 0;
 }
 
@@ -262,7 +299,10 @@ int main(int argc, char **argv) {
            "  --rtol X             relative residual of every stage solve     [1e-10]\n"
            "  --maxit N            Krylov iterations per solve                [200]\n"
            "  --precond KIND       fp64 | mixed multigrid preconditioner      [fp64]\n"
-           "the model's parameter nu is the diffusion; the other options are advect's:\n");
+           "  --newton-maxit N     Newton iterations per stage (nonlinear)    [10]\n"
+           "  --eta X              Newton forcing: 0 Eisenberg-Walker, else fixed [0]\n"
+           "the model's parameter nu is the diffusion (--model burgers --nu X: viscous "
+           "Burgers, by Newton);\nthe other options are advect's:\n");
     dg_app_help(stdout, "advdiff");
     dg_app_config_free(&r.cfg);
     free(rest);

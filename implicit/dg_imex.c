@@ -14,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct dg_im {
-  dg_disc *disc;
-  const dg_im_scheme *sc;
-  dg_im_opts o;
-  long n;
-  const long *off; /* each element's first coefficient (mode 0) */
-  dg_sop *K;       /* the SIPG stiffness (a = 0, b = 1) */
-  dg_sop *H;       /* M + bh K for the current bh (NULL while none) */
-  dg_mg *mg;       /* its hierarchy */
-  double bh;       /* H's stiffness coefficient g dt nu */
-  double *m, *minv;
-  double *un, *rhs, *U, *tmp, *tmp2, *ev, *ra[DG_IM_MAXS], *rd[DG_IM_MAXS];
-  dg_field *fu, *fo; /* L(u) goes through fields: u into fu, L(u) out of fo */
-};
-
 dg_im_opts dg_im_default_opts(void) {
   dg_im_opts o;
   memset(&o, 0, sizeof o);
@@ -39,6 +24,9 @@ dg_im_opts dg_im_default_opts(void) {
   o.mixed = 0;
   o.cpen = 2;
   o.mg = dg_mg_default_opts();
+  o.newton_maxit = 10;
+  o.eta = 0;
+  o.eta_max = 0.1;
   return o;
 }
 
@@ -50,11 +38,6 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   if ((int)kind < 0 || kind >= DG_IM_COUNT) return dg_error(DG_ERR_ARG, "bad scheme %d", kind);
   const dg_model *model = dg_disc_model(d);
   const dg_grid *g = dg_disc_grid(d);
-  if (!dg_model_linear(model))
-    return dg_error(DG_ERR_ARG,
-                    "scheme %s: model %s is nonlinear; the implicit steps need a linear model "
-                    "(a Newton iteration is not built)",
-                    dg_im_name(kind), dg_model_name(model));
   if (dg_disc_nvar(d) != 1)
     return dg_error(DG_ERR_ARG, "scheme %s: model %s has %d variables; the diffusion solve takes 1",
                     dg_im_name(kind), dg_model_name(model), dg_disc_nvar(d));
@@ -68,10 +51,22 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     return dg_error(DG_ERR_ARG, "scheme %s: rtol %g is outside (0, 1)", dg_im_name(kind), o->rtol);
   if (o->maxit < 1)
     return dg_error(DG_ERR_ARG, "scheme %s: maxit %d < 1", dg_im_name(kind), o->maxit);
+  if (o->newton_maxit < 1)
+    return dg_error(DG_ERR_ARG, "scheme %s: newton_maxit %d < 1", dg_im_name(kind),
+                    o->newton_maxit);
+  if (!(o->eta >= 0 && o->eta < 1))
+    return dg_error(DG_ERR_ARG, "scheme %s: eta %g is outside [0, 1) (0: Eisenberg-Walker)",
+                    dg_im_name(kind), o->eta);
+  if (!(o->eta_max > 0 && o->eta_max < 1))
+    return dg_error(DG_ERR_ARG, "scheme %s: eta_max %g is outside (0, 1)", dg_im_name(kind),
+                    o->eta_max);
   dg_im *im = calloc(1, sizeof *im);
   if (!im) return dg_error(DG_ERR_MEM, "out of memory");
   im->disc = d;
   im->sc = dg_im_scheme_of(kind);
+  /* Newton only where a stage solves with L: an IMEX or explicit scheme
+     evaluates L, it never inverts it */
+  im->nonlinear = !dg_model_linear(model) && im->sc->treat == DG_IM_IMPLICIT;
   im->o = *o;
   im->o.mg.precisions = o->mixed ? (DG_MG_DOUBLE | DG_MG_FLOAT) : DG_MG_DOUBLE;
   im->bh = -1;
@@ -103,6 +98,14 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     for (long i = 0; i < n; ++i) im->minv[i] = 1 / im->m[i];
   if (!rc) rc = dg_field_create(&im->fu, d);
   if (!rc) rc = dg_field_create(&im->fo, d);
+  if (!rc && im->nonlinear) {
+    rc = dg_field_create(&im->fu0, d);
+    if (!rc) rc = dg_field_create(&im->flu0, d);
+    if (!rc) rc = dg_field_create(&im->fw, d);
+    im->ra0 = vec(n), im->res = vec(n), im->du = vec(n);
+    if (!rc && !(im->ra0 && im->res && im->du))
+      rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
+  }
   if (rc) {
     dg_im_destroy(&im);
     return rc;
@@ -122,12 +125,15 @@ void dg_im_destroy(dg_im **pim) {
   for (int i = 0; i < DG_IM_MAXS; ++i) dg_svec_free(im->ra[i]), dg_svec_free(im->rd[i]);
   dg_field_destroy(&im->fu);
   dg_field_destroy(&im->fo);
+  dg_field_destroy(&im->fu0);
+  dg_field_destroy(&im->flu0);
+  dg_field_destroy(&im->fw);
+  dg_svec_free(im->ra0), dg_svec_free(im->res), dg_svec_free(im->du);
   free(im);
   *pim = NULL;
 }
 
-/* y = R_A(x) = M L(x) at time t. */
-static int apply_ra(dg_im *im, const double *x, double t, double *y) {
+int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y) {
   DG_CALL(dg_svec_sync()); /* the host reads x */
   DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
   DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
@@ -175,7 +181,7 @@ typedef struct {
   int with_l;
 } stage_op;
 
-static int apply_h(dg_im *im, const double *x, double *y) {
+int dg_im_apply_h(dg_im *im, const double *x, double *y) {
   if (!im->H) {
     dg_svec_mul_d(im->n, im->m, x, y);
     return 0;
@@ -186,15 +192,15 @@ static int apply_h(dg_im *im, const double *x, double *y) {
 static int stage_apply(void *ctx, const double *x, double *y) {
   stage_op *s = (stage_op *)ctx;
   dg_im *im = s->im;
-  DG_CALL(apply_h(im, x, y));
+  DG_CALL(dg_im_apply_h(im, x, y));
   if (s->with_l) {
-    DG_CALL(apply_ra(im, x, s->t, im->tmp2));
+    DG_CALL(dg_im_apply_ra(im, x, s->t, im->tmp2));
     dg_svec_axpy_d(im->n, -s->gdt, im->tmp2, y);
   }
   return 0;
 }
 
-static int precond(void *ctx, const double *r, double *z) {
+int dg_im_precond(void *ctx, const double *r, double *z) {
   dg_im *im = (dg_im *)ctx;
   if (!im->mg) {
     dg_svec_mul_d(im->n, im->minv, r, z);
@@ -235,7 +241,7 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
   const dg_im_scheme *sc = im->sc;
   const long n = im->n;
   const double nu = im->o.nu;
-  dg_im_stats s0 = {0, 0, 0, 1};
+  dg_im_stats s0 = {0, 0, 0, 1, 0, 0};
   DG_CALL(dg_field_get_compact(im->disc, u, im->un));
   /* which stage residuals a later stage or the final sum reads */
   int need_a[DG_IM_MAXS] = {0}, need_d[DG_IM_MAXS] = {0};
@@ -269,6 +275,13 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
         dg_svec_copy_d(n, im->un, im->U);
     } else {
       DG_CALL(helmholtz(im, g * dt * nu));
+      if (im->nonlinear) {
+        /* Newton; the iterate's M L(U) comes back in ra0 */
+        DG_CALL(dg_im_newton_stage(im, i, g * dt, ti, t, dt, im->rhs, im->U, &s0));
+        if (need_a[i]) dg_svec_copy_d(n, im->ra0, im->ra[i]);
+        if (need_d[i]) DG_CALL(apply_rd(im, im->U, im->rd[i]));
+        continue;
+      }
       stage_op so = {im, g * dt, ti, sc->treat == DG_IM_IMPLICIT};
       dg_krylov_opts ko;
       memset(&ko, 0, sizeof ko);
@@ -279,9 +292,9 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
       dg_krylov_stats ks;
       /* the initial guess: the previous stage's value (u_n for the first) */
       if (so.with_l)
-        DG_CALL(dg_fgmres_d(n, stage_apply, &so, precond, im, im->rhs, im->U, &ko, &ks));
+        DG_CALL(dg_fgmres_d(n, stage_apply, &so, dg_im_precond, im, im->rhs, im->U, &ko, &ks));
       else if (im->mg)
-        DG_CALL(dg_cg_d(n, stage_apply, &so, precond, im, im->rhs, im->U, &ko, &ks));
+        DG_CALL(dg_cg_d(n, stage_apply, &so, dg_im_precond, im, im->rhs, im->U, &ko, &ks));
       else { /* nu = 0 and IMEX: the system is M */
         dg_svec_mul_d(n, im->minv, im->rhs, im->U);
         ks.its = 0, ks.rel = 0, ks.converged = 1;
@@ -292,7 +305,7 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
       s0.rel_max = fmax(s0.rel_max, ks.rel);
       s0.converged &= ks.converged;
     }
-    if (need_a[i]) DG_CALL(apply_ra(im, im->U, ti, im->ra[i]));
+    if (need_a[i]) DG_CALL(dg_im_apply_ra(im, im->U, ti, im->ra[i]));
     if (need_d[i]) DG_CALL(apply_rd(im, im->U, im->rd[i]));
   }
   if (!sc->stiff) {

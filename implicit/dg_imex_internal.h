@@ -1,9 +1,12 @@
 /* dg_imex_internal.h - the schemes as additive Runge-Kutta tableaux
- * (dg_imex_schemes.c), read by the stage loop (dg_imex.c) and the tests. */
+ * (dg_imex_schemes.c), read by the stage loop (dg_imex.c) and the tests;
+ * the integrator's state and the stage operators the Newton iteration
+ * (dg_imex_newton.c) shares with the stage loop. */
 #ifndef DG_IMEX_INTERNAL_H
 #define DG_IMEX_INTERNAL_H
 
 #include "dg_imex.h"
+#include "dg_sop.h"
 
 #define DG_IM_MAXS 5
 
@@ -21,5 +24,41 @@ typedef struct {
 } dg_im_scheme;
 
 const dg_im_scheme *dg_im_scheme_of(dg_im_kind kind);
+
+struct dg_im {
+  dg_disc *disc;
+  const dg_im_scheme *sc;
+  dg_im_opts o;
+  int nonlinear; /* the model is nonlinear: Newton in implicit stages */
+  long n;
+  const long *off; /* each element's first coefficient (mode 0) */
+  dg_sop *K;       /* the SIPG stiffness (a = 0, b = 1) */
+  dg_sop *H;       /* M + bh K for the current bh (NULL while none) */
+  dg_mg *mg;       /* its hierarchy */
+  double bh;       /* H's stiffness coefficient g dt nu */
+  double *m, *minv;
+  double *un, *rhs, *U, *tmp, *tmp2, *ev, *ra[DG_IM_MAXS], *rd[DG_IM_MAXS];
+  dg_field *fu, *fo; /* L(u) goes through fields: u into fu, L(u) out of fo */
+  /* Newton only (NULL for a linear model): the iterate and L of it as
+     fields (the Jacobian's base point), a scratch field, and compact
+     vectors: M L(U), the residual G(U), the Newton step */
+  dg_field *fu0, *flu0, *fw;
+  double *ra0, *res, *du;
+};
+
+/* y = M x + bh K x (the Helmholtz part; M x while bh = 0). */
+int dg_im_apply_h(dg_im *im, const double *x, double *y);
+/* y = R_A(x) = M L(x) at time t. */
+int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y);
+/* z = P r: the multigrid cycle of the Helmholtz part (M^-1 while bh = 0). */
+int dg_im_precond(void *ctx, const double *r, double *z);
+
+/* Solve the stage equation G(U) = H U - gdt M L(U) - rhs = 0 at time t by
+ * Newton from the initial U, every iterate corrected along the constants
+ * (its mass is e^T rhs); on return ra0 = M L(U) of the final U.  Adds its
+ * iterations to st; DG_ERR_NUMERIC naming stage, t and dt where it does not
+ * reach rtol within newton_maxit. */
+int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, double dt,
+                       const double *rhs, double *U, dg_im_stats *st);
 
 #endif

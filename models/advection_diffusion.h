@@ -1,6 +1,6 @@
-/* advection_diffusion.h - linear advection-diffusion (2D)
+/* advection_diffusion.h - linear advection-diffusion (2D and 3D)
  *   u_t + div(beta u) = nu lap u,   beta constant.
- * dgrid: dims=2 qmax=6
+ * dgrid: dims=2,3 qmax=6
  *
  * The stages see the advective part only (flux beta u, Rusanov): the
  * diffusion nu lap u is the implicit integrators' part (implicit/: the SIPG
@@ -11,7 +11,8 @@
  *
  * Exact solution on the periodic box, one Fourier mode:
  *   u = a exp(-nu |k|^2 t) sin(k . (x - lo - beta t)),
- *   k = 2 pi (m_x / L_x, m_y / L_y) with the integer wave numbers m (--wave). */
+ *   k = 2 pi (m_x / L_x, m_y / L_y[, m_z / L_z]) with the integer wave
+ *   numbers m (--wave), one per dimension like beta. */
 #ifndef DG_MODEL_ADVECTION_DIFFUSION_H
 #define DG_MODEL_ADVECTION_DIFFUSION_H
 
@@ -21,7 +22,7 @@
 #define DG_MODEL_SOURCE 0
 
 typedef struct {
-  dg_real beta[2]; /* constant velocity */
+  dg_real beta[3]; /* constant velocity (beta[2] = 0 in 2D) */
 } dg_model_params;
 
 DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
@@ -53,29 +54,31 @@ DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const d
 typedef struct {
   double nu;      /* diffusion coefficient (the implicit part) */
   double amp;     /* amplitude a */
-  double wave[2]; /* integer wave numbers m_x, m_y */
+  double wave[3]; /* integer wave numbers m_x, m_y[, m_z] */
 } advdiff_host;
 
 static const dg_model_param advdiff_params[] = {
-    {"beta", DG_PARAM_REAL, 2, NULL, 1, offsetof(dg_model_params, beta), "1,1",
-     "constant velocity bx,by"},
+    {"beta", DG_PARAM_REAL, 0, NULL, 1, offsetof(dg_model_params, beta), "1,1,1",
+     "constant velocity bx,by[,bz]"},
     {"nu", DG_PARAM_REAL, 1, NULL, 0, offsetof(advdiff_host, nu), "0.01",
      "diffusion coefficient nu >= 0 (used by the implicit integrators, not the stages)"},
     {"amplitude", DG_PARAM_REAL, 1, NULL, 0, offsetof(advdiff_host, amp), "1",
      "amplitude a of the Fourier mode"},
-    {"wave", DG_PARAM_REAL, 2, NULL, 0, offsetof(advdiff_host, wave), "1,1",
-     "integer wave numbers mx,my: k = 2 pi (mx/Lx, my/Ly)"},
+    {"wave", DG_PARAM_REAL, 0, NULL, 0, offsetof(advdiff_host, wave), "1,1,1",
+     "integer wave numbers mx,my[,mz]: k = 2 pi (mx/Lx, my/Ly[, mz/Lz])"},
 };
 
 static int advdiff_finish(void *dev, void *host, const dg_model_domain *dom,
                           const unsigned char *set, char *msg, size_t cap) {
-  (void)dev, (void)dom, (void)set;
-  const advdiff_host *h = (const advdiff_host *)host;
+  (void)set;
+  dg_model_params *p = (dg_model_params *)dev;
+  advdiff_host *h = (advdiff_host *)host;
+  for (int d = dom->dim; d < 3; ++d) p->beta[d] = 0, h->wave[d] = 0; /* 2D */
   if (!(h->nu >= 0) || !isfinite(h->nu)) {
     snprintf(msg, cap, "option --nu: %g is not a diffusion coefficient (give nu >= 0)", h->nu);
     return 1;
   }
-  for (int d = 0; d < 2; ++d)
+  for (int d = 0; d < dom->dim; ++d)
     if (h->wave[d] != floor(h->wave[d]) || fabs(h->wave[d]) > 1e6) {
       snprintf(msg, cap, "option --wave: %g is not an integer wave number (the box is periodic)",
                h->wave[d]);
@@ -89,7 +92,7 @@ static int advdiff_solution(const void *dev, const void *host, const dg_model_do
   const dg_model_params *p = (const dg_model_params *)dev;
   const advdiff_host *h = (const advdiff_host *)host;
   double phase = 0, k2 = 0;
-  for (int d = 0; d < 2; ++d) {
+  for (int d = 0; d < dom->dim; ++d) {
     const double k = 2 * M_PI * h->wave[d] / (dom->hi[d] - dom->lo[d]);
     phase += k * (x[d] - dom->lo[d] - (double)p->beta[d] * t);
     k2 += k * k;
@@ -102,10 +105,11 @@ static const char *const advdiff_vars[] = {"u"};
 
 const dg_model_desc dg_model_advection_diffusion = {
     "advection_diffusion",
-    "advection-diffusion u_t + div(beta u) = nu lap u; the stages advect, implicit/ diffuses (2D)",
+    "advection-diffusion u_t + div(beta u) = nu lap u; the stages advect, implicit/ diffuses "
+    "(2D, 3D)",
     1,
     advdiff_vars,
-    1 << 2,
+    (1 << 2) | (1 << 3),
     sizeof(dg_model_params),
     sizeof(advdiff_host),
     (int)(sizeof advdiff_params / sizeof advdiff_params[0]),

@@ -43,9 +43,46 @@ run --integrator rk4 --output u.h5
 want_err integrator "advdiff: option --integrator: advdiff takes --scheme (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)"
 run --maxit --output u.h5
 want_err maxit "advdiff: option --maxit: '--output' is not an integer"
+run --newton-maxit 0 --output u.h5
+want_err newton-maxit "advdiff: option --newton-maxit: 0 is outside 1..1000"
+run --eta 1 --output u.h5
+want_err eta "advdiff: option --eta: 1 is outside 0..0.99"
+
+# 3D: sdirk2 at 4^3, degree 2: error at the spatial level (measured 1.78e-2), mass to round-off
+run --dim 3 --cells 4x4x4 --degree 2 --nu 0.02 --beta 1,0.5,0.25 --scheme sdirk2 --dt 0.05 \
+  --t-end 0.1 --progress-every 1 --output u.h5
+[ "$RC" -eq 0 ] || bad "3d: exit status $RC ($(cat err))"
+grep -q '^advdiff: .*model advection_diffusion, 3D, 64 elements' out || bad "3d: header: $(head -1 out)"
+[ "$(grep -c '^progress: step [0-9]* t=[0-9.e-]* its=[1-9][0-9]* residual=' out)" -eq 2 ] ||
+  bad "3d: expected 2 progress lines: $(cat out)"
+l2=$(key l2_error)
+awk -v e="$l2" 'BEGIN { exit !(e > 5e-3 && e < 3e-2) }' || bad "3d: l2_error '$l2' not in (5e-3, 3e-2)"
+drift=$(key mass_drift_abs)
+awk -v e="$drift" 'BEGIN { exit !(e < 1e-14 && e > -1e-14) }' || bad "3d: mass drift '$drift'"
+rm -f u.h5
+
 if [ "$BURGERS" = 1 ]; then
-  run --model burgers --output u.h5
-  want_err nonlinear "advdiff: scheme sdirk2: model burgers is nonlinear; the implicit steps need a linear model (a Newton iteration is not built)"
+  # viscous Burgers by Newton: progress lines with Newton and Krylov
+  # iterations, one line per Newton iterate with --verbose, mass to round-off
+  run --model burgers --nu 0.02 --cells 8x8 --degree 3 --scheme sdirk2 --dt 0.04 --t-end 0.12 \
+    --progress-every 1 --verbose --output u.h5
+  [ "$RC" -eq 0 ] || bad "burgers: exit status $RC ($(cat err))"
+  grep -q '^advdiff: .*model burgers, .*scheme sdirk2 (implicit, Newton), nu=0.02' out ||
+    bad "burgers: header: $(head -1 out)"
+  [ "$(grep -c '^progress: step [0-9]* t=[0-9.e-]* newton=[1-9][0-9]* its=[1-9][0-9]* residual=[0-9.e+-]* mass=' out)" -eq 3 ] ||
+    bad "burgers: expected 3 progress lines with Newton and Krylov iterations: $(cat out)"
+  [ "$(grep -c '^newton: step 3 stage 2 it 0 residual=[0-9.e+-]* its=0$' out)" -eq 1 ] ||
+    bad "burgers: no Newton history line for step 3, stage 2: $(grep newton: out)"
+  nit=$(key newton_its)
+  awk -v n="$nit" 'BEGIN { exit !(n >= 6 && n <= 24) }' || bad "burgers: newton_its '$nit' not in 6..24"
+  drift=$(key mass_drift)
+  awk -v e="$drift" 'BEGIN { exit !(e < 1e-14 && e > -1e-14) }' || bad "burgers: mass drift '$drift'"
+  rm -f u.h5
+  # Newton that cannot converge: one clear line, exit 2, nothing written
+  run --model burgers --nu 0.02 --cells 8x8 --degree 3 --scheme be --dt 0.04 --steps 1 \
+    --newton-maxit 1 --rtol 1e-13 --output u.h5
+  sed 's/relative residual [0-9.e+-]* >/relative residual R >/' err > err2 && mv err2 err
+  want_err newton "advdiff: scheme be: Newton did not converge in 1 iteration at stage 1 (t=0, dt=0.04): relative residual R > rtol 1e-13"
 fi
 run --nu -1 --output u.h5
 want_err nu "advdiff: option --nu: -1 is not a diffusion coefficient (give nu >= 0)"

@@ -308,6 +308,8 @@ int main(int argc, char **argv) {
     free(rest);
     return 0;
   }
+  if (rc == 0 && r.cfg.print_config) /* advect's format has no place for the implicit options */
+    rc = dg_error(DG_ERR_ARG, "option --print-config: advdiff cannot print its configuration");
   if (rc == 0) rc = run(&r, &a);
   if (rc) {
     fflush(stdout);

@@ -968,6 +968,9 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
     const int uni = dg_lane_uniform(moff);
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_JINV(N), Q, jinv);
+  } else { /* set either way: a conditional read of it is a maybe-uninitialized warning */
+    DG_UNROLL_ALL
+    for (int k = 0; k < Q; ++k) jinv[k] = dg_lane_set(1);
   }
   DG_UNROLL_ALL
   for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
@@ -997,7 +1000,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
       }
       if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, trg, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
-      const dg_lane jl = met ? jinv[l] : dg_lane_set(1);
+      const dg_lane jl = jinv[l];
       DG_UNROLL_ALL
       for (int d = 0; d < DIM; ++d)
         vmax[d] = dg_lane_max(

@@ -47,6 +47,8 @@ run --newton-maxit 0 --output u.h5
 want_err newton-maxit "advdiff: option --newton-maxit: 0 is outside 1..1000"
 run --eta 1 --output u.h5
 want_err eta "advdiff: option --eta: 1 is outside 0..0.99"
+run --print-config --output u.h5
+want_err print-config "advdiff: option --print-config: advdiff cannot print its configuration"
 
 # 3D: sdirk2 at 4^3, degree 2: error at the spatial level (measured 1.78e-2), mass to round-off
 run --dim 3 --cells 4x4x4 --degree 2 --nu 0.02 --beta 1,0.5,0.25 --scheme sdirk2 --dt 0.05 \

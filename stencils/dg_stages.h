@@ -584,7 +584,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1], rowf[6];
-  dg_sphere_src sph; /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
+  dg_sphere_src sph;     /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
+  const dg_lane *tg = 0; /* trg where it is set: gcc cannot tie a read of trg to met */
   int uni = 0;
   if (met) {
     moff = dg_lane_load(geom + (3 * DIM) * DG_W);
@@ -592,6 +593,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     sph.tt = tt, sph.ft = ft, sph.tab = mtab, sph.off = moff, sph.N = N;
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_FACE(N, Q), 6, rowf);
+    tg = trg;
   }
   const int QV = QF * Q;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
@@ -753,7 +755,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
         if (DIM == 2 && met) { /* the face's own cos and sin, the tangential point's */
           x[DG_X_COS(d)] = d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side];
           x[DG_X_SIN(d)] = d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1];
-          dg_trig_at(&sph, trg, Q, t1d, p1, x);
+          dg_trig_at(&sph, tg, Q, t1d, p1, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
@@ -850,7 +852,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, trg, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -964,10 +966,12 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
   dg_lane trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
-  if (met) { /* and 1 / (a^2 cos theta) along theta */
+  const dg_lane *tg = 0; /* trg where it is set */
+  if (met) {             /* and 1 / (a^2 cos theta) along theta */
     const int uni = dg_lane_uniform(moff);
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_JINV(N), Q, jinv);
+    tg = trg;
   } else { /* set either way: a conditional read of it is a maybe-uninitialized warning */
     DG_UNROLL_ALL
     for (int k = 0; k < Q; ++k) jinv[k] = dg_lane_set(1);
@@ -998,7 +1002,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, trg, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, tg, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jl = jinv[l];
       DG_UNROLL_ALL

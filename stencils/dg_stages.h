@@ -650,7 +650,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = dg_lane_set(0);
-  dg_x_zero(x);
+  /* x is read only where the model takes a position (NX): zeroing it in
+     the NX = 0 copy changed that copy's register allocation */
+  if (NX) dg_x_zero(x);
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
@@ -737,7 +739,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     DG_UNROLL_ALL
     for (int side = 0; side < 2; ++side) {
       const int fc = 2 * d + side;
-      dg_lane xf = dg_lane_set(0);
+      /* the sphere: the face's own entries (dg_face_trig), once per face */
+      dg_lane xf = dg_lane_set(0), fe[DG_TRIG_N];
+      if (DIM == 2 && met)
+        dg_face_trig(d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side],
+                     d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1], fe);
       if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
       /* a boundary side of the box: its kind and, per lane, 1 where this
          face lies on it; a microblock without such a face skips it */
@@ -783,11 +789,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
         if (DIM == 2 && met) { /* the face's own entries, the tangential point's */
-          if (d == 0)
-            dg_face_trig(dg_lane_load(ft + (2 * side) * DG_W),
-                         dg_lane_load(ft + (2 * side + 1) * DG_W), x + DG_X_TRIG(0, 0));
-          else
-            dg_face_trig(rowf[2 * side], rowf[2 * side + 1], x + DG_X_TRIG(1, 0));
+          DG_UNROLL
+          for (int i = 0; i < DG_TRIG_N; ++i) x[DG_X_TRIG(d, i)] = fe[i];
           dg_trig_at(sp, tg, Q, t1d, p1, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);

@@ -181,8 +181,9 @@ static int on_boundary(const dg_grid *g, const int ijk[3], int d, int side) {
 }
 
 /* Reals of one row's table at degree r, q points (DG_ROW_*): the theta mass
- * inverse as the update applies it, (r+1)^2, 1 / (a^2 cos theta), cos and
- * sin of theta at the q points, the theta faces' cos and sin, the pole masks. */
+ * inverse as the update applies it, (r+1)^2, 1 / (a^2 cos theta) and the
+ * trigonometric interpolants at the q points, the theta faces' cos and sin,
+ * the pole masks. */
 static long row_len(int r, int q) { return DG_ROW_LEN((long)(r + 1), q); }
 
 /* Length of the geometry array: the model's inflow data (geom0 reals), the
@@ -197,12 +198,20 @@ static long geom_len(dg_disc *d) {
   return d->geom0 + n;
 }
 
+/* The degree K of the sphere's trigonometric interpolants, one for the whole
+ * grid (docs/ARCHITECTURE.md, "Geometry"): the wind is then the exact curl
+ * of a continuous psi_h of degree K, whose divergence the common q >= rmax
+ * + 1 Gauss points integrate exactly against every element's test
+ * functions (degree K + r - 1 <= 2 q - 1 per coordinate) for K = rmax + 2. */
+static int trig_degree(const dg_disc *d) { return d->map.rmax + 2; }
+
 /* The sphere's row tables (docs/ARCHITECTURE.md): for row j and degree r,
  * T[b][b'] = 2 / (2 b + 1) W_{j,r}^-1[b][b'] / a^2, so that the update's
  * diagonal reference inverse (2 a + 1)(2 b + 1) / 4 completes the exact
  * inverse of M_e = (dlam dth / 4) a^2 D_r (x) W_{j,r}; then at the q Gauss
- * points of the row 1 / (a^2 cos theta) (the stable-step rate), cos theta
- * and sin theta (the wind); cos and sin of the row's two faces, from the
+ * points of the row 1 / (a^2 cos theta) (the stable-step rate), the
+ * interpolants of cos(m theta), sin(m theta) and their derivatives (the
+ * wind, dg_grid_trig_interp); cos and sin of the row's two faces, from the
  * faces' coordinates as every row forms them (row j's plus face and row
  * j + 1's minus face: the same bits); the pole masks, 0 on a pole face. */
 static int build_rows(dg_disc *d, dg_real *geom) {
@@ -210,6 +219,7 @@ static int build_rows(dg_disc *d, dg_real *geom) {
   const int q = d->q;
   const double a2 = g->radius * g->radius;
   double x[DG_MAX_Q], w[DG_MAX_Q], winv[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
+  double trig[DG_TRIG_LEN];
   for (int k = 0; k < q; ++k) {
     x[k] = (double)d->basis.x[k];
     w[k] = (double)d->basis.w[k];
@@ -226,10 +236,10 @@ static int build_rows(dg_disc *d, dg_real *geom) {
       for (int k = 0; k < q; ++k) {
         const double th = dg_grid_theta(g, j, x[k]);
         t[DG_ROW_JINV(N) + k] = (dg_real)(1.0 / (a2 * cos(th)));
-        t[DG_ROW_TRIG(N, q) + k] = (dg_real)cos(th);
-        t[DG_ROW_TRIG(N, q) + q + k] = (dg_real)sin(th);
       }
       const double fl = g->lo[1] + j * g->h[1], fr = g->lo[1] + (j + 1) * g->h[1];
+      DG_CALL(dg_grid_trig_interp(trig_degree(d), fl, fr, q, x, trig, q));
+      for (int i = 0; i < DG_TRIG_N * q; ++i) t[DG_ROW_TRIG(N, q) + i] = (dg_real)trig[i];
       dg_real *tf = t + DG_ROW_FACE(N, q);
       tf[0] = (dg_real)cos(fl);
       tf[1] = (dg_real)sin(fl);
@@ -270,13 +280,16 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
      table (geom0 reals) */
   dg_real *gs = *geom ? *geom + d->geom0 : NULL;
   if (d->geom0 && d->bnd) dg_model_bdata(d->model, *geom);
-  if (d->geom0 && d->metric) /* the angle table, cos and sin of h_0/2 (1 + xi_k),
-                                 right before the first slot's */
-    for (int k = 0; k < d->q; ++k) {
-      const double a = 0.5 * g->h[0] * (1 + (double)d->basis.x[k]);
-      gs[k - DG_TRIG_LEN] = (dg_real)cos(a);
-      gs[DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)sin(a);
-    }
+  if (d->geom0 && d->metric) { /* the angle table right before the first slot's: the
+                                   interpolants of cos(m d), sin(m d) on [0, h_0] and
+                                   their derivatives at the Gauss points */
+    double xr[DG_MAX_Q], tab[DG_TRIG_LEN];
+    for (int k = 0; k < d->q; ++k) xr[k] = (double)d->basis.x[k];
+    DG_CALL(dg_grid_trig_interp(trig_degree(d), 0, g->h[0], d->q, xr, tab, DG_MAX_Q));
+    for (int i = 0; i < DG_TRIG_N; ++i)
+      for (int k = 0; k < d->q; ++k)
+        gs[i * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)tab[i * DG_MAX_Q + k];
+  }
   d->jump_sides = 0;
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];

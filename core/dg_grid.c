@@ -172,3 +172,31 @@ const char *dg_grid_label(const dg_grid *g, long e, char *buf, unsigned long len
     snprintf(buf, len, "(%d,%d)", ijk[0], ijk[1]);
   return buf;
 }
+
+int dg_grid_trig_interp(int K, double x0, double x1, int q, const double *xr, double *out,
+                        int stride) {
+  enum { NMAX = 64 };
+  long double gl[NMAX], f[4][NMAX], L[NMAX], dL[NMAX];
+  if (K < 1 || K >= NMAX) return dg_error(DG_ERR_ARG, "trigonometric interpolant of degree %d", K);
+  DG_CALL(dg_gauss_lobatto(K + 1, gl));
+  const long double a = x0, h = (long double)x1 - (long double)x0;
+  for (int l = 0; l <= K; ++l) {
+    /* the end nodes at exactly x0 and x1, as the faces are */
+    const long double x = l == 0 ? a : (l == K ? (long double)x1 : a + h * (1 + gl[l]) / 2);
+    f[0][l] = cosl(x), f[1][l] = sinl(x), f[2][l] = cosl(2 * x), f[3][l] = sinl(2 * x);
+  }
+  for (int k = 0; k < q; ++k) {
+    dg_lagrange_eval(K + 1, gl, (long double)xr[k], L, dL);
+    for (int m = 0; m < 2; ++m)
+      for (int cs = 0; cs < 2; ++cs) {
+        long double v = 0, dv = 0;
+        for (int l = 0; l <= K; ++l) {
+          v += f[2 * m + cs][l] * L[l];
+          dv += f[2 * m + cs][l] * dL[l];
+        }
+        out[(4 * m + cs) * stride + k] = (double)v;
+        out[(4 * m + 2 + cs) * stride + k] = (double)(dv * 2 / h);
+      }
+  }
+  return 0;
+}

@@ -88,6 +88,17 @@ double dg_grid_theta(const dg_grid *g, int row, double eta);
 int dg_grid_row_winv(const dg_grid *g, int row, int r, int q, const double *x, const double *w,
                      double *winv);
 
+/* The sphere's trigonometric interpolants (latlon; docs/ARCHITECTURE.md,
+ * "Geometry"): on the interval [x0, x1] of one coordinate, the interpolant
+ * I of degree K on its K + 1 Gauss-Lobatto nodes, at the q reference points
+ * xr[k] in [-1, 1] (x = x0 + (x1 - x0) (1 + xr) / 2):
+ *   out[i * stride + k], i = 4 (m - 1) + (0: I[cos m x], 1: I[sin m x],
+ *   2: d/dx I[cos m x], 3: d/dx I[sin m x]), m = 1, 2
+ * (stencils/dg_types.h, DG_X_TRIG's order).  Summed in long double, so each
+ * entry is about correctly rounded.  1 <= K <= 63. */
+int dg_grid_trig_interp(int K, double x0, double x1, int q, const double *xr, double *out,
+                        int stride);
+
 /* Element index of (i,j,k), each wrapped periodically (whatever the sides'
  * kinds: a boundary face's neighbour is decided by the caller). */
 long dg_grid_elem(const dg_grid *g, long i, long j, long k);

@@ -3,8 +3,10 @@
  *   a^2 cos(theta) h_t + d/dlambda (h w_lam) + d/dtheta (h w_th) = 0,
  *   w_lam = -d psi / d theta,  w_th = d psi / d lambda,
  * in the coordinates x = (lambda, theta) of the grid.  The flux is the
- * contravariant one: the wind's derivatives are analytic, so there is no
- * 1 / cos(theta) anywhere and w_th vanishes at the poles; the area element
+ * contravariant one: the wind is the curl of psi in (lambda, theta), so there
+ * is no 1 / cos(theta) anywhere and w_th vanishes at the poles; discretely,
+ * the exact curl of psi's element interpolant (dg_model_velocity), so a
+ * constant stays constant to round-off; the area element
  * a^2 cos(theta) is in the mass matrix, which the stages invert exactly per
  * row (docs/ARCHITECTURE.md).  Physical wind: u = w_lam / a, v = w_th /
  * (a cos theta).
@@ -41,10 +43,10 @@ typedef struct {
       dg_real ca, sa; /* cos(alpha), sin(alpha) */
     } w;              /* williamson */
     struct {
-      dg_real k1;     /* (10 a^2 / T) cos(pi t / T) (at_time) */
-      dg_real k2;     /* 2 pi a^2 / T */
-      dg_real cs, ss; /* cos and sin of the shift 2 pi t / T (at_time) */
-    } nl;             /* nair_lauritzen */
+      dg_real k1;       /* (10 a^2 / T) cos(pi t / T) (at_time) */
+      dg_real k2;       /* 2 pi a^2 / T */
+      dg_real c2s, s2s; /* cos and sin of twice the shift S = 2 pi t / T (at_time) */
+    } nl;               /* nair_lauritzen */
   };
 } dg_model_params;
 
@@ -53,25 +55,38 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return 1;
 }
 
-/* The contravariant wind component d at x.  On the latitude-longitude grid
- * the stages hand over cos and sin of both coordinates with the point
- * (x[DG_X_COS(e)], x[DG_X_SIN(e)]: angle addition from per-slot face values,
- * docs/ARCHITECTURE.md), so the wind costs a few multiplications and no
- * trigonometric function.  x is never NULL at run time (needs_x); a copy of
- * the stages compiled for x = NULL folds here. */
+/* The contravariant wind component d at x: the exact derivatives of psi_h,
+ * the stream function with each trigonometric factor replaced by its
+ * interpolant of degree K on the element's Gauss-Lobatto nodes, which the
+ * stages hand over with the point (x[DG_X_C(e, m)], x[DG_X_DC(e, m)], ..:
+ * angle addition from per-slot face values and tables, no trigonometric
+ * function per point; docs/ARCHITECTURE.md, "Geometry").  psi_h is a
+ * polynomial of degree K per coordinate and continuous across faces, so
+ * the discrete divergence of the wind is exactly zero where the Gauss rule
+ * integrates it exactly (K = rmax + 2): a constant stays constant.
+ *   williamson:     psi_h = -s (ca I[sin th] - sa I[cos lam] I[cos th])
+ *   nair_lauritzen: psi_h = k1 (1 - I[cos 2 lam']) / 2 (1 + I[cos 2 th]) / 2
+ *                           - k2 I[sin th],
+ *                   I[cos 2 lam'] = cos 2S I[cos 2 lam] + sin 2S I[sin 2 lam]
+ * (sin^2 = (1 - cos 2) / 2, cos^2 = (1 + cos 2) / 2, lam' = lam - S, S the
+ * shift), and w_lam = -d psi_h / d th, w_th = d psi_h / d lam.  x is never
+ * NULL at run time (needs_x); a copy of the stages compiled for x = NULL
+ * folds here. */
 DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg_lane *x, int d) {
   if (!x) return dg_lane_set(0);
-  const dg_lane cl = x[DG_X_COS(0)], sl = x[DG_X_SIN(0)];
-  const dg_lane ct = x[DG_X_COS(1)], st = x[DG_X_SIN(1)];
   if (p->flow == DG_SPHERE_WILLIAMSON) {
-    if (d == 0) return (ct * p->w.ca + st * cl * p->w.sa) * p->w.s;
-    return sl * ct * (-p->w.s * p->w.sa);
+    if (d == 0)
+      return (x[DG_X_DS(1, 1)] * p->w.ca - x[DG_X_C(0, 1)] * x[DG_X_DC(1, 1)] * p->w.sa) * p->w.s;
+    return x[DG_X_DC(0, 1)] * x[DG_X_C(1, 1)] * (p->w.s * p->w.sa);
   }
-  /* lambda' = lambda - shift */
-  const dg_lane slp = sl * p->nl.cs - cl * p->nl.ss;
-  if (d == 0) return slp * slp * st * ct * (2 * p->nl.k1) + ct * p->nl.k2;
-  const dg_lane clp = cl * p->nl.cs + sl * p->nl.ss;
-  return slp * clp * ct * ct * (2 * p->nl.k1);
+  if (d == 0) { /* -k1 (1 - I[cos 2 lam']) / 4 I[cos 2 th]' + k2 I[sin th]' */
+    const dg_lane c2 = x[DG_X_C(0, 2)] * p->nl.c2s + x[DG_X_S(0, 2)] * p->nl.s2s;
+    return (c2 - (dg_real)1) * x[DG_X_DC(1, 2)] * ((dg_real)0.25 * p->nl.k1) +
+           x[DG_X_DS(1, 1)] * p->nl.k2;
+  }
+  /* -k1 I[cos 2 lam']' / 4 (1 + I[cos 2 th]) */
+  const dg_lane dc2 = x[DG_X_DC(0, 2)] * p->nl.c2s + x[DG_X_DS(0, 2)] * p->nl.s2s;
+  return dc2 * (x[DG_X_C(1, 2)] + (dg_real)1) * ((dg_real)-0.25 * p->nl.k1);
 }
 
 DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
@@ -147,8 +162,8 @@ static int sphere_finish(void *dev, void *host, const dg_model_domain *dom,
   } else {
     p->nl.k1 = (dg_real)(10 * a * a / h->period);
     p->nl.k2 = (dg_real)(2 * M_PI * a * a / h->period);
-    p->nl.cs = 1;
-    p->nl.ss = 0;
+    p->nl.c2s = 1;
+    p->nl.s2s = 0;
   }
   return 0;
 }
@@ -206,8 +221,8 @@ static void sphere_at_time(void *dev, const void *host, double t) {
   if (p->flow != DG_SPHERE_NAIR_LAURITZEN) return;
   const double a = h->radius;
   p->nl.k1 = (dg_real)(10 * a * a / h->period * cos(M_PI * t / h->period));
-  p->nl.cs = (dg_real)cos(2 * M_PI * t / h->period);
-  p->nl.ss = (dg_real)sin(2 * M_PI * t / h->period);
+  p->nl.c2s = (dg_real)cos(4 * M_PI * t / h->period);
+  p->nl.s2s = (dg_real)sin(4 * M_PI * t / h->period);
 }
 
 static const char *sphere_file_name(const void *dev) {

@@ -68,3 +68,62 @@ int dg_legendre_table(int rmax, int np, const double *x, double *P, double *dP) 
   }
   return 0;
 }
+
+/* P_n and P_n' at x by the three-term recurrence, long double. */
+static void legendre_l(int n, long double x, long double *p, long double *dp) {
+  long double p0 = 1, p1 = x, d0 = 0, d1 = 1;
+  if (n == 0) {
+    *p = 1, *dp = 0;
+    return;
+  }
+  for (int k = 2; k <= n; ++k) {
+    const long double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+    const long double d2 = d0 + (2 * k - 1) * p1; /* P_k' = P_{k-2}' + (2k - 1) P_{k-1} */
+    p0 = p1, p1 = p2, d0 = d1, d1 = d2;
+  }
+  *p = p1, *dp = d1;
+}
+
+int dg_gauss_lobatto(int n, long double *x) {
+  if (n < 2 || n > DG_QUAD_MAXQ)
+    return dg_error(DG_ERR_ARG, "Gauss-Lobatto: %d points requested, need 2..%d", n, DG_QUAD_MAXQ);
+  const int K = n - 1;
+  x[0] = -1, x[K] = 1;
+  for (int i = 1; i < K; ++i) {
+    /* Chebyshev-Lobatto start; Newton on P_K' with
+       P_K'' = (2 x P_K' - K (K + 1) P_K) / (1 - x^2) */
+    long double t = -cosl(3.14159265358979323846264338327950288L * i / K);
+    for (int it = 0; it < 100; ++it) {
+      long double p, dp;
+      legendre_l(K, t, &p, &dp);
+      const long double ddp = (2 * t * dp - K * (K + 1.0L) * p) / (1 - t * t);
+      const long double dt = dp / ddp;
+      t -= dt;
+      if (fabsl(dt) <= 1e-19L * (1 + fabsl(t))) break;
+    }
+    x[i] = t;
+  }
+  for (int i = 0; i < n / 2; ++i) { /* exactly symmetric */
+    const long double m = 0.5L * (x[K - i] - x[i]);
+    x[i] = -m, x[K - i] = m;
+  }
+  if (n % 2) x[K / 2] = 0;
+  for (int i = 1; i < n; ++i)
+    if (!(x[i] > x[i - 1]))
+      return dg_error(DG_ERR_NUMERIC, "Gauss-Lobatto: nodes of the %d-point rule not ascending", n);
+  return 0;
+}
+
+void dg_lagrange_eval(int n, const long double *xn, long double x, long double *L,
+                      long double *dL) {
+  for (int l = 0; l < n; ++l) {
+    long double v = 1, dv = 0; /* the product and its derivative, term by term */
+    for (int m = 0; m < n; ++m) {
+      if (m == l) continue;
+      const long double f = (x - xn[m]) / (xn[l] - xn[m]), df = 1 / (xn[l] - xn[m]);
+      dv = dv * f + v * df;
+      v *= f;
+    }
+    L[l] = v, dL[l] = dv;
+  }
+}

@@ -253,67 +253,99 @@ DG_HD static inline void dg_row_fetch(const dg_real *tab, const dg_lane off, con
   }
 }
 
-/* Where the sphere's cos and sin at a point come from: the bucket's angle
- * table (tt, cos and sin of h_0/2 (1 + xi_k), one value for all lanes), the
- * slot's lambda faces (ft, per lane) and the row's table (tab + off, N modes
- * per direction). */
+/* Where the sphere's trigonometric entries at a point come from: the
+ * bucket's angle table (tt, the interpolants of cos(m d), sin(m d) and their
+ * derivatives at the Gauss points, one value for all lanes), the slot's
+ * lambda faces (ft, per lane) and the row's table (tab + off, N modes per
+ * direction). */
 typedef struct {
   const dg_real *tt, *ft, *tab;
   dg_lane off;
   int N;
 } dg_sphere_src;
 
-/* cos and sin of coordinate e at Gauss point k into cs[0], cs[1]: lambda by
- * angle addition from the element's minus face, cos(l_minus + d_k) =
- * cos l_minus cos d_k - sin l_minus sin d_k; theta, which depends on the row
- * alone, from the row's table (DG_ROW_TRIG; uni: dg_row_fetch).  No
- * trigonometric function per point; faces take the slot's and the row's own
- * face values, so the two elements of a face see the same bits. */
+/* The DG_TRIG_N entries of a coordinate at a face (DG_X_TRIG's order) from
+ * cos and sin of the face: the values for m = 1 and, by the double angle,
+ * m = 2; the derivatives along the face's normal 0.  The two elements of a
+ * face call it with the same bits, so they see the same entries. */
+DG_HD static inline void dg_face_trig(const dg_lane c, const dg_lane s, dg_lane *cs) {
+  cs[0] = c;
+  cs[1] = s;
+  cs[4] = c * c - s * s;
+  cs[5] = (c * s) * (dg_real)2;
+  cs[2] = cs[3] = cs[6] = cs[7] = dg_lane_set(0);
+}
+
+/* The DG_TRIG_N entries of coordinate e at Gauss point k into cs
+ * (DG_X_TRIG's order): lambda by angle addition from the element's minus
+ * face, I[cos(m l_minus + m d)] = cos(m l_minus) I[cos m d] - sin(m l_minus)
+ * I[sin m d] (interpolation is linear and the lambda spacing uniform, so one
+ * table serves every element), the derivatives alike; theta, which depends
+ * on the row alone, from the row's table (DG_ROW_TRIG; uni:
+ * dg_row_fetch).  No trigonometric function per point. */
 DG_HD static inline void dg_point_trig(const dg_sphere_src *S, const int uni, const int Q,
                                        const int e, const int k, dg_lane *cs) {
   if (e == 0) {
-    const dg_lane cm = dg_lane_load(S->ft), sm = dg_lane_load(S->ft + DG_W);
-    const dg_real c = S->tt[k], s = S->tt[DG_MAX_Q + k];
-    cs[0] = cm * c - sm * s;
-    cs[1] = sm * c + cm * s;
+    dg_lane fm[DG_TRIG_N];
+    dg_face_trig(dg_lane_load(S->ft), dg_lane_load(S->ft + DG_W), fm);
+    DG_UNROLL
+    for (int m = 0; m < 2; ++m) {
+      const dg_lane cm = fm[4 * m], sm = fm[4 * m + 1];
+      const dg_real *t = S->tt + 4 * m * DG_MAX_Q + k;
+      cs[4 * m] = cm * t[0] - sm * t[DG_MAX_Q];
+      cs[4 * m + 1] = sm * t[0] + cm * t[DG_MAX_Q];
+      cs[4 * m + 2] = cm * t[2 * DG_MAX_Q] - sm * t[3 * DG_MAX_Q];
+      cs[4 * m + 3] = sm * t[2 * DG_MAX_Q] + cm * t[3 * DG_MAX_Q];
+    }
   } else {
-    cs[0] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + k);
-    cs[1] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + Q + k);
+    DG_UNROLL
+    for (int i = 0; i < DG_TRIG_N; ++i)
+      cs[i] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + i * Q + k);
   }
 }
 
-/* dg_point_trig at all of the element's Gauss points, trg[(2 e + s) Q + k]
- * (e = 0 lambda, 1 theta; s = 0 cos, 1 sin), once per element and stage
- * where the backend keeps them (DG_TRIG_ONCE, the CPU: the volume points
- * read each value 2 Q times); the GPU forms them at each point instead
- * (4Q lanes more per thread would be local memory). */
+/* dg_point_trig at all of the element's Gauss points, trg[(DG_TRIG_N e + i)
+ * Q + k], once per element and stage where the backend keeps them
+ * (DG_TRIG_ONCE, the CPU: the volume points read each value 2 Q times); the
+ * GPU forms them at each point instead (2 DG_TRIG_N Q lanes more per thread
+ * would be local memory). */
 DG_HD static inline void dg_sphere_trig(const dg_sphere_src *S, const int uni, const int Q,
                                         dg_lane *trg) {
   DG_UNROLL
   for (int k = 0; k < Q; ++k) {
-    dg_lane cs[2];
+    dg_lane cs[DG_TRIG_N];
     dg_point_trig(S, uni, Q, 0, k, cs);
-    trg[k] = cs[0];
-    trg[Q + k] = cs[1];
+    DG_UNROLL
+    for (int i = 0; i < DG_TRIG_N; ++i) trg[i * Q + k] = cs[i];
   }
-  dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q), 2 * Q, trg + 2 * Q);
+  dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q), DG_TRIG_N * Q, trg + DG_TRIG_N * Q);
 }
 
-/* cos and sin of coordinate e at Gauss point k into x: from trg where the
+/* The entries of coordinate e at Gauss point k into x: from trg where the
  * backend keeps them (DG_TRIG_ONCE), else formed here (dg_point_trig). */
 DG_HD static inline void dg_trig_at(const dg_sphere_src *S, const dg_lane *trg, const int Q,
                                     const int e, const int k, dg_lane *x) {
   if (DG_TRIG_ONCE) {
-    x[DG_X_COS(e)] = trg[2 * e * Q + k];
-    x[DG_X_SIN(e)] = trg[(2 * e + 1) * Q + k];
+    DG_UNROLL
+    for (int i = 0; i < DG_TRIG_N; ++i) x[DG_X_TRIG(e, i)] = trg[(DG_TRIG_N * e + i) * Q + k];
   } else {
-    dg_point_trig(S, 0, Q, e, k, x + DG_X_COS(e));
+    dg_point_trig(S, 0, Q, e, k, x + DG_X_TRIG(e, 0));
   }
+}
+
+/* The position as a model sees it, all 0 (DG_X_LEN lanes), in loops short
+ * enough for the compiler to unroll them whole (GCC peels at most 16
+ * iterations: one loop of 19 stays a loop and keeps x in memory). */
+DG_HD static inline void dg_x_zero(dg_lane *x) {
+  DG_UNROLL
+  for (int e = 0; e < 3; ++e) x[e] = dg_lane_set(0);
+  DG_UNROLL
+  for (int i = 0; i < 2 * DG_TRIG_N; ++i) x[DG_X_TRIG(0, i)] = dg_lane_set(0);
 }
 
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
  * directions (first fastest), ls is the index along the last direction; on
- * the sphere (met) also their cos and sin (dg_trig_at).  S always points to
+ * the sphere (met) also their trigonometric entries (dg_trig_at).  S always points to
  * the stage's own struct, set or not: a pointer that may also be NULL kept
  * the struct in local memory on the GPU (a 40-byte stack frame, ptxas). */
 DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
@@ -576,14 +608,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
 #endif
   /* the sphere (A->metric): the row table's offset (moff; uni: the whole
      microblock in one row), the lambda faces' cos and sin (ft), the
-     bucket's angle table (tt); from them cos and sin at the Gauss points
-     (once per element into trg where DG_TRIG_ONCE, else at each point:
-     dg_trig_at) and from the row the theta faces' cos and sin and pole
+     bucket's angle table (tt); from them the trigonometric entries at the
+     Gauss points (once per element into trg where DG_TRIG_ONCE, else at
+     each point: dg_trig_at) and from the row the theta faces' cos and sin and pole
      masks (rowf, DG_ROW_FACE) */
   const int met = NX && geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
-  dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1], rowf[6];
+  dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1], rowf[6];
   dg_sphere_src sph;     /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
   const dg_lane *tg = 0; /* trg where it is set: gcc cannot tie a read of trg to met */
   int uni = 0;
@@ -619,8 +651,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = dg_lane_set(0);
-  DG_UNROLL_ALL
-  for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
+  /* x is read only where the model takes a position (NX): zeroing it in
+     the NX = 0 copy changed that copy's register allocation */
+  if (NX) dg_x_zero(x);
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
@@ -707,7 +740,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
     DG_UNROLL_ALL
     for (int side = 0; side < 2; ++side) {
       const int fc = 2 * d + side;
-      dg_lane xf = dg_lane_set(0);
+      /* the sphere: the face's own entries (dg_face_trig), once per face */
+      dg_lane xf = dg_lane_set(0), fe[DG_TRIG_N];
+      if (DIM == 2 && met)
+        dg_face_trig(d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side],
+                     d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1], fe);
       if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
       /* a boundary side of the box: its kind and, per lane, 1 where this
          face lies on it; a microblock without such a face skips it */
@@ -752,9 +789,9 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
-        if (DIM == 2 && met) { /* the face's own cos and sin, the tangential point's */
-          x[DG_X_COS(d)] = d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side];
-          x[DG_X_SIN(d)] = d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1];
+        if (DIM == 2 && met) { /* the face's own entries, the tangential point's */
+          DG_UNROLL
+          for (int i = 0; i < DG_TRIG_N; ++i) x[DG_X_TRIG(d, i)] = fe[i];
           dg_trig_at(&sph, tg, Q, t1d, p1, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
@@ -964,7 +1001,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
   dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
-  dg_lane trg[DG_TRIG_ONCE ? 4 * DG_MAX_Q : 1];
+  dg_lane trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
   const dg_lane *tg = 0; /* trg where it is set */
   if (met) {             /* and 1 / (a^2 cos theta) along theta */
@@ -976,8 +1013,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
     DG_UNROLL_ALL
     for (int k = 0; k < Q; ++k) jinv[k] = dg_lane_set(1);
   }
-  DG_UNROLL_ALL
-  for (int e = 0; e < DG_X_LEN; ++e) x[e] = dg_lane_set(0);
+  dg_x_zero(x);
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) {
     xc[e] = vmax[e] = dg_lane_set(0);

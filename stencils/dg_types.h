@@ -73,28 +73,44 @@
 
 /* The position as a model sees it (the x of dg_model_flux and the others):
  * DG_X_LEN lanes; x[0..dim-1] the coordinates; on the latitude-longitude
- * grid also cos and sin of each coordinate at the point, x[DG_X_COS(e)] and
- * x[DG_X_SIN(e)] (e = 0: lambda, 1: theta), formed by the stages without a
- * trigonometric function (docs/ARCHITECTURE.md, "Geometry"); 0 elsewhere. */
-#define DG_X_LEN    7
-#define DG_X_COS(e) (3 + 2 * (e))
-#define DG_X_SIN(e) (4 + 2 * (e))
+ * grid also, for each coordinate e (0: lambda, 1: theta) and harmonic m = 1,
+ * 2, the element's interpolants of cos(m x_e) and sin(m x_e) and their
+ * derivatives d/dx_e at the point: x[DG_X_C(e, m)], x[DG_X_S(e, m)],
+ * x[DG_X_DC(e, m)], x[DG_X_DS(e, m)].  The interpolant is the one of degree
+ * K (dg_disc: rmax + 2) on the element's Gauss-Lobatto nodes, so a stream
+ * function built from these products is continuous and its wind exactly
+ * divergence-free (docs/ARCHITECTURE.md, "Geometry").  At a face of
+ * direction e the values along e are the exact ones of the face (the
+ * interpolant's end values) and the derivatives along e are 0 (a
+ * stream-function wind's normal component takes the tangential derivative
+ * only).  Formed by the stages without a trigonometric function; 0 off the
+ * sphere. */
+#define DG_TRIG_N       8 /* entries per coordinate */
+#define DG_X_LEN        (3 + 2 * DG_TRIG_N)
+#define DG_X_TRIG(e, i) (3 + DG_TRIG_N * (e) + (i))
+#define DG_X_C(e, m)    DG_X_TRIG(e, 4 * ((m)-1))
+#define DG_X_S(e, m)    DG_X_TRIG(e, 4 * ((m)-1) + 1)
+#define DG_X_DC(e, m)   DG_X_TRIG(e, 4 * ((m)-1) + 2)
+#define DG_X_DS(e, m)   DG_X_TRIG(e, 4 * ((m)-1) + 3)
 
 /* The sphere's geometry (dg_stage_args.metric): DG_GEOM_METRIC reals per
  * slot after the 3 dim coordinates: the offset of its row's table and cos
  * and sin of lambda at its two lambda faces [side][cos, sin]; before the
- * slots, DG_TRIG_LEN reals: cos and sin of h_0/2 (1 + xi_k) at the Gauss
- * points, [cos, sin][k].  What depends on theta alone is in the row's table
- * (one per row and degree, N = r + 1 modes per direction, q points): the
- * weighted theta mass inverse [N][N], 1 / (a^2 cos theta) at the q points,
- * cos and sin of theta there [cos, sin][q], and cos, sin of the theta faces
- * and their pole masks [cos-, sin-, cos+, sin+, mask-, mask+]. */
+ * slots, DG_TRIG_LEN reals: at the Gauss points d_k = h_0/2 (1 + xi_k), the
+ * interpolants (degree K, on [0, h_0]) of cos(m d), sin(m d) and their
+ * derivatives, [i][k] with i in DG_X_TRIG's order (m = 1, 2).  What depends
+ * on theta alone is in the row's table (one per row and degree, N = r + 1
+ * modes per direction, q points): the weighted theta mass inverse [N][N],
+ * 1 / (a^2 cos theta) at the q points, the row's interpolants of cos(m
+ * theta), sin(m theta) and their derivatives there [i][q] (DG_X_TRIG's
+ * order), and cos, sin of the theta faces and their pole masks [cos-, sin-,
+ * cos+, sin+, mask-, mask+]. */
 #define DG_GEOM_METRIC    5
-#define DG_TRIG_LEN       (2 * DG_MAX_Q)
+#define DG_TRIG_LEN       (DG_TRIG_N * DG_MAX_Q)
 #define DG_ROW_JINV(n)    ((n) * (n))
 #define DG_ROW_TRIG(n, q) ((n) * (n) + (q))
-#define DG_ROW_FACE(n, q) ((n) * (n) + 3 * (q))
-#define DG_ROW_LEN(n, q)  ((n) * (n) + 3 * (q) + 6)
+#define DG_ROW_FACE(n, q) ((n) * (n) + (1 + DG_TRIG_N) * (q))
+#define DG_ROW_LEN(n, q)  ((n) * (n) + (1 + DG_TRIG_N) * (q) + 6)
 
 /* A stage helper for rare work (a face on a boundary side), kept out of
  * line: inlined, its code was copied into every unrolled face point of the

@@ -1,7 +1,10 @@
 ! dgref_sphere: modal DG for scalar advection on the latitude-longitude sphere,
 !   a^2 cos(th) dh/dt + d/dlam (h w_lam) + d/dth (h w_th) = 0,
 ! with the wind given by a stream function psi(lam, th, t):
-!   w_lam = -d psi/d th,  w_th = d psi/d lam  (units m^2/s, no 1/cos(th)).
+!   w_lam = -d psi/d th,  w_th = d psi/d lam  (units m^2/s, no 1/cos(th)),
+! where psi is replaced on each element by its tensor-product interpolant of
+! degree kdeg = maxdeg + 2 on Gauss-Lobatto nodes (continuous across faces,
+! so the discrete wind is exactly divergence-free; set_wind).
 !
 ! Grid: n1 x n2 elements, lam in [0, 2 pi) periodic, th in [-pi/2, pi/2],
 ! element (i, j) covers [2 pi i/n1, 2 pi (i+1)/n1] x [-pi/2 + pi j/n2, -pi/2 + pi (j+1)/n2],
@@ -27,6 +30,8 @@ module dgref_sphere
   integer, parameter, public :: srk_euler = 1, srk_ssprk2 = 2, srk_ssprk3 = 3, srk_rk4 = 4, &
                                 srk_lsrk4 = 5
   real(dp), parameter, public :: earth_radius = 6.37122e6_dp, seconds_per_day = 86400.0_dp
+  ! extended precision for the interpolated stream function (setup and wind)
+  integer, parameter :: xp = selected_real_kind(18)
 
   ! Carpenter & Kennedy (1994), NASA TM-109112, five-stage fourth-order
   ! 2N-storage scheme (their solution 3): k <- A_s k + dt L(u, t + c_s dt),
@@ -70,6 +75,13 @@ module dgref_sphere
     real(dp), allocatable :: vl(:,:,:), vt(:,:,:)          ! (1:q, 1:q, 0:nelem-1) w_lam, w_th
     real(dp), allocatable :: fl(:,:)                       ! (1:q, 0:nelem-1) w_lam on the east face
     real(dp), allocatable :: ft(:,:)                       ! (1:q, 0:nelem-1) w_th on the north face
+    ! the stream function's interpolant: degree kdeg = maxdeg + 2 on the
+    ! kdeg + 1 Gauss-Lobatto nodes of each element; from the node values to
+    ! the values (ipg) and the d/d(reference) derivatives (dpg) at the q
+    ! Gauss points, through the Legendre (modal) form of the interpolant
+    integer :: kdeg = 0
+    real(xp), allocatable :: gll(:)                        ! (0:kdeg)
+    real(xp), allocatable :: ipg(:,:), dpg(:,:)            ! (1:q, 0:kdeg)
   end type sphere_t
 
   public :: sphere_setup, sphere_project, sphere_rhs, sphere_step, sphere_errors, &
@@ -155,6 +167,8 @@ contains
       end do
     end do
 
+    call stream_interpolation(sp, ok)
+    if (.not. ok) return
     allocate(sp%vl(sp%q, sp%q, 0:sp%nelem - 1), sp%vt(sp%q, sp%q, 0:sp%nelem - 1))
     allocate(sp%fl(sp%q, 0:sp%nelem - 1), sp%ft(sp%q, 0:sp%nelem - 1))
     call set_wind(sp, 0.0_dp)
@@ -216,55 +230,154 @@ contains
     end do
   end subroutine cholesky_inverse
 
-  ! The contravariant wind (w_lam, w_th) at (lam, th) and time t.
-  pure subroutine wind_at(sp, lam, th, t, wl, wt)
+  ! P_0..P_n and their derivatives at x, extended precision.
+  pure subroutine legendre_xp(n, x, p, dp1)
+    integer, intent(in) :: n
+    real(xp), intent(in) :: x
+    real(xp), intent(out) :: p(0:n), dp1(0:n)
+    integer :: k
+    p(0) = 1.0_xp
+    dp1(0) = 0.0_xp
+    if (n == 0) return
+    p(1) = x
+    dp1(1) = 1.0_xp
+    do k = 2, n
+      p(k) = (real(2 * k - 1, xp) * x * p(k - 1) - real(k - 1, xp) * p(k - 2)) / real(k, xp)
+      dp1(k) = dp1(k - 2) + real(2 * k - 1, xp) * p(k - 1)
+    end do
+  end subroutine legendre_xp
+
+  ! The Gauss-Lobatto nodes of degree kdeg (the roots of P_kdeg' and +-1) and
+  ! the maps from node values to values and derivatives at the Gauss points:
+  ! the Legendre coefficients of the interpolant solve V c = f,
+  ! V(l, n) = P_n(x_l) (Gauss-Jordan), and are evaluated at the points.
+  subroutine stream_interpolation(sp, ok)
+    type(sphere_t), intent(inout) :: sp
+    logical, intent(out) :: ok
+    integer :: k, l, n, it, piv
+    real(xp) :: x, dx, p(0:sp%maxdeg + 2), d(0:sp%maxdeg + 2), ddp
+    real(xp) :: v(0:sp%maxdeg + 2, 0:sp%maxdeg + 2), vi(0:sp%maxdeg + 2, 0:sp%maxdeg + 2)
+    real(xp) :: rowv(0:sp%maxdeg + 2), f
+    sp%kdeg = sp%maxdeg + 2
+    k = sp%kdeg
+    allocate(sp%gll(0:k), sp%ipg(sp%q, 0:k), sp%dpg(sp%q, 0:k))
+    sp%gll(0) = -1.0_xp
+    sp%gll(k) = 1.0_xp
+    do l = 1, k - 1
+      x = -cos(acos(-1.0_xp) * real(l, xp) / real(k, xp))
+      do it = 1, 100
+        call legendre_xp(k, x, p, d)
+        ddp = (2.0_xp * x * d(k) - real(k, xp) * real(k + 1, xp) * p(k)) / (1.0_xp - x * x)
+        dx = d(k) / ddp
+        x = x - dx
+        if (abs(dx) <= 1.0e-19_xp) exit
+      end do
+      sp%gll(l) = x
+    end do
+    ! V and its inverse
+    do l = 0, k
+      call legendre_xp(k, sp%gll(l), p, d)
+      v(l, :) = p
+    end do
+    vi = 0.0_xp
+    do l = 0, k
+      vi(l, l) = 1.0_xp
+    end do
+    ok = .true.
+    do n = 0, k
+      piv = n - 1 + maxloc(abs(v(n:k, n)), 1)
+      if (abs(v(piv, n)) <= 0.0_xp) then
+        ok = .false.
+        return
+      end if
+      rowv = v(n, :); v(n, :) = v(piv, :); v(piv, :) = rowv
+      rowv = vi(n, :); vi(n, :) = vi(piv, :); vi(piv, :) = rowv
+      f = v(n, n)
+      v(n, :) = v(n, :) / f
+      vi(n, :) = vi(n, :) / f
+      do l = 0, k
+        if (l == n) cycle
+        f = v(l, n)
+        v(l, :) = v(l, :) - f * v(n, :)
+        vi(l, :) = vi(l, :) - f * vi(n, :)
+      end do
+    end do
+    ! vi(n, l): Legendre coefficient n of the interpolant of node value l
+    do it = 1, sp%q
+      call legendre_xp(k, real(sp%xq(it), xp), p, d)
+      do l = 0, k
+        sp%ipg(it, l) = sum(p * vi(:, l))
+        sp%dpg(it, l) = sum(d * vi(:, l))
+      end do
+    end do
+  end subroutine stream_interpolation
+
+  ! The stream function psi at (lam, th) and time t, extended precision.
+  pure function psi_at(sp, lam, th, t) result(psi)
     type(sphere_t), intent(in) :: sp
-    real(dp), intent(in) :: lam, th, t
-    real(dp), intent(out) :: wl, wt
-    real(dp) :: lp, k, ct
+    real(xp), intent(in) :: lam, th
+    real(dp), intent(in) :: t
+    real(xp) :: psi, lp, a, tx
+    a = real(sp%a, xp)
+    tx = real(t, xp)
     if (sp%wind == wind_deform) then
       ! Nair & Lauritzen (2010), case 4: psi = (10 a^2/T) sin^2(lam') cos^2(th) cos(pi t/T)
       !                                       - (2 pi a^2/T) sin(th),  lam' = lam - 2 pi t/T
-      lp = lam - 2.0_dp * pi * t / sp%tdef
-      k = 10.0_dp * sp%a**2 / sp%tdef * cos(pi * t / sp%tdef)
-      ct = cos(th)
-      wl = k * sin(lp)**2 * 2.0_dp * sin(th) * ct + 2.0_dp * pi * sp%a**2 / sp%tdef * ct
-      wt = k * 2.0_dp * sin(lp) * cos(lp) * ct**2
+      lp = lam - 2.0_xp * acos(-1.0_xp) * tx / real(sp%tdef, xp)
+      psi = 10.0_xp * a**2 / real(sp%tdef, xp) * sin(lp)**2 * cos(th)**2 &
+            * cos(acos(-1.0_xp) * tx / real(sp%tdef, xp)) &
+            - 2.0_xp * acos(-1.0_xp) * a**2 / real(sp%tdef, xp) * sin(th)
     else
       ! Williamson et al. (1992), test 1: psi = -a u0 (sin th cos alpha - cos lam cos th sin alpha)
-      wl = sp%a * sp%u0 * (cos(th) * cos(sp%alpha) + sin(th) * cos(lam) * sin(sp%alpha))
-      wt = -sp%a * sp%u0 * sin(lam) * cos(th) * sin(sp%alpha)
+      psi = -a * real(sp%u0, xp) * (sin(th) * cos(real(sp%alpha, xp)) &
+                                    - cos(lam) * cos(th) * sin(real(sp%alpha, xp)))
     end if
-  end subroutine wind_at
+  end function psi_at
 
-  ! Fill the wind tables for time t (once for the steady Williamson wind).
+  ! Fill the wind tables for time t (once for the steady Williamson wind):
+  ! w_lam = -d psi_h/d th and w_th = d psi_h/d lam, psi_h the tensor-product
+  ! interpolant of psi of degree kdeg on the element's Gauss-Lobatto nodes
+  ! (continuous across faces; README.md, "The sphere").
   subroutine set_wind(sp, t)
     type(sphere_t), intent(inout) :: sp
     real(dp), intent(in) :: t
-    real(dp) :: lam, th, wl, wt
-    integer :: e, i, j, p, k
+    real(xp) :: ps(0:sp%kdeg, 0:sp%kdeg), lam0, th0, lam, th, sl, st
+    real(xp) :: t1(sp%q, 0:sp%kdeg), t2(sp%q, 0:sp%kdeg)
+    integer :: e, i, j, p, k, l, m, kd
 
     if (sp%wind_set .and. sp%wind == wind_williamson) return
+    kd = sp%kdeg
+    sl = 2.0_xp / real(sp%dlam, xp)
+    st = 2.0_xp / real(sp%dth, xp)
     do e = 0, sp%nelem - 1
       i = mod(e, sp%n1)
       j = e / sp%n1
-      do k = 1, sp%q
-        do p = 1, sp%q
-          call sphere_point(sp, i, j, sp%xq(p), sp%xq(k), lam, th)
-          call wind_at(sp, lam, th, t, sp%vl(p, k, e), sp%vt(p, k, e))
+      lam0 = 2.0_xp * acos(-1.0_xp) * real(i, xp) / real(sp%n1, xp)
+      th0 = -0.5_xp * acos(-1.0_xp) + acos(-1.0_xp) * real(j, xp) / real(sp%n2, xp)
+      do m = 0, kd
+        th = th0 + 0.5_xp * (sp%gll(m) + 1.0_xp) * real(sp%dth, xp)
+        do l = 0, kd
+          lam = lam0 + 0.5_xp * (sp%gll(l) + 1.0_xp) * real(sp%dlam, xp)
+          ps(l, m) = psi_at(sp, lam, th, t)
         end do
       end do
-      ! east face lam = 2 pi (i+1)/n1 as element (i, j) sees it
+      ! one direction at a time: along lam to the points p (values t1,
+      ! derivatives t2), then along th to the points k
+      t1 = matmul(sp%ipg, ps)
+      t2 = matmul(sp%dpg, ps)
       do k = 1, sp%q
-        call sphere_point(sp, i, j, 1.0_dp, sp%xq(k), lam, th)
-        call wind_at(sp, lam, th, t, wl, wt)
-        sp%fl(k, e) = wl
+        do p = 1, sp%q
+          sp%vl(p, k, e) = real(-st * sum(sp%dpg(k, :) * t1(p, :)), dp)
+          sp%vt(p, k, e) = real(sl * sum(sp%ipg(k, :) * t2(p, :)), dp)
+        end do
+      end do
+      ! east face lam = 2 pi (i+1)/n1 (the last node column), as element (i, j) sees it
+      do k = 1, sp%q
+        sp%fl(k, e) = real(-st * sum(sp%dpg(k, :) * ps(kd, :)), dp)
       end do
       ! north face th = -pi/2 + pi (j+1)/n2 (unused on the last row: the pole)
       do p = 1, sp%q
-        call sphere_point(sp, i, j, sp%xq(p), 1.0_dp, lam, th)
-        call wind_at(sp, lam, th, t, wl, wt)
-        sp%ft(p, e) = wt
+        sp%ft(p, e) = real(sl * sum(sp%dpg(p, :) * ps(:, kd)), dp)
       end do
     end do
     sp%wind_t = t

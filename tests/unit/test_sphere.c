@@ -2,9 +2,16 @@
  *   mass      total mass (the weighted mass, 1^T M c) conserved to 1e-13
  *             relative on uniform, latitude and random degree maps, with the
  *             wind crossing the poles;
- *   constant  a constant stays constant: to quadrature accuracy (the
- *             discrete divergence of the analytic wind is not exactly zero),
- *             asserted below a bound and shrinking with more points q;
+ *   constant  a constant stays constant to round-off (1e-13) at the
+ *             default q = rmax + 1, on uniform, latitude and random degree
+ *             maps, for Williamson's flow at alpha = pi/2 - 0.05 and the
+ *             Nair-Lauritzen flow: the wind is the exact curl of the
+ *             interpolated stream function, exactly divergence-free under
+ *             the Gauss rule (docs/ARCHITECTURE.md, "Geometry");
+ *   interp    the trigonometric interpolants behind that wind
+ *             (dg_grid_trig_interp): exact at the interval's ends, exact for
+ *             a degree that reproduces them to round-off, and values and
+ *             derivatives converging at rates >= K + 1 and >= K;
  *   converge  smooth Gaussian hill, Williamson's rotation at alpha = 0 and
  *             pi/2, r = 1..3: normalised l2 error rates >= r + 0.5;
  *   pole      the pole faces carry no flux: after one Euler stage a state
@@ -17,6 +24,8 @@
  *             update on the sphere. */
 #include "dg_eval.h"
 #include "dg_field.h"
+#include "dg_grid.h"
+#include "dg_quadrature.h"
 #include "dg_test.h"
 #include "dg_ts.h"
 
@@ -37,8 +46,8 @@ typedef struct {
 /* A sphere of 2 n x n elements, degree map `map` (uniform | latitude |
  * random) with degrees up to r, q points (0: r + 1), Williamson's flow at
  * angle alpha with the initial data `initial`, projected. */
-static void sphere_make(sphere *s, int n, const char *map, int r, int q, double alpha,
-                        const char *initial) {
+static void sphere_make_flow(sphere *s, int n, const char *map, int r, int q, const char *flow,
+                             double alpha, const char *initial) {
   memset(s, 0, sizeof *s);
   OK(dg_grid_init_latlon(&s->g, 0, n, A_EARTH));
   if (!strcmp(map, "latitude"))
@@ -48,6 +57,7 @@ static void sphere_make(sphere *s, int n, const char *map, int r, int q, double 
   else
     OK(dg_degree_map_create_uniform(&s->map, &s->g, r));
   OK(dg_model_create(&s->model, "sphere_advection"));
+  OK(dg_model_set(s->model, "flow", flow));
   char buf[64];
   snprintf(buf, sizeof buf, "%.17g", alpha);
   OK(dg_model_set(s->model, "alpha", buf));
@@ -55,6 +65,11 @@ static void sphere_make(sphere *s, int n, const char *map, int r, int q, double 
   OK(dg_disc_create(&s->d, &s->g, s->map, q, s->model));
   OK(dg_field_create(&s->u, s->d));
   OK(dg_project_solution(s->d, s->u, 0.0));
+}
+
+static void sphere_make(sphere *s, int n, const char *map, int r, int q, double alpha,
+                        const char *initial) {
+  sphere_make_flow(s, n, map, r, q, "williamson", alpha, initial);
 }
 
 static void sphere_free(sphere *s) {
@@ -117,28 +132,82 @@ static double constant_deviation(sphere *s) {
 }
 
 static void test_constant(void) {
-  double dev[2];
-  for (int extra = 0; extra < 2; ++extra) {
-    sphere s;
-    sphere_make(&s, 8, "uniform", 3, 4 + 2 * extra, M_PI / 2 - 0.05, "hill");
-    OK(dg_project(s.d, s.u, one_fn, NULL));
-    const double d0 = constant_deviation(&s);
-    CHECK(d0 < 1e-14, "projection of 1: deviation %.3e", d0);
-    sphere_run(&s, DG_TS_SSPRK3, 0.25 * DAY, 0.5, 400);
-    dev[extra] = constant_deviation(&s);
-    printf("constant state, q = %d: largest deviation after 6 hours %.3e\n", 4 + 2 * extra,
-           dev[extra]);
-    sphere_free(&s);
+  const char *maps[] = {"uniform", "latitude", "random"};
+  const char *flows[] = {"williamson", "nair_lauritzen"};
+  for (int f = 0; f < 2; ++f)
+    for (int i = 0; i < 3; ++i) {
+      sphere s;
+      sphere_make_flow(&s, 8, maps[i], 3, 0, flows[f], M_PI / 2 - 0.05, "hill");
+      OK(dg_project(s.d, s.u, one_fn, NULL));
+      const double d0 = constant_deviation(&s);
+      CHECK(d0 < 1e-14, "projection of 1: deviation %.3e", d0);
+      double m0, m1;
+      OK(dg_mass(s.d, s.u, &m0));
+      sphere_run(&s, DG_TS_SSPRK3, 0.25 * DAY, 0.5, 400);
+      OK(dg_mass(s.d, s.u, &m1));
+      const double dev = constant_deviation(&s), drift = fabs(m1 - m0) / fabs(m0);
+      printf("constant state, %s, %s map, q = %d: largest deviation after 6 hours %.3e, "
+             "mass drift %.3e\n",
+             flows[f], maps[i], dg_disc_q(s.d), dev, drift);
+      /* before the interpolated stream function: 5.3e-8 (williamson,
+         uniform, q = 4), round-off only from q = r + 3 */
+      CHECK(dev <= 1e-13, "constant state, %s, %s map: deviation %.3e", flows[f], maps[i], dev);
+      CHECK(drift < 1e-13, "constant state, %s, %s map: mass drift %.3e", flows[f], maps[i], drift);
+      sphere_free(&s);
+    }
+}
+
+/* The interpolants of cos(m x), sin(m x) of degree K on [x0, x0 + h] at
+ * Gauss points against the functions: the largest error of the values and
+ * of the derivatives, over m, cos and sin. */
+static void interp_error(int K, double x0, double h, int q, double *ev, double *ed) {
+  double xg[16], wg[16], out[8 * 16];
+  OK(dg_gauss_legendre(q, xg, wg));
+  OK(dg_grid_trig_interp(K, x0, x0 + h, q, xg, out, q));
+  *ev = *ed = 0;
+  for (int k = 0; k < q; ++k) {
+    const double x = x0 + 0.5 * h * (1 + xg[k]);
+    for (int m = 1; m <= 2; ++m) {
+      const double f[4] = {cos(m * x), sin(m * x), -m * sin(m * x), m * cos(m * x)};
+      for (int i = 0; i < 4; ++i) {
+        const double e = fabs(out[(4 * (m - 1) + i) * q + k] - f[i]);
+        double *w = i < 2 ? ev : ed;
+        if (e > *w) *w = e;
+      }
+    }
   }
-  /* measured 5.3e-8 (q = 4) and 8.6e-15 (q = 6): the quadrature error of the
-     discrete divergence of the analytic wind (trigonometric, not a
-     polynomial), which more points shrink to round-off */
-  CHECK(dev[0] < 5e-7, "constant state, q = 4: deviation %.3e", dev[0]);
-  CHECK(dev[1] < 1e-12, "constant state, q = 6: deviation %.3e", dev[1]);
-  CHECK(dev[1] < 1e-3 * dev[0],
-        "constant state: more points should shrink the deviation "
-        "(%.3e -> %.3e)",
-        dev[0], dev[1]);
+}
+
+static void test_interp(void) {
+  /* the ends of the interval are nodes: exact there */
+  double ends[2] = {-1, 1}, out[8 * 2];
+  OK(dg_grid_trig_interp(4, 0.3, 0.7, 2, ends, out, 2));
+  const double xe[2] = {0.3, 0.7};
+  for (int k = 0; k < 2; ++k) {
+    const double f[4] = {cos(xe[k]), sin(xe[k]), cos(2 * xe[k]), sin(2 * xe[k])};
+    const int at[4] = {0, 2, 8, 10}; /* I[cos x], I[sin x], I[cos 2x], I[sin 2x] */
+    for (int i = 0; i < 4; ++i)
+      CHECK(fabs(out[at[i] + k] - f[i]) <= 1.2e-16, "end %d, entry %d: %.17g against %.17g", k,
+            at[i], out[at[i] + k], f[i]);
+  }
+  /* a high degree on a short interval: round-off */
+  double ev, ed;
+  interp_error(14, 1.1, 0.2, 8, &ev, &ed);
+  printf("interp K = 14 on 0.2: value error %.3e, derivative error %.3e\n", ev, ed);
+  CHECK(ev < 5e-16 && ed < 5e-15, "K = 14: errors %.3e %.3e", ev, ed);
+  /* rates at q = K - 1 points (the sphere's q = rmax + 1 for K = rmax + 2):
+     values O(h^(K+1)), derivatives O(h^K) (at the K Gauss points they would
+     be superconvergent: the derivative of (x^2 - 1) P_K' vanishes there) */
+  for (int K = 3; K <= 6; ++K) {
+    double v[2], dv[2];
+    for (int l = 0; l < 2; ++l) interp_error(K, 0.4, 0.4 / (1 << (2 * l)), K - 1, &v[l], &dv[l]);
+    const double rv = log(v[0] / v[1]) / log(4.0), rd = log(dv[0] / dv[1]) / log(4.0);
+    printf("interp K = %d: value errors %.3e %.3e (rate %.2f), derivative %.3e %.3e (rate "
+           "%.2f)\n",
+           K, v[0], v[1], rv, dv[0], dv[1], rd);
+    CHECK(rv >= K + 0.8, "K = %d: value rate %.2f", K, rv);
+    CHECK(rd >= K - 0.2, "K = %d: derivative rate %.2f", K, rd);
+  }
 }
 
 static void test_converge(void) {
@@ -252,6 +321,8 @@ int main(int argc, char **argv) {
     test_mass();
   else if (!strcmp(which, "constant"))
     test_constant();
+  else if (!strcmp(which, "interp"))
+    test_interp();
   else if (!strcmp(which, "converge"))
     test_converge();
   else if (!strcmp(which, "pole"))

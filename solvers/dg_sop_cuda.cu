@@ -394,6 +394,38 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   return launched("block Jacobi kernel");
 }
 
+int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
+  const dg_sop *op = bj->op;
+  const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && team_level(op)) {
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_d, d, D)
+    DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
+            op->g.dim);
+#undef DG_K
+    return launched("smoother kernel (team)");
+  }
+  DG_CALL(dg_sop_apply_d(op, x, t));
+  dg_svec_xpby_d(dg_sop_len(op), b, -1.0, t);
+  return dg_sblock_apply_d(bj, t, p);
+}
+
+int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float *t, float *p) {
+  const dg_sop *op = bj->op;
+  const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && team_level(op)) {
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_f, d, D)
+    DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
+            op->runi, op->g.dim);
+#undef DG_K
+    return launched("smoother kernel (team)");
+  }
+  DG_CALL(dg_sop_apply_f(op, x, t));
+  dg_svec_xpby_f(dg_sop_len(op), b, -1.0f, t);
+  return dg_sblock_apply_f(bj, t, p);
+}
+
 int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
                       double *bc) {
   return xfer(F, C, by_degree, r, bc, 0);

@@ -93,11 +93,12 @@ DG_HD static inline void DG_SN(dg_stang)(int dim, int d, int t[2]) {
  * contracting in shared memory): one 1D line of the trace, one row of the
  * volume term, the penalty of a face, one tangential mode's face terms. */
 
-/* Element geometry: half sizes, volume weights w_d = vol / half_d^2, vol. */
-DG_HD static inline void DG_SN(dg_sgeom)(const DG_SN(dg_sargs) * A, DG_SR half[3], DG_SR w[3],
-                                         DG_SR *vol) {
-  for (int d = 0; d < 3; ++d) half[d] = d < A->dim ? A->h[d] / 2 : 1;
-  for (int d = 0; d < A->dim; ++d) w[d] = half[0] * half[1] * half[2] / (half[d] * half[d]);
+/* Element geometry in dim (= A->dim) dimensions: half sizes, volume weights
+ * w_d = vol / half_d^2, vol. */
+DG_HD static inline void DG_SN(dg_sgeom)(const DG_SN(dg_sargs) * A, int dim, DG_SR half[3],
+                                         DG_SR w[3], DG_SR *vol) {
+  for (int d = 0; d < 3; ++d) half[d] = d < dim ? A->h[d] / 2 : 1;
+  for (int d = 0; d < dim; ++d) w[d] = half[0] * half[1] * half[2] / (half[d] * half[d]);
   *vol = half[0] * half[1] * half[2];
 }
 
@@ -203,7 +204,7 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
   DG_SR yl[DG_SNR * DG_SNR * DG_SNR];
   const long str[3] = {1, n, (long)n * n};
   DG_SR half[3], w[3], vol;
-  DG_SN(dg_sgeom)(A, half, w, &vol);
+  DG_SN(dg_sgeom)(A, dim, half, w, &vol);
   /* volume: sum_d w_d (K in d, M in the others) + a M */
   for (int i2 = 0; i2 < n2; ++i2)
     for (int i1 = 0; i1 < n1; ++i1)

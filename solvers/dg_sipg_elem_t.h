@@ -186,8 +186,10 @@ DG_HD static inline void DG_SN(dg_sface_trace)(const DG_SN(dg_stab) * T, int dim
   const int l1 = td[1] >= 0 ? lim : 0;
   const DG_SR sc = (DG_SR)2 / h;
   for (int t1 = 0; t1 <= l1; ++t1)
-    for (int t0 = 0; t0 <= lim; ++t0) DG_SN(dg_sline_trace)
-  (T, s, r, u + t0 * s0 + t1 * s1, sd, sc, &tr[t0 + DG_SNR * t1], &dn[t0 + DG_SNR * t1]);
+    for (int t0 = 0; t0 <= lim; ++t0) {
+      const int t = t0 + DG_SNR * t1;
+      DG_SN(dg_sline_trace)(T, s, r, u + t0 * s0 + t1 * s1, sd, sc, &tr[t], &dn[t]);
+    }
 }
 
 /* y_e = (a M + b K) u restricted to the test functions of element e, whose

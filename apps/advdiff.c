@@ -111,18 +111,6 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
   return 0;
 }
 
-/* The model's diffusion: its parameter nu, 0 where it has none. */
-static int model_nu(const dg_model *m, double *nu) {
-  *nu = 0;
-  for (int i = 0; i < dg_model_nparam(m); ++i)
-    if (!strcmp(dg_model_param_name(m, i), "nu")) {
-      char buf[64];
-      DG_CALL(dg_model_param_text(m, i, buf, sizeof buf));
-      *nu = strtod(buf, NULL);
-    }
-  return 0;
-}
-
 /* --verbose: one line per Newton iterate of the step being taken. */
 typedef struct {
   long step;
@@ -167,7 +155,7 @@ static int run(run_state *r, const im_args *a) {
   dg_im_kind kind;
   DG_CALL(dg_im_parse(a->scheme, &kind));
   dg_im_opts o = dg_im_default_opts();
-  DG_CALL(model_nu(r->set.model, &o.nu));
+  DG_CALL(dg_app_model_nu(r->set.model, &o.nu));
   o.rtol = a->rtol;
   o.maxit = (int)a->maxit;
   o.mixed = a->mixed;

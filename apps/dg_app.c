@@ -563,6 +563,17 @@ int dg_app_default_param(dg_app_config *c, const char *key, const char *value) {
   return dg_model_set(c->model, key, value);
 }
 
+int dg_app_model_nu(const dg_model *m, double *nu) {
+  *nu = 0;
+  for (int i = 0; m && i < dg_model_nparam(m); ++i)
+    if (!strcmp(dg_model_param_name(m, i), "nu")) {
+      char buf[64];
+      DG_CALL(dg_model_param_text(m, i, buf, sizeof buf));
+      *nu = strtod(buf, NULL);
+    }
+  return 0;
+}
+
 void dg_app_config_free(dg_app_config *c) {
   dg_model_destroy(&c->model);
   for (int i = 0; i < c->nparams; ++i) {

@@ -195,7 +195,6 @@ static inline DG_SLINL void DG_SN(dg_sipg_lane_r)(const DG_SN(dg_sargs) * A,
     for (int s = 0; s < 2; ++s) DG_SN(dg_sl_trace)(T, dim, d, s, r, h, U, tr[s], dv[s]);
     for (int s = 0; s < 2; ++s) {
       const DG_SR sg = s ? (DG_SR)1 : (DG_SR)-1;
-      V sigma, wavg;
       long nbl[W];
       if (d == 0) {
         /* lane l's neighbour is lane l -+ 1 (its other side's trace, shifted
@@ -235,13 +234,16 @@ static inline DG_SLINL void DG_SN(dg_sipg_lane_r)(const DG_SN(dg_sargs) * A,
             for (int t0 = 0; t0 <= r; ++t0) trn[t0 + DG_SNR * t1] = dnn[t0 + DG_SNR * t1] = zero;
         }
       }
+      /* the penalty (the larger penalty degree of the two sides) and the
+         average's weight per lane, then sigma as a vector */
+      V pq, wavg;
       for (int l = 0; l < W; ++l) {
-        const long e = e0 + l;
-        int pm = A->pdeg[e];
-        if (nbl[l] >= 0 && A->pdeg[nbl[l]] > pm) pm = A->pdeg[nbl[l]];
-        sigma[l] = A->cpen * (DG_SR)((pm + 1) * (pm + 1)) / h;
+        const int pe = A->pdeg[e0 + l], pn = nbl[l] >= 0 ? A->pdeg[nbl[l]] : 0;
+        const int pm = pn > pe ? pn : pe;
+        pq[l] = (DG_SR)((pm + 1) * (pm + 1));
         wavg[l] = nbl[l] >= 0 ? (DG_SR)0.5 : (DG_SR)1;
       }
+      const V sigma = A->cpen * pq / h;
       for (int t1 = 0; t1 <= l1; ++t1)
         for (int t0 = 0; t0 <= r; ++t0) {
           const int t = t0 + DG_SNR * t1;

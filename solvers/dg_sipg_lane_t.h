@@ -1,10 +1,11 @@
 /* dg_sipg_lane_t.h - the element arithmetic of dg_sipg_elem_t.h for a run of
  * DG_SLW elements at once, one element per SIMD lane (the CPU's form: the
- * OpenMP driver calls it on runs of consecutive elements of one degree and
- * gcc vectorises every innermost loop over the lanes).  The formulas and
- * their order are those of dg_sipg_elem_r and dg_sblock_solve, with each
- * scalar of an element becoming an array over the lanes: the results agree
- * with the element functions to round-off (tests/solvers test_solvers_lane).
+ * OpenMP driver calls it on runs of consecutive elements of one degree).
+ * The formulas and their order are those of dg_sipg_elem_r and
+ * dg_sblock_solve, each scalar of an element becoming a GCC vector over the
+ * run (two divisions become products with the reciprocal: 2/h, the block's
+ * eigenvalue sum), so the results agree with the element functions to
+ * round-off (tests/solvers/test_solvers_lane.c, ctest solvers.lane).
  * The including file defines DG_SR, DG_SN(name) and DG_SLW (lanes of DG_SR
  * in one SIMD register); CPU only (GCC attributes), never read by nvcc.  No
  * include guard.

@@ -6,9 +6,10 @@
  * run (two divisions become products with the reciprocal: 2/h, the block's
  * eigenvalue sum), so the results agree with the element functions to
  * round-off (tests/solvers/test_solvers_lane.c, ctest solvers.lane).
- * The including file defines DG_SR, DG_SN(name) and DG_SLW (lanes of DG_SR
- * in one SIMD register); CPU only (GCC attributes), never read by nvcc.  No
- * include guard.
+ * The including file defines DG_SR, DG_SN(name), DG_SLW (lanes of DG_SR in
+ * one SIMD register, a preprocessor number) and DG_SRI (the integer type of
+ * DG_SR's size, for shuffle masks); CPU only (GCC vector extensions), never
+ * read by nvcc.  No include guard.
  *
  * Lane layout: X[i] (a GCC vector of DG_SLW reals) holds mode i of the run's
  * elements, lane l element l: every operation below is one SIMD

@@ -1,4 +1,5 @@
-/* dg_sipg_elem.h - the solvers' element arithmetic (dg_sipg_elem_t.h) in
+/* dg_sipg_elem.h - the solvers' element arithmetic (dg_sipg_elem_t.h) and
+ * the vertex patches' (dg_spatch_t.h) in
  * float (suffix _f) and double (suffix _d), from the one source.  Included by
  * the drivers (dg_sop_omp.c, dg_sop_cuda.cu). */
 #ifndef DG_SIPG_ELEM_H
@@ -9,18 +10,23 @@
 /* table extent: degrees 0..DG_MAX_DEGREE */
 #define DG_SNR (DG_MAX_DEGREE + 1)
 
+/* leading dimension of a vertex patch's 1D matrices (two cells) */
+#define DG_SPATCH_LD (2 * DG_SNR)
+
 /* Boundary rule per direction of a solver grid. */
 enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
 
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_sipg_elem_t.h"
+#include "dg_spatch_t.h"
 #undef DG_SR
 #undef DG_SN
 
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_sipg_elem_t.h"
+#include "dg_spatch_t.h"
 #undef DG_SR
 #undef DG_SN
 

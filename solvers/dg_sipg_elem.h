@@ -53,4 +53,25 @@ enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
     fn(A, T, e, x, y, r);                                                                          \
   }
 
+/* The vertex-patch drivers' dispatch on the modes per direction n of a
+ * patch whose directions all have two cells: fn(args..., n, 1) with a
+ * constant n. */
+#define DG_SPATCH_CASE(N, fn, ...)                                                                 \
+  case N:                                                                                          \
+    fn(__VA_ARGS__, N, 1);                                                                         \
+    break;
+#define DG_SPATCH_DISPATCH(fn, n, ...)                                                             \
+  switch (n) {                                                                                     \
+    DG_SPATCH_CASE(1, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(2, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(3, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(4, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(5, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(6, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(7, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(8, fn, __VA_ARGS__)                                                             \
+  default:                                                                                         \
+    fn(__VA_ARGS__, n, 1);                                                                         \
+  }
+
 #endif

@@ -87,10 +87,13 @@ static int key_setup(dg_spatch *sp, int k, int d, int ncell, int r, int p, int l
   }
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) G[i * LD + j] /= sqrt(T->M[i % n] * T->M[j % n]);
-  double *V = sp->V + (long)k * LD * LD, *lam = sp->lam + (long)k * LD;
+  double *V = sp->V + (long)k * 2 * LD * LD, *lam = sp->lam + (long)k * LD;
   DG_CALL(dg_sym_eig(m, LD, G, Q, lam));
   for (int i = 0; i < m; ++i)
-    for (int j = 0; j < m; ++j) V[i * LD + j] = Q[i * LD + j] / sqrt(T->M[i % n]);
+    for (int j = 0; j < m; ++j) {
+      V[i * LD + j] = Q[i * LD + j] / sqrt(T->M[i % n]);
+      V[LD * LD + j * LD + i] = V[i * LD + j]; /* V^T */
+    }
   return 0;
 }
 
@@ -149,9 +152,9 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
       vi[2] = *sl;
     }
   }
-  sp->V = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * LD * LD);
+  sp->V = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * 2 * LD * LD);
   sp->lam = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * LD);
-  sp->Vf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * LD * LD);
+  sp->Vf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * 2 * LD * LD);
   sp->lamf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * LD);
   if (!sp->V || !sp->lam || !sp->Vf || !sp->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
@@ -166,7 +169,7 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
               (rc = key_setup(sp, k, d, two + 1, r, p, lob ? NR + p : p, hib ? NR + p : p)))
             goto fail;
         }
-  for (long i = 0; i < (long)sp->nkeys * LD * LD; ++i) sp->Vf[i] = (float)sp->V[i];
+  for (long i = 0; i < (long)sp->nkeys * 2 * LD * LD; ++i) sp->Vf[i] = (float)sp->V[i];
   for (long i = 0; i < (long)sp->nkeys * LD; ++i) sp->lamf[i] = (float)sp->lam[i];
   /* colours: the vertex's parity per direction (a third colour for the last
      vertex of an odd periodic direction): patches of one colour share no
@@ -225,7 +228,7 @@ int dg_spatch_apply_one_d(const dg_spatch *sp, long patch, const double *r, doub
   dg_spatch_cells(sp, patch, el, nc, key);
   const double *V[3], *lam[3];
   for (int d = 0; d < 3; ++d) {
-    V[d] = sp->V + (long)key[d] * LD * LD;
+    V[d] = sp->V + (long)key[d] * 2 * LD * LD;
     lam[d] = sp->lam + (long)key[d] * LD;
   }
   DG_CALL(dg_svec_sync()); /* the host reads r and writes z */

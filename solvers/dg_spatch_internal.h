@@ -20,7 +20,7 @@ struct dg_spatch {
   int ncol;      /* colours: patches of one colour share no element */
   long cstart[DG_SPATCH_MAXCOL + 1];
   int nkeys;
-  double *V, *lam; /* [nkeys][LD*LD], [nkeys][LD] (solver memory) */
+  double *V, *lam; /* [nkeys][2][LD*LD] (V, V^T), [nkeys][LD] (solver memory) */
   float *Vf, *lamf;
   double shift; /* a vol */
 };

@@ -16,10 +16,14 @@ int DG_SN(dg_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
       dg_spatch_cells(sp, sp->list[q], el, nc, key);
       const DG_SR *V[3], *lam[3];
       for (int d = 0; d < 3; ++d) {
-        V[d] = DG_SPV(sp) + (long)key[d] * DG_SPATCH_LD * DG_SPATCH_LD;
+        V[d] = DG_SPV(sp) + (long)key[d] * 2 * DG_SPATCH_LD * DG_SPATCH_LD;
         lam[d] = DG_SPL(sp) + (long)key[d] * DG_SPATCH_LD;
       }
-      DG_SN(dg_spatch_solve)(sp->dim, sp->n, nc, el, op->off, V, lam, shift, r, z);
+      if (nc[0] * nc[1] * nc[2] == (1 << sp->dim)) {
+        DG_SPATCH_DISPATCH(DG_SN(dg_spatch_solve_r), sp->n, sp->dim, nc, el, op->off, V, lam,
+                           shift, r, z)
+      } else
+        DG_SN(dg_spatch_solve)(sp->dim, sp->n, nc, el, op->off, V, lam, shift, r, z);
     }
   }
   return 0;

@@ -306,8 +306,8 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
                  const char *map, double rtol) {
   printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to %g, %s smoother; times: solve only, median "
          "of %d interleaved runs\n",
-         dim, map, smooth, smooth, rtol, g_smoother == DG_MG_PATCH ? "vertex-patch" : "element-block",
-         repeat);
+         dim, map, smooth, smooth, rtol,
+         g_smoother == DG_MG_PATCH ? "vertex-patch" : "element-block", repeat);
   printf("%2s %5s %10s %4s %7s %13s %13s %9s %4s %9s %9s %6s %9s\n", "r", "n", "unknowns", "its",
          "factor", "L2 fp64", "L2 mixed", "rel.diff", "itsm", "t fp64", "t mixed", "speedup",
          "fp32 stall");

@@ -182,9 +182,9 @@ static int coarsen(dg_mg *mg, int l, char kind) {
 int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   *mgp = NULL;
   if (!fine || !o) return dg_error(DG_ERR_ARG, "dg_mg_create: NULL argument");
-  if (o->smooth_deg < 1 || !(o->smooth_range == 0 || o->smooth_range > 1) || !(o->eig_safety >= 1) || o->eig_its < 2 ||
-      o->coarse_min < 1 || !(o->coarse_rtol > 0) || !(o->precisions & 3) ||
-      (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
+  if (o->smooth_deg < 1 || !(o->smooth_range == 0 || o->smooth_range > 1) ||
+      !(o->eig_safety >= 1) || o->eig_its < 2 || o->coarse_min < 1 || !(o->coarse_rtol > 0) ||
+      !(o->precisions & 3) || (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
       (o->smoother != DG_MG_POINT && o->smoother != DG_MG_BLOCK && o->smoother != DG_MG_PATCH))
     return dg_error(DG_ERR_ARG,
                     "dg_mg_create: bad options (smoothing degree %d, range %g, "

@@ -14,7 +14,7 @@ typedef struct {
   char kind;  /* 'f' fine, 'p' from the finer level by degree, 'h' by agglomeration */
   long n;     /* unknowns */
   double lmax;
-  double range; /* lmax / lmin of the smoothed interval */
+  double range;   /* lmax / lmin of the smoothed interval */
   dg_sblock *bj;  /* element-block Jacobi (NULL: point Jacobi or patches) */
   dg_spatch *sp;  /* vertex-patch Schwarz (NULL: not on this level) */
   double *dinv_d; /* inverse diagonal */

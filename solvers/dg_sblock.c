@@ -50,8 +50,7 @@ int dg_sym_eig(int n, int ld, double *A, double *Q, double *l) {
         }
       }
   }
-  return dg_error(DG_ERR_NUMERIC, "block smoother: eigenproblem of size %d did not converge",
-                  n);
+  return dg_error(DG_ERR_NUMERIC, "block smoother: eigenproblem of size %d did not converge", n);
 }
 
 /* The 1D block of direction d for degree r whose lower/upper sides have

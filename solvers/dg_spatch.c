@@ -18,8 +18,7 @@ int dg_spatch_supported(const dg_sop *op, char *why, size_t cap) {
   const dg_grid *g = &op->g;
   char buf[160];
   buf[0] = 0;
-  if (op->runi < 0)
-    snprintf(buf, sizeof buf, "the level has more than one degree");
+  if (op->runi < 0) snprintf(buf, sizeof buf, "the level has more than one degree");
   for (long e = 1; e < g->nelem && !buf[0]; ++e)
     if (op->pdeg[e] != op->pdeg[0])
       snprintf(buf, sizeof buf, "the level has more than one penalty degree");

@@ -10,14 +10,14 @@ enum { DG_SPATCH_MAXCOL = 27 }; /* 2 (3 on an odd periodic direction) per direct
 
 struct dg_spatch {
   const dg_sop *op;
-  int dim, n;    /* n = degree + 1 */
-  int nv[3];     /* vertices per direction (1 in unused directions) */
-  long voff[3];  /* direction d's vertices in vinfo from 3 voff[d] */
-  int *vinfo;    /* per vertex of a direction: first cell, second cell or -1, 1D key
-                    (solver memory) */
-  long npatch;   /* = nv[0] nv[1] nv[2] */
-  long *list;    /* patches (vertex index i0 + nv0 (i1 + nv1 i2)) by colour (solver memory) */
-  int ncol;      /* colours: patches of one colour share no element */
+  int dim, n;   /* n = degree + 1 */
+  int nv[3];    /* vertices per direction (1 in unused directions) */
+  long voff[3]; /* direction d's vertices in vinfo from 3 voff[d] */
+  int *vinfo;   /* per vertex of a direction: first cell, second cell or -1, 1D key
+                   (solver memory) */
+  long npatch;  /* = nv[0] nv[1] nv[2] */
+  long *list;   /* patches (vertex index i0 + nv0 (i1 + nv1 i2)) by colour (solver memory) */
+  int ncol;     /* colours: patches of one colour share no element */
   long cstart[DG_SPATCH_MAXCOL + 1];
   int nkeys;
   double *V, *lam; /* [nkeys][2][LD*LD] (V, V^T), [nkeys][LD] (solver memory) */
@@ -26,7 +26,8 @@ struct dg_spatch {
 };
 
 /* The patch's cells (el, nc) and 1D inverses of vertex (i0, i1, i2). */
-static inline void dg_spatch_cells(const dg_spatch *sp, long pv, long el[8], int nc[3], int key[3]) {
+static inline void dg_spatch_cells(const dg_spatch *sp, long pv, long el[8], int nc[3],
+                                   int key[3]) {
   const dg_grid *g = &sp->op->g;
   long iv[3];
   iv[0] = pv % sp->nv[0];

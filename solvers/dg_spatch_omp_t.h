@@ -20,8 +20,8 @@ int DG_SN(dg_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
         lam[d] = DG_SPL(sp) + (long)key[d] * DG_SPATCH_LD;
       }
       if (nc[0] * nc[1] * nc[2] == (1 << sp->dim)) {
-        DG_SPATCH_DISPATCH(DG_SN(dg_spatch_solve_r), sp->n, sp->dim, nc, el, op->off, V, lam,
-                           shift, r, z)
+        DG_SPATCH_DISPATCH(DG_SN(dg_spatch_solve_r), sp->n, sp->dim, nc, el, op->off, V, lam, shift,
+                           r, z)
       } else
         DG_SN(dg_spatch_solve)(sp->dim, sp->n, nc, el, op->off, V, lam, shift, r, z);
     }

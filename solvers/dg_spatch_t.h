@@ -61,7 +61,8 @@ DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], cons
                                                   const DG_SR *const lam[3], DG_SR shift,
                                                   const DG_SR *rv, DG_SR *z, const int n,
                                                   const int full) {
-  DG_SR w[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD], u[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD];
+  DG_SR w[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD],
+      u[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD];
   int m[3], c3[3];
   for (int d = 0; d < 3; ++d) {
     c3[d] = d < dim ? (full ? 2 : nc[d]) : 1;

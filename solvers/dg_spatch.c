@@ -217,6 +217,16 @@ void dg_spatch_destroy(dg_spatch **sp) {
 
 long dg_spatch_npatches(const dg_spatch *sp) { return sp->npatch; }
 int dg_spatch_nkeys(const dg_spatch *sp) { return sp->nkeys; }
+int dg_spatch_ncolours(const dg_spatch *sp) { return sp->ncol; }
+
+long dg_spatch_colour(const dg_spatch *sp, int c, const long **list) {
+  if (c < 0 || c >= sp->ncol) {
+    *list = NULL;
+    return 0;
+  }
+  *list = sp->list + sp->cstart[c];
+  return sp->cstart[c + 1] - sp->cstart[c];
+}
 
 int dg_spatch_apply_one_d(const dg_spatch *sp, long patch, const double *r, double *z, long el[8],
                           int *ncells) {

@@ -33,6 +33,10 @@ int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z);
 /* Patches, and distinct 1D eigenproblems solved. */
 long dg_spatch_npatches(const dg_spatch *sp);
 int dg_spatch_nkeys(const dg_spatch *sp);
+/* Colours (patches of one colour share no element) and colour c's patches:
+ * their count, the patch numbers (as for dg_spatch_apply_one_d) in *list. */
+int dg_spatch_ncolours(const dg_spatch *sp);
+long dg_spatch_colour(const dg_spatch *sp, int c, const long **list);
 /* One patch alone (patch < npatches, host, double): z += R_p^T A_p^-1 R_p r;
  * its elements into el[8] (cell c0 + 2 c1 + 4 c2 of the patch, -1 where it
  * has fewer), their count returned in *ncells.  For tests. */

@@ -40,15 +40,16 @@ done
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
 fail=0 n=0
-# run NAME ARGS...: both backends, fp64 and mixed, then compare
-run() {
-  name=$1
-  shift
+# both PREFIX PRECFLAG OUTFLAG NAME ARGS...: the programs $PREFIXcuda and
+# $PREFIXomp (poisson: "", advdiff: "ad"), fp64 and mixed, then compare
+both() {
+  pre=$1 pflag=$2 oflag=$3 name=$4
+  shift 4
   for s in fp64 mixed; do
     n=$((n + 1))
     for b in cuda omp; do
-      eval exe=\$$b
-      if ! "$exe" "$@" --solver "$s" --rtol 1e-13 --quiet --out "$work/$name.$s.$b.h5" \
+      eval exe=\$$pre$b
+      if ! "$exe" "$@" "$pflag" "$s" --rtol 1e-13 --quiet "$oflag" "$work/$name.$s.$b.h5" \
         >"$work/$name.$s.$b.log" 2>&1; then
         echo "FAIL $name $s: the $b run failed:"
         tail -3 "$work/$name.$s.$b.log"
@@ -64,6 +65,9 @@ run() {
     fi
   done
 }
+# run NAME ARGS...: apps/poisson; ad NAME ARGS...: apps/advdiff
+run() { both "" --solver --out "$@"; }
+ad() { both ad --precond --output "$@"; }
 
 run u1 --dim 2 --n 16 --r 1 --map uniform
 run u3 --dim 2 --n 32 --r 3 --map uniform
@@ -73,30 +77,6 @@ run rand --dim 2 --n 32 --r 4 --map random
 run u2_3d --dim 3 --n 8 --r 2 --map uniform
 run rand_3d --dim 3 --n 8 --r 4 --map random
 
-# ad NAME ARGS...: apps/advdiff of both backends, fp64 and mixed cycles
-ad() {
-  name=$1
-  shift
-  for s in fp64 mixed; do
-    n=$((n + 1))
-    for b in cuda omp; do
-      eval exe=\$ad$b
-      if ! "$exe" "$@" --precond "$s" --rtol 1e-13 --quiet --output "$work/$name.$s.$b.h5" \
-        >"$work/$name.$s.$b.log" 2>&1; then
-        echo "FAIL $name $s: the $b run failed:"
-        tail -3 "$work/$name.$s.$b.log"
-        exit 2
-      fi
-    done
-    if "$cmp" --quiet --tol "$tol" "$work/$name.$s.cuda.h5" "$work/$name.$s.omp.h5" \
-      >"$work/$name.$s.cmp" 2>&1; then
-      echo "ok   $name $s: $(grep -o 'rel_l2_diff=[^ ]*' "$work/$name.$s.cmp" | head -1)"
-    else
-      echo "FAIL $name $s: $(cat "$work/$name.$s.cmp")"
-      fail=1
-    fi
-  done
-}
 if [ -n "$adcuda" ] || [ -n "$adomp" ]; then
   for p in "$adcuda" "$adomp"; do
     if [ -z "$p" ] || [ ! -x "$p" ]; then

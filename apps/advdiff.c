@@ -111,18 +111,6 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
   return 0;
 }
 
-/* The model's diffusion: its parameter nu, 0 where it has none. */
-static int model_nu(const dg_model *m, double *nu) {
-  *nu = 0;
-  for (int i = 0; i < dg_model_nparam(m); ++i)
-    if (!strcmp(dg_model_param_name(m, i), "nu")) {
-      char buf[64];
-      DG_CALL(dg_model_param_text(m, i, buf, sizeof buf));
-      *nu = strtod(buf, NULL);
-    }
-  return 0;
-}
-
 /* --verbose: one line per Newton iterate of the step being taken. */
 typedef struct {
   long step;
@@ -167,7 +155,7 @@ static int run(run_state *r, const im_args *a) {
   dg_im_kind kind;
   DG_CALL(dg_im_parse(a->scheme, &kind));
   dg_im_opts o = dg_im_default_opts();
-  DG_CALL(model_nu(r->set.model, &o.nu));
+  DG_CALL(dg_app_model_nu(r->set.model, &o.nu));
   o.rtol = a->rtol;
   o.maxit = (int)a->maxit;
   o.mixed = a->mixed;
@@ -202,15 +190,18 @@ static int run(run_state *r, const im_args *a) {
     steps = (long)n;
     dt = c->t_end / (double)steps; /* lands on --t-end */
   }
-  double mass0, umax = 0;
-  DG_CALL(dg_mass(d, r->u, &mass0));
+  /* per variable (a system: one mass per variable, dg_mass) */
+  const int nv = dg_disc_nvar(d);
+  double mass0[DG_MAX_NVAR], umax = 0;
+  DG_CALL(dg_mass(d, r->u, mass0));
   DG_CALL(dg_field_to_host(r->u));
   for (long i = 0; i < r->u->n; ++i) umax = fmax(umax, fabs((double)r->u->h[i]));
   double vol = 1;
   for (int k = 0; k < c->dim; ++k) vol *= r->set.grid.hi[k] - r->set.grid.lo[k];
   /* a relative drift of a mass near zero (a sine over whole periods) would
      divide round-off by round-off: then the absolute change */
-  const int rel = fabs(mass0) > 1e-8 * umax * vol;
+  int rel[DG_MAX_NVAR];
+  for (int v = 0; v < nv; ++v) rel[v] = fabs(mass0[v]) > 1e-8 * umax * vol;
   const long dofs = dg_disc_ndofs(d);
   if (!c->quiet) {
     printf("advdiff: %s backend, model %s, %dD, %ld elements, degrees %d..%d, %ld dofs, scheme %s "
@@ -250,12 +241,14 @@ static int run(run_state *r, const im_args *a) {
       fprintf(stderr, "advdiff: warning: step %ld: a solve stopped at residual %.3e > --rtol %g\n",
               step, st.rel_max, o.rtol);
     if (c->progress_every > 0 && step % c->progress_every == 0 && !c->quiet) {
-      double mass;
-      DG_CALL(dg_mass(d, r->u, &mass));
-      char nbuf[40] = "";
+      double mass[DG_MAX_NVAR];
+      DG_CALL(dg_mass(d, r->u, mass));
+      char nbuf[40] = "", mbuf[DG_MAX_NVAR * 26] = "";
       if (newton) snprintf(nbuf, sizeof nbuf, " newton=%ld", newton_since);
-      printf("progress: step %ld t=%.6g%s its=%ld residual=%.3e mass=%.15g wall=%.3fs\n", step, t,
-             nbuf, its_since, rel_since, mass, wall() - w0);
+      for (int v = 0; v < nv; ++v) /* a system's masses comma-separated */
+        snprintf(mbuf + strlen(mbuf), sizeof mbuf - strlen(mbuf), "%s%.15g", v ? "," : "", mass[v]);
+      printf("progress: step %ld t=%.6g%s its=%ld residual=%.3e mass=%s wall=%.3fs\n", step, t,
+             nbuf, its_since, rel_since, mbuf, wall() - w0);
       fflush(stdout);
       its_since = 0;
       newton_since = 0;
@@ -263,16 +256,31 @@ static int run(run_state *r, const im_args *a) {
     }
   }
   const double wall_s = wall() - w0;
-  double l2, linf, mass;
-  DG_CALL(dg_error_norms(d, r->u, t, &l2, &linf));
-  DG_CALL(dg_mass(d, r->u, &mass));
+  /* the errors over all variables (L2 of the vector, largest Linf) as
+     advect's, and a system's per variable after the summary's keys */
+  double l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR], mass[DG_MAX_NVAR], l2 = 0, linf = 0;
+  DG_CALL(dg_error_norms(d, r->u, t, l2v, linfv));
+  DG_CALL(dg_mass(d, r->u, mass));
   DG_CALL(write_snapshot(r, c->output, steps, t, dt));
-  const double drift = rel ? (mass - mass0) / fabs(mass0) : mass - mass0;
+  char pervar[DG_MAX_NVAR * 160] = "";
+  for (int v = 0; v < nv; ++v) {
+    l2 += l2v[v] * l2v[v];
+    if (linfv[v] > linf || linfv[v] != linfv[v]) linf = linfv[v];
+    if (nv > 1) {
+      const char *vn = dg_model_var_name(r->set.model, v);
+      const double dv = rel[v] ? (mass[v] - mass0[v]) / fabs(mass0[v]) : mass[v] - mass0[v];
+      snprintf(pervar + strlen(pervar), sizeof pervar - strlen(pervar),
+               " l2_error_%s=%.17g mass_%s=%.17g mass_drift%s_%s=%.3e", vn, l2v[v], vn, mass[v],
+               rel[v] ? "" : "_abs", vn, dv);
+    }
+  }
+  l2 = sqrt(l2);
+  const double drift = rel[0] ? (mass[0] - mass0[0]) / fabs(mass0[0]) : mass[0] - mass0[0];
   printf("advdiff: scheme=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g "
          "linf_error=%.17g mass=%.17g mass_drift%s=%.3e krylov_its=%ld newton_its=%ld wall_s=%.6f "
-         "model=%s\n",
-         a->scheme, dofs, steps, t, dt, l2, linf, mass, rel ? "" : "_abs", drift, its_tot,
-         newton_tot, wall_s, dg_model_name(r->set.model));
+         "model=%s%s\n",
+         a->scheme, dofs, steps, t, dt, l2, linf, mass[0], rel[0] ? "" : "_abs", drift, its_tot,
+         newton_tot, wall_s, dg_model_name(r->set.model), pervar);
   return 0;
 }
 

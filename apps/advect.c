@@ -315,6 +315,13 @@ static int run(run_state *r) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_check_outputs(c));
   DG_CALL(dg_app_setup_create(&r->set, c));
+  double nu;
+  DG_CALL(dg_app_model_nu(r->set.model, &nu));
+  if (nu != 0) /* the error against the model's exact solution would be wrong */
+    return dg_error(DG_ERR_ARG,
+                    "option --nu: model %s: the explicit stages of advect do not diffuse "
+                    "(nu = %g); run advdiff, or give --nu 0",
+                    dg_model_name(r->set.model), nu);
   dg_disc *d = r->set.disc;
   const int nv = dg_disc_nvar(d);
   DG_CALL(dg_field_create(&r->u, d));

@@ -506,10 +506,27 @@ static int step_map(dg_app_setup *s, const dg_app_config *c) {
     rc = dg_degree_rows_for_step(g->n[1], row, c->degree, c->degree_min, deg, &target, &reached);
   }
   if (!rc) rc = dg_degree_map_create_rows(&s->map, g, deg);
-  if (!rc && reached < target * (1 - 1e-12))
+  if (!rc && reached < target * (1 - 1e-12)) {
     printf("map step: degree reduction alone cannot reach the equatorial step %.6g at degree %d: "
            "degrees %d..%d reach %.6g (%.3f of it)\n",
            target, c->degree, c->degree_min, c->degree, reached, reached / target);
+    /* what local time stepping of the rows would gain (docs/ARCHITECTURE.md) */
+    int *lev = malloc((size_t)g->n[1] * sizeof *lev);
+    double ratio = 1;
+    rc = lev ? dg_degree_rows_lts(g->n[1], row, c->degree, deg, target, reached, lev, &ratio)
+             : dg_error(DG_ERR_MEM, "out of memory for --map step");
+    if (!rc) {
+      int lmax = 0, nsub = 0;
+      for (int j = 0; j < g->n[1]; ++j) {
+        if (lev[j] > lmax) lmax = lev[j];
+        nsub += lev[j] > 0;
+      }
+      printf("map step: local time stepping (not built: each row at the equatorial step / 2^l, "
+             "l <= %d on %d of %d rows) would do %.3f of the work of the global step\n",
+             lmax, nsub, g->n[1], ratio);
+    }
+    free(lev);
+  }
   dg_field_destroy(&u);
   dg_disc_destroy(&d);
   dg_degree_map_destroy(&uni);
@@ -561,6 +578,17 @@ int dg_app_default_param(dg_app_config *c, const char *key, const char *value) {
     if (!strcmp(c->keys[i], key)) return 0;
   if (!c->model || !dg_model_has_param(c->model, key)) return 0;
   return dg_model_set(c->model, key, value);
+}
+
+int dg_app_model_nu(const dg_model *m, double *nu) {
+  *nu = 0;
+  for (int i = 0; m && i < dg_model_nparam(m); ++i)
+    if (!strcmp(dg_model_param_name(m, i), "nu")) {
+      char buf[64];
+      DG_CALL(dg_model_param_text(m, i, buf, sizeof buf));
+      *nu = strtod(buf, NULL);
+    }
+  return 0;
 }
 
 void dg_app_config_free(dg_app_config *c) {

@@ -90,6 +90,9 @@ int dg_app_split_option(const char *arg, char *name, size_t cap, const char **va
 void dg_app_help(FILE *f, const char *prog);
 /* A model parameter's value unless the user gave one (an app's default). */
 int dg_app_default_param(dg_app_config *c, const char *key, const char *value);
+/* The model's diffusion: its parameter nu, 0 where it has none (the
+ * implicit part of a model; the explicit stages never see it). */
+int dg_app_model_nu(const dg_model *m, double *nu);
 /* The degree map of c on grid g (map, map file or the restart's degrees). */
 int dg_app_map_create(dg_degree_map **m, const dg_grid *g, const dg_app_config *c);
 /* The grid of c: the box with its sides' kinds (--bc), or the sphere. */

@@ -4,12 +4,14 @@
  * precision (fp64 CG around the fp32 cycle) or pure fp32.
  *
  *   poisson [--dim 2] [--n 32] [--r 3] [--map uniform|band|random]
- *           [--solver fp64|mixed|fp32] [--smooth 6] [--rtol 1e-10] [--quiet]
- *           [--out u.h5]
+ *           [--solver fp64|mixed|fp32] [--smooth 6] [--smoother block|patch]
+ *           [--rtol 1e-10] [--quiet] [--out u.h5]
  *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
- *           [--repeat 3] [--smooth 6]
+ *           [--repeat 3] [--smooth 6] [--smoother block|patch]
  *   poisson --throughput [--dim 2] [--n 256] [--r 3] [--repeat 20]
- *   (--table and --throughput take --clock wall|cpu: wall by default)
+ *   (--table and --throughput take --clock wall|cpu: wall by default; --smoother:
+ *   what the Chebyshev smoother accelerates, element-block Jacobi or the
+ *   additive vertex-patch Schwarz method, docs/MULTIGRID.md)
  *
  * One solve prints a progress line per iteration (relative residual) and the
  * L2 error; --out writes the solution as a dgrid snapshot (HDF5,
@@ -49,6 +51,8 @@ static void monitor(void *ctx, int it, double rel) {
   printf("  %s it %3d  relative residual %.3e\n", (const char *)ctx, it, rel);
 }
 
+static int g_smoother = DG_MG_BLOCK; /* --smoother */
+
 static int g_cpu_clock; /* --clock cpu: process CPU time (a shared machine's wall time
                            measures the other users' load; use with one thread) */
 
@@ -85,6 +89,7 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
   DG_CALL(dg_sop_create(&P->op, &g, P->map->deg, &p));
   dg_mg_opts mo = dg_mg_default_opts();
   mo.smooth_deg = smooth;
+  mo.smoother = g_smoother;
   DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
   P->n = dg_sop_len(P->op);
   P->b = dg_svec_alloc(sizeof(double) * (size_t)P->n);
@@ -282,8 +287,8 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
   DG_CALL(dg_mg_cycle_d(P.mg, P.b, x));
   dg_mg_work(P.mg, &w, &cyc);
   printf("  one V(%d,%d) cycle = %.2f fine-level operator applications (all levels, coarse CG "
-         "included)\n",
-         smooth, smooth, w);
+         "included); its time = %.1f fine-level applications' (double)\n",
+         smooth, smooth, w, cd / bd);
   dg_svec_free(x);
   dg_svec_free(y);
   dg_svec_free(xf);
@@ -299,9 +304,10 @@ static int cmp(const void *a, const void *b) {
 
 static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, int smooth,
                  const char *map, double rtol) {
-  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to %g; times: solve only, median of %d "
-         "interleaved runs\n",
-         dim, map, smooth, smooth, rtol, repeat);
+  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to %g, %s smoother; times: solve only, median "
+         "of %d interleaved runs\n",
+         dim, map, smooth, smooth, rtol,
+         g_smoother == DG_MG_PATCH ? "vertex-patch" : "element-block", repeat);
   printf("%2s %5s %10s %4s %7s %13s %13s %9s %4s %9s %9s %6s %9s\n", "r", "n", "unknowns", "its",
          "factor", "L2 fp64", "L2 mixed", "rel.diff", "itsm", "t fp64", "t mixed", "speedup",
          "fp32 stall");
@@ -358,6 +364,13 @@ int main(int argc, char **argv) {
       ++i;
     } else if (!strcmp(a, "--clock") && v && (!strcmp(v, "cpu") || !strcmp(v, "wall"))) {
       g_cpu_clock = !strcmp(v, "cpu");
+      ++i;
+    } else if (!strcmp(a, "--smoother") && v) {
+      if (strcmp(v, "block") && strcmp(v, "patch")) {
+        fprintf(stderr, "poisson: --smoother %s: expected block or patch\n", v);
+        return 2;
+      }
+      g_smoother = !strcmp(v, "patch") ? DG_MG_PATCH : DG_MG_BLOCK;
       ++i;
     } else if (!strcmp(a, "--out") && v) {
       out = v;

@@ -125,6 +125,25 @@ int dg_degree_rows_for_step(int nrow, const double *row_rate, int rmax, int rmin
   return 0;
 }
 
+int dg_degree_rows_lts(int nrow, const double *row_rate, int rmax, const int *row_deg,
+                       double dt_target, double dt_reached, int *levels, double *work_ratio) {
+  if (!(dt_target > 0) || !(dt_reached > 0) || !isfinite(dt_target) || !isfinite(dt_reached))
+    return dg_error(DG_ERR_ARG, "local time steps: steps %g and %g are not positive and finite",
+                    dt_target, dt_reached);
+  double lts = 0, glob = 0;
+  for (int j = 0; j < nrow; ++j) {
+    const double cfl = (2 * row_deg[j] + 1) * (row_rate[j] / (2 * rmax + 1)) * dt_target;
+    int l = 0;
+    while (l < 62 && cfl > ldexp(1 + 1e-12, l)) ++l;
+    levels[j] = l;
+    const double w = (double)(row_deg[j] + 1) * (row_deg[j] + 1);
+    lts += w * ldexp(1, l);
+    glob += w * dt_target / dt_reached;
+  }
+  *work_ratio = glob > 0 ? lts / glob : 1;
+  return 0;
+}
+
 static uint64_t splitmix64(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

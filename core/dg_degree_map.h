@@ -44,6 +44,15 @@ int dg_degree_map_create_rows(dg_degree_map **m, const dg_grid *g, const int *ro
 int dg_degree_rows_for_step(int nrow, const double *row_rate, int rmax, int rmin, int *row_deg,
                             double *dt_target, double *dt_reached);
 
+/* Local time stepping on such rows, estimated (dgrid does not step this way):
+ * row j steps at dt_target / 2^levels[j], the smallest level at which its
+ * degree row_deg[j] is stable (rates as for dg_degree_rows_for_step).
+ * *work_ratio is the work of one dt_target this way over that of the global
+ * step dt_reached (dt_target / dt_reached steps), both counted as the rows'
+ * (r_j + 1)^2 DOFs per element times their steps (2D rows of equal length). */
+int dg_degree_rows_lts(int nrow, const double *row_rate, int rmax, const int *row_deg,
+                       double dt_target, double dt_reached, int *levels, double *work_ratio);
+
 /* Independent uniform random degrees in rmin..rmax (splitmix64 from seed:
  * the same map on every machine). */
 int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, int rmax,

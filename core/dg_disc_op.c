@@ -62,23 +62,27 @@ long dg_disc_compact_len(const dg_disc *d) { return dg_disc_ndofs(d); }
 
 /* The modes of (element, variable) are W apart in the microblock layout
  * (dg_disc.h), so each run is located once and walked with a stride; one
- * walk for both directions (to_field: x into f, else f into x). */
+ * walk for both directions (to_field: x into f, else f into x).  Variable v
+ * is the v-th block of ndofs / nvar. */
 static void compact_walk(const dg_disc *d, dg_field *f, double *x, int to_field) {
   const dg_grid *g = dg_disc_grid(d);
   const uint8_t *deg = dg_disc_degrees(d)->deg;
   const int nv = dg_disc_nvar(d);
+  const long ns = dg_disc_ndofs(d) / nv;
   long o = 0;
   for (long e = 0; e < g->nelem; ++e) {
     const long M = ipow(deg[e] + 1, g->dim);
     for (int v = 0; v < nv; ++v) {
       const long i0 = dg_disc_index(d, e, v, 0);
       const long s = M > 1 ? dg_disc_index(d, e, v, 1) - i0 : 0;
-      for (long m = 0; m < M; ++m, ++o)
+      double *xv = x + v * ns + o;
+      for (long m = 0; m < M; ++m)
         if (to_field)
-          f->h[i0 + m * s] = (dg_real)x[o];
+          f->h[i0 + m * s] = (dg_real)xv[m];
         else
-          x[o] = (double)f->h[i0 + m * s];
+          xv[m] = (double)f->h[i0 + m * s];
     }
+    o += M;
   }
 }
 

@@ -35,9 +35,9 @@ int dg_disc_jacvec(dg_disc *d, dg_field *u0, dg_field *lu0, dg_field *v, double 
 
 /* Length of a compact vector: sum over elements of nvar (r_e+1)^dim. */
 long dg_disc_compact_len(const dg_disc *d);
-/* x = the coefficients of f in compact element order: element after
- * element, each variable-major, mode a + N (b + N c) (with nvar 1 the order
- * of solvers/ vectors, dg_sop_offsets). */
+/* x = the coefficients of f in compact order: variable after variable, each
+ * a solvers/ vector of ndofs / nvar (element after element, mode a + N (b +
+ * N c), dg_sop_offsets), so a solver's operator applies to each block. */
 int dg_field_get_compact(const dg_disc *d, dg_field *f, double *x);
 /* f = x (same order); marks the host copy modified. */
 int dg_field_set_compact(const dg_disc *d, dg_field *f, const double *x);

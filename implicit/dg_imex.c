@@ -38,12 +38,18 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   if ((int)kind < 0 || kind >= DG_IM_COUNT) return dg_error(DG_ERR_ARG, "bad scheme %d", kind);
   const dg_model *model = dg_disc_model(d);
   const dg_grid *g = dg_disc_grid(d);
-  if (dg_disc_nvar(d) != 1)
-    return dg_error(DG_ERR_ARG, "scheme %s: model %s has %d variables; the diffusion solve takes 1",
-                    dg_im_name(kind), dg_model_name(model), dg_disc_nvar(d));
+  if (dg_disc_nvar(d) > DG_IM_MAXV)
+    return dg_error(DG_ERR_ARG, "scheme %s: model %s has %d variables; the steps take at most %d",
+                    dg_im_name(kind), dg_model_name(model), dg_disc_nvar(d), DG_IM_MAXV);
   if (g->kind != DG_GRID_BOX)
     return dg_error(DG_ERR_ARG, "scheme %s: the SIPG operator needs the periodic box grid",
                     dg_im_name(kind));
+  for (int sd = 0; sd < 2 * g->dim; ++sd)
+    if (g->bc[sd] != DG_BC_PERIODIC) /* the SIPG operator and the mass correction are periodic */
+      return dg_error(DG_ERR_ARG,
+                      "option --bc: side %s is not periodic; the implicit steps need a periodic "
+                      "box (scheme %s)",
+                      dg_bc_side_name(sd), dg_im_name(kind));
   if (!(o->nu >= 0) || !isfinite(o->nu))
     return dg_error(DG_ERR_ARG, "scheme %s: nu %g is not a diffusion coefficient (>= 0)",
                     dg_im_name(kind), o->nu);
@@ -77,12 +83,14 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   int rc = dg_sop_create(&im->K, g, dg_disc_degrees(d)->deg, &p);
   if (!rc) {
     im->n = dg_sop_len(im->K);
+    im->nv = dg_disc_nvar(d);
+    im->N = im->nv * im->n;
     im->off = dg_sop_offsets(im->K);
-    if (im->n != dg_disc_compact_len(d))
-      rc = dg_error(DG_ERR_ARG, "scheme %s: %ld solver unknowns, %ld in the field", im->sc->name,
-                    im->n, dg_disc_compact_len(d));
+    if (im->N != dg_disc_compact_len(d))
+      rc = dg_error(DG_ERR_ARG, "scheme %s: %d x %ld solver unknowns, %ld in the field",
+                    im->sc->name, im->nv, im->n, dg_disc_compact_len(d));
   }
-  const long n = im->n;
+  const long n = im->N;
   if (!rc) {
     im->m = vec(n), im->minv = vec(n), im->un = vec(n), im->rhs = vec(n), im->U = vec(n);
     im->tmp = vec(n), im->tmp2 = vec(n), im->ev = vec(n);
@@ -94,6 +102,9 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     if (!ok) rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
   }
   if (!rc) rc = dg_sop_mass_d(im->K, im->m);
+  if (!rc) rc = dg_svec_sync(); /* the host copies and inverts it */
+  if (!rc)
+    for (int v = 1; v < im->nv; ++v) memcpy(im->m + v * im->n, im->m, sizeof(double) * im->n);
   if (!rc)
     for (long i = 0; i < n; ++i) im->minv[i] = 1 / im->m[i];
   if (!rc) rc = dg_field_create(&im->fu, d);
@@ -138,18 +149,18 @@ int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y) {
   DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
   DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
   DG_CALL(dg_field_get_compact(im->disc, im->fo, y));
-  dg_svec_mul_d(im->n, im->m, y, y);
+  dg_svec_mul_d(im->N, im->m, y, y);
   return 0;
 }
 
-/* y = R_D(x) = -nu K x. */
+/* y = R_D(x) = -nu K x, every variable diffused alike. */
 static int apply_rd(dg_im *im, const double *x, double *y) {
   if (im->o.nu == 0) {
-    dg_svec_zero_d(im->n, y);
+    dg_svec_zero_d(im->N, y);
     return 0;
   }
-  DG_CALL(dg_sop_apply_d(im->K, x, y));
-  dg_svec_scale_d(im->n, -im->o.nu, y);
+  for (int v = 0; v < im->nv; ++v) DG_CALL(dg_sop_apply_d(im->K, x + v * im->n, y + v * im->n));
+  dg_svec_scale_d(im->N, -im->o.nu, y);
   return 0;
 }
 
@@ -183,10 +194,11 @@ typedef struct {
 
 int dg_im_apply_h(dg_im *im, const double *x, double *y) {
   if (!im->H) {
-    dg_svec_mul_d(im->n, im->m, x, y);
+    dg_svec_mul_d(im->N, im->m, x, y);
     return 0;
   }
-  return dg_sop_apply_d(im->H, x, y);
+  for (int v = 0; v < im->nv; ++v) DG_CALL(dg_sop_apply_d(im->H, x + v * im->n, y + v * im->n));
+  return 0;
 }
 
 static int stage_apply(void *ctx, const double *x, double *y) {
@@ -195,7 +207,7 @@ static int stage_apply(void *ctx, const double *x, double *y) {
   DG_CALL(dg_im_apply_h(im, x, y));
   if (s->with_l) {
     DG_CALL(dg_im_apply_ra(im, x, s->t, im->tmp2));
-    dg_svec_axpy_d(im->n, -s->gdt, im->tmp2, y);
+    dg_svec_axpy_d(im->N, -s->gdt, im->tmp2, y);
   }
   return 0;
 }
@@ -203,35 +215,73 @@ static int stage_apply(void *ctx, const double *x, double *y) {
 int dg_im_precond(void *ctx, const double *r, double *z) {
   dg_im *im = (dg_im *)ctx;
   if (!im->mg) {
-    dg_svec_mul_d(im->n, im->minv, r, z);
+    dg_svec_mul_d(im->N, im->minv, r, z);
     return 0;
   }
-  return im->o.mixed ? dg_mg_precond_mixed(im->mg, r, z) : dg_mg_precond_d(im->mg, r, z);
+  for (int v = 0; v < im->nv; ++v) {
+    const long o = v * im->n;
+    DG_CALL(im->o.mixed ? dg_mg_precond_mixed(im->mg, r + o, z + o)
+                        : dg_mg_precond_d(im->mg, r + o, z + o));
+  }
+  return 0;
 }
 
-/* The correction along the constants e (1 in every element's mode 0):
- * U += c e with e^T (b - A (U + c e)) = 0.  Both the advective residual and
- * the periodic SIPG form vanish on constants' test function, e^T A x =
- * e^T M x, so afterwards the stage's mass is e^T b exactly (to round-off),
- * whatever the Krylov tolerance left in the residual. */
+/* The correction along the constants: e_v is 1 in every element's mode 0
+ * of variable v, and U += sum_v c_v e_v with e_w^T (b - A (U + sum_v c_v
+ * e_v)) = 0 for every w (an nv x nv system, E^T A E c = E^T r).  Both the
+ * advective residual and the periodic SIPG form vanish on constants' test
+ * functions for a conservative model, e_w^T A x = e_w^T M x, so afterwards
+ * each variable's mass is e_v^T b exactly (to round-off), whatever the
+ * Krylov tolerance left in the residual. */
 static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
-  const long ne = dg_disc_grid(im->disc)->nelem;
+  const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
+  const int nv = im->nv;
   double *r = im->tmp; /* stage_apply itself uses tmp2 */
+  double a[DG_IM_MAXV][DG_IM_MAXV + 1];
   DG_CALL(stage_apply(s, x, r));
   DG_CALL(dg_svec_sync()); /* host loops over the elements' mode 0 below */
-  double er = 0, eae = 0;
-  for (long e = 0; e < ne; ++e) er += b[im->off[e]] - r[im->off[e]];
-  dg_svec_zero_d(im->n, im->ev);
-  DG_CALL(dg_svec_sync()); /* the host writes ev */
-  for (long e = 0; e < ne; ++e) im->ev[im->off[e]] = 1;
-  DG_CALL(stage_apply(s, im->ev, r));
-  DG_CALL(dg_svec_sync());
-  for (long e = 0; e < ne; ++e) eae += r[im->off[e]];
-  if (!(eae != 0) || !isfinite(eae))
-    return dg_error(DG_ERR_NUMERIC, "scheme %s: the stage operator is singular on constants",
-                    im->sc->name);
-  const double c = er / eae;
-  for (long e = 0; e < ne; ++e) x[im->off[e]] += c;
+  for (int w = 0; w < nv; ++w) {
+    double er = 0;
+    for (long e = 0; e < ne; ++e) er += b[w * n + im->off[e]] - r[w * n + im->off[e]];
+    a[w][nv] = er;
+  }
+  for (int v = 0; v < nv; ++v) {
+    dg_svec_zero_d(im->N, im->ev);
+    DG_CALL(dg_svec_sync()); /* the host writes ev */
+    for (long e = 0; e < ne; ++e) im->ev[v * n + im->off[e]] = 1;
+    DG_CALL(stage_apply(s, im->ev, r));
+    DG_CALL(dg_svec_sync());
+    for (int w = 0; w < nv; ++w) {
+      double eae = 0;
+      for (long e = 0; e < ne; ++e) eae += r[w * n + im->off[e]];
+      a[w][v] = eae;
+    }
+  }
+  /* Gaussian elimination with partial pivoting (nv is small) */
+  for (int k = 0; k < nv; ++k) {
+    int p = k;
+    for (int i = k + 1; i < nv; ++i)
+      if (fabs(a[i][k]) > fabs(a[p][k])) p = i;
+    if (!(a[p][k] != 0) || !isfinite(a[p][k]))
+      return dg_error(DG_ERR_NUMERIC, "scheme %s: the stage operator is singular on constants",
+                      im->sc->name);
+    for (int j = 0; j <= nv; ++j) {
+      const double t = a[k][j];
+      a[k][j] = a[p][j], a[p][j] = t;
+    }
+    for (int i = k + 1; i < nv; ++i) {
+      const double f = a[i][k] / a[k][k];
+      for (int j = k; j <= nv; ++j) a[i][j] -= f * a[k][j];
+    }
+  }
+  double c[DG_IM_MAXV];
+  for (int k = nv - 1; k >= 0; --k) {
+    double t = a[k][nv];
+    for (int j = k + 1; j < nv; ++j) t -= a[k][j] * c[j];
+    c[k] = t / a[k][k];
+  }
+  for (int v = 0; v < nv; ++v)
+    for (long e = 0; e < ne; ++e) x[v * n + im->off[e]] += c[v];
   return 0;
 }
 
@@ -239,7 +289,7 @@ static void monitor_none(void *ctx, int it, double rel) { (void)ctx, (void)it, (
 
 int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
   const dg_im_scheme *sc = im->sc;
-  const long n = im->n;
+  const long n = im->N;
   const double nu = im->o.nu;
   dg_im_stats s0 = {0, 0, 0, 1, 0, 0};
   DG_CALL(dg_field_get_compact(im->disc, u, im->un));

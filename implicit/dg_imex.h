@@ -1,6 +1,6 @@
 /* dg_imex.h - implicit and IMEX Runge-Kutta steps for
  *   u_t = L(u) + nu lap u,
- * L the explicit DG operator of a one-variable model (core/dg_disc_op.h:
+ * L the explicit DG operator of a model (core/dg_disc_op.h:
  * the stages, Rusanov fluxes, inverse mass), linear or not, and nu lap the
  * SIPG Laplacian of solvers/ (dg_sop).  Written in the weak (mass-weighted) form
  *   M u_t = R_A(u) + R_D(u),  R_A = M L(u),  R_D = -nu K u,
@@ -22,7 +22,10 @@
  * Every solve ends with a correction along the constants (the conserved
  * quantity), so mass is conserved to round-off whatever the tolerance.
  * The state is a field of the disc; the solves work on compact fp64
- * vectors (dg_field_get_compact).  One variable (nvar 1), periodic box. */
+ * vectors (dg_field_get_compact).  A system (nvar up to 8) is
+ * its variables' blocks one after the other; every variable is diffused
+ * with the same nu (the SIPG operator and its multigrid apply per block) and
+ * its mass conserved (one correction per variable).  Periodic box only. */
 #ifndef DG_IMEX_H
 #define DG_IMEX_H
 
@@ -113,8 +116,8 @@ typedef struct dg_im dg_im;
 /* An integrator for fields of d (borrowed; it must outlive the integrator).
  * A nonlinear model (dg_model_linear 0) takes Newton in the stages of the
  * fully implicit schemes; IMEX and explicit schemes treat L explicitly and
- * need none.  DG_ERR_ARG for nvar != 1, the sphere, a negative nu or a bad
- * tolerance. */
+ * need none.  DG_ERR_ARG for more than 8 variables, the sphere, a side that
+ * is not periodic, a negative nu or a bad tolerance. */
 int dg_im_create(dg_im **im, dg_disc *d, dg_im_kind kind, const dg_im_opts *o);
 void dg_im_destroy(dg_im **im);
 /* Advance u from t by dt (the operators for a new dt are built on the first

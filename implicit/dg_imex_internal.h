@@ -9,6 +9,7 @@
 #include "dg_sop.h"
 
 #define DG_IM_MAXS 5
+#define DG_IM_MAXV 8 /* variables of a model the steps take */
 
 /* Stage i: M U_i = M u_n + dt sum_{j<i} (ae[i][j] R_E(U_j) + ai[i][j] R_I(U_j))
  *                  + dt ai[i][i] R_I(U_i),
@@ -29,9 +30,11 @@ struct dg_im {
   dg_disc *disc;
   const dg_im_scheme *sc;
   dg_im_opts o;
-  int nonlinear; /* the model is nonlinear: Newton in implicit stages */
-  long n;
-  const long *off; /* each element's first coefficient (mode 0) */
+  int nonlinear;   /* the model is nonlinear: Newton in implicit stages */
+  long n;          /* unknowns of one variable (a solvers/ vector) */
+  int nv;          /* variables: a compact vector is nv blocks of n */
+  long N;          /* nv n */
+  const long *off; /* each element's first coefficient (mode 0) in a block */
   dg_sop *K;       /* the SIPG stiffness (a = 0, b = 1) */
   dg_sop *H;       /* M + bh K for the current bh (NULL while none) */
   dg_mg *mg;       /* its hierarchy */
@@ -46,16 +49,17 @@ struct dg_im {
   double *ra0, *res, *du;
 };
 
-/* y = M x + bh K x (the Helmholtz part; M x while bh = 0). */
+/* y = M x + bh K x (the Helmholtz part; M x while bh = 0), per variable. */
 int dg_im_apply_h(dg_im *im, const double *x, double *y);
 /* y = R_A(x) = M L(x) at time t. */
 int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y);
-/* z = P r: the multigrid cycle of the Helmholtz part (M^-1 while bh = 0). */
+/* z = P r: the multigrid cycle of the Helmholtz part per variable (M^-1
+ * while bh = 0). */
 int dg_im_precond(void *ctx, const double *r, double *z);
 
 /* Solve the stage equation G(U) = H U - gdt M L(U) - rhs = 0 at time t by
- * Newton from the initial U, every iterate corrected along the constants
- * (its mass is e^T rhs); on return ra0 = M L(U) of the final U.  Adds its
+ * Newton from the initial U, every iterate corrected along each variable's
+ * constants (its mass is e_v^T rhs); on return ra0 = M L(U) of the final U.  Adds its
  * iterations to st; DG_ERR_NUMERIC naming stage, t and dt where it does not
  * reach rtol within newton_maxit. */
 int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, double dt,

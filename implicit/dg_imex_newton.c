@@ -33,28 +33,33 @@ static int jac_apply(void *ctx, const double *x, double *y) {
   else
     DG_CALL(dg_disc_jacvec(im->disc, im->fu0, im->flu0, im->fu, j->t, im->fw, im->fo));
   DG_CALL(dg_field_get_compact(im->disc, im->fo, im->tmp2));
-  dg_svec_mul_d(im->n, im->m, im->tmp2, im->tmp2);
-  dg_svec_axpy_d(im->n, -j->gdt, im->tmp2, y);
+  dg_svec_mul_d(im->N, im->m, im->tmp2, im->tmp2);
+  dg_svec_axpy_d(im->N, -j->gdt, im->tmp2, y);
   return 0;
 }
 
-/* U += c e with e^T M (U + c e) = e^T rhs: the iterate's mass is the
- * stage's.  e^T H U = e^T M U (the periodic SIPG form vanishes against
- * constants) and e^T M L(U) = 0 (conservative fluxes), so this is the
- * linear path's correction along the constants without an operator
- * evaluation, and the residual's mean e^T G(U) is zero afterwards. */
+/* U += c_v e_v with e_v^T M (U + c_v e_v) = e_v^T rhs for each variable v:
+ * the iterate's mass is the stage's.  e_v^T H U = e_v^T M U (the periodic
+ * SIPG form vanishes against constants) and e_v^T M L(U) = 0 (conservative
+ * fluxes), so this is the linear path's correction along the constants
+ * without an operator evaluation, and the residual's means e_v^T G(U) are
+ * zero afterwards. */
 static int mass_fix(dg_im *im, const double *rhs, double *U) {
   const long ne = dg_disc_grid(im->disc)->nelem;
   DG_CALL(dg_svec_sync()); /* host loops over the elements' mode 0 */
-  double eb = 0, emu = 0, eme = 0;
-  for (long e = 0; e < ne; ++e) {
-    const long k = im->off[e];
-    eb += rhs[k];
-    emu += im->m[k] * U[k];
-    eme += im->m[k];
+  for (int v = 0; v < im->nv; ++v) {
+    const double *rv = rhs + v * im->n;
+    double *Uv = U + v * im->n;
+    double eb = 0, emu = 0, eme = 0;
+    for (long e = 0; e < ne; ++e) {
+      const long k = im->off[e];
+      eb += rv[k];
+      emu += im->m[k] * Uv[k];
+      eme += im->m[k];
+    }
+    const double c = (eb - emu) / eme;
+    for (long e = 0; e < ne; ++e) Uv[im->off[e]] += c;
   }
-  const double c = (eb - emu) / eme;
-  for (long e = 0; e < ne; ++e) U[im->off[e]] += c;
   return 0;
 }
 
@@ -66,10 +71,10 @@ static int residual(dg_im *im, double gdt, double t, const double *rhs, const do
   DG_CALL(dg_field_set_compact(im->disc, im->fu0, U));
   DG_CALL(dg_disc_rhs(im->disc, im->fu0, t, im->flu0));
   DG_CALL(dg_field_get_compact(im->disc, im->flu0, im->ra0));
-  dg_svec_mul_d(im->n, im->m, im->ra0, im->ra0);
+  dg_svec_mul_d(im->N, im->m, im->ra0, im->ra0);
   DG_CALL(dg_im_apply_h(im, U, res));
-  dg_svec_axpy_d(im->n, -gdt, im->ra0, res);
-  dg_svec_axpy_d(im->n, -1, rhs, res);
+  dg_svec_axpy_d(im->N, -gdt, im->ra0, res);
+  dg_svec_axpy_d(im->N, -1, rhs, res);
   return 0;
 }
 
@@ -94,7 +99,7 @@ static void monitor_none(void *ctx, int it, double rel) { (void)ctx, (void)it, (
 
 int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, double dt,
                        const double *rhs, double *U, dg_im_stats *st) {
-  const long n = im->n;
+  const long n = im->N;
   const dg_im_opts *o = &im->o;
   double bn = sqrt(dg_svec_dot_d(n, rhs, rhs));
   if (!(bn > 0)) bn = 1; /* rhs = 0: an absolute test */

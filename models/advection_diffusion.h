@@ -5,9 +5,9 @@
  * The stages see the advective part only (flux beta u, Rusanov): the
  * diffusion nu lap u is the implicit integrators' part (implicit/: the SIPG
  * operator of solvers/ with the parameter `nu`, which is therefore a host
- * parameter and never reaches the stages).  An explicit RK run of this model
- * through advect integrates pure advection; implicit/ and apps/advdiff add
- * the diffusion.
+ * parameter and never reaches the stages).  implicit/ and apps/advdiff add
+ * the diffusion; advect refuses nu != 0 (its explicit stages would integrate
+ * pure advection and compare it with the diffusing exact solution).
  *
  * Exact solution on the periodic box, one Fourier mode:
  *   u = a exp(-nu |k|^2 t) sin(k . (x - lo - beta t)),

@@ -3,8 +3,8 @@
  *
  * The stages see the flux only: the viscosity nu lap u is the implicit
  * integrators' part (implicit/: the SIPG operator of solvers/, with the host
- * parameter `nu`, which never reaches the stages; apps/advdiff).  An
- * explicit RK run through advect integrates inviscid Burgers whatever nu.
+ * parameter `nu`, which never reaches the stages; apps/advdiff).  advect
+ * refuses nu != 0: its explicit stages would integrate inviscid Burgers.
  *
  * The flux is nonlinear, so no plan may take a shortcut that is exact only
  * for linear fluxes (own q); the wave speed is |u|, so a CFL step comes

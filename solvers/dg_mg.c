@@ -14,14 +14,14 @@ dg_mg_opts dg_mg_default_opts(void) {
   dg_mg_opts o;
   memset(&o, 0, sizeof o);
   o.smooth_deg = 6;
-  o.smooth_range = 15;
+  o.smooth_range = 0;
   o.eig_safety = 1.1;
   o.eig_its = 12;
   o.cycle = DG_MG_V;
   o.coarse_min = 2;
   o.coarse_rtol = 1e-12;
   o.precisions = DG_MG_DOUBLE | DG_MG_FLOAT;
-  o.jacobi = DG_MG_BLOCK;
+  o.smoother = DG_MG_BLOCK;
   return o;
 }
 
@@ -68,7 +68,9 @@ static int estimate_lmax(dg_mg_level *L, int its) {
   if (its > 64) its = 64;
   int k = 0;
   for (; k < its; ++k) {
-    if (L->bj)
+    if (L->sp)
+      DG_CALL(dg_spatch_apply_d(L->sp, r, z));
+    else if (L->bj)
       DG_CALL(dg_sblock_apply_d(L->bj, r, z));
     else
       dg_svec_mul_d(n, L->dinv_d, r, z);
@@ -180,10 +182,10 @@ static int coarsen(dg_mg *mg, int l, char kind) {
 int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   *mgp = NULL;
   if (!fine || !o) return dg_error(DG_ERR_ARG, "dg_mg_create: NULL argument");
-  if (o->smooth_deg < 1 || !(o->smooth_range > 1) || !(o->eig_safety >= 1) || o->eig_its < 2 ||
-      o->coarse_min < 1 || !(o->coarse_rtol > 0) || !(o->precisions & 3) ||
-      (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
-      (o->jacobi != DG_MG_POINT && o->jacobi != DG_MG_BLOCK))
+  if (o->smooth_deg < 1 || !(o->smooth_range == 0 || o->smooth_range > 1) ||
+      !(o->eig_safety >= 1) || o->eig_its < 2 || o->coarse_min < 1 || !(o->coarse_rtol > 0) ||
+      !(o->precisions & 3) || (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
+      (o->smoother != DG_MG_POINT && o->smoother != DG_MG_BLOCK && o->smoother != DG_MG_PATCH))
     return dg_error(DG_ERR_ARG,
                     "dg_mg_create: bad options (smoothing degree %d, range %g, "
                     "safety %g, Lanczos steps %d, coarse_min %d, coarse tol %g)",
@@ -225,11 +227,17 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   }
   for (int l = 0; l < mg->nl; ++l) {
     if ((rc = level_alloc(&mg->lev[l], l, o->precisions))) goto fail;
-    if (o->jacobi == DG_MG_BLOCK && l < mg->nl - 1 &&
+    const int patch = o->smoother == DG_MG_PATCH && dg_spatch_supported(mg->lev[l].op, NULL, 0);
+    if (patch && l < mg->nl - 1 && (rc = dg_spatch_create(&mg->lev[l].sp, mg->lev[l].op)))
+      goto fail;
+    if ((o->smoother == DG_MG_BLOCK || (o->smoother == DG_MG_PATCH && !patch)) && l < mg->nl - 1 &&
         (rc = dg_sblock_create(&mg->lev[l].bj, mg->lev[l].op)))
       goto fail;
     if (l < mg->nl - 1 && (rc = estimate_lmax(&mg->lev[l], o->eig_its))) goto fail;
     mg->lev[l].lmax *= o->eig_safety;
+    /* the smoothed interval: the patches' corrections already damp most of
+       the spectrum, so Chebyshev targets a narrower interval with them */
+    mg->lev[l].range = o->smooth_range > 0 ? o->smooth_range : (mg->lev[l].sp ? 4 : 15);
   }
   {
     const size_t nc = (size_t)mg->lev[mg->nl - 1].n;
@@ -260,6 +268,7 @@ void dg_mg_destroy(dg_mg **mgp) {
     dg_mg_level *L = &mg->lev[l];
     if (l > 0) dg_sop_destroy(&L->op);
     dg_sblock_destroy(&L->bj);
+    dg_spatch_destroy(&L->sp);
     dg_svec_free(L->dinv_d);
     dg_svec_free(L->dinv_f);
     for (int v = 0; v < MG_NV; ++v) {
@@ -291,12 +300,12 @@ void dg_mg_describe(const dg_mg *mg, char *buf, size_t cap) {
       rmin = r < rmin ? r : rmin;
       rmax = r > rmax ? r : rmax;
     }
+    const char *sm = mg->lev[l].sp ? "patch" : (mg->lev[l].bj ? "block" : "point");
     int w = snprintf(buf + k, cap - k,
                      "level %d (%c): %d x %d x %d elements, degrees %d..%d, %ld "
-                     "unknowns%s%.3g\n",
+                     "unknowns, %s smoother, lmax(D^-1 A) %.3g\n",
                      l, mg->lev[l].kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
-                     mg->lev[l].n, l < mg->nl - 1 ? ", lmax(D^-1 A) " : ", coarse fp64 CG",
-                     l < mg->nl - 1 ? mg->lev[l].lmax : 0.0);
+                     mg->lev[l].n, sm, mg->lev[l].lmax);
     if (l == mg->nl - 1)
       w = snprintf(buf + k, cap - k,
                    "level %d (%c): %d x %d x %d elements, "

@@ -4,6 +4,7 @@
 
 #include "dg_mg.h"
 #include "dg_sblock.h"
+#include "dg_spatch.h"
 
 /* per-level work vectors of one precision */
 enum { MG_B, MG_X, MG_R, MG_D, MG_T, MG_NV };
@@ -13,7 +14,9 @@ typedef struct {
   char kind;  /* 'f' fine, 'p' from the finer level by degree, 'h' by agglomeration */
   long n;     /* unknowns */
   double lmax;
-  dg_sblock *bj;  /* element-block Jacobi (NULL: point Jacobi) */
+  double range;   /* lmax / lmin of the smoothed interval */
+  dg_sblock *bj;  /* element-block Jacobi (NULL: point Jacobi or patches) */
+  dg_spatch *sp;  /* vertex-patch Schwarz (NULL: not on this level) */
   double *dinv_d; /* inverse diagonal */
   float *dinv_f;
   double *vd[MG_NV];

@@ -9,9 +9,10 @@ static int DG_SN(mg_apply)(dg_mg *mg, int l, const DG_SR *x, DG_SR *y) {
   return DG_SN(dg_sop_apply)(L->op, x, y);
 }
 
-/* z = D^-1 r: point or element-block Jacobi. */
+/* z = D^-1 r: point or element-block Jacobi, or the vertex patches. */
 static int DG_SN(mg_jacobi)(dg_mg *mg, int l, const DG_SR *r, DG_SR *z) {
   const dg_mg_level *L = &mg->lev[l];
+  if (L->sp) return DG_SN(dg_spatch_apply)(L->sp, r, z);
   if (L->bj) return DG_SN(dg_sblock_apply)(L->bj, r, z);
   DG_SN(dg_svec_mul)(L->n, DG_SDINV(L), r, z);
   return 0;
@@ -38,7 +39,7 @@ static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero
   dg_mg_level *L = &mg->lev[l];
   const long n = L->n;
   DG_SR *d = DG_SV(L)[MG_D], *t = DG_SV(L)[MG_T], *p = DG_SV(L)[MG_R];
-  const double lmax = L->lmax, lmin = lmax / mg->o.smooth_range;
+  const double lmax = L->lmax, lmin = lmax / L->range;
   const double theta = 0.5 * (lmax + lmin), delta = 0.5 * (lmax - lmin), s1 = theta / delta;
   double rho = 1 / s1;
   const DG_SR c0 = (DG_SR)(1 / theta);

@@ -12,49 +12,45 @@
 
 enum { NR = DG_SNR, NSIDE = DG_SBLOCK_NSIDE }; /* side: penalty degree, + NR on a boundary */
 
-/* Symmetric eigenproblem of the n x n matrix A (row-major, leading NR):
- * A = Q diag(l) Q^T by cyclic Jacobi rotations; Q[i*NR + j] = component i of
- * eigenvector j. */
-static int sym_eig(int n, double *A, double *Q, double *l) {
+int dg_sym_eig(int n, int ld, double *A, double *Q, double *l) {
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) Q[i * NR + j] = i == j;
+    for (int j = 0; j < n; ++j) Q[i * ld + j] = i == j;
   for (int sweep = 0; sweep < 100; ++sweep) {
     double off = 0, tot = 0;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
-        tot += A[i * NR + j] * A[i * NR + j];
-        if (i != j) off += A[i * NR + j] * A[i * NR + j];
+        tot += A[i * ld + j] * A[i * ld + j];
+        if (i != j) off += A[i * ld + j] * A[i * ld + j];
       }
     if (off <= 1e-30 * tot) {
-      for (int i = 0; i < n; ++i) l[i] = A[i * NR + i];
+      for (int i = 0; i < n; ++i) l[i] = A[i * ld + i];
       return 0;
     }
     for (int p = 0; p < n; ++p)
       for (int q = p + 1; q < n; ++q) {
-        const double apq = A[p * NR + q];
+        const double apq = A[p * ld + q];
         if (apq == 0) continue;
-        const double th = (A[q * NR + q] - A[p * NR + p]) / (2 * apq);
+        const double th = (A[q * ld + q] - A[p * ld + p]) / (2 * apq);
         const double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1));
         const double c = 1 / sqrt(t * t + 1), s = t * c;
         for (int k = 0; k < n; ++k) { /* columns p, q */
-          const double akp = A[k * NR + p], akq = A[k * NR + q];
-          A[k * NR + p] = c * akp - s * akq;
-          A[k * NR + q] = s * akp + c * akq;
+          const double akp = A[k * ld + p], akq = A[k * ld + q];
+          A[k * ld + p] = c * akp - s * akq;
+          A[k * ld + q] = s * akp + c * akq;
         }
         for (int k = 0; k < n; ++k) { /* rows p, q */
-          const double apk = A[p * NR + k], aqk = A[q * NR + k];
-          A[p * NR + k] = c * apk - s * aqk;
-          A[q * NR + k] = s * apk + c * aqk;
+          const double apk = A[p * ld + k], aqk = A[q * ld + k];
+          A[p * ld + k] = c * apk - s * aqk;
+          A[q * ld + k] = s * apk + c * aqk;
         }
         for (int k = 0; k < n; ++k) {
-          const double qkp = Q[k * NR + p], qkq = Q[k * NR + q];
-          Q[k * NR + p] = c * qkp - s * qkq;
-          Q[k * NR + q] = s * qkp + c * qkq;
+          const double qkp = Q[k * ld + p], qkq = Q[k * ld + q];
+          Q[k * ld + p] = c * qkp - s * qkq;
+          Q[k * ld + q] = s * qkp + c * qkq;
         }
       }
   }
-  return dg_error(DG_ERR_NUMERIC, "element-block Jacobi: eigenproblem of size %d did not converge",
-                  n);
+  return dg_error(DG_ERR_NUMERIC, "block smoother: eigenproblem of size %d did not converge", n);
 }
 
 /* The 1D block of direction d for degree r whose lower/upper sides have
@@ -84,7 +80,7 @@ static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
       G[a * NR + c] = b * v / sqrt(T->M[a] * T->M[c]);
     }
   double *V = bj->V + (long)k * NR * NR, *lam = bj->lam + (long)k * NR;
-  DG_CALL(sym_eig(n, G, Q, lam));
+  DG_CALL(dg_sym_eig(n, NR, G, Q, lam));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) V[i * NR + j] = Q[i * NR + j] / sqrt(T->M[i]);
   return 0;

@@ -18,4 +18,9 @@ struct dg_sblock {
   double shift; /* a vol */
 };
 
+/* Symmetric eigenproblem of the n x n matrix A (row-major, leading
+ * dimension ld; destroyed): A = Q diag(l) Q^T by cyclic Jacobi rotations,
+ * Q[i*ld + j] = component i of eigenvector j.  Shared with dg_spatch.c. */
+int dg_sym_eig(int n, int ld, double *A, double *Q, double *l);
+
 #endif

@@ -1,4 +1,5 @@
-/* dg_sipg_elem.h - the solvers' element arithmetic (dg_sipg_elem_t.h) in
+/* dg_sipg_elem.h - the solvers' element arithmetic (dg_sipg_elem_t.h) and
+ * the vertex patches' (dg_spatch_t.h) in
  * float (suffix _f) and double (suffix _d), from the one source.  Included by
  * the drivers (dg_sop_omp.c, dg_sop_cuda.cu). */
 #ifndef DG_SIPG_ELEM_H
@@ -9,18 +10,23 @@
 /* table extent: degrees 0..DG_MAX_DEGREE */
 #define DG_SNR (DG_MAX_DEGREE + 1)
 
+/* leading dimension of a vertex patch's 1D matrices (two cells) */
+#define DG_SPATCH_LD (2 * DG_SNR)
+
 /* Boundary rule per direction of a solver grid. */
 enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
 
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_sipg_elem_t.h"
+#include "dg_spatch_t.h"
 #undef DG_SR
 #undef DG_SN
 
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_sipg_elem_t.h"
+#include "dg_spatch_t.h"
 #undef DG_SR
 #undef DG_SN
 
@@ -45,6 +51,27 @@ enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
     DG_SOP_CASE(9, fn, A, T, e, x, y)                                                              \
   default:                                                                                         \
     fn(A, T, e, x, y, r);                                                                          \
+  }
+
+/* The vertex-patch drivers' dispatch on the modes per direction n of a
+ * patch whose directions all have two cells: fn(args..., n, 1) with a
+ * constant n. */
+#define DG_SPATCH_CASE(N, fn, ...)                                                                 \
+  case N:                                                                                          \
+    fn(__VA_ARGS__, N, 1);                                                                         \
+    break;
+#define DG_SPATCH_DISPATCH(fn, n, ...)                                                             \
+  switch (n) {                                                                                     \
+    DG_SPATCH_CASE(1, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(2, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(3, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(4, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(5, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(6, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(7, fn, __VA_ARGS__)                                                             \
+    DG_SPATCH_CASE(8, fn, __VA_ARGS__)                                                             \
+  default:                                                                                         \
+    fn(__VA_ARGS__, n, 1);                                                                         \
   }
 
 #endif

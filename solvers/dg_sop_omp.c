@@ -5,26 +5,70 @@
  * functions. */
 #include "dg_sblock_internal.h"
 
+#include <string.h>
+
+/* SIMD register width of the build: the lane functions' run length is one
+ * register of the precision's reals (8 doubles or 16 floats with AVX-512) */
+#if defined(__AVX512F__)
+#define DG_SLBYTES 64
+#elif defined(__AVX__)
+#define DG_SLBYTES 32
+#else
+#define DG_SLBYTES 16
+#endif
+
 #define DG_SR      double
 #define DG_SN(x)   x##_d
 #define DG_SSFX    d
 #define DG_SBV(bj) ((bj)->V)
 #define DG_SBL(bj) ((bj)->lam)
+#define DG_SLW     (DG_SLBYTES / 8)
+#define DG_SRI     long long
+#include "dg_sipg_lane_t.h"
 #include "dg_sop_omp_t.h"
 #undef DG_SR
 #undef DG_SN
 #undef DG_SSFX
 #undef DG_SBV
 #undef DG_SBL
+#undef DG_SLW
+#undef DG_SRI
+#undef DG_SL_MLO
+#undef DG_SL_MHI
+#undef DG_SL_I2
+#undef DG_SL_I4
+#undef DG_SL_I8
+#undef DG_SL_I16
+#undef DG_SL_IW
+#undef DG_SL_STAGE
+#undef DG_SLMAX
+#undef DG_SLRMAX
+#undef DG_SLINL
 
 #define DG_SR      float
 #define DG_SN(x)   x##_f
 #define DG_SSFX    f
 #define DG_SBV(bj) ((bj)->Vf)
 #define DG_SBL(bj) ((bj)->lamf)
+#define DG_SLW     (DG_SLBYTES / 4)
+#define DG_SRI     int
+#include "dg_sipg_lane_t.h"
 #include "dg_sop_omp_t.h"
 #undef DG_SR
 #undef DG_SN
 #undef DG_SSFX
 #undef DG_SBV
 #undef DG_SBL
+#undef DG_SLW
+#undef DG_SRI
+#undef DG_SL_MLO
+#undef DG_SL_MHI
+#undef DG_SL_I2
+#undef DG_SL_I4
+#undef DG_SL_I8
+#undef DG_SL_I16
+#undef DG_SL_IW
+#undef DG_SL_STAGE
+#undef DG_SLMAX
+#undef DG_SLRMAX
+#undef DG_SLINL

@@ -6,13 +6,63 @@
 #define DG_SOP_XCAT(a, b) a##b
 #define DG_SOP_CAT(a, b)  DG_SOP_XCAT(a, b)
 
+/* The lane plan: runs of DG_SLW consecutive elements of one row of
+ * direction 0 (i0 = 0, DG_SLW, ...) go through the lane functions
+ * (dg_sipg_lane_t.h) when they and their face neighbours share one degree
+ * (every run of a uniform level, the runs inside a band of a band map) and
+ * an element fits (DG_SLMAX modes); the rest, and the tail of a row shorter
+ * than DG_SLW, through the element functions. */
+static int DG_SN(sop_lane_run)(const dg_sop *op, long e0, int r) {
+  const int dim = op->g.dim;
+  long m = r + 1;
+  for (int d = 1; d < dim; ++d) m *= r + 1;
+  if (r > DG_SLRMAX || m > DG_SLMAX) return 0;
+  if (op->runi >= 0) return 1;
+  const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
+  for (int l = 0; l < DG_SLW; ++l)
+    if (op->deg[e0 + l] != r) return 0;
+  for (int s = 0; s < 2; ++s) {
+    const long nx = DG_SN(dg_snbr)(A, e0 + (s ? DG_SLW - 1 : 0), 0, s);
+    if (nx >= 0 && op->deg[nx] != r) return 0;
+    for (int d = 1; d < dim; ++d) {
+      const long nb = DG_SN(dg_snbr)(A, e0, d, s);
+      if (nb >= 0)
+        for (int l = 0; l < DG_SLW; ++l)
+          if (op->deg[nb + l] != r) return 0;
+    }
+  }
+  return 1;
+}
+
 int DG_SN(dg_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
-  const long ne = op->g.nelem;
+  const long ne = op->g.nelem, n0 = op->g.n[0], nrow = ne / n0;
   const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_stab) *T = &op->DG_SOP_CAT(tab_, DG_SSFX);
 #pragma omp parallel for schedule(static)
-  for (long e = 0; e < ne; ++e) {
-    DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
+  for (long row = 0; row < nrow; ++row) {
+    long i = 0;
+    for (; i + DG_SLW <= n0; i += DG_SLW) {
+      const long e0 = row * n0 + i;
+      const int r = op->deg[e0];
+      if (DG_SN(sop_lane_run)(op, e0, r)) {
+        switch (r) {
+          DG_SOP_CASE(0, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+          DG_SOP_CASE(1, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+          DG_SOP_CASE(2, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+          DG_SOP_CASE(3, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+          DG_SOP_CASE(4, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+          DG_SOP_CASE(5, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+          DG_SOP_CASE(6, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+        }
+      } else
+        for (long e = e0; e < e0 + DG_SLW; ++e) {
+          DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
+        }
+    }
+    for (; i < n0; ++i) {
+      const long e = row * n0 + i;
+      DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
+    }
   }
   return 0;
 }
@@ -25,21 +75,66 @@ int DG_SN(dg_sop_diag)(const dg_sop *op, DG_SR *y) {
   return 0;
 }
 
+/* The 1D factors of element e. */
+static inline void DG_SN(sblock_factors)(const dg_sblock *bj, int dim, long e, const DG_SR *V[3],
+                                         const DG_SR *lam[3]) {
+  for (int d = 0; d < 3; ++d) V[d] = lam[d] = 0;
+  for (int d = 0; d < dim; ++d) {
+    V[d] = DG_SBV(bj) + (long)bj->key[3 * e + d] * DG_SNR * DG_SNR;
+    lam[d] = DG_SBL(bj) + (long)bj->key[3 * e + d] * DG_SNR;
+  }
+}
+
+#define DG_SBLOCK_CASE(R)                                                                          \
+  case R:                                                                                          \
+    DG_SN(dg_sblock_lane_r)(dim, R, V, lam, shift, r + op->off[e0], z + op->off[e0]);              \
+    break;
+
+/* Element-block Jacobi.  The lane plan: runs of DG_SLW consecutive elements
+ * of one degree (no neighbours involved) are solved together with the 1D
+ * factors of their middle element; an element of the run whose factors
+ * differ (a boundary element, a neighbour of another penalty degree) is
+ * solved again by the element function afterwards. */
 int DG_SN(dg_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
   const dg_sop *op = bj->op;
   const int dim = op->g.dim;
+  const long ne = op->g.nelem, nrun = (ne + DG_SLW - 1) / DG_SLW;
   const DG_SR shift = (DG_SR)bj->shift;
 #pragma omp parallel for schedule(static)
-  for (long e = 0; e < op->g.nelem; ++e) {
-    const DG_SR *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
-    for (int d = 0; d < dim; ++d) {
-      V[d] = DG_SBV(bj) + (long)bj->key[3 * e + d] * DG_SNR * DG_SNR;
-      lam[d] = DG_SBL(bj) + (long)bj->key[3 * e + d] * DG_SNR;
+  for (long k = 0; k < nrun; ++k) {
+    const long e0 = k * DG_SLW, e1 = e0 + DG_SLW < ne ? e0 + DG_SLW : ne;
+    const int r0 = op->deg[e0];
+    long m = r0 + 1;
+    for (int d = 1; d < dim; ++d) m *= r0 + 1;
+    int lane = e1 - e0 == DG_SLW && r0 <= DG_SLRMAX && m <= DG_SLMAX;
+    for (long e = e0; lane && e < e1; ++e) lane = op->deg[e] == r0;
+    const long em = e0 + DG_SLW / 2;
+    if (lane) {
+      const DG_SR *V[3], *lam[3];
+      DG_SN(sblock_factors)(bj, dim, em, V, lam);
+      switch (r0) {
+        DG_SBLOCK_CASE(0)
+        DG_SBLOCK_CASE(1)
+        DG_SBLOCK_CASE(2)
+        DG_SBLOCK_CASE(3)
+        DG_SBLOCK_CASE(4)
+        DG_SBLOCK_CASE(5)
+        DG_SBLOCK_CASE(6)
+      }
     }
-    DG_SN(dg_sblock_solve)(dim, op->deg[e], V, lam, shift, r + op->off[e], z + op->off[e]);
+    for (long e = e0; e < e1; ++e) {
+      int same = lane;
+      for (int d = 0; same && d < dim; ++d) same = bj->key[3 * e + d] == bj->key[3 * em + d];
+      if (same) continue;
+      const DG_SR *V[3], *lam[3];
+      DG_SN(sblock_factors)(bj, dim, e, V, lam);
+      DG_SN(dg_sblock_solve)(dim, op->deg[e], V, lam, shift, r + op->off[e], z + op->off[e]);
+    }
   }
   return 0;
 }
+
+#undef DG_SBLOCK_CASE
 
 int DG_SN(dg_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *r,
                            DG_SR *bc) {

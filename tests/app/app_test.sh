@@ -206,6 +206,8 @@ foo|advect: foo: cannot open: No such file or directory
 --model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection, advection_diffusion)
 --model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
 --model burgers --dim 3|advect: model burgers does not run in 3D
+--model burgers --nu 0.1|advect: option --nu: model burgers: the explicit stages of advect do not diffuse (nu = 0.1); run advdiff, or give --nu 0
+--model advection_diffusion|advect: option --nu: model advection_diffusion: the explicit stages of advect do not diffuse (nu = 0.01); run advdiff, or give --nu 0
 --model burgers --degree 6|advect: model burgers: this build has no stages for 2D, degree 6 with q = 7 (the 'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)
 --box 0,1,0|advect: option --box: '0,1,0' needs 4 or more comma-separated numbers
 --box 0,1,0,1,0|advect: option --box: '0,1,0,1,0' needs 4 or 6 numbers

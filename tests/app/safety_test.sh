@@ -183,6 +183,22 @@ maps)
   head -n 1 "$DIR/out" | grep -q ', degrees 1\.\.3, ' || bad "the note's degree 3 is not the map's: $(head -n 1 "$DIR/out")"
   run --cells 4x2 --map band --degree-min 0 --degree 2 --steps 1 --output b2.h5
   want_err "band on 2 rows" "advect: note: --map band reaches degree 0, not --degree 2, on 2 rows in y (it needs 5)"
+  # --map step on the sphere: along the equator (alpha 0) every row keeps its
+  # degree and nothing is said; through the poles degree reduction falls short,
+  # which one line says, and another what local time stepping would save
+  L="--model sphere_advection --grid latlon --cells 20 --degree 3 --map step --degree-min 1 --steps 1 --quiet"
+  # shellcheck disable=SC2086
+  run $L --output st0.h5
+  want_rc 0 "step map, alpha 0"
+  ! grep -q '^map step' "$DIR/out" || bad "step map, alpha 0: $(grep '^map step' "$DIR/out")"
+  head -n 1 "$DIR/err" | grep -q . && bad "step map, alpha 0: $(cat "$DIR/err")"
+  # shellcheck disable=SC2086
+  run $L --alpha 1.5707963267948966 --output st1.h5
+  want_rc 0 "step map through the poles"
+  grep -q '^map step: degree reduction alone cannot reach the equatorial step [0-9.e+]* at degree 3: degrees 1\.\.3 reach [0-9.e+]* (0\.[0-9]* of it)$' "$DIR/out" ||
+    bad "step map through the poles: $(cat "$DIR/out")"
+  w=$(sed -n 's|^map step: local time stepping (not built: each row at the equatorial step / 2^l, l <= [1-9][0-9]* on [1-9][0-9]* of 20 rows) would do \([0-9.]*\) of the work of the global step$|\1|p' "$DIR/out")
+  awk -v w="$w" 'BEGIN { exit !(w > 0 && w < 1) }' || bad "local time stepping line: $(cat "$DIR/out")"
   ;;
 
 memory)

@@ -7,12 +7,17 @@
 # degrees 1, 3, 6, band and random maps, V- cycles on 16^2 and 32^2
 # elements (p- and h-levels), 3D uniform 2 and random 1..4.  Pure fp32 is not
 # compared: it stalls near 1e-6 by design, so its solutions differ there.
+# With --advdiff-cuda and --advdiff-omp also the implicit steps (apps/advdiff,
+# the models of both builds): advection-diffusion by sdirk3 and ars443 in 2D
+# and sdirk2 in 3D, viscous Burgers by Newton (sdirk2), linear acoustics (a
+# system) by sdirk2, each with the fp64 and the mixed-precision cycle.
 #
 # usage: solver_consistency.sh --cuda POISSON --omp POISSON --compare COMPARE
 #                              --workdir DIR [--tol T]
+#                              [--advdiff-cuda ADVDIFF --advdiff-omp ADVDIFF]
 # Exit status: 0 all agree, 1 a difference beyond TOL, 2 a run failed or bad usage.
 set -u
-cuda="" omp="" cmp="" work="" tol=1e-12
+cuda="" omp="" cmp="" work="" tol=1e-12 adcuda="" adomp=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --cuda) cuda=$2; shift 2 ;;
@@ -20,6 +25,8 @@ while [ $# -gt 0 ]; do
     --compare) cmp=$2; shift 2 ;;
     --workdir) work=$2; shift 2 ;;
     --tol) tol=$2; shift 2 ;;
+    --advdiff-cuda) adcuda=$2; shift 2 ;;
+    --advdiff-omp) adomp=$2; shift 2 ;;
     *) echo "solver_consistency.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -33,15 +40,16 @@ done
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
 fail=0 n=0
-# run NAME ARGS...: both backends, fp64 and mixed, then compare
-run() {
-  name=$1
-  shift
+# both PREFIX PRECFLAG OUTFLAG NAME ARGS...: the programs $PREFIXcuda and
+# $PREFIXomp (poisson: "", advdiff: "ad"), fp64 and mixed, then compare
+both() {
+  pre=$1 pflag=$2 oflag=$3 name=$4
+  shift 4
   for s in fp64 mixed; do
     n=$((n + 1))
     for b in cuda omp; do
-      eval exe=\$$b
-      if ! "$exe" "$@" --solver "$s" --rtol 1e-13 --quiet --out "$work/$name.$s.$b.h5" \
+      eval exe=\$$pre$b
+      if ! "$exe" "$@" "$pflag" "$s" --rtol 1e-13 --quiet "$oflag" "$work/$name.$s.$b.h5" \
         >"$work/$name.$s.$b.log" 2>&1; then
         echo "FAIL $name $s: the $b run failed:"
         tail -3 "$work/$name.$s.$b.log"
@@ -57,6 +65,9 @@ run() {
     fi
   done
 }
+# run NAME ARGS...: apps/poisson; ad NAME ARGS...: apps/advdiff
+run() { both "" --solver --out "$@"; }
+ad() { both ad --precond --output "$@"; }
 
 run u1 --dim 2 --n 16 --r 1 --map uniform
 run u3 --dim 2 --n 32 --r 3 --map uniform
@@ -65,5 +76,19 @@ run band --dim 2 --n 16 --r 5 --map band
 run rand --dim 2 --n 32 --r 4 --map random
 run u2_3d --dim 3 --n 8 --r 2 --map uniform
 run rand_3d --dim 3 --n 8 --r 4 --map random
+
+if [ -n "$adcuda" ] || [ -n "$adomp" ]; then
+  for p in "$adcuda" "$adomp"; do
+    if [ -z "$p" ] || [ ! -x "$p" ]; then
+      echo "solver_consistency.sh: need both --advdiff-cuda and --advdiff-omp executables (got '$p')" >&2
+      exit 2
+    fi
+  done
+  ad ad_sdirk3 --cells 16x16 --degree 3 --nu 0.02 --beta 1,0.5 --scheme sdirk3 --dt 0.02 --t-end 0.1
+  ad ad_ars443 --cells 16x16 --degree 4 --nu 0.02 --beta 1,0.5 --scheme ars443 --dt 0.005 --t-end 0.02
+  ad ad_3d --dim 3 --cells 4x4x4 --degree 2 --nu 0.02 --beta 1,0.5,0.25 --scheme sdirk2 --dt 0.05 --t-end 0.1
+  ad burgers --model burgers --nu 0.02 --cells 8x8 --degree 3 --scheme sdirk2 --dt 0.04 --t-end 0.12
+  ad acoustics --model acoustics --cells 8x8 --degree 3 --scheme sdirk2 --cfl 4 --t-end 0.2
+fi
 echo "$n solves compared, tolerance $tol"
 exit $fail

@@ -11,12 +11,20 @@
  *   - mixed precision: fp64 CG around the fp32 cycle reaches the same L2
  *     error as the all-fp64 solve to 4 significant digits, and pure fp32 (CG
  *     in float around the float cycle) stalls above the 1e-10 residual.
- *   test_solvers_mg DIM MAP RMIN RMAX N [SMOOTHING_DEGREE]   (MAP: uniform, band,
- *   random; band and random maps hold degrees max(1,r-1)..r) */
+ *   - with SMOOTHER patch (additive vertex-patch Schwarz, dg_spatch.h): the
+ *     same bounds with the smoothing degree given (2: V(2,2)), and on a
+ *     uniform map each patch inverse is exact: A applied to the inverse's
+ *     output equals its input on the patch's unknowns (an interior, an edge
+ *     and a corner patch, to 1e-9 relative); on a periodic grid with an odd
+ *     direction every patch inverse is exact and the coloured apply equals
+ *     the sum of the single patches.
+ *   test_solvers_mg DIM MAP RMIN RMAX N [SMOOTHING_DEGREE [block|patch]]   (MAP: uniform,
+ *   band, random; band and random maps hold degrees max(1,r-1)..r) */
 #include "dg_degree_map.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
+#include "dg_spatch.h"
 #include "dg_svec.h"
 #include "solver_test.h"
 
@@ -114,22 +122,147 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
          worst_t, worst_e);
 }
 
+/* The patch inverses of op are exact: for patches p (interior, on an edge,
+ * at a corner), z = R_p^T A_p^-1 R_p r, and (A z) on the patch equals r
+ * there (A_p is the principal submatrix of A). */
+static void check_patch_inverse(const dg_sop *op, int r) {
+  dg_spatch *sp = NULL;
+  OK(dg_spatch_create(&sp, op));
+  const long n = dg_sop_len(op), np = dg_spatch_npatches(sp);
+  const long *off = dg_sop_offsets(op);
+  double *rv = TALLOC(double, n), *z = TALLOC(double, n), *y = TALLOC(double, n);
+  for (long i = 0; i < n; ++i) rv[i] = sin(1.0 + 7 * i);
+  const long pick[3] = {np / 2 + dg_sop_grid(op)->n[0] / 2, 1, 0};
+  double worst = 0;
+  for (int k = 0; k < 3; ++k) {
+    long el[8];
+    int nc;
+    dg_svec_zero_d(n, z);
+    OK(dg_spatch_apply_one_d(sp, pick[k], rv, z, el, &nc));
+    OK(dg_sop_apply_d(op, z, y));
+    double d = 0, a = 0;
+    int cells = 0;
+    for (int c = 0; c < 8; ++c) {
+      if (el[c] < 0) continue;
+      cells++;
+      for (long i = off[el[c]]; i < off[el[c] + 1]; ++i) {
+        d = fmax(d, fabs(y[i] - rv[i]));
+        a = fmax(a, fabs(rv[i]));
+      }
+    }
+    CHECK(cells == nc && d <= 1e-9 * a, "r=%d patch %ld (%d cells): |A z - r| = %g on the patch", r,
+          pick[k], nc, d / a);
+    worst = fmax(worst, d / a);
+  }
+  printf("patch inverses (%ld patches, %d 1D eigenproblems): |A z - r| / |r| <= %.1e on the "
+         "patch\n",
+         np, dg_spatch_nkeys(sp), worst);
+  dg_svec_free(rv);
+  dg_svec_free(z);
+  dg_svec_free(y);
+  dg_spatch_destroy(&sp);
+}
+
+/* The colouring on a periodic grid with an odd direction (a third colour):
+ * Helmholtz on dim-D periodic 5 x 6 (x 5) elements of degree r; every patch
+ * inverse is exact, and the coloured apply of all patches equals the sum of
+ * the single-patch applies (no patch of a colour overlaps another). */
+static void check_patch_periodic(int dim, int r) {
+  dg_grid g;
+  const int nn[3] = {5, 6, 5};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(&g, dim, nn, lo, hi));
+  dg_degree_map *m = NULL;
+  OK(dg_degree_map_create_uniform(&m, &g, r));
+  dg_sop_params p = dg_sop_default_params();
+  p.a = 1;
+  p.b = 0.01;
+  dg_sop *op = NULL;
+  OK(dg_sop_create(&op, &g, m->deg, &p));
+  dg_spatch *sp = NULL;
+  OK(dg_spatch_create(&sp, op));
+  const long n = dg_sop_len(op), np = dg_spatch_npatches(sp);
+  const long *off = dg_sop_offsets(op);
+  double *rv = TALLOC(double, n), *z = TALLOC(double, n), *y = TALLOC(double, n);
+  double *sum = TALLOC(double, n);
+  for (long i = 0; i < n; ++i) rv[i] = cos(0.5 + 3 * i);
+  double worst = 0;
+  for (long q = 0; q < np; ++q) {
+    long el[8];
+    int nc;
+    dg_svec_zero_d(n, z);
+    OK(dg_spatch_apply_one_d(sp, q, rv, z, el, &nc));
+    OK(dg_spatch_apply_one_d(sp, q, rv, sum, el, &nc));
+    OK(dg_sop_apply_d(op, z, y));
+    double d = 0, a = 0;
+    for (int c = 0; c < 8; ++c)
+      for (long i = el[c] >= 0 ? off[el[c]] : 0; el[c] >= 0 && i < off[el[c] + 1]; ++i) {
+        d = fmax(d, fabs(y[i] - rv[i]));
+        a = fmax(a, fabs(rv[i]));
+      }
+    worst = fmax(worst, d / a);
+  }
+  /* the colours: every patch in one, no element twice in a colour */
+  int *seen = calloc((size_t)g.nelem, sizeof(int)), clash = 0;
+  long listed = 0;
+  for (int c = 0; c < dg_spatch_ncolours(sp); ++c) {
+    const long *list;
+    const long k = dg_spatch_colour(sp, c, &list);
+    listed += k;
+    for (long j = 0; j < k; ++j) {
+      long el[8];
+      int nc;
+      dg_svec_zero_d(n, z);
+      OK(dg_spatch_apply_one_d(sp, list[j], rv, z, el, &nc));
+      for (int q = 0; q < 8; ++q) {
+        if (el[q] < 0) continue;
+        clash += seen[el[q]] == c + 1; /* already in a patch of this colour */
+        seen[el[q]] = c + 1;
+      }
+    }
+  }
+  free(seen);
+  OK(dg_spatch_apply_d(sp, rv, z));
+  double d = 0, a = 0;
+  for (long i = 0; i < n; ++i) {
+    d = fmax(d, fabs(z[i] - sum[i]));
+    a = fmax(a, fabs(sum[i]));
+  }
+  CHECK(worst <= 1e-9 && np == (dim == 3 ? 150 : 30) && listed == np && !clash && d <= 1e-13 * a,
+        "periodic %dD r=%d: %ld patches (%ld in colours, %d clashes), patch inverse off by %g, "
+        "apply vs sum %g",
+        dim, r, np, listed, clash, worst, d / a);
+  printf("periodic %dD, %ld patches in %d colours: patch inverses exact to %.1e, coloured apply "
+         "= sum of patches to %.1e\n",
+         dim, np, dg_spatch_ncolours(sp), worst, d / a);
+  dg_svec_free(rv);
+  dg_svec_free(z);
+  dg_svec_free(y);
+  dg_svec_free(sum);
+  dg_spatch_destroy(&sp);
+  dg_sop_destroy(&op);
+  dg_degree_map_destroy(&m);
+}
+
 typedef struct {
   double err, rel;
   int its;
 } result;
 
 int main(int argc, char **argv) {
-  if (argc != 6 && argc != 7) {
-    printf("usage: %s DIM uniform|band|random RMIN RMAX N [SMOOTHING_DEGREE]\n", argv[0]);
+  if (argc < 6 || argc > 8 || (argc == 8 && strcmp(argv[7], "block") && strcmp(argv[7], "patch"))) {
+    printf("usage: %s DIM uniform|band|random RMIN RMAX N [SMOOTHING_DEGREE [block|patch]]\n",
+           argv[0]);
     return 2;
   }
-  const int sdeg = argc == 7 ? atoi(argv[6]) : 6;
+  const int sdeg = argc >= 7 ? atoi(argv[6]) : 6;
+  const int patch = argc == 8 && !strcmp(argv[7], "patch");
   const int dim = atoi(argv[1]), rmin = atoi(argv[3]), rmax = atoi(argv[4]), nel = atoi(argv[5]);
   const char *kind = argv[2];
   g_dim = dim;
-  printf("SIPG Poisson %dD, %d^%d elements, %s map, CG + one V(%d,%d) per iteration to 1e-10\n",
-         dim, nel, dim, kind, sdeg, sdeg);
+  printf("SIPG Poisson %dD, %d^%d elements, %s map, CG + one V(%d,%d) per iteration to 1e-10, "
+         "%s smoother\n",
+         dim, nel, dim, kind, sdeg, sdeg, patch ? "vertex-patch" : "element-block");
   printf("%3s %9s %6s %8s %12s %12s %12s %10s %12s\n", "r", "unknowns", "levels", "its(fp64)",
          "factor/cycle", "L2 (fp64)", "L2 (mixed)", "its(mixed)", "fp32 stall");
   for (int r = rmin; r <= rmax; ++r) {
@@ -151,7 +284,10 @@ int main(int argc, char **argv) {
     dg_mg *mg = NULL;
     dg_mg_opts mo = dg_mg_default_opts();
     mo.smooth_deg = sdeg;
+    if (patch) mo.smoother = DG_MG_PATCH;
     OK(dg_mg_create(&mg, op, &mo));
+    if (patch && !strcmp(kind, "uniform")) check_patch_inverse(op, r);
+    if (patch && r == rmin) check_patch_periodic(dim, r);
     if (r == rmin) check_transfers(mg, 1, kind);
     const long n = dg_sop_len(op);
     double *b = TALLOC(double, (size_t)n), *x = TALLOC(double, n);

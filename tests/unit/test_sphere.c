@@ -21,7 +21,10 @@
  *             (the rotation closes), and the normalised norms of the
  *             projected initial state against it are small;
  *   plan      the plan runs the one-element update and refuses the team
- *             update on the sphere. */
+ *             update on the sphere;
+ *   step      the rows' degrees for a target step (--map step) and the
+ *             estimate of local time stepping on them, against values
+ *             worked out by hand for four rows. */
 #include "dg_eval.h"
 #include "dg_field.h"
 #include "dg_grid.h"
@@ -315,6 +318,35 @@ static void test_plan(void) {
   dg_degree_map_destroy(&map);
 }
 
+/* Four rows, rmax 3, rmin 1, speed factors 8, 2, 1, 1 (rate = 7 s): the
+ * middle rows (1, 2) set the target 1 / (7 x 2) = 1/14; row 0 falls to
+ * degree 1 and is then still at CFL 3 x 8 / 14 = 12/7, so the map reaches
+ * 1/24; local steps: row 0 at level 1 (12/7 <= 2), the rest at level 0 (row
+ * 1 exactly at CFL 1); work (r + 1)^2 per row: 4 x 2 + 3 x 16 = 56 per
+ * target step against 52 x 24/14 for the global step. */
+static void test_step(void) {
+  const double s[4] = {8, 2, 1, 1};
+  double rate[4], target = 0, reached = 0, ratio = 0;
+  int deg[4], lev[4];
+  for (int j = 0; j < 4; ++j) rate[j] = 7 * s[j];
+  OK(dg_degree_rows_for_step(4, rate, 3, 1, deg, &target, &reached));
+  CHECK(deg[0] == 1 && deg[1] == 3 && deg[2] == 3 && deg[3] == 3, "degrees %d %d %d %d", deg[0],
+        deg[1], deg[2], deg[3]);
+  CHECK_CLOSE(target, 1.0 / 14, 0, 1e-15, "target step");
+  CHECK_CLOSE(reached, 1.0 / 24, 0, 1e-15, "step reached");
+  OK(dg_degree_rows_lts(4, rate, 3, deg, target, reached, lev, &ratio));
+  CHECK(lev[0] == 1 && lev[1] == 0 && lev[2] == 0 && lev[3] == 0, "levels %d %d %d %d", lev[0],
+        lev[1], lev[2], lev[3]);
+  CHECK_CLOSE(ratio, 56.0 / (52.0 * 24 / 14), 0, 1e-14, "work of local steps / global");
+  /* a row of speed 0 steps at level 0; bad steps are refused */
+  rate[3] = 0;
+  OK(dg_degree_rows_lts(4, rate, 3, deg, target, reached, lev, &ratio));
+  CHECK(lev[3] == 0, "a row at rest: level %d", lev[3]);
+  CHECK(dg_degree_rows_lts(4, rate, 3, deg, target, 0, lev, &ratio) == DG_ERR_ARG &&
+            strstr(dg_error_message(), "local time steps: steps") != NULL,
+        "a zero step: %s", dg_error_message());
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "mass";
   if (!strcmp(which, "mass"))
@@ -331,6 +363,8 @@ int main(int argc, char **argv) {
     test_exact();
   else if (!strcmp(which, "plan"))
     test_plan();
+  else if (!strcmp(which, "step"))
+    test_step();
   else {
     printf("unknown case %s\n", which);
     return 2;

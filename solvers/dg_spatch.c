@@ -1,0 +1,247 @@
+/* dg_spatch.c - the vertex-patch Schwarz preconditioner: its 1D two-cell
+ * eigenproblems and the patches' colouring (host, setup).  The backends'
+ * drivers apply dg_spatch_solve_* per patch (dg_spatch_omp.c). */
+#include "dg_spatch_internal.h"
+
+#include "dg_error.h"
+#include "dg_sblock_internal.h"
+#include "dg_svec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NR = DG_SNR, LD = DG_SPATCH_LD };
+
+int dg_spatch_supported(const dg_sop *op, char *why, size_t cap) {
+  const dg_grid *g = &op->g;
+  char buf[160];
+  buf[0] = 0;
+  if (op->runi < 0) snprintf(buf, sizeof buf, "the level has more than one degree");
+  for (long e = 1; e < g->nelem && !buf[0]; ++e)
+    if (op->pdeg[e] != op->pdeg[0])
+      snprintf(buf, sizeof buf, "the level has more than one penalty degree");
+  for (int d = 0; d < g->dim && !buf[0]; ++d)
+    if (op->p.bc[d] == DG_SBC_PERIODIC && g->n[d] < 3)
+      snprintf(buf, sizeof buf, "periodic direction %d has %d < 3 elements", d, g->n[d]);
+  if (why && cap) snprintf(why, cap, "%s", buf);
+  return !buf[0];
+}
+
+/* Add to G (leading dimension LD, from row/column o) the 1D matrix of one
+ * cell of direction d with degree r whose lower/upper sides have the side
+ * codes lo, hi (penalty degree, + NR on a Dirichlet boundary): its volume
+ * term and its faces' self terms, as dg_sblock's element blocks. */
+static void cell_1d(const dg_sop *op, int d, int r, int lo, int hi, int o, double *G) {
+  const dg_stab_d *T = &op->tab_d;
+  const dg_grid *g = &op->g;
+  double half[3], vol = 1;
+  for (int e = 0; e < 3; ++e) half[e] = e < g->dim ? g->h[e] / 2 : 1;
+  for (int e = 0; e < g->dim; ++e) vol *= half[e];
+  const double h = g->h[d], w = vol / (half[d] * half[d]), J = vol / half[d];
+  const int rs[2] = {lo, hi};
+  for (int a = 0; a <= r; ++a)
+    for (int c = 0; c <= r; ++c) {
+      double v = w * T->K[a][c];
+      for (int s = 0; s < 2; ++s) {
+        const int bnd = rs[s] >= NR, rm = rs[s] % NR;
+        const double sg = s ? 1 : -1, wav = bnd ? 1 : 0.5;
+        const double sig = op->p.cpen * (rm + 1) * (rm + 1) / h;
+        v += J * (sig * T->Pe[s][a] * T->Pe[s][c] -
+                  sg * wav * (2 / h) * (T->Pe[s][a] * T->De[s][c] + T->De[s][a] * T->Pe[s][c]));
+      }
+      G[(o + a) * LD + o + c] += op->p.b * v;
+    }
+}
+
+/* The 1D inverse k: ncell cells of degree r, penalty degree p, outer sides
+ * lo, hi (side codes); an interior face between two cells couples them
+ * (-{du/dn}[v] - {dv/dn}[u] + sigma [u][v] across it). */
+static int key_setup(dg_spatch *sp, int k, int d, int ncell, int r, int p, int lo, int hi) {
+  const dg_sop *op = sp->op;
+  const dg_stab_d *T = &op->tab_d;
+  const dg_grid *g = &op->g;
+  const int n = r + 1, m = ncell * n;
+  double G[LD * LD], Q[LD * LD];
+  memset(G, 0, sizeof G);
+  if (ncell == 1)
+    cell_1d(op, d, r, lo, hi, 0, G);
+  else {
+    cell_1d(op, d, r, lo, p, 0, G);
+    cell_1d(op, d, r, p, hi, n, G);
+    double half[3], vol = 1;
+    for (int e = 0; e < 3; ++e) half[e] = e < g->dim ? g->h[e] / 2 : 1;
+    for (int e = 0; e < g->dim; ++e) vol *= half[e];
+    const double h = g->h[d], J = vol / half[d];
+    const double sig = op->p.cpen * (p + 1) * (p + 1) / h;
+    /* left cell's test a (its upper side), right cell's trial c (its lower side) */
+    for (int a = 0; a < n; ++a)
+      for (int c = 0; c < n; ++c) {
+        const double v = J * (-sig * T->Pe[1][a] * T->Pe[0][c] - T->Pe[1][a] * T->De[0][c] / h +
+                              T->De[1][a] * T->Pe[0][c] / h);
+        G[a * LD + n + c] = op->p.b * v;
+        G[(n + c) * LD + a] = op->p.b * v;
+      }
+  }
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) G[i * LD + j] /= sqrt(T->M[i % n] * T->M[j % n]);
+  double *V = sp->V + (long)k * 2 * LD * LD, *lam = sp->lam + (long)k * LD;
+  DG_CALL(dg_sym_eig(m, LD, G, Q, lam));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      V[i * LD + j] = Q[i * LD + j] / sqrt(T->M[i % n]);
+      V[LD * LD + j * LD + i] = V[i * LD + j]; /* V^T */
+    }
+  return 0;
+}
+
+int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
+  *spp = NULL;
+  char why[160];
+  if (!dg_spatch_supported(op, why, sizeof why))
+    return dg_error(DG_ERR_ARG, "vertex-patch smoother: %s", why);
+  const dg_grid *g = &op->g;
+  dg_spatch *sp = calloc(1, sizeof *sp);
+  if (!sp) return dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
+  sp->op = op;
+  sp->dim = g->dim;
+  sp->n = op->runi + 1;
+  const int r = op->runi, p = op->pdeg[0];
+  long nvt = 0;
+  sp->npatch = 1;
+  for (int d = 0; d < 3; ++d) {
+    sp->nv[d] = d < g->dim ? (op->p.bc[d] == DG_SBC_PERIODIC ? g->n[d] : g->n[d] + 1) : 1;
+    sp->voff[d] = nvt;
+    nvt += d < g->dim ? sp->nv[d] : 0;
+    sp->npatch *= sp->nv[d];
+  }
+  int rc = 0;
+  sp->vinfo = dg_svec_alloc(sizeof(int) * 3 * (size_t)nvt);
+  sp->list = dg_svec_alloc(sizeof(long) * (size_t)sp->npatch);
+  if (!sp->vinfo || !sp->list) {
+    rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
+    goto fail;
+  }
+  /* per direction and vertex: the cells, the 1D key (ncell, outer sides) */
+  int slot[3][2][2][2];
+  memset(slot, -1, sizeof slot);
+  for (int d = 0; d < g->dim; ++d) {
+    const int nd = g->n[d], per = op->p.bc[d] == DG_SBC_PERIODIC;
+    for (int i = 0; i < sp->nv[d]; ++i) {
+      int *vi = sp->vinfo + 3 * (sp->voff[d] + i);
+      int lob, hib; /* outer sides on the boundary */
+      if (per) {
+        vi[0] = (i + nd - 1) % nd;
+        vi[1] = i;
+        lob = hib = 0;
+      } else if (i == 0 || i == nd) {
+        vi[0] = i == 0 ? 0 : nd - 1;
+        vi[1] = -1;
+        lob = i == 0 || nd == 1;
+        hib = i == nd || nd == 1;
+      } else {
+        vi[0] = i - 1;
+        vi[1] = i;
+        lob = i - 1 == 0;
+        hib = i == nd - 1;
+      }
+      int *sl = &slot[d][vi[1] >= 0][lob][hib];
+      if (*sl < 0) *sl = sp->nkeys++;
+      vi[2] = *sl;
+    }
+  }
+  sp->V = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * 2 * LD * LD);
+  sp->lam = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * LD);
+  sp->Vf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * 2 * LD * LD);
+  sp->lamf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * LD);
+  if (!sp->V || !sp->lam || !sp->Vf || !sp->lamf) {
+    rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
+    goto fail;
+  }
+  for (int d = 0; d < g->dim; ++d)
+    for (int two = 0; two < 2; ++two)
+      for (int lob = 0; lob < 2; ++lob)
+        for (int hib = 0; hib < 2; ++hib) {
+          const int k = slot[d][two][lob][hib];
+          if (k >= 0 &&
+              (rc = key_setup(sp, k, d, two + 1, r, p, lob ? NR + p : p, hib ? NR + p : p)))
+            goto fail;
+        }
+  for (long i = 0; i < (long)sp->nkeys * 2 * LD * LD; ++i) sp->Vf[i] = (float)sp->V[i];
+  for (long i = 0; i < (long)sp->nkeys * LD; ++i) sp->lamf[i] = (float)sp->lam[i];
+  /* colours: the vertex's parity per direction (a third colour for the last
+     vertex of an odd periodic direction): patches of one colour share no
+     element, so a colour's corrections are added without conflicts */
+  int ncd[3];
+  for (int d = 0; d < 3; ++d)
+    ncd[d] = d >= g->dim ? 1 : (op->p.bc[d] == DG_SBC_PERIODIC && g->n[d] % 2 ? 3 : 2);
+  sp->ncol = ncd[0] * ncd[1] * ncd[2];
+  long k = 0;
+  for (int col = 0; col < sp->ncol; ++col) {
+    sp->cstart[col] = k;
+    for (long pv = 0; pv < sp->npatch; ++pv) {
+      long iv[3];
+      iv[0] = pv % sp->nv[0];
+      iv[1] = (pv / sp->nv[0]) % sp->nv[1];
+      iv[2] = pv / ((long)sp->nv[0] * sp->nv[1]);
+      int c = 0;
+      for (int d = 2; d >= 0; --d) {
+        const int cd = ncd[d] == 3 && iv[d] == sp->nv[d] - 1 ? 2 : (int)(iv[d] % 2);
+        c = c * ncd[d] + cd;
+      }
+      if (c == col) sp->list[k++] = pv;
+    }
+  }
+  sp->cstart[sp->ncol] = k;
+  sp->shift = op->p.a;
+  for (int d = 0; d < g->dim; ++d) sp->shift *= g->h[d] / 2;
+  *spp = sp;
+  return 0;
+fail:
+  dg_spatch_destroy(&sp);
+  return rc;
+}
+
+void dg_spatch_destroy(dg_spatch **sp) {
+  if (!sp || !*sp) return;
+  dg_svec_free((*sp)->vinfo);
+  dg_svec_free((*sp)->list);
+  dg_svec_free((*sp)->V);
+  dg_svec_free((*sp)->lam);
+  dg_svec_free((*sp)->Vf);
+  dg_svec_free((*sp)->lamf);
+  free(*sp);
+  *sp = NULL;
+}
+
+long dg_spatch_npatches(const dg_spatch *sp) { return sp->npatch; }
+int dg_spatch_nkeys(const dg_spatch *sp) { return sp->nkeys; }
+int dg_spatch_ncolours(const dg_spatch *sp) { return sp->ncol; }
+
+long dg_spatch_colour(const dg_spatch *sp, int c, const long **list) {
+  if (c < 0 || c >= sp->ncol) {
+    *list = NULL;
+    return 0;
+  }
+  *list = sp->list + sp->cstart[c];
+  return sp->cstart[c + 1] - sp->cstart[c];
+}
+
+int dg_spatch_apply_one_d(const dg_spatch *sp, long patch, const double *r, double *z, long el[8],
+                          int *ncells) {
+  if (patch < 0 || patch >= sp->npatch)
+    return dg_error(DG_ERR_ARG, "dg_spatch_apply_one_d: patch %ld not in 0..%ld", patch,
+                    sp->npatch - 1);
+  int nc[3], key[3];
+  dg_spatch_cells(sp, patch, el, nc, key);
+  const double *V[3], *lam[3];
+  for (int d = 0; d < 3; ++d) {
+    V[d] = sp->V + (long)key[d] * 2 * LD * LD;
+    lam[d] = sp->lam + (long)key[d] * LD;
+  }
+  DG_CALL(dg_svec_sync()); /* the host reads r and writes z */
+  dg_spatch_solve_d(sp->dim, sp->n, nc, el, sp->op->off, V, lam, sp->shift, r, z);
+  *ncells = nc[0] * nc[1] * nc[2];
+  return 0;
+}

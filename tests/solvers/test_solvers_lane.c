@@ -1,0 +1,133 @@
+/* test_solvers_lane.c - the backend's operator apply and element-block solve
+ * (on the OpenMP backend vectorised over runs of elements, one element per
+ * SIMD lane: solvers/dg_sipg_lane_t.h) against the element functions called
+ * one element at a time (dg_sipg_elem_r, dg_sblock_solve: the arithmetic
+ * both are written after), in float and double, 2D and 3D, uniform, band
+ * and random degree maps, periodic and Dirichlet: equal to round-off.  The
+ * rows (32 and 35 elements) hold whole runs of 8 and 16 lanes and a tail
+ * that the element functions take. */
+#include "dg_degree_map.h"
+#include "dg_sblock.h"
+#include "dg_sblock_internal.h"
+#include "dg_sop.h"
+#include "dg_sop_internal.h"
+#include "solver_test.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double urand(uint64_t *s) {
+  *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*s >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+/* max |a - b| / max |b| */
+static double rel_d(long n, const double *a, const double *b) {
+  double d = 0, m = 0;
+  for (long i = 0; i < n; ++i) {
+    d = fmax(d, fabs(a[i] - b[i]));
+    m = fmax(m, fabs(b[i]));
+  }
+  return d / m;
+}
+static double rel_f(long n, const float *a, const float *b) {
+  double d = 0, m = 0;
+  for (long i = 0; i < n; ++i) {
+    d = fmax(d, fabs((double)a[i] - (double)b[i]));
+    m = fmax(m, fabs((double)b[i]));
+  }
+  return d / m;
+}
+
+static void check(int dim, const int nn[3], const char *map, int r, int bc, double a) {
+  dg_grid g;
+  const double lo[3] = {0, 0, 0}, hi[3] = {1.0, 0.7, 1.3};
+  OK(dg_grid_init(&g, dim, nn, lo, hi));
+  dg_degree_map *m = NULL;
+  if (!strcmp(map, "uniform"))
+    OK(dg_degree_map_create_uniform(&m, &g, r));
+  else if (!strcmp(map, "band"))
+    OK(dg_degree_map_create_band(&m, &g, 1, r));
+  else
+    OK(dg_degree_map_create_random(&m, &g, r - 1, r, 11));
+  dg_sop_params p = dg_sop_default_params();
+  for (int d = 0; d < 3; ++d) p.bc[d] = bc;
+  p.a = a;
+  p.b = 1.5;
+  dg_sop *op = NULL;
+  OK(dg_sop_create(&op, &g, m->deg, &p));
+  dg_sblock *bj = NULL;
+  OK(dg_sblock_create(&bj, op));
+  const long n = dg_sop_len(op);
+  double *x = TALLOC(double, n), *y = TALLOC(double, n), *yr = TALLOC(double, n);
+  float *xf = TALLOC(float, n), *yf = TALLOC(float, n), *yfr = TALLOC(float, n);
+  uint64_t s = 7;
+  for (long i = 0; i < n; ++i) xf[i] = (float)(x[i] = urand(&s));
+  /* the apply */
+  OK(dg_sop_apply_d(op, x, y));
+  OK(dg_sop_apply_f(op, xf, yf));
+  for (long e = 0; e < g.nelem; ++e) {
+    dg_sipg_elem_d(&op->args_d, &op->tab_d, e, x, yr);
+    dg_sipg_elem_f(&op->args_f, &op->tab_f, e, xf, yfr);
+  }
+  const double ad = rel_d(n, y, yr), af = rel_f(n, yf, yfr);
+  /* the block solve */
+  OK(dg_sblock_apply_d(bj, x, y));
+  OK(dg_sblock_apply_f(bj, xf, yf));
+  for (long e = 0; e < g.nelem; ++e) {
+    const double *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
+    const float *Vf[3] = {0, 0, 0}, *lamf[3] = {0, 0, 0};
+    for (int d = 0; d < dim; ++d) {
+      const long k = bj->key[3 * e + d];
+      V[d] = bj->V + k * DG_SNR * DG_SNR;
+      lam[d] = bj->lam + k * DG_SNR;
+      Vf[d] = bj->Vf + k * DG_SNR * DG_SNR;
+      lamf[d] = bj->lamf + k * DG_SNR;
+    }
+    const long o = op->off[e];
+    dg_sblock_solve_d(dim, op->deg[e], V, lam, bj->shift, x + o, yr + o);
+    dg_sblock_solve_f(dim, op->deg[e], Vf, lamf, (float)bj->shift, xf + o, yfr + o);
+  }
+  const double bd = rel_d(n, y, yr), bf = rel_f(n, yf, yfr);
+  char name[96];
+  snprintf(name, sizeof name, "%dD %dx%dx%d %s r=%d %s a=%g", dim, nn[0], nn[1],
+           dim == 3 ? nn[2] : 1, map, r, bc == DG_SBC_PERIODIC ? "periodic" : "Dirichlet", a);
+  /* round-off: a few units of the last place of the largest entry (the
+     contractions' sums in another order, products of the same factors) */
+  CHECK(ad <= 1e-15 && af <= 1e-6,
+        "%s: apply differs from the element function by %.2e (double), "
+        "%.2e (float)",
+        name, ad, af);
+  CHECK(bd <= 4e-15 && bf <= 4e-6,
+        "%s: block solve differs from the element function by %.2e "
+        "(double), %.2e (float)",
+        name, bd, bf);
+  printf("%-44s apply %.1e %.1e  block %.1e %.1e\n", name, ad, af, bd, bf);
+  dg_svec_free(x);
+  dg_svec_free(y);
+  dg_svec_free(yr);
+  dg_svec_free(xf);
+  dg_svec_free(yf);
+  dg_svec_free(yfr);
+  dg_sblock_destroy(&bj);
+  dg_sop_destroy(&op);
+  dg_degree_map_destroy(&m);
+}
+
+int main(void) {
+  const int n2a[3] = {32, 6, 1}, n2b[3] = {35, 5, 1}, n3[3] = {32, 3, 4};
+  const char *maps[3] = {"uniform", "band", "random"};
+  for (int k = 0; k < 3; ++k) {
+    check(2, n2a, maps[k], 3, DG_SBC_DIRICHLET, 0);
+    check(2, n2b, maps[k], 4, DG_SBC_PERIODIC, 0);
+    check(2, n2a, maps[k], 6, DG_SBC_PERIODIC, 2.5);
+    check(3, n3, maps[k], 2, DG_SBC_DIRICHLET, 1.0);
+    check(3, n3, maps[k], 3, DG_SBC_PERIODIC, 0);
+  }
+  check(2, n2b, "uniform", 1, DG_SBC_DIRICHLET, 0);
+  check(2, n2a, "uniform", 2, DG_SBC_PERIODIC, 0);
+  check(3, n3, "uniform", 1, DG_SBC_PERIODIC, 0);
+  return dg_test_done("test_solvers_lane");
+}

@@ -72,10 +72,10 @@ step() {
 cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 
 # 1. builds: the OpenMP poisson in the background (host cores), the CUDA build
-cuda_targets=(poisson compare test_solvers_op test_solvers_poisson test_solvers_mg
+cuda_targets=(poisson compare test_solvers_op test_solvers_lane test_solvers_poisson test_solvers_mg
   test_solvers_krylov test_solvers_helmholtz test_imex advdiff)
 (timeout 60 cmake -S . -B build-omp-t "${cmake_args[@]}" -DDGRID_MODELS=advection_diffusion &&
-  timeout 330 cmake --build build-omp-t -j "$JOBS" --target poisson) >"$OUT/build-omp.log" 2>&1 &
+  timeout 330 cmake --build build-omp-t -j "$JOBS" --target poisson advdiff) >"$OUT/build-omp.log" 2>&1 &
 omp_pid=$!
 step configure-cuda 120 cmake -S . -B build-cuda-t "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
   -DDGRID_MODELS=advection_diffusion -DDGRID_OMP_ADVECT="$ROOT/build-omp-t/apps/advect"

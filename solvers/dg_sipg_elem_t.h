@@ -39,17 +39,24 @@ typedef struct {
   const long *off;           /* first coefficient of each element */
 } DG_SN(dg_sargs);
 
+/* Neighbour of element e across side s of direction d along one line: e's
+ * index i0 of nd elements, boundary rule bc, element stride st; -1 on a
+ * Dirichlet boundary. */
+DG_HD static inline long DG_SN(dg_snbr_line)(long e, long i0, int nd, int bc, long st, int s) {
+  long i = i0 + (s ? 1 : -1);
+  if (i < 0 || i >= nd) {
+    if (bc != DG_SBC_PERIODIC) return -1;
+    i = i < 0 ? nd - 1 : 0;
+  }
+  return e + (i - i0) * st;
+}
+
 /* Neighbour of element e at (i,j,k) = ijk across side s of direction d, or -1
  * on a Dirichlet boundary. */
 DG_HD static inline long DG_SN(dg_snbr_ijk)(const DG_SN(dg_sargs) * A, long e, const long ijk[3],
                                             int d, int s) {
   const long st = d == 0 ? 1 : (d == 1 ? A->n[0] : (long)A->n[0] * A->n[1]);
-  long i = ijk[d] + (s ? 1 : -1);
-  if (i < 0 || i >= A->n[d]) {
-    if (A->bc[d] != DG_SBC_PERIODIC) return -1;
-    i = i < 0 ? A->n[d] - 1 : 0;
-  }
-  return e + (i - ijk[d]) * st;
+  return DG_SN(dg_snbr_line)(e, ijk[d], A->n[d], A->bc[d], st, s);
 }
 
 /* Neighbour of element e across side s (0: lower, 1: upper) of direction d,
@@ -81,6 +88,87 @@ DG_HD static inline void DG_SN(dg_stang)(int dim, int d, int t[2]) {
   }
 }
 
+/* The pieces of the apply below, shared by every driver's thread
+ * organisation (one thread per element, or a team of threads per element
+ * contracting in shared memory): one 1D line of the trace, one row of the
+ * volume term, the penalty of a face, one tangential mode's face terms. */
+
+/* Element geometry in dim (= A->dim) dimensions: half sizes, volume weights
+ * w_d = vol / half_d^2, vol. */
+DG_HD static inline void DG_SN(dg_sgeom)(const DG_SN(dg_sargs) * A, int dim, DG_SR half[3],
+                                         DG_SR w[3], DG_SR *vol) {
+  for (int d = 0; d < 3; ++d) half[d] = d < dim ? A->h[d] / 2 : 1;
+  for (int d = 0; d < dim; ++d) w[d] = half[0] * half[1] * half[2] / (half[d] * half[d]);
+  *vol = half[0] * half[1] * half[2];
+}
+
+/* Along one line of an element of degree r (coefficients ut[a * sd]) on side
+ * s: the value sum_a P_a(+-1) ut[a] and sc sum_a P_a'(+-1) ut[a]. */
+DG_HD static inline void DG_SN(dg_sline_trace)(const DG_SN(dg_stab) * T, int s, int r,
+                                               const DG_SR *ut, long sd, DG_SR sc, DG_SR *tr,
+                                               DG_SR *dn) {
+  DG_SR v = 0, g = 0;
+  for (int a = 0; a <= r; ++a) {
+    v += T->Pe[s][a] * ut[a * sd];
+    g += T->De[s][a] * ut[a * sd];
+  }
+  *tr = v;
+  *dn = sc * g;
+}
+
+/* Row ii (mode m, strides str) of the volume term a M + b sum_d w_d K_d of an
+ * element of n = r + 1 modes per direction with coefficients ue. */
+DG_HD static inline DG_SR DG_SN(dg_svol_row)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
+                                             int dim, int n, const long str[3], const int ii[3],
+                                             const DG_SR w[3], DG_SR vol, const DG_SR *ue) {
+  const long m = ii[0] + str[1] * ii[1] + str[2] * ii[2];
+  DG_SR mt[3];
+  for (int d = 0; d < 3; ++d) mt[d] = d < dim ? T->M[ii[d]] : 1;
+  DG_SR acc = A->a * vol * mt[0] * mt[1] * mt[2] * ue[m];
+  for (int d = 0; d < dim; ++d) {
+    const long base = m - ii[d] * str[d];
+    DG_SR k = 0;
+    for (int q = ii[d] & 1; q < n; q += 2) k += T->K[ii[d]][q] * ue[base + q * str[d]];
+    acc += A->b * w[d] * (mt[0] * mt[1] * mt[2] / mt[d]) * k;
+  }
+  return acc;
+}
+
+/* Penalty sigma = C (max(p-, p+) + 1)^2 / h of element e's face towards nb
+ * (-1: a boundary face, e's penalty degree alone), h the element size
+ * across the face. */
+DG_HD static inline DG_SR DG_SN(dg_sface_sigma)(const DG_SN(dg_sargs) * A, long e, long nb,
+                                                DG_SR h) {
+  int pm = A->pdeg[e];
+  if (nb >= 0) pm = A->pdeg[nb] > pm ? A->pdeg[nb] : pm;
+  return A->cpen * (DG_SR)((pm + 1) * (pm + 1)) / h;
+}
+
+/* The face terms of tangential mode (t0, t1) (t1 unused when tang2 is 0) on
+ * side sg = -+1: jump jo = tro - trn and average av = wavg (dno + dnn) (the
+ * neighbour's terms only where nbr is set) give the weights g1 of the test
+ * function's trace and g2 of its normal derivative; row q of the element then
+ * gets Pe[s][q] g1 + De[s][q] g2 (dg_sface_row).  J: the face's Jacobian. */
+DG_HD static inline void DG_SN(dg_sface_g)(const DG_SN(dg_stab) * T, DG_SR b, DG_SR J, DG_SR h,
+                                           DG_SR sigma, DG_SR sg, DG_SR wavg, int t0, int t1,
+                                           int tang2, int nbr, DG_SR tro, DG_SR dno, DG_SR trn,
+                                           DG_SR dnn, DG_SR *g1, DG_SR *g2) {
+  DG_SR jo = tro, av = wavg * dno;
+  if (nbr) {
+    jo -= trn;
+    av += wavg * dnn;
+  }
+  const DG_SR mt = J * T->M[t0] * (tang2 ? T->M[t1] : (DG_SR)1) * b;
+  *g1 = mt * (sigma * jo - sg * av);
+  *g2 = -mt * sg * jo * wavg * 2 / h;
+}
+
+/* Row q's share of a face's terms g1, g2 on side s. */
+DG_HD static inline DG_SR DG_SN(dg_sface_row)(const DG_SN(dg_stab) * T, int s, int q, DG_SR g1,
+                                              DG_SR g2) {
+  return T->Pe[s][q] * g1 + T->De[s][q] * g2;
+}
+
 /* Value and physical normal derivative on side s of direction d of an element
  * of degree r with coefficients u, for tangential modes up to lim (lim <= r):
  * tr[t0 + DG_SNR t1] = sum_a P_a(+-1) u[a,t], dn[...] = (2/h) sum_a P_a'(+-1) u[a,t]. */
@@ -99,14 +187,8 @@ DG_HD static inline void DG_SN(dg_sface_trace)(const DG_SN(dg_stab) * T, int dim
   const DG_SR sc = (DG_SR)2 / h;
   for (int t1 = 0; t1 <= l1; ++t1)
     for (int t0 = 0; t0 <= lim; ++t0) {
-      const DG_SR *ut = u + t0 * s0 + t1 * s1;
-      DG_SR v = 0, g = 0;
-      for (int a = 0; a <= r; ++a) {
-        v += T->Pe[s][a] * ut[a * sd];
-        g += T->De[s][a] * ut[a * sd];
-      }
-      tr[t0 + DG_SNR * t1] = v;
-      dn[t0 + DG_SNR * t1] = sc * g;
+      const int t = t0 + DG_SNR * t1;
+      DG_SN(dg_sline_trace)(T, s, r, u + t0 * s0 + t1 * s1, sd, sc, &tr[t], &dn[t]);
     }
 }
 
@@ -123,26 +205,14 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
      GPU for a constant degree in 2D, no read-modify-write of y per face) */
   DG_SR yl[DG_SNR * DG_SNR * DG_SNR];
   const long str[3] = {1, n, (long)n * n};
-  DG_SR half[3], w[3];
-  for (int d = 0; d < 3; ++d) half[d] = d < dim ? A->h[d] / 2 : 1;
-  for (int d = 0; d < dim; ++d) w[d] = half[0] * half[1] * half[2] / (half[d] * half[d]);
-  const DG_SR vol = half[0] * half[1] * half[2];
+  DG_SR half[3], w[3], vol;
+  DG_SN(dg_sgeom)(A, dim, half, w, &vol);
   /* volume: sum_d w_d (K in d, M in the others) + a M */
   for (int i2 = 0; i2 < n2; ++i2)
     for (int i1 = 0; i1 < n1; ++i1)
       for (int i0 = 0; i0 < n; ++i0) {
         const int ii[3] = {i0, i1, i2};
-        const long m = i0 + str[1] * i1 + str[2] * i2;
-        DG_SR mt[3];
-        for (int d = 0; d < 3; ++d) mt[d] = d < dim ? T->M[ii[d]] : 1;
-        DG_SR acc = A->a * vol * mt[0] * mt[1] * mt[2] * ue[m];
-        for (int d = 0; d < dim; ++d) {
-          const long base = m - ii[d] * str[d];
-          DG_SR k = 0;
-          for (int q = ii[d] & 1; q < n; q += 2) k += T->K[ii[d]][q] * ue[base + q * str[d]];
-          acc += A->b * w[d] * (mt[0] * mt[1] * mt[2] / mt[d]) * k;
-        }
-        yl[m] = acc;
+        yl[i0 + str[1] * i1 + str[2] * i2] = DG_SN(dg_svol_row)(A, T, dim, n, str, ii, w, vol, ue);
       }
   /* faces: -{du/dn}[v] - {dv/dn}[u] + sigma [u][v], the neighbour's traces
      computed here (each face twice, no write conflicts) */
@@ -160,29 +230,26 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
       const DG_SR sg = s ? (DG_SR)1 : (DG_SR)-1;
       const long nb = DG_SN(dg_snbr_ijk)(A, e, ijk, d, s);
       DG_SN(dg_sface_trace)(T, dim, d, s, r, r, h, ue, tro, dno);
-      int rn = r, lim = r, pm = A->pdeg[e];
+      int rn = r, lim = r;
       DG_SR wavg = 1;
       if (nb >= 0) {
         rn = A->deg[nb];
-        pm = A->pdeg[nb] > pm ? A->pdeg[nb] : pm;
         lim = rn < r ? rn : r;
         DG_SN(dg_sface_trace)(T, dim, d, 1 - s, rn, lim, h, u + A->off[nb], trn, dnn);
         wavg = (DG_SR)0.5;
       }
-      const DG_SR sigma = A->cpen * (DG_SR)((pm + 1) * (pm + 1)) / h;
+      const DG_SR sigma = DG_SN(dg_sface_sigma)(A, e, nb, h);
       const int l1 = td[1] >= 0 ? r : 0;
       for (int t1 = 0; t1 <= l1; ++t1)
         for (int t0 = 0; t0 <= r; ++t0) {
           const int t = t0 + DG_SNR * t1;
-          DG_SR jo = tro[t], av = wavg * dno[t];
-          if (nb >= 0 && t0 <= lim && t1 <= lim) {
-            jo -= trn[t];
-            av += wavg * dnn[t];
-          }
-          const DG_SR mt = J * T->M[t0] * (td[1] >= 0 ? T->M[t1] : (DG_SR)1) * A->b;
-          const DG_SR g1 = mt * (sigma * jo - sg * av), g2 = -mt * sg * jo * wavg * 2 / h;
+          DG_SR g1, g2;
+          const int nbr = nb >= 0 && t0 <= lim && t1 <= lim;
+          DG_SN(dg_sface_g)
+          (T, A->b, J, h, sigma, sg, wavg, t0, t1, td[1] >= 0, nbr, tro[t], dno[t],
+           nbr ? trn[t] : (DG_SR)0, nbr ? dnn[t] : (DG_SR)0, &g1, &g2);
           DG_SR *yt = yl + t0 * str[td[0]] + (td[1] >= 0 ? t1 * str[td[1]] : 0);
-          for (int q = 0; q < n; ++q) yt[q * str[d]] += T->Pe[s][q] * g1 + T->De[s][q] * g2;
+          for (int q = 0; q < n; ++q) yt[q * str[d]] += DG_SN(dg_sface_row)(T, s, q, g1, g2);
         }
     }
   }
@@ -345,6 +412,21 @@ DG_HD static inline void DG_SN(dg_sh_prolong_elem)(const DG_SN(dg_sargs) * Af,
   DG_SN(dg_sh_prolong)(T, Af->dim, c, Ac->deg[ec], xc + Ac->off[ec], Af->deg[ef], x + Af->off[ef]);
 }
 
+/* The pieces of the block solve below, shared by the drivers' thread
+ * organisations: entry id of V_d^T w (fwd set) or V_d w along a line w[k * sd]
+ * of n entries; the eigenvalue of mode (i0, i1, i2) with the shift. */
+DG_HD static inline DG_SR DG_SN(dg_sfd_line)(const DG_SR *Vd, int fwd, int id, int n,
+                                             const DG_SR *w, long sd) {
+  DG_SR s = 0;
+  for (int k = 0; k < n; ++k) s += Vd[fwd ? k * DG_SNR + id : id * DG_SNR + k] * w[k * sd];
+  return s;
+}
+
+DG_HD static inline DG_SR DG_SN(dg_sfd_eig)(int dim, const DG_SR *const lam[3], DG_SR shift, int i0,
+                                            int i1, int i2) {
+  return shift + lam[0][i0] + lam[1][i1] + (dim == 3 ? lam[2][i2] : (DG_SR)0);
+}
+
 /* Element-block Jacobi by fast diagonalisation: the element's diagonal block
  * of a M + b K is sum_d G_d (x) M_others + a vol M, so with
  * M^-1/2 G_d M^-1/2 = Q_d L_d Q_d^T and V_d = M^-1/2 Q_d its inverse is
@@ -359,30 +441,20 @@ DG_HD static inline void DG_SN(dg_sblock_solve)(int dim, int r, const DG_SR *con
   for (long i = 0; i < m; ++i) w[i] = rv[i];
   /* forward: w = V^T along every direction (in place through z as scratch) */
   for (int d = 0; d < dim; ++d) {
-    const DG_SR *Vd = V[d];
     for (long i = 0; i < m; ++i) {
       const int id = (int)((i / str[d]) % n);
-      const long base = i - id * str[d];
-      DG_SR s = 0;
-      for (int k = 0; k < n; ++k) s += Vd[k * DG_SNR + id] * w[base + k * str[d]];
-      z[i] = s;
+      z[i] = DG_SN(dg_sfd_line)(V[d], 1, id, n, w + (i - id * str[d]), str[d]);
     }
     for (long i = 0; i < m; ++i) w[i] = z[i];
   }
   for (int i2 = 0; i2 < n2; ++i2)
     for (int i1 = 0; i1 < n; ++i1)
-      for (int i0 = 0; i0 < n; ++i0) {
-        DG_SR l = shift + lam[0][i0] + lam[1][i1] + (dim == 3 ? lam[2][i2] : (DG_SR)0);
-        w[i0 + n * (i1 + n * i2)] /= l;
-      }
+      for (int i0 = 0; i0 < n; ++i0)
+        w[i0 + n * (i1 + n * i2)] /= DG_SN(dg_sfd_eig)(dim, lam, shift, i0, i1, i2);
   for (int d = 0; d < dim; ++d) {
-    const DG_SR *Vd = V[d];
     for (long i = 0; i < m; ++i) {
       const int id = (int)((i / str[d]) % n);
-      const long base = i - id * str[d];
-      DG_SR s = 0;
-      for (int k = 0; k < n; ++k) s += Vd[id * DG_SNR + k] * w[base + k * str[d]];
-      z[i] = s;
+      z[i] = DG_SN(dg_sfd_line)(V[d], 0, id, n, w + (i - id * str[d]), str[d]);
     }
     if (d < dim - 1)
       for (long i = 0; i < m; ++i) w[i] = z[i];

@@ -1,36 +1,94 @@
 /* dg_sop_cuda.cu - the CUDA driver of the solvers' element functions
- * (dg_sipg_elem.h): one thread per element around the operator apply, its
- * diagonal, the element-block solve and the level transfers, the same
- * element functions as the OpenMP driver (dg_sop_omp.c).  The 1D tables are
- * the same for every level: they live in constant memory, uploaded once. */
+ * (dg_sipg_elem.h) around the operator apply, its diagonal, the element-block
+ * solve and the level transfers, the same element functions as the OpenMP
+ * driver (dg_sop_omp.c).  Two thread organisations:
+ *   team     (uniform-degree levels of degree 1..7, the default for the
+ *            apply and the block solve): a team of (r+1)^dim threads per
+ *            element contracting in shared memory (dg_sop_cuda_team_t.h);
+ *   element  one thread per element (variable-degree levels, the diagonal,
+ *            the transfers; everything when DGRID_CUDA_SOP=element, for an
+ *            A/B in one build).
+ * The 1D tables are the same for every level: they live in constant memory
+ * (uniform reads of the element kernels) and in global memory (the team
+ * kernels stage them in shared memory), uploaded once. */
 #include "dg_sblock_internal.h"
 
 #include "dg_error.h"
 #include "dg_svec.h"
 
+#include <climits>
+#include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 namespace {
 
 __constant__ dg_stab_d c_tab_d;
 __constant__ dg_stab_f c_tab_f;
+__device__ dg_stab_d g_tab_d;
+__device__ dg_stab_f g_tab_f;
 int tabs_ready = 0;
+int use_team = 1; /* DGRID_CUDA_SOP: team (1) or element (0) */
 const int kThreads = 128;
+const int kTeamThreads = 256; /* the team kernels' block, about */
 
 int cuda_fail(cudaError_t e, const char *what) {
   return dg_error(DG_ERR_BACKEND, "cuda solvers: %s failed: %s (%s)", what, cudaGetErrorString(e),
                   cudaGetErrorName(e));
 }
 
-/* the tables once (every dg_sop builds the same ones) */
+/* the tables and the plan once (every dg_sop builds the same tables) */
 int tables(const dg_sop *op) {
   if (tabs_ready) return 0;
+  const char *plan = getenv("DGRID_CUDA_SOP");
+  if (plan && *plan) {
+    if (!strcmp(plan, "team"))
+      use_team = 1;
+    else if (!strcmp(plan, "element"))
+      use_team = 0;
+    else
+      return dg_error(DG_ERR_ARG, "cuda solvers: DGRID_CUDA_SOP='%s': need team or element", plan);
+  }
   cudaError_t e = cudaMemcpyToSymbol(c_tab_d, &op->tab_d, sizeof(dg_stab_d));
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_tab_f, &op->tab_f, sizeof(dg_stab_f));
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_d, &op->tab_d, sizeof(dg_stab_d));
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_f, &op->tab_f, sizeof(dg_stab_f));
   if (e != cudaSuccess) return cuda_fail(e, "cudaMemcpyToSymbol (solver tables)");
   tabs_ready = 1;
   return 0;
 }
+
+/* v[d] for a d that is not a constant, by selection: no local-memory copy
+   of v (the team kernels' per-direction values). */
+template <typename T> __device__ __forceinline__ T sel3(const T *v, int d) {
+  return d == 0 ? v[0] : (d == 1 ? v[1] : v[2]);
+}
+
+/* The team kernels' shape for degree DEG in DIM dimensions: n modes per
+   direction, nm modes (threads) per element, nt tangential modes per face,
+   epb elements per block of threads threads. */
+template <int DEG, int DIM> struct team_shape {
+  static const int n = DEG + 1;
+  static const int nm = DIM == 3 ? n * n * n : n * n;
+  static const int nt = DIM == 3 ? n * n : n;
+  static const int epb = nm >= kTeamThreads ? 1 : kTeamThreads / nm;
+  static const int threads = epb * nm;
+};
+
+#define DG_SR     double
+#define DG_SN(x)  x##_d
+#define DG_STAB_G g_tab_d
+#include "dg_sop_cuda_team_t.h"
+#undef DG_SR
+#undef DG_SN
+#undef DG_STAB_G
+#define DG_SR     float
+#define DG_SN(x)  x##_f
+#define DG_STAB_G g_tab_f
+#include "dg_sop_cuda_team_t.h"
+#undef DG_SR
+#undef DG_SN
+#undef DG_STAB_G
 
 int launched(const char *what) {
   const cudaError_t e = cudaGetLastError();
@@ -198,9 +256,68 @@ template <> struct sargs<float> { typedef dg_sargs_f type; };
       DG_SOP_DEGS(kern, launch_args, deg, 3)                                                       \
   } while (0)
 
+/* The team kernels, on a uniform level of degree 1..7 with fewer than
+   INT_MAX elements (their element index is an int); 0 when the level is not
+   one (the element kernels run instead). */
+int team_level(const dg_sop *op) {
+  return use_team && op->runi >= 1 && op->runi <= 7 && op->g.nelem <= INT_MAX &&
+         (op->g.dim == 2 || op->g.dim == 3);
+}
+#define DG_TEAM_DEGS(kern, launch_args, deg, D)                                                    \
+  switch (deg) {                                                                                   \
+  case 1:                                                                                          \
+    kern(1, D) launch_args;                                                                        \
+    break;                                                                                         \
+  case 2:                                                                                          \
+    kern(2, D) launch_args;                                                                        \
+    break;                                                                                         \
+  case 3:                                                                                          \
+    kern(3, D) launch_args;                                                                        \
+    break;                                                                                         \
+  case 4:                                                                                          \
+    kern(4, D) launch_args;                                                                        \
+    break;                                                                                         \
+  case 5:                                                                                          \
+    kern(5, D) launch_args;                                                                        \
+    break;                                                                                         \
+  case 6:                                                                                          \
+    kern(6, D) launch_args;                                                                        \
+    break;                                                                                         \
+  default:                                                                                         \
+    kern(7, D) launch_args;                                                                        \
+    break;                                                                                         \
+  }
+#define DG_TEAM(kern, launch_args, deg, dim)                                                       \
+  do {                                                                                             \
+    if ((dim) == 2)                                                                                \
+      DG_TEAM_DEGS(kern, launch_args, deg, 2)                                                      \
+    else                                                                                           \
+      DG_TEAM_DEGS(kern, launch_args, deg, 3)                                                      \
+  } while (0)
+#define DG_TEAM_LAUNCH(name, d, D)                                                                 \
+  name<d, D><<<(unsigned)((ne + team_shape<d, D>::epb - 1) / team_shape<d, D>::epb),               \
+               team_shape<d, D>::threads>>>
+
+void team_apply(const dg_sop *op, const double *x, double *y) {
+  const int ne = (int)op->g.nelem;
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_d, d, D)
+  DG_TEAM(DG_K, (op->args_d, ne, x, y), op->runi, op->g.dim);
+#undef DG_K
+}
+void team_apply(const dg_sop *op, const float *x, float *y) {
+  const int ne = (int)op->g.nelem;
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_f, d, D)
+  DG_TEAM(DG_K, (op->args_f, ne, x, y), op->runi, op->g.dim);
+#undef DG_K
+}
+
 template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
   DG_CALL(tables(op));
   const long ne = op->g.nelem;
+  if (ne && team_level(op)) {
+    team_apply(op, x, y);
+    return launched("operator kernel (team)");
+  }
 #define DG_K(d, D) k_apply<R, typename sargs<R>::type, d, D><<<grid(ne), kThreads>>>
   if (ne) DG_SOP_UNIFORM(DG_K, (args(op, R(0)), ne, x, y), op->runi, op->g.dim);
 #undef DG_K
@@ -241,6 +358,13 @@ int dg_sop_diag_f(const dg_sop *op, float *y) { return diag_all(op, y); }
 int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && team_level(op)) {
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_block_d, d, D)
+    DG_TEAM(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi, op->g.dim);
+#undef DG_K
+    return launched("block Jacobi kernel (team)");
+  }
 #define DG_K(d, D) k_block<double, d, D><<<grid(ne), kThreads>>>
   if (ne)
     DG_SOP_UNIFORM(DG_K,
@@ -253,6 +377,14 @@ int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
 int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && team_level(op)) {
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_block_f, d, D)
+    DG_TEAM(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi,
+            op->g.dim);
+#undef DG_K
+    return launched("block Jacobi kernel (team)");
+  }
 #define DG_K(d, D) k_block<float, d, D><<<grid(ne), kThreads>>>
   if (ne)
     DG_SOP_UNIFORM(
@@ -260,6 +392,38 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
         op->runi, op->g.dim);
 #undef DG_K
   return launched("block Jacobi kernel");
+}
+
+int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
+  const dg_sop *op = bj->op;
+  const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && team_level(op)) {
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_d, d, D)
+    DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
+            op->g.dim);
+#undef DG_K
+    return launched("smoother kernel (team)");
+  }
+  DG_CALL(dg_sop_apply_d(op, x, t));
+  dg_svec_xpby_d(dg_sop_len(op), b, -1.0, t);
+  return dg_sblock_apply_d(bj, t, p);
+}
+
+int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float *t, float *p) {
+  const dg_sop *op = bj->op;
+  const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && team_level(op)) {
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_f, d, D)
+    DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
+            op->runi, op->g.dim);
+#undef DG_K
+    return launched("smoother kernel (team)");
+  }
+  DG_CALL(dg_sop_apply_f(op, x, t));
+  dg_svec_xpby_f(dg_sop_len(op), b, -1.0f, t);
+  return dg_sblock_apply_f(bj, t, p);
 }
 
 int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,

@@ -1,0 +1,117 @@
+#!/bin/bash
+# gpu-team-check.sh - the solvers' team-per-element CUDA kernels
+# (solvers/dg_sop_cuda_team_t.h) on a machine with an NVIDIA GPU, in one call
+# of about 8 minutes (a leased machine: logs under $OUT):
+#   1. build: an OpenMP poisson (build-omp-t, for gpu.solver_consistency) and
+#      the CUDA build (build-cuda-t), only the targets of the tests and poisson;
+#      both with the model advection_diffusion alone (the implicit tests' model:
+#      the solvers need none, and its stage kernels are the quickest to build);
+#   2. ctest -R 'solvers\.|implicit\.|gpu\.solver_consistency' in the CUDA build;
+#   3. poisson --throughput --dim 2 --n 1024 --r R --repeat 5 for R = 1 3 5 with
+#      the team kernels (the default), then R = 3 with DGRID_CUDA_SOP=element
+#      (main's one-thread-per-element kernels, same build: the A/B);
+#   4. poisson --table --dim 2 --rmin 1 --rmax 5 --nmin 1024 --nmax 1024 --repeat 3
+#      (fp64 against mixed; the rows are printed as they finish).
+# Every step runs under `timeout` and is skipped once the time is spent, so a
+# slow step cannot eat the lease; summary.txt says what ran.  GSL comes from
+# .debs/*.deb when the system lacks it (scripts/gpu-deps.sh says how to fetch).
+#
+# Environment (all optional): OUT [./gpu-team-out], JOBS [nproc],
+#   GPU_TEAM_BUDGET seconds for the whole script [470],
+#   GPU_TEAM_STEPS which of "tests bench table" to run after the build [all three]
+#     (a second call on a still-warm machine rebuilds nothing: e.g. the first
+#     call GPU_TEAM_STEPS="tests bench", the second GPU_TEAM_STEPS=table).
+# Exit status: 0 when every step ran and passed, 1 otherwise.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+OUT=${OUT:-$ROOT/gpu-team-out}
+mkdir -p "$OUT"
+JOBS=${JOBS:-$(nproc)}
+BUDGET=${GPU_TEAM_BUDGET:-470}
+STEPS=" ${GPU_TEAM_STEPS:-tests bench table} "
+want() { [[ $STEPS == *" $1 "* ]]; }
+T0=$(date +%s)
+SUM=$OUT/summary.txt
+: >"$SUM"
+overall=0
+elapsed() { echo $(($(date +%s) - T0)); }
+left() { echo $((BUDGET - $(elapsed))); }
+note() { echo "== [$(elapsed) s] $*" | tee -a "$SUM"; }
+# step NAME LIMIT CMD...: run under timeout (at most the time left), log to $OUT/NAME.log
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local l
+  l=$(left)
+  [ "$l" -lt "$limit" ] && limit=$l
+  if [ "$limit" -lt 20 ]; then
+    note "$name: SKIPPED (time spent)"
+    overall=1
+    return 1
+  fi
+  local t
+  t=$(date +%s)
+  timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  local msg="ok"
+  [ $rc -ne 0 ] && msg="FAIL rc=$rc" && overall=1
+  [ $rc -eq 124 ] && msg="TIMED OUT after $limit s"
+  note "$name: $msg ($(($(date +%s) - t)) s)"
+  return $rc
+}
+
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -n 2
+  gcc --version | head -n 1
+  git -C "$ROOT" log --oneline -1
+} >"$OUT/machine.txt" 2>&1
+# shellcheck source=gpu-deps.sh
+. scripts/gpu-deps.sh
+cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
+
+# 1. builds: the OpenMP poisson in the background (host cores), the CUDA build
+cuda_targets=(poisson compare test_solvers_op test_solvers_lane test_solvers_poisson test_solvers_mg
+  test_solvers_krylov test_solvers_helmholtz test_imex advdiff)
+(timeout 60 cmake -S . -B build-omp-t "${cmake_args[@]}" -DDGRID_MODELS=advection_diffusion &&
+  timeout 330 cmake --build build-omp-t -j "$JOBS" --target poisson advdiff) >"$OUT/build-omp.log" 2>&1 &
+omp_pid=$!
+step configure-cuda 120 cmake -S . -B build-cuda-t "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
+  -DDGRID_MODELS=advection_diffusion -DDGRID_OMP_ADVECT="$ROOT/build-omp-t/apps/advect"
+step build-cuda 330 cmake --build build-cuda-t -j "$JOBS" --target "${cuda_targets[@]}" ||
+  grep -B2 -A8 -m3 "error" "$OUT/build-cuda.log" | head -40 | tee -a "$SUM"
+wait $omp_pid || { note "build-omp: FAIL (see build-omp.log)"; overall=1; }
+POISSON=build-cuda-t/apps/poisson
+if [ ! -x "$POISSON" ]; then
+  note "no CUDA poisson: stopping"
+  exit 1
+fi
+
+# 2. correctness: the solver and implicit tests and the backend comparison
+want tests && step ctest 200 ctest --test-dir build-cuda-t -R 'solvers\.|implicit\.|gpu\.solver_consistency' \
+  -j 8 --output-on-failure --timeout 180
+if want tests; then
+  grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest.log" | tail -15 | tee -a "$SUM"
+  grep -hE "^ok|^FAIL|solves compared" build-cuda-t/Testing/Temporary/LastTest.log 2>/dev/null |
+    tee -a "$SUM"
+fi
+
+# 3. throughput: team kernels at degrees 1, 3, 5, then main's kernels at degree 3
+if want bench; then
+  for r in 1 3 5; do
+    step throughput-team-r$r 90 "$POISSON" --throughput --dim 2 --n 1024 --r $r --repeat 5
+    grep -E "DOF/s|cycle:" "$OUT/throughput-team-r$r.log" | tee -a "$SUM"
+  done
+  step throughput-element-r3 90 env DGRID_CUDA_SOP=element "$POISSON" --throughput --dim 2 \
+    --n 1024 --r 3 --repeat 5
+  grep -E "DOF/s|cycle:" "$OUT/throughput-element-r3.log" | tee -a "$SUM"
+fi
+
+# 4. fp64 against mixed at 4M..38M unknowns (partial rows survive a timeout)
+if want table; then
+  step table 240 "$POISSON" --table --dim 2 --rmin 1 --rmax 5 --nmin 1024 --nmax 1024 --repeat 3
+  tee -a "$SUM" <"$OUT/table.log"
+fi
+note "done, exit $overall"
+exit $overall

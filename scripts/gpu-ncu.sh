@@ -29,7 +29,7 @@ timeout 90 cmake -S . -B $B "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_FORT
   tail -20 "$OUT/configure.log"
   exit 1
 }
-timeout 330 cmake --build $B -j "$(nproc)" --target poisson advect >"$OUT/build.log" 2>&1 || {
+timeout "${NCU_BUILD_S:-330}" cmake --build $B -j "$(nproc)" --target poisson advect >"$OUT/build.log" 2>&1 || {
   grep -m5 -A5 error "$OUT/build.log"
   exit 1
 }

@@ -216,13 +216,9 @@ template <typename R> struct sargs;
 template <> struct sargs<double> { typedef dg_sargs_d type; };
 template <> struct sargs<float> { typedef dg_sargs_f type; };
 
-/* A kernel per (degree, dimension) for uniform levels, kern(DEG, DIM); one
-   that dispatches per element otherwise, kern(-1, 0). */
-#define DG_SOP_DEGS(kern, launch_args, deg, D)                                                     \
-  switch (deg) {                                                                                   \
-  case 0:                                                                                          \
-    kern(0, D) launch_args;                                                                        \
-    break;                                                                                         \
+/* The switch cases of degrees 1..6, kern(DEG, D) launch_args (shared by the
+   element and the team dispatch below). */
+#define DG_DEGS_1_6(kern, launch_args, D)                                                          \
   case 1:                                                                                          \
     kern(1, D) launch_args;                                                                        \
     break;                                                                                         \
@@ -240,7 +236,21 @@ template <> struct sargs<float> { typedef dg_sargs_f type; };
     break;                                                                                         \
   case 6:                                                                                          \
     kern(6, D) launch_args;                                                                        \
+    break;
+/* degs(kern, launch_args, deg, D) for dim 2 or 3 */
+#define DG_BY_DIM(degs, kern, launch_args, deg, dim)                                               \
+  do {                                                                                             \
+    if ((dim) == 2) degs(kern, launch_args, deg, 2) else degs(kern, launch_args, deg, 3)           \
+  } while (0)
+
+/* A kernel per (degree, dimension) for uniform levels, kern(DEG, DIM); one
+   that dispatches per element otherwise, kern(-1, 0). */
+#define DG_SOP_DEGS(kern, launch_args, deg, D)                                                     \
+  switch (deg) {                                                                                   \
+  case 0:                                                                                          \
+    kern(0, D) launch_args;                                                                        \
     break;                                                                                         \
+    DG_DEGS_1_6(kern, launch_args, D)                                                              \
   case 7:                                                                                          \
     kern(7, D) launch_args;                                                                        \
     break;                                                                                         \
@@ -249,12 +259,7 @@ template <> struct sargs<float> { typedef dg_sargs_f type; };
     break;                                                                                         \
   }
 #define DG_SOP_UNIFORM(kern, launch_args, deg, dim)                                                \
-  do {                                                                                             \
-    if ((dim) == 2)                                                                                \
-      DG_SOP_DEGS(kern, launch_args, deg, 2)                                                       \
-    else                                                                                           \
-      DG_SOP_DEGS(kern, launch_args, deg, 3)                                                       \
-  } while (0)
+  DG_BY_DIM(DG_SOP_DEGS, kern, launch_args, deg, dim)
 
 /* The team kernels, on a uniform level of degree 1..7 with fewer than
    INT_MAX elements (their element index is an int); 0 when the level is not
@@ -265,35 +270,12 @@ int team_level(const dg_sop *op) {
 }
 #define DG_TEAM_DEGS(kern, launch_args, deg, D)                                                    \
   switch (deg) {                                                                                   \
-  case 1:                                                                                          \
-    kern(1, D) launch_args;                                                                        \
-    break;                                                                                         \
-  case 2:                                                                                          \
-    kern(2, D) launch_args;                                                                        \
-    break;                                                                                         \
-  case 3:                                                                                          \
-    kern(3, D) launch_args;                                                                        \
-    break;                                                                                         \
-  case 4:                                                                                          \
-    kern(4, D) launch_args;                                                                        \
-    break;                                                                                         \
-  case 5:                                                                                          \
-    kern(5, D) launch_args;                                                                        \
-    break;                                                                                         \
-  case 6:                                                                                          \
-    kern(6, D) launch_args;                                                                        \
-    break;                                                                                         \
+    DG_DEGS_1_6(kern, launch_args, D)                                                              \
   default:                                                                                         \
     kern(7, D) launch_args;                                                                        \
     break;                                                                                         \
   }
-#define DG_TEAM(kern, launch_args, deg, dim)                                                       \
-  do {                                                                                             \
-    if ((dim) == 2)                                                                                \
-      DG_TEAM_DEGS(kern, launch_args, deg, 2)                                                      \
-    else                                                                                           \
-      DG_TEAM_DEGS(kern, launch_args, deg, 3)                                                      \
-  } while (0)
+#define DG_TEAM(kern, launch_args, deg, dim) DG_BY_DIM(DG_TEAM_DEGS, kern, launch_args, deg, dim)
 #define DG_TEAM_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + team_shape<d, D>::epb - 1) / team_shape<d, D>::epb),               \
                team_shape<d, D>::threads>>>

@@ -28,6 +28,7 @@ __constant__ dg_stab_f c_tab_f;
 __device__ dg_stab_d g_tab_d;
 __device__ dg_stab_f g_tab_f;
 int tabs_ready = 0;
+int n_sm = 1;     /* the device's multiprocessors (the batched team kernels' grid) */
 int use_team = 1; /* DGRID_CUDA_SOP: team (1) or element (0) */
 const int kThreads = 128;
 const int kTeamThreads = 256; /* the team kernels' block, about */
@@ -54,6 +55,10 @@ int tables(const dg_sop *op) {
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_d, &op->tab_d, sizeof(dg_stab_d));
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_f, &op->tab_f, sizeof(dg_stab_f));
   if (e != cudaSuccess) return cuda_fail(e, "cudaMemcpyToSymbol (solver tables)");
+  int dev = 0;
+  e = cudaGetDevice(&dev);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev);
+  if (e != cudaSuccess) return cuda_fail(e, "cudaDeviceGetAttribute (multiprocessors)");
   tabs_ready = 1;
   return 0;
 }
@@ -279,16 +284,25 @@ int team_level(const dg_sop *op) {
 #define DG_TEAM_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + team_shape<d, D>::epb - 1) / team_shape<d, D>::epb),               \
                team_shape<d, D>::threads>>>
+/* The batched kernels (apply, fused smoother step): one block per batch of
+   epb elements up to 8 blocks per multiprocessor, each block then looping
+   over every gridDim.x-th batch. */
+template <int DEG, int DIM> unsigned team_grid(long ne) {
+  const long nb = (ne + team_shape<DEG, DIM>::epb - 1) / team_shape<DEG, DIM>::epb;
+  const long cap = 8L * n_sm;
+  return (unsigned)(nb < cap ? nb : cap);
+}
+#define DG_TEAM_LAUNCH_B(name, d, D) name<d, D><<<team_grid<d, D>(ne), team_shape<d, D>::threads>>>
 
 void team_apply(const dg_sop *op, const double *x, double *y) {
   const int ne = (int)op->g.nelem;
-#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_d, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_apply_d, d, D)
   DG_TEAM(DG_K, (op->args_d, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
 }
 void team_apply(const dg_sop *op, const float *x, float *y) {
   const int ne = (int)op->g.nelem;
-#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_f, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_apply_f, d, D)
   DG_TEAM(DG_K, (op->args_f, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
 }
@@ -381,7 +395,7 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && team_level(op)) {
-#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_d, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_resid_block_d, d, D)
     DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
             op->g.dim);
 #undef DG_K
@@ -397,7 +411,7 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && team_level(op)) {
-#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_f, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_resid_block_f, d, D)
     DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
             op->runi, op->g.dim);
 #undef DG_K

@@ -7,6 +7,7 @@
  * transforms ((2n)^(dim-1) threads: 2n in 2D, 4n^2 in 3D), several patches per
  * block; the patch vector and the transform's second array in shared memory.
  * Phases, a block barrier between two:
+ *   cells       the patch's cells' offsets into shared memory;
  *   gather      the patch vector from its cells' coefficients (entries
  *               divided between the team's threads);
  *   transforms  V^T along each direction, a line per thread
@@ -89,11 +90,12 @@ __global__ void __launch_bounds__(dg_spatch_team<N, DIM, sizeof(DG_SR)>::threads
                          const DG_SR *__restrict__ r, DG_SR *__restrict__ z) {
   typedef dg_spatch_team<N, DIM, sizeof(DG_SR)> S;
   __shared__ DG_SR sw[S::ppb * S::len], su[S::ppb * S::len];
+  __shared__ long so[S::ppb * 8]; /* the patch's cells' first coefficients */
   const int tid = threadIdx.x, lp = tid / S::lines, t = tid - lp * S::lines;
   const long q = (long)blockIdx.x * S::ppb + lp;
   const bool act = q < np;
   DG_SR *w = sw + lp * S::len, *u = su + lp * S::len;
-  long el[8];
+  long el[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
   int nc[3] = {1, 1, 1}, key[3] = {0, 0, 0};
   if (act) dg_spatch_cells_at(DIM, a.nv, a.voff, a.vinfo, a.n0, a.n1, list[q], el, nc, key);
   int m[3];
@@ -105,11 +107,17 @@ __global__ void __launch_bounds__(dg_spatch_team<N, DIM, sizeof(DG_SR)>::threads
     lam[d] = ls + (long)key[d] * DG_SPATCH_LD;
   }
   const long vq = (long)DG_SPATCH_LD * DG_SPATCH_LD; /* V after V^T */
+  /* the cells' offsets into shared memory (a constant index into el: it
+     stays in registers) */
+  for (int c = 0; c < 8; ++c)
+    if (c % S::lines == t) so[lp * 8 + c] = act && el[c] >= 0 ? a.off[el[c]] : 0;
+  __syncthreads();
+  const long *eo = so + lp * 8;
   int cell, mode, kd[3];
   /* gather */
   for (int k = t; k < len; k += S::lines) {
     dg_spatch_entry<N>(k, m, &cell, &mode, kd);
-    w[k] = r[a.off[el[cell]] + mode];
+    w[k] = r[eo[cell] + mode];
   }
   __syncthreads();
   /* w -> u -> w (-> u in 3D): V^T along every direction */
@@ -139,6 +147,6 @@ __global__ void __launch_bounds__(dg_spatch_team<N, DIM, sizeof(DG_SR)>::threads
   /* scatter, added */
   for (int k = t; k < len; k += S::lines) {
     dg_spatch_entry<N>(k, m, &cell, &mode, kd);
-    z[a.off[el[cell]] + mode] += w[k];
+    z[eo[cell] + mode] += w[k];
   }
 }

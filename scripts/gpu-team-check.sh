@@ -12,7 +12,9 @@
 #   patch: the vertex-patch smoother's CUDA driver (solvers/dg_spatch_cuda.cu)
 #      at scale: poisson --table --dim 2 --rmin 1 --rmax 6 --nmin 512 --nmax 1024
 #      --repeat 1 --smooth 2 --smoother patch (CG + V(2,2); the target: at most
-#      12 iterations and a factor of at most 0.15 per cycle for every row);
+#      12 iterations and a factor of at most 0.15 per cycle for every row), then
+#      the 512^2 rows again with DGRID_CUDA_SOP=element (one thread per patch):
+#      the same iterations and factors, and the times of the two kernels;
 #   3. poisson --throughput --dim 2 --n 1024 --r R --repeat 5 for R = 1 3 5 with
 #      the team kernels (the default), then R = 3 with DGRID_CUDA_SOP=element
 #      (main's one-thread-per-element kernels, same build: the A/B);
@@ -117,6 +119,18 @@ if want patch; then
     overall=1
   else
     note "patch: all 12 rows within 12 iterations and 0.15 per cycle"
+  fi
+  # the A/B: one thread per patch (and per element) on 512^2: the same iterations and factors
+  step patch-element 90 env DGRID_CUDA_SOP=element "$POISSON" --table --dim 2 --rmin 1 --rmax 6 \
+    --nmin 512 --nmax 512 --repeat 1 --smooth 2 --smoother patch
+  tee -a "$SUM" <"$OUT/patch-element.log"
+  if diff <(awk '$1 ~ /^[0-9]+$/ && $2 == 512 {print $1, $4, $5}' "$OUT/patch.log") \
+    <(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {print $1, $4, $5}' "$OUT/patch-element.log") \
+    >"$OUT/patch-ab.diff"; then
+    note "patch-element: the same iterations and factors as the team kernel"
+  else
+    note "patch-element: FAIL (iterations or factors differ: patch-ab.diff)"
+    overall=1
   fi
 fi
 

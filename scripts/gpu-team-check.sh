@@ -109,7 +109,7 @@ fi
 # patch: the vertex-patch smoother at 0.26M..50M unknowns (rows print as they finish);
 # every row must meet the target: its = at most 12, factor at most 0.15
 if want patch; then
-  step patch 150 "$POISSON" --table --dim 2 --rmin 1 --rmax 6 --nmin 512 --nmax 1024 --repeat 1 \
+  step patch 180 "$POISSON" --table --dim 2 --rmin 1 --rmax 6 --nmin 512 --nmax 1024 --repeat 1 \
     --smooth 2 --smoother patch
   tee -a "$SUM" <"$OUT/patch.log"
   rows=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5' "$OUT/patch.log" | wc -l)

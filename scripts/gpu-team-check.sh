@@ -6,7 +6,15 @@
 #      the CUDA build (build-cuda-t), only the targets of the tests and poisson;
 #      both with the model advection_diffusion alone (the implicit tests' model:
 #      the solvers need none, and its stage kernels are the quickest to build);
-#   2. ctest -R 'solvers\.|implicit\.|gpu\.solver_consistency' in the CUDA build;
+#   2. ctest -R 'solvers\.|implicit\.|gpu\.solver_consistency' in the CUDA build
+#      (the vertex-patch tests among them: solvers.mg_*_patch, poisson_smoother
+#      and the patch cases of gpu.solver_consistency);
+#   patch: the vertex-patch smoother's CUDA driver (solvers/dg_spatch_cuda.cu)
+#      at scale: poisson --table --dim 2 --rmin 1 --rmax 6 --nmin 512 --nmax 1024
+#      --repeat 1 --smooth 2 --smoother patch (CG + V(2,2); the target: at most
+#      12 iterations and a factor of at most 0.15 per cycle for every row), then
+#      the 512^2 rows again with DGRID_CUDA_SOP=element (one thread per patch):
+#      the same iterations and factors, and the times of the two kernels;
 #   3. poisson --throughput --dim 2 --n 1024 --r R --repeat 5 for R = 1 3 5 with
 #      the team kernels (the default), then R = 3 with DGRID_CUDA_SOP=element
 #      (main's one-thread-per-element kernels, same build: the A/B);
@@ -18,9 +26,10 @@
 #
 # Environment (all optional): OUT [./gpu-team-out], JOBS [nproc],
 #   GPU_TEAM_BUDGET seconds for the whole script [470],
-#   GPU_TEAM_STEPS which of "tests bench table" to run after the build [all three]
-#     (a second call on a still-warm machine rebuilds nothing: e.g. the first
-#     call GPU_TEAM_STEPS="tests bench", the second GPU_TEAM_STEPS=table).
+#   GPU_TEAM_STEPS which of "tests patch bench table" to run after the build
+#     [tests patch] (a second call on a still-warm machine rebuilds nothing:
+#     e.g. the first call with the default, the second GPU_TEAM_STEPS="bench
+#     table"; all four do not fit one budget after a cold build).
 # Exit status: 0 when every step ran and passed, 1 otherwise.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -29,7 +38,7 @@ OUT=${OUT:-$ROOT/gpu-team-out}
 mkdir -p "$OUT"
 JOBS=${JOBS:-$(nproc)}
 BUDGET=${GPU_TEAM_BUDGET:-470}
-STEPS=" ${GPU_TEAM_STEPS:-tests bench table} "
+STEPS=" ${GPU_TEAM_STEPS:-tests patch} "
 want() { [[ $STEPS == *" $1 "* ]]; }
 T0=$(date +%s)
 SUM=$OUT/summary.txt
@@ -95,6 +104,34 @@ if want tests; then
   grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest.log" | tail -15 | tee -a "$SUM"
   grep -hE "^ok|^FAIL|solves compared" build-cuda-t/Testing/Temporary/LastTest.log 2>/dev/null |
     tee -a "$SUM"
+fi
+
+# patch: the vertex-patch smoother at 0.26M..50M unknowns (rows print as they finish);
+# every row must meet the issue's target: its = at most 12, factor at most 0.15
+if want patch; then
+  step patch 180 "$POISSON" --table --dim 2 --rmin 1 --rmax 6 --nmin 512 --nmax 1024 --repeat 1 \
+    --smooth 2 --smoother patch
+  tee -a "$SUM" <"$OUT/patch.log"
+  rows=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5' "$OUT/patch.log" | wc -l)
+  bad=$(awk '$1 ~ /^[0-9]+$/ && NF >= 5 && ($4 > 12 || $5 > 0.15)' "$OUT/patch.log")
+  if [ "$rows" -ne 12 ] || [ -n "$bad" ]; then
+    note "patch: FAIL ($rows of 12 rows; rows beyond 12 iterations or 0.15: ${bad:-none})"
+    overall=1
+  else
+    note "patch: all 12 rows within 12 iterations and 0.15 per cycle"
+  fi
+  # the A/B: one thread per patch (and per element) on 512^2: the same iterations and factors
+  step patch-element 90 env DGRID_CUDA_SOP=element "$POISSON" --table --dim 2 --rmin 1 --rmax 6 \
+    --nmin 512 --nmax 512 --repeat 1 --smooth 2 --smoother patch
+  tee -a "$SUM" <"$OUT/patch-element.log"
+  if diff <(awk '$1 ~ /^[0-9]+$/ && $2 == 512 {print $1, $4, $5}' "$OUT/patch.log") \
+    <(awk '$1 ~ /^[0-9]+$/ && NF >= 5 {print $1, $4, $5}' "$OUT/patch-element.log") \
+    >"$OUT/patch-ab.diff"; then
+    note "patch-element: the same iterations and factors as the team kernel"
+  else
+    note "patch-element: FAIL (iterations or factors differ: patch-ab.diff)"
+    overall=1
+  fi
 fi
 
 # 3. throughput: team kernels at degrees 1, 3, 5, then main's kernels at degree 3

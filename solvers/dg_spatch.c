@@ -1,6 +1,6 @@
 /* dg_spatch.c - the vertex-patch Schwarz preconditioner: its 1D two-cell
  * eigenproblems and the patches' colouring (host, setup).  The backends'
- * drivers apply dg_spatch_solve_* per patch (dg_spatch_omp.c). */
+ * drivers apply dg_spatch_solve_* per patch (dg_spatch_omp.c, dg_spatch_cuda.cu). */
 #include "dg_spatch_internal.h"
 
 #include "dg_error.h"

@@ -5,7 +5,7 @@
  * shared by the patches), the patch corrections added:
  * z = sum_p R_p^T A_p^-1 R_p r.  Uniform levels only (one degree, one
  * penalty degree); set up on the host, applied by the backend's driver
- * (OpenMP; the CUDA build refuses it). */
+ * (dg_spatch_omp.c, dg_spatch_cuda.cu). */
 #ifndef DG_SPATCH_H
 #define DG_SPATCH_H
 

@@ -25,18 +25,20 @@ struct dg_spatch {
   double shift; /* a vol */
 };
 
-/* The patch's cells (el, nc) and 1D inverses of vertex (i0, i1, i2). */
-static inline void dg_spatch_cells(const dg_spatch *sp, long pv, long el[8], int nc[3],
-                                   int key[3]) {
-  const dg_grid *g = &sp->op->g;
+/* The cells (el, nc) and 1D inverses (key) of patch pv (vertex i0 + nv0 (i1 +
+ * nv1 i2)) on a grid of n0 x n1 x ... elements, from the object's vertex
+ * tables passed one by one: the device's drivers call it too. */
+DG_HD static inline void dg_spatch_cells_at(int dim, const int nv[3], const long voff[3],
+                                            const int *vinfo, long n0, long n1, long pv, long el[8],
+                                            int nc[3], int key[3]) {
   long iv[3];
-  iv[0] = pv % sp->nv[0];
-  iv[1] = (pv / sp->nv[0]) % sp->nv[1];
-  iv[2] = pv / ((long)sp->nv[0] * sp->nv[1]);
+  iv[0] = pv % nv[0];
+  iv[1] = (pv / nv[0]) % nv[1];
+  iv[2] = pv / ((long)nv[0] * nv[1]);
   int cell[3][2];
   for (int d = 0; d < 3; ++d) {
-    if (d < sp->dim) {
-      const int *vi = sp->vinfo + 3 * (sp->voff[d] + iv[d]);
+    if (d < dim) {
+      const int *vi = vinfo + 3 * (voff[d] + iv[d]);
       cell[d][0] = vi[0];
       cell[d][1] = vi[1];
       nc[d] = vi[1] >= 0 ? 2 : 1;
@@ -48,13 +50,20 @@ static inline void dg_spatch_cells(const dg_spatch *sp, long pv, long el[8], int
       key[d] = 0;
     }
   }
-  const long n0 = g->n[0], n1 = sp->dim > 1 ? g->n[1] : 1;
   for (int c = 0; c < 8; ++c) {
     const int c0 = c & 1, c1 = (c >> 1) & 1, c2 = c >> 2;
     el[c] = (c0 < nc[0] && c1 < nc[1] && c2 < nc[2])
                 ? cell[0][c0] + n0 * (cell[1][c1] + n1 * (long)cell[2][c2])
                 : -1;
   }
+}
+
+/* The same from the object (host). */
+static inline void dg_spatch_cells(const dg_spatch *sp, long pv, long el[8], int nc[3],
+                                   int key[3]) {
+  const dg_grid *g = &sp->op->g;
+  dg_spatch_cells_at(sp->dim, sp->nv, sp->voff, sp->vinfo, g->n[0], sp->dim > 1 ? g->n[1] : 1, pv,
+                     el, nc, key);
 }
 
 #endif

@@ -18,16 +18,20 @@
  * (V[d][DG_SPATCH_LD^2 + j * DG_SPATCH_LD + k]); lam[d][j].
  * Common subset of C and C++ (nvcc compiles it). */
 
-/* One 1D transform of every line of in along direction d (m[d] entries per
- * line) into out: out_line[k] = sum_j X[j][k] in_line[j] (X = V for V^T, X
- * = V^T for V).  The innermost loop runs along the contiguous index (k for
- * d = 0, the lower directions' otherwise), so it vectorises. */
-DG_HD static inline void DG_SN(dg_spatch_lines)(int d, const int m[3], const DG_SR *X,
-                                                const DG_SR *in, DG_SR *out) {
+/* Lines [h0, h1) x [l0, l1) of one 1D transform along direction d (m[d]
+ * entries per line) of in into out: out_line[k] = sum_j X[j][k] in_line[j]
+ * (X = V for V^T, X = V^T for V).  Line (h, l) holds the entries
+ * (h m[d] + k) st + l, st the stride of direction d; for d = 0 (st = 1) the
+ * lines are h alone and l0, l1 are not read.  A team of threads takes a line
+ * each (the CUDA driver); dg_spatch_lines takes them all, and the innermost
+ * loop runs along the contiguous index (k for d = 0, l otherwise), so it
+ * vectorises. */
+DG_HD static inline void DG_SN(dg_spatch_lines_part)(int d, const int m[3], const DG_SR *X,
+                                                     const DG_SR *in, DG_SR *out, long h0, long h1,
+                                                     long l0, long l1) {
   const int md = m[d];
   if (d == 0) {
-    const long nq = (long)m[1] * m[2];
-    for (long q = 0; q < nq; ++q) {
+    for (long q = h0; q < h1; ++q) {
       const DG_SR *iq = in + q * md;
       DG_SR *oq = out + q * md;
       for (int k = 0; k < md; ++k) oq[k] = 0;
@@ -39,30 +43,43 @@ DG_HD static inline void DG_SN(dg_spatch_lines)(int d, const int m[3], const DG_
     return;
   }
   const long st = d == 1 ? m[0] : (long)m[0] * m[1];
-  const long nh = d == 1 ? m[2] : 1;
-  for (long h = 0; h < nh; ++h)
+  for (long h = h0; h < h1; ++h)
     for (int k = 0; k < md; ++k) {
       DG_SR *o = out + (h * md + k) * st;
-      for (long l = 0; l < st; ++l) o[l] = 0;
+      for (long l = l0; l < l1; ++l) o[l] = 0;
       for (int j = 0; j < md; ++j) {
         const DG_SR x = X[j * DG_SPATCH_LD + k], *i = in + (h * md + j) * st;
-        for (long l = 0; l < st; ++l) o[l] += x * i[l];
+        for (long l = l0; l < l1; ++l) o[l] += x * i[l];
       }
     }
+}
+
+/* Every line of direction d's transform: (m[1] m[2]) x 1 lines for d = 0,
+ * m[2] x m[0] for d = 1, 1 x m[0] m[1] for d = 2. */
+DG_HD static inline void DG_SN(dg_spatch_lines)(int d, const int m[3], const DG_SR *X,
+                                                const DG_SR *in, DG_SR *out) {
+  const long nh = d == 0 ? (long)m[1] * m[2] : (d == 1 ? m[2] : 1);
+  const long st = d == 0 ? 1 : (d == 1 ? m[0] : (long)m[0] * m[1]);
+  DG_SN(dg_spatch_lines_part)(d, m, X, in, out, 0, nh, 0, st);
+}
+
+/* The patch operator's eigenvalue of the 1D eigenvectors (k0, k1, k2). */
+DG_HD static inline DG_SR DG_SN(dg_spatch_eig)(int dim, const DG_SR *const lam[3], DG_SR shift,
+                                               int k0, int k1, int k2) {
+  return shift + lam[0][k0] + lam[1][k1] + (dim == 3 ? lam[2][k2] : (DG_SR)0);
 }
 
 /* z += R_p^T A_p^-1 R_p rv for the patch whose cells are el[c0 + 2 c1 + 4 c2]
  * (nc[d] cells in direction d), elements of n = r + 1 modes per direction
  * stored from off[e].  With full set every direction has two cells (the
  * drivers pass constants n and full where they dispatch on the degree: the
- * loops then have constant trip counts). */
-DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], const long el[8],
+ * loops then have constant trip counts).  w and u: work arrays of
+ * (2 n)^dim entries each (the CUDA driver sizes them per degree). */
+DG_HD static inline void DG_SN(dg_spatch_solve_w)(int dim, const int nc[3], const long el[8],
                                                   const long *off, const DG_SR *const V[3],
                                                   const DG_SR *const lam[3], DG_SR shift,
-                                                  const DG_SR *rv, DG_SR *z, const int n,
-                                                  const int full) {
-  DG_SR w[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD],
-      u[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD];
+                                                  const DG_SR *rv, DG_SR *z, DG_SR *w, DG_SR *u,
+                                                  const int n, const int full) {
   int m[3], c3[3];
   for (int d = 0; d < 3; ++d) {
     c3[d] = d < dim ? (full ? 2 : nc[d]) : 1;
@@ -88,8 +105,7 @@ DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], cons
   for (int k2 = 0; k2 < m[2]; ++k2)
     for (int k1 = 0; k1 < m[1]; ++k1)
       for (int k0 = 0; k0 < m[0]; ++k0) {
-        const DG_SR l = shift + lam[0][k0] + lam[1][k1] + (dim == 3 ? lam[2][k2] : (DG_SR)0);
-        f[k0 + m[0] * (k1 + (long)m[1] * k2)] /= l;
+        f[k0 + m[0] * (k1 + (long)m[1] * k2)] /= DG_SN(dg_spatch_eig)(dim, lam, shift, k0, k1, k2);
       }
   /* f -> g -> f (-> g in 3D): V along every direction, the result in w */
   const long q = (long)DG_SPATCH_LD * DG_SPATCH_LD;
@@ -107,6 +123,18 @@ DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], cons
               ze[a0 + n * (a1 + n * a2)] +=
                   w[(c0 * n + a0) + m[0] * ((c1 * n + a1) + (long)m[1] * (c2 * n + a2))];
       }
+}
+
+/* The same with work arrays of the largest patch on the stack (the host's
+ * drivers). */
+DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], const long el[8],
+                                                  const long *off, const DG_SR *const V[3],
+                                                  const DG_SR *const lam[3], DG_SR shift,
+                                                  const DG_SR *rv, DG_SR *z, const int n,
+                                                  const int full) {
+  DG_SR w[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD],
+      u[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD];
+  DG_SN(dg_spatch_solve_w)(dim, nc, el, off, V, lam, shift, rv, z, w, u, n, full);
 }
 
 /* The same for any patch (n and the cell counts read at run time). */

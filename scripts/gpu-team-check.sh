@@ -26,7 +26,7 @@
 #
 # Environment (all optional): OUT [./gpu-team-out], JOBS [nproc],
 #   GPU_TEAM_BUDGET seconds for the whole script [470],
-#   GPU_TEAM_STEPS which of "tests patch bench table" to run after the build
+#   GPU_TEAM_STEPS which of "tests patch sanitize bench table" to run after the build
 #     [tests patch] (a second call on a still-warm machine rebuilds nothing:
 #     e.g. the first call with the default, the second GPU_TEAM_STEPS="bench
 #     table"; all four do not fit one budget after a cold build).
@@ -83,11 +83,12 @@ cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 # 1. builds: the OpenMP poisson in the background (host cores), the CUDA build
 cuda_targets=(poisson compare test_solvers_op test_solvers_lane test_solvers_poisson test_solvers_mg
   test_solvers_krylov test_solvers_helmholtz test_imex advdiff)
-(timeout 60 cmake -S . -B build-omp-t "${cmake_args[@]}" -DDGRID_MODELS=advection_diffusion &&
+models='advection_diffusion;burgers;acoustics' # the models gpu.solver_consistency runs
+(timeout 60 cmake -S . -B build-omp-t "${cmake_args[@]}" -DDGRID_MODELS="$models" &&
   timeout 330 cmake --build build-omp-t -j "$JOBS" --target poisson advdiff) >"$OUT/build-omp.log" 2>&1 &
 omp_pid=$!
 step configure-cuda 120 cmake -S . -B build-cuda-t "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
-  -DDGRID_MODELS=advection_diffusion -DDGRID_OMP_ADVECT="$ROOT/build-omp-t/apps/advect"
+  -DDGRID_MODELS="$models" -DDGRID_OMP_ADVECT="$ROOT/build-omp-t/apps/advect"
 step build-cuda 330 cmake --build build-cuda-t -j "$JOBS" --target "${cuda_targets[@]}" ||
   grep -B2 -A8 -m3 "error" "$OUT/build-cuda.log" | head -40 | tee -a "$SUM"
 wait $omp_pid || { note "build-omp: FAIL (see build-omp.log)"; overall=1; }
@@ -120,7 +121,8 @@ if want patch; then
   else
     note "patch: all 12 rows within 12 iterations and 0.15 per cycle"
   fi
-  # the A/B: one thread per patch (and per element) on 512^2: the same iterations and factors
+  # the A/B: the SIPG kernels one thread per element (the patches stay teams) on 512^2:
+  # the same iterations and factors
   step patch-element 90 env DGRID_CUDA_SOP=element "$POISSON" --table --dim 2 --rmin 1 --rmax 6 \
     --nmin 512 --nmax 512 --repeat 1 --smooth 2 --smoother patch
   tee -a "$SUM" <"$OUT/patch-element.log"
@@ -132,6 +134,22 @@ if want patch; then
     note "patch-element: FAIL (iterations or factors differ: patch-ab.diff)"
     overall=1
   fi
+fi
+
+# sanitizer: compute-sanitizer memcheck on small solves with the patches and the blocks,
+# both SIPG plans (out-of-bounds or misaligned accesses, launch errors)
+if want sanitize && command -v compute-sanitizer >/dev/null 2>&1; then
+  for plan in team element; do
+    for sm in patch block; do
+      step "memcheck-$plan-$sm" 60 env DGRID_CUDA_SOP=$plan compute-sanitizer --tool memcheck \
+        --error-exitcode 3 "$POISSON" --dim 2 --n 32 --r 2 --smooth 2 --smoother $sm --solver mixed \
+        --quiet
+      grep -E "ERROR SUMMARY|Invalid|iterations" "$OUT/memcheck-$plan-$sm.log" | head -5 | tee -a "$SUM"
+    done
+  done
+  step racecheck-patch 90 compute-sanitizer --tool racecheck --error-exitcode 3 "$POISSON" \
+    --dim 2 --n 8 --r 2 --smooth 2 --smoother patch --quiet
+  grep -E "RACECHECK SUMMARY|hazard|iterations" "$OUT/racecheck-patch.log" | head -5 | tee -a "$SUM"
 fi
 
 # 3. throughput: team kernels at degrees 1, 3, 5, then main's kernels at degree 3

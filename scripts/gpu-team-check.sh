@@ -82,7 +82,7 @@ cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 
 # 1. builds: the OpenMP poisson in the background (host cores), the CUDA build
 cuda_targets=(poisson compare test_solvers_op test_solvers_lane test_solvers_poisson test_solvers_mg
-  test_solvers_krylov test_solvers_helmholtz test_imex advdiff)
+  test_solvers_krylov test_solvers_helmholtz test_imex test_newton test_systems advdiff)
 models='advection_diffusion;burgers;acoustics' # the models gpu.solver_consistency runs
 (timeout 60 cmake -S . -B build-omp-t "${cmake_args[@]}" -DDGRID_MODELS="$models" &&
   timeout 330 cmake --build build-omp-t -j "$JOBS" --target poisson advdiff) >"$OUT/build-omp.log" 2>&1 &

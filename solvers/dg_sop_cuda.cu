@@ -28,7 +28,6 @@ __constant__ dg_stab_f c_tab_f;
 __device__ dg_stab_d g_tab_d;
 __device__ dg_stab_f g_tab_f;
 int tabs_ready = 0;
-int n_sm = 1;     /* the device's multiprocessors (the batched team kernels' grid) */
 int use_team = 1; /* DGRID_CUDA_SOP: team (1) or element (0) */
 const int kThreads = 128;
 const int kTeamThreads = 256; /* the team kernels' block, about */
@@ -55,10 +54,6 @@ int tables(const dg_sop *op) {
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_d, &op->tab_d, sizeof(dg_stab_d));
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_f, &op->tab_f, sizeof(dg_stab_f));
   if (e != cudaSuccess) return cuda_fail(e, "cudaMemcpyToSymbol (solver tables)");
-  int dev = 0;
-  e = cudaGetDevice(&dev);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&n_sm, cudaDevAttrMultiProcessorCount, dev);
-  if (e != cudaSuccess) return cuda_fail(e, "cudaDeviceGetAttribute (multiprocessors)");
   tabs_ready = 1;
   return 0;
 }
@@ -284,53 +279,25 @@ int team_level(const dg_sop *op) {
 #define DG_TEAM_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + team_shape<d, D>::epb - 1) / team_shape<d, D>::epb),               \
                team_shape<d, D>::threads>>>
-/* The batched kernels (apply, fused smoother step) run in one wave: as many
-   blocks as the device holds at once (the occupancy of that kernel), at most
-   one per batch of epb elements, each looping over every gridDim.x-th batch.
-   A grid of a fixed multiple of the multiprocessors left the last wave part
-   empty (BENCHMARKS.md). */
-template <int DEG, int DIM, typename K> int team_grid(K kern, long ne, unsigned *grid) {
-  static int per_sm = 0; /* per kernel: each instantiation has its own */
-  if (!per_sm) {
-    const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kern, team_shape<DEG, DIM>::threads, 0);
-    if (e != cudaSuccess) return cuda_fail(e, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    if (per_sm < 1) per_sm = 1;
-  }
-  const long nb = (ne + team_shape<DEG, DIM>::epb - 1) / team_shape<DEG, DIM>::epb;
-  const long cap = (long)per_sm * n_sm;
-  *grid = (unsigned)(nb < cap ? nb : cap);
-  return 0;
-}
-/* rc and grid: variables of the caller; the launch happens when the grid is known */
-#define DG_TEAM_LAUNCH_B(name, d, D)                                                               \
-  if (!(rc = team_grid<d, D>(name<d, D>, ne, &grid)))                                              \
-  name<d, D><<<grid, team_shape<d, D>::threads>>>
 
-int team_apply(const dg_sop *op, const double *x, double *y) {
+void team_apply(const dg_sop *op, const double *x, double *y) {
   const int ne = (int)op->g.nelem;
-  int rc = 0;
-  unsigned grid = 0;
-#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_apply_d, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_d, d, D)
   DG_TEAM(DG_K, (op->args_d, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
-  return rc;
 }
-int team_apply(const dg_sop *op, const float *x, float *y) {
+void team_apply(const dg_sop *op, const float *x, float *y) {
   const int ne = (int)op->g.nelem;
-  int rc = 0;
-  unsigned grid = 0;
-#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_apply_f, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_f, d, D)
   DG_TEAM(DG_K, (op->args_f, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
-  return rc;
 }
 
 template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
   DG_CALL(tables(op));
   const long ne = op->g.nelem;
   if (ne && team_level(op)) {
-    DG_CALL(team_apply(op, x, y));
+    team_apply(op, x, y);
     return launched("operator kernel (team)");
   }
 #define DG_K(d, D) k_apply<R, typename sargs<R>::type, d, D><<<grid(ne), kThreads>>>
@@ -414,13 +381,10 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && team_level(op)) {
-    int rc = 0;
-    unsigned grid = 0;
-#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_resid_block_d, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_d, d, D)
     DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
             op->g.dim);
 #undef DG_K
-    if (rc) return rc;
     return launched("smoother kernel (team)");
   }
   DG_CALL(dg_sop_apply_d(op, x, t));
@@ -433,13 +397,10 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && team_level(op)) {
-    int rc = 0;
-    unsigned grid = 0;
-#define DG_K(d, D) DG_TEAM_LAUNCH_B(k_team_resid_block_f, d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_f, d, D)
     DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
             op->runi, op->g.dim);
 #undef DG_K
-    if (rc) return rc;
     return launched("smoother kernel (team)");
   }
   DG_CALL(dg_sop_apply_f(op, x, t));

@@ -18,12 +18,7 @@
  *             2 dim faces' weights, stored once (coalesced).
  *   block  the 2 dim 1D contractions of the fast diagonalisation, one per
  *          phase, ping-ponging between two shared buffers (the eigenvalue
- *          scaling fused into the last forward phase).
- * The apply and the fused smoother step loop over batches of epb elements
- * (batch blockIdx.x, then every gridDim.x-th): the tables, the level's
- * geometry and the faces' scales are formed once per thread, not once per
- * element (the kernels issue more instructions than they move bytes;
- * BENCHMARKS.md). */
+ *          scaling fused into the last forward phase). */
 
 /* Copy the 1D tables' entries of degree <= DEG into shared memory. */
 template <int DEG>
@@ -40,23 +35,6 @@ __device__ inline void DG_SN(team_tables)(DG_SN(dg_stab) * T, const DG_SN(dg_sta
   }
 }
 
-/* A level's geometry as every thread needs it: the volume weights, and per
- * direction d the trace scale 2 / h_d and the face Jacobian vol / (h_d / 2)
- * (the expressions of the element functions, so the bits are theirs). */
-struct DG_SN(team_geo) {
-  DG_SR w[3], vol, sc[3], J[3];
-};
-template <int DIM>
-__device__ inline void DG_SN(team_geo_init)(const DG_SN(dg_sargs) & A, DG_SN(team_geo) & g) {
-  DG_SR half[3];
-  DG_SN(dg_sgeom)(&A, DIM, half, g.w, &g.vol);
-  for (int d = 0; d < 3; ++d) {
-    const DG_SR hd = d < DIM ? A.h[d] : (DG_SR)1;
-    g.sc[d] = (DG_SR)2 / hd;
-    g.J[d] = g.vol / (hd / 2);
-  }
-}
-
 /* The shared memory of the apply: the tables, the block's coefficients, the
  * faces' weights. */
 template <int DEG, int DIM> struct DG_SN(team_apply_smem) {
@@ -67,21 +45,23 @@ template <int DEG, int DIM> struct DG_SN(team_apply_smem) {
 };
 
 /* Row m of element e's y = (a M + b K) u, for the thread tid = le nm + m of
- * the batch whose first element is e0 (act: e < ne; every thread of the
- * block calls it: it synchronises the block three times; the tables are in
- * sm.T and A.dim = DIM). */
+ * the block whose first element is e0 (act: e < ne; every thread of the
+ * block calls it: it synchronises the block twice). */
 template <int DEG, int DIM>
 __device__ inline DG_SR DG_SN(team_apply_row)(DG_SN(team_apply_smem) < DEG, DIM > &sm,
-                                              const DG_SN(dg_sargs) & A, const DG_SN(team_geo) & g,
-                                              int e0, bool act, const DG_SR *__restrict__ u) {
+                                              const DG_SN(dg_sargs) & args, int e0, bool act,
+                                              const DG_SR *__restrict__ u) {
   typedef team_shape<DEG, DIM> S;
   const int n = S::n, nm = S::nm, nt = S::nt, nf = 2 * DIM;
+  DG_SN(dg_sargs) A = args;
+  A.dim = DIM;
   const int tid = threadIdx.x, le = tid / nm, m = tid - le * nm, e = e0 + le;
-  __syncthreads(); /* the previous batch's reads of su and the tables' stores */
+  DG_SN(team_tables)<DEG>(&sm.T, &DG_STAB_G, tid, S::threads);
   sm.su[tid] = act ? u[(long)e * nm + m] : (DG_SR)0;
   __syncthreads();
   const long str[3] = {1, n, (long)n * n};
-  const DG_SR vol = g.vol;
+  DG_SR half[3], w[3], vol;
+  DG_SN(dg_sgeom)(&A, DIM, half, w, &vol);
   const DG_SR *ue = sm.su + le * nm;
   if (act) {
     /* the items' direction d is not a constant: every per-direction value
@@ -100,7 +80,7 @@ __device__ inline DG_SR DG_SN(team_apply_row)(DG_SN(team_apply_smem) < DEG, DIM 
       const int t0 = t % n, t1 = DIM == 3 ? t / n : 0;
       const long sd = sel3(str, d),
                  tb = t0 * sel3(str, td[0]) + (DIM == 3 ? t1 * sel3(str, td[1]) : 0);
-      const DG_SR hd = sel3(A.h, d), sc = sel3(g.sc, d);
+      const DG_SR hd = sel3(A.h, d), sc = (DG_SR)2 / hd;
       DG_SR tro, dno, trn = 0, dnn = 0;
       DG_SN(dg_sline_trace)(&sm.T, s, DEG, ue + tb, sd, sc, &tro, &dno);
       const long nb =
@@ -111,8 +91,9 @@ __device__ inline DG_SR DG_SN(team_apply_row)(DG_SN(team_apply_smem) < DEG, DIM 
       }
       DG_SR g1, g2;
       DG_SN(dg_sface_g)
-      (&sm.T, A.b, sel3(g.J, d), hd, DG_SN(dg_sface_sigma)(&A, e, nb, hd), s ? (DG_SR)1 : (DG_SR)-1,
-       nb >= 0 ? (DG_SR)0.5 : (DG_SR)1, t0, t1, DIM == 3, nb >= 0, tro, dno, trn, dnn, &g1, &g2);
+      (&sm.T, A.b, vol / (hd / 2), hd, DG_SN(dg_sface_sigma)(&A, e, nb, hd),
+       s ? (DG_SR)1 : (DG_SR)-1, nb >= 0 ? (DG_SR)0.5 : (DG_SR)1, t0, t1, DIM == 3, nb >= 0, tro,
+       dno, trn, dnn, &g1, &g2);
       sm.g1s[(le * nf + f) * nt + t] = g1;
       sm.g2s[(le * nf + f) * nt + t] = g2;
     }
@@ -123,7 +104,7 @@ __device__ inline DG_SR DG_SN(team_apply_row)(DG_SN(team_apply_smem) < DEG, DIM 
   ii[0] = m % n;
   ii[1] = (m / n) % n;
   ii[2] = DIM == 3 ? m / (n * n) : 0;
-  DG_SR acc = DG_SN(dg_svol_row)(&A, &sm.T, DIM, n, str, ii, g.w, vol, ue);
+  DG_SR acc = DG_SN(dg_svol_row)(&A, &sm.T, DIM, n, str, ii, w, vol, ue);
   for (int d = 0; d < DIM; ++d) {
     int td[2];
     DG_SN(dg_stang)(DIM, d, td);
@@ -184,17 +165,6 @@ DG_SN(team_block_row)(DG_SR *wa, DG_SR *wb, int e, bool act, const int *__restri
              : (DG_SR)0;
 }
 
-/* What every batch of a block shares: the tables into shared memory (made
- * visible by the first batch's barrier), the geometry, A.dim = DIM. */
-template <int DEG, int DIM>
-__device__ inline void DG_SN(team_setup)(DG_SN(team_apply_smem) < DEG, DIM > &sm,
-                                         DG_SN(dg_sargs) & A, DG_SN(team_geo) & g) {
-  typedef team_shape<DEG, DIM> S;
-  A.dim = DIM;
-  DG_SN(team_tables)<DEG>(&sm.T, &DG_STAB_G, threadIdx.x, S::threads);
-  DG_SN(team_geo_init)<DIM>(A, g);
-}
-
 /* y = (a M + b K) u */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
@@ -202,13 +172,9 @@ __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
                         DG_SR *__restrict__ y) {
   typedef team_shape<DEG, DIM> S;
   __shared__ DG_SN(team_apply_smem)<DEG, DIM> sm;
-  DG_SN(team_geo) g;
-  DG_SN(team_setup)<DEG, DIM>(sm, args, g);
-  for (long b0 = (long)blockIdx.x * S::epb; b0 < ne; b0 += (long)gridDim.x * S::epb) {
-    const int e0 = (int)b0, e = e0 + (int)threadIdx.x / S::nm;
-    const DG_SR acc = DG_SN(team_apply_row)<DEG, DIM>(sm, args, g, e0, e < ne, u);
-    if (e < ne) y[(long)e0 * S::nm + threadIdx.x] = acc;
-  }
+  const int e0 = blockIdx.x * S::epb, e = e0 + (int)threadIdx.x / S::nm;
+  const DG_SR acc = DG_SN(team_apply_row)<DEG, DIM>(sm, args, e0, e < ne, u);
+  if (e < ne) y[(long)e0 * S::nm + threadIdx.x] = acc;
 }
 
 /* z = D_block^-1 r */
@@ -237,18 +203,14 @@ __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
   typedef team_shape<DEG, DIM> S;
   __shared__ DG_SN(team_apply_smem)<DEG, DIM> sm;
   __shared__ DG_SR wb[S::threads];
-  DG_SN(team_geo) g;
-  DG_SN(team_setup)<DEG, DIM>(sm, args, g);
-  for (long b0 = (long)blockIdx.x * S::epb; b0 < ne; b0 += (long)gridDim.x * S::epb) {
-    const int e0 = (int)b0, e = e0 + (int)threadIdx.x / S::nm;
-    const long i = (long)e0 * S::nm + threadIdx.x;
-    const DG_SR acc = DG_SN(team_apply_row)<DEG, DIM>(sm, args, g, e0, e < ne, x);
-    /* b + (-1) acc: dg_svec_xpby's arithmetic, so the fused step equals the
-       three kernels it replaces */
-    const DG_SR res = e < ne ? b[i] + (DG_SR)-1 * acc : (DG_SR)0;
-    __syncthreads(); /* the batch's coefficients in su are read no more */
-    sm.su[threadIdx.x] = res;
-    const DG_SR v = DG_SN(team_block_row)<DEG, DIM>(sm.su, wb, e, e < ne, key, Vs, ls, shift);
-    if (e < ne) p[i] = v;
-  }
+  const int e0 = blockIdx.x * S::epb, e = e0 + (int)threadIdx.x / S::nm;
+  const long i = (long)e0 * S::nm + threadIdx.x;
+  const DG_SR acc = DG_SN(team_apply_row)<DEG, DIM>(sm, args, e0, e < ne, x);
+  /* b + (-1) acc: dg_svec_xpby's arithmetic, so the fused step equals the
+     three kernels it replaces */
+  const DG_SR res = e < ne ? b[i] + (DG_SR)-1 * acc : (DG_SR)0;
+  __syncthreads(); /* the block's coefficients in su are read no more */
+  sm.su[threadIdx.x] = res;
+  const DG_SR v = DG_SN(team_block_row)<DEG, DIM>(sm.su, wb, e, e < ne, key, Vs, ls, shift);
+  if (e < ne) p[i] = v;
 }

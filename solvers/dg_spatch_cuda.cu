@@ -8,9 +8,10 @@
  *   (dg_spatch_cuda_team_t.h), for n = r + 1 = 1..8 where they fit a block's
  *   static shared memory (not 3D n = 8 in double); other levels are refused
  *   with one line (dg_mg_create then fails: use the element blocks).  One
- *   thread per patch, with its arrays in local memory, was tried and dropped:
- *   it failed on the GPU (a non-SPD CG step at 2D degree 2) and needed up to
- *   170 KB of local memory per thread.
+ *   thread per patch, with its arrays in local memory, was dropped: up to 170
+ *   KB of local memory per thread, and its one GPU run (under
+ *   DGRID_CUDA_SOP=element) failed, which the element-mode SIPG kernels also
+ *   do alone at degree 2 (BENCHMARKS.md), so it was never shown correct.
  *
  * Memory: the object's tables (vertex info, the patch list by colour, V and
  * lam of both precisions) are solver memory (dg_svec_alloc: managed on this

@@ -30,7 +30,6 @@ struct idx3 {
   int x;
 };
 thread_local idx3 threadIdx, blockIdx;
-idx3 gridDim;
 pthread_barrier_t bar;
 #define __global__
 #define __device__
@@ -64,7 +63,6 @@ template <int DEG, int DIM> struct team_shape {
 /* a launch: nthr threads run the blocks in order, a barrier between blocks
    (their shared memory is the same static storage) */
 template <typename F> void launch(int nblocks, int nthr, F f) {
-  gridDim.x = nblocks;
   pthread_barrier_init(&bar, 0, (unsigned)nthr);
   std::vector<std::thread> th;
   for (int t = 0; t < nthr; ++t)
@@ -145,9 +143,7 @@ template <int DEG, int DIM> int check(int nx, int ny, int nz, int bcx, int bcy, 
   const double *up = u.data(), *bp = b.data(), *Vs = V.data(), *ls = lam.data();
   const int *kp = key.data();
   double *yp = y1.data(), *zp = z1.data(), *pp = p1.data();
-  /* the apply on a third of the blocks, so each loops over about three
-     batches (the last block over fewer); the fused step one batch each */
-  launch((nb + 2) / 3, S::threads, [=] { k_team_apply_d<DEG, DIM>(A, n, up, yp); });
+  launch(nb, S::threads, [=] { k_team_apply_d<DEG, DIM>(A, n, up, yp); });
   launch(nb, S::threads, [=] { k_team_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
   launch(nb, S::threads,
          [=] { k_team_resid_block_d<DEG, DIM>(A, n, up, bp, kp, Vs, ls, shift, pp); });

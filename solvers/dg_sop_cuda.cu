@@ -109,14 +109,6 @@ __device__ inline void elem_r(const dg_sargs_d *A, const dg_stab_d *T, long e, c
     inline void diag(const dg_sargs_d *A, const dg_stab_d *T, long e, double *y) {
   dg_sipg_diag_d(A, T, e, y);
 }
-__device__ inline void elem_fixed(const dg_sargs_d *A, const dg_stab_d *T, long e, const double *x,
-                                  double *y, const int r) {
-  dg_sipg_elem_r_d(A, T, e, x, y, r);
-}
-__device__ inline void elem_fixed(const dg_sargs_f *A, const dg_stab_f *T, long e, const float *x,
-                                  float *y, const int r) {
-  dg_sipg_elem_r_f(A, T, e, x, y, r);
-}
 __device__ inline void diag(const dg_sargs_f *A, const dg_stab_f *T, long e, float *y) {
   dg_sipg_diag_f(A, T, e, y);
 }
@@ -157,20 +149,17 @@ __device__ inline void prolong_elem(const dg_sargs_f *F, const dg_sargs_f *C, in
     dg_sh_prolong_elem_f(F, C, &c_tab_f, e, xc, x);
 }
 
-/* DEG >= 0: every element has degree DEG and the grid has dimension DIM (a
-   uniform level: the element function is compiled for that degree and
-   dimension alone, loops of constant trip counts, its own registers);
-   DEG = -1, DIM = 0: a dispatch per element. */
-template <typename R, typename A, int DEG, int DIM>
-__global__ void k_apply(A args, long ne, const R *x, R *y) {
+/* One thread per element, the element function dispatched on the element's
+   degree.  Kernels per (degree, dimension) for uniform levels, as k_block
+   has, gave wrong applies in 2D at degrees 2 and 3 on the H100 (errors of
+   order 1 in solvers.lane_element, 2026-11-25, where this kernel agrees with
+   the host to 1e-16 on the same maps); the cause was not found, so the
+   element plan keeps the dispatch on every level. */
+template <typename R, typename A> __global__ void k_apply(A args, long ne, const R *x, R *y) {
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= ne) return;
-  A a = args;
-  if (DIM) a.dim = DIM;
-  if (DEG >= 0)
-    elem_fixed(&a, tab(R(0)), e, x, y, DEG);
-  else
-    elem_r(&a, tab(R(0)), e, x, y, a.deg[e]);
+  const A a = args;
+  elem_r(&a, tab(R(0)), e, x, y, a.deg[e]);
 }
 
 template <typename R, typename A> __global__ void k_diag(A args, long ne, R *y) {
@@ -300,9 +289,7 @@ template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
     team_apply(op, x, y);
     return launched("operator kernel (team)");
   }
-#define DG_K(d, D) k_apply<R, typename sargs<R>::type, d, D><<<grid(ne), kThreads>>>
-  if (ne) DG_SOP_UNIFORM(DG_K, (args(op, R(0)), ne, x, y), op->runi, op->g.dim);
-#undef DG_K
+  if (ne) k_apply<R, typename sargs<R>::type><<<grid(ne), kThreads>>>(args(op, R(0)), ne, x, y);
   return launched("operator kernel");
 }
 

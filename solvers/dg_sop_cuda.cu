@@ -12,6 +12,7 @@
  * (uniform reads of the element kernels) and in global memory (the team
  * kernels stage them in shared memory), uploaded once. */
 #include "dg_sblock_internal.h"
+#include "dg_sop_team.h"
 
 #include "dg_error.h"
 #include "dg_svec.h"
@@ -30,7 +31,6 @@ __device__ dg_stab_f g_tab_f;
 int tabs_ready = 0;
 int use_team = 1; /* DGRID_CUDA_SOP: team (1) or element (0) */
 const int kThreads = 128;
-const int kTeamThreads = 256; /* the team kernels' block, about */
 
 int cuda_fail(cudaError_t e, const char *what) {
   return dg_error(DG_ERR_BACKEND, "cuda solvers: %s failed: %s (%s)", what, cudaGetErrorString(e),
@@ -57,23 +57,6 @@ int tables(const dg_sop *op) {
   tabs_ready = 1;
   return 0;
 }
-
-/* v[d] for a d that is not a constant, by selection: no local-memory copy
-   of v (the team kernels' per-direction values). */
-template <typename T> __device__ __forceinline__ T sel3(const T *v, int d) {
-  return d == 0 ? v[0] : (d == 1 ? v[1] : v[2]);
-}
-
-/* The team kernels' shape for degree DEG in DIM dimensions: n modes per
-   direction, nm modes (threads) per element, nt tangential modes per face,
-   epb elements per block of threads threads. */
-template <int DEG, int DIM> struct team_shape {
-  static const int n = DEG + 1;
-  static const int nm = DIM == 3 ? n * n * n : n * n;
-  static const int nt = DIM == 3 ? n * n : n;
-  static const int epb = nm >= kTeamThreads ? 1 : kTeamThreads / nm;
-  static const int threads = epb * nm;
-};
 
 #define DG_SR     double
 #define DG_SN(x)  x##_d

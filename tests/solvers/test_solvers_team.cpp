@@ -10,8 +10,6 @@
  * block, idle threads in the last block).  A check that needs no GPU: the
  * CUDA build runs the same kernels (gpu.solver_consistency compares them with
  * the OpenMP build).  usage: test_solvers_team */
-#include <pthread.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,35 +21,14 @@
 
 extern "C" int dg_stab_build(dg_stab_d *td, dg_stab_f *tf); /* dg_sop_internal.h */
 
-namespace {
+#include "team_emulation.h"
 
-/* the CUDA names the kernels use, on the host */
-struct idx3 {
-  int x;
-};
-thread_local idx3 threadIdx, blockIdx;
-pthread_barrier_t bar;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(...)
-#define __shared__ static
-void __syncthreads() { pthread_barrier_wait(&bar); }
+#include "dg_sop_team.h"
+
+namespace {
 
 dg_stab_d g_tab_d;
 dg_stab_f g_tab_f;
-/* as in dg_sop_cuda.cu */
-const int kTeamThreads = 256;
-template <typename T> inline T sel3(const T *v, int d) {
-  return d == 0 ? v[0] : (d == 1 ? v[1] : v[2]);
-}
-template <int DEG, int DIM> struct team_shape {
-  static const int n = DEG + 1;
-  static const int nm = DIM == 3 ? n * n * n : n * n;
-  static const int nt = DIM == 3 ? n * n : n;
-  static const int epb = nm >= kTeamThreads ? 1 : kTeamThreads / nm;
-  static const int threads = epb * nm;
-};
 #define DG_SR     double
 #define DG_SN(x)  x##_d
 #define DG_STAB_G g_tab_d
@@ -59,24 +36,6 @@ template <int DEG, int DIM> struct team_shape {
 #undef DG_SR
 #undef DG_SN
 #undef DG_STAB_G
-
-/* a launch: nthr threads run the blocks in order, a barrier between blocks
-   (their shared memory is the same static storage) */
-template <typename F> void launch(int nblocks, int nthr, F f) {
-  pthread_barrier_init(&bar, 0, (unsigned)nthr);
-  std::vector<std::thread> th;
-  for (int t = 0; t < nthr; ++t)
-    th.emplace_back([=] {
-      threadIdx.x = t;
-      for (int b = 0; b < nblocks; ++b) {
-        blockIdx.x = b;
-        f();
-        pthread_barrier_wait(&bar);
-      }
-    });
-  for (auto &x : th) x.join();
-  pthread_barrier_destroy(&bar);
-}
 
 double urand() { return rand() / (double)RAND_MAX - 0.5; }
 

@@ -10,8 +10,6 @@
  * block of a colour.  A check of the GPU plan that needs no GPU (the CUDA
  * build runs the kernel; gpu.solver_consistency compares the solves).
  * usage: test_solvers_team_patch */
-#include <pthread.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -24,19 +22,9 @@
 #include "dg_spatch_internal.h"
 #include "dg_svec.h"
 
-namespace {
+#include "team_emulation.h"
 
-/* the CUDA names the kernel uses, on the host */
-struct idx3 {
-  int x;
-};
-thread_local idx3 threadIdx, blockIdx;
-pthread_barrier_t bar;
-#define __global__
-#define __device__
-#define __launch_bounds__(...)
-#define __shared__ static
-void __syncthreads() { pthread_barrier_wait(&bar); }
+namespace {
 
 #define DG_SR    double
 #define DG_SN(x) x##_d
@@ -48,24 +36,6 @@ void __syncthreads() { pthread_barrier_wait(&bar); }
 #include "dg_spatch_cuda_team_t.h"
 #undef DG_SR
 #undef DG_SN
-
-/* a launch: nthr threads run the blocks in order, a barrier between blocks
-   (their shared memory is the same static storage) */
-template <typename F> void launch(int nblocks, int nthr, F f) {
-  pthread_barrier_init(&bar, 0, (unsigned)nthr);
-  std::vector<std::thread> th;
-  for (int t = 0; t < nthr; ++t)
-    th.emplace_back([=] {
-      threadIdx.x = t;
-      for (int b = 0; b < nblocks; ++b) {
-        blockIdx.x = b;
-        f();
-        pthread_barrier_wait(&bar);
-      }
-    });
-  for (auto &x : th) x.join();
-  pthread_barrier_destroy(&bar);
-}
 
 template <int N, int DIM>
 void team(const dg_spatch *sp, const dg_spatch_kargs &a, long np, const long *list, const double *r,

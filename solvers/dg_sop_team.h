@@ -1,0 +1,28 @@
+/* dg_sop_team.h - the shape of the CUDA driver's team kernels
+ * (dg_sop_cuda_team_t.h), shared by dg_sop_cuda.cu and the host emulation
+ * test (tests/solvers/test_solvers_team.cpp, which defines __device__ and
+ * __forceinline__ for the host).  C++ only. */
+#ifndef DG_SOP_TEAM_H
+#define DG_SOP_TEAM_H
+
+/* the team kernels' block, about */
+const int kTeamThreads = 256;
+
+/* v[d] for a d that is not a constant, by selection: no local-memory copy
+   of v (the team kernels' per-direction values). */
+template <typename T> __device__ __forceinline__ T sel3(const T *v, int d) {
+  return d == 0 ? v[0] : (d == 1 ? v[1] : v[2]);
+}
+
+/* The team kernels' shape for degree DEG in DIM dimensions: n modes per
+   direction, nm modes (threads) per element, nt tangential modes per face,
+   epb elements per block of threads threads. */
+template <int DEG, int DIM> struct team_shape {
+  static const int n = DEG + 1;
+  static const int nm = DIM == 3 ? n * n * n : n * n;
+  static const int nt = DIM == 3 ? n * n : n;
+  static const int epb = nm >= kTeamThreads ? 1 : kTeamThreads / nm;
+  static const int threads = epb * nm;
+};
+
+#endif

@@ -92,6 +92,8 @@
 #define DG_X_S(e, m)    DG_X_TRIG(e, 4 * ((m)-1) + 1)
 #define DG_X_DC(e, m)   DG_X_TRIG(e, 4 * ((m)-1) + 2)
 #define DG_X_DS(e, m)   DG_X_TRIG(e, 4 * ((m)-1) + 3)
+/* lane i of the position as a bit of a model's DG_MODEL_X_READS (dg_stages.h) */
+#define DG_X_BIT(i) (1u << (i))
 
 /* The sphere's geometry (dg_stage_args.metric): DG_GEOM_METRIC reals per
  * slot after the 3 dim coordinates: the offset of its row's table and cos

@@ -635,9 +635,10 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
   dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  /* geom reals per slot: the sphere's DG_GEOM_METRIC, a box with boundaries
-     2*DIM masks (never both) */
-  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0) + (A->bc ? 2 * DIM : 0);
+  /* geom reals per slot: a box's coordinates (centre and faces per
+     direction), with boundaries 2*DIM masks after them; the sphere's
+     DG_GEOM_METRIC and no coordinates (never both) */
+  const int GS = (A->metric ? DG_GEOM_METRIC : 3 * DIM) + (A->bc ? 2 * DIM : 0);
   const dg_real *geom = NX && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const int needs_x = geom != 0;
   /* a box with boundaries (A->bc, which brings geom): the sides' kinds, the
@@ -656,13 +657,13 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
      masks (rowf, DG_ROW_FACE) */
   const int met = NX && geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
-  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1], rowf[6];
   dg_sphere_src sph;     /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
   const dg_lane *tg = 0; /* trg where it is set: gcc cannot tie a read of trg to met */
   int uni = 0;
   if (met) {
-    moff = dg_lane_load(geom + (3 * DIM) * DG_W);
+    moff = dg_lane_load(geom);
     uni = dg_lane_uniform(moff);
     sph.tt = tt, sph.ft = ft, sph.tab = mtab, sph.off = moff, sph.N = N;
     if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, XF, trg);
@@ -677,6 +678,10 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
      knows, so without them every point would reload and re-broadcast these */
   const dg_model_params mp = dg_model_unpack(&A->model);
   const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt, tm = A->t;
+  /* the sizes that form the coordinates of the points: 0 on the sphere,
+     whose slots hold none (xc stays 0), so that its coordinate lanes are 0
+     without a test per point */
+  const dg_real hx[3] = {met ? 0 : h[0], met ? 0 : h[1], met ? 0 : h[2]};
 
   /* scratch, see DG_STAGE_WORK */
   dg_lane *c = wk, *tv = c + NV * M, *rhs = tv + NV * QF * N;
@@ -697,8 +702,8 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
      the NX = 0 copy changed that copy's register allocation */
   if (NX) dg_x_zero(x);
   /* the centre where some direction reads the coordinate (or a boundary
-     face's exterior state needs it) */
-  if (needs_x) DG_UNROLL_ALL
+     face's exterior state needs it); the sphere has none */
+  if (needs_x && !met) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e)
     if (DG_X_READ(XF, -1, e) || bnd) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
@@ -790,7 +795,7 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
       if (DIM == 2 && met)
         dg_face_trig(d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side],
                      d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1], fe);
-      if (needs_x && (DG_X_READ(XF, d, d) || bnd))
+      if (needs_x && !met && (DG_X_READ(XF, d, d) || bnd)) /* the sphere has no coordinates */
         xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
       /* a boundary side of the box: its kind and, per lane, 1 where this
          face lies on it; a microblock without such a face skips it */
@@ -832,9 +837,9 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) { /* the lanes this direction reads (DG_X_READ) */
           if (DG_X_READ(XF, d, d)) x[d] = xf;
-          if (DG_X_READ(XF, d, t1d)) x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
+          if (DG_X_READ(XF, d, t1d)) x[t1d] = xc[t1d] + (dg_real)0.5 * hx[t1d] * B->x[p1];
           if (DIM == 3 && DG_X_READ(XF, d, t2d))
-            x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
+            x[t2d] = xc[t2d] + (dg_real)0.5 * hx[t2d] * B->x[p2];
         }
         if (DIM == 2 && met) { /* the face's own entries, the tangential point's */
           DG_UNROLL
@@ -937,7 +942,8 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
+            if (needs_x)
+              dg_slab_x(hx, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -1042,7 +1048,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
                                        dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q, NV = DG_NVAR;
   const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
-  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0) + (A->bc ? 2 * DIM : 0); /* per slot */
+  const int GS = (A->metric ? DG_GEOM_METRIC : 3 * DIM) + (A->bc ? 2 * DIM : 0); /* per slot */
   const dg_real *geom = A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
   const dg_model_params mp = dg_model_unpack(&A->model);
@@ -1053,8 +1059,10 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
      q points along theta, the last direction) */
   const int met = geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
-  const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
-  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
+  const dg_lane moff = met ? dg_lane_load(geom) : dg_lane_set(0);
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
+  /* no coordinates on the sphere (dg_stage_update's hx) */
+  const dg_real hx[3] = {met ? 0 : A->h[0], met ? 0 : A->h[1], met ? 0 : A->h[2]};
   dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
   dg_lane trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
@@ -1072,7 +1080,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) {
     xc[e] = vmax[e] = dg_lane_set(0);
-    if (geom && e < DIM) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+    if (geom && !met && e < DIM) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
   }
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
@@ -1093,7 +1101,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, tg, -1, -1, x);
+      if (geom) dg_slab_x(hx, B, xc, DIM, Q, p, l, met, &sph, tg, -1, -1, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jl = jinv[l];
       DG_UNROLL_ALL

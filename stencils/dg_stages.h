@@ -678,10 +678,6 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
      knows, so without them every point would reload and re-broadcast these */
   const dg_model_params mp = dg_model_unpack(&A->model);
   const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt, tm = A->t;
-  /* the sizes that form the coordinates of the points: 0 on the sphere,
-     whose slots hold none (xc stays 0), so that its coordinate lanes are 0
-     without a test per point */
-  const dg_real hx[3] = {met ? 0 : h[0], met ? 0 : h[1], met ? 0 : h[2]};
 
   /* scratch, see DG_STAGE_WORK */
   dg_lane *c = wk, *tv = c + NV * M, *rhs = tv + NV * QF * N;
@@ -837,9 +833,9 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
         if (needs_x) { /* the lanes this direction reads (DG_X_READ) */
           if (DG_X_READ(XF, d, d)) x[d] = xf;
-          if (DG_X_READ(XF, d, t1d)) x[t1d] = xc[t1d] + (dg_real)0.5 * hx[t1d] * B->x[p1];
+          if (DG_X_READ(XF, d, t1d)) x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
           if (DIM == 3 && DG_X_READ(XF, d, t2d))
-            x[t2d] = xc[t2d] + (dg_real)0.5 * hx[t2d] * B->x[p2];
+            x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
         if (DIM == 2 && met) { /* the face's own entries, the tangential point's */
           DG_UNROLL
@@ -942,8 +938,7 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x)
-              dg_slab_x(hx, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -1061,8 +1056,6 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_lane moff = met ? dg_lane_load(geom) : dg_lane_set(0);
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
-  /* no coordinates on the sphere (dg_stage_update's hx) */
-  const dg_real hx[3] = {met ? 0 : A->h[0], met ? 0 : A->h[1], met ? 0 : A->h[2]};
   dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
   dg_lane trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
@@ -1101,7 +1094,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(hx, B, xc, DIM, Q, p, l, met, &sph, tg, -1, -1, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, tg, -1, -1, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jl = jinv[l];
       DG_UNROLL_ALL

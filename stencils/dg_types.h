@@ -72,17 +72,15 @@
 #endif
 
 /* The position as a model sees it (the x of dg_model_flux and the others):
- * DG_X_LEN lanes; x[0..dim-1] the coordinates (0 on the latitude-longitude
- * grid, whose slots hold none: its models read the entries that follow); on
- * that grid also, for each coordinate e (0: lambda, 1: theta) and harmonic m = 1,
- * 2, the element's interpolants of cos(m x_e) and sin(m x_e) and their
- * derivatives d/dx_e at the point: x[DG_X_C(e, m)], x[DG_X_S(e, m)],
- * x[DG_X_DC(e, m)], x[DG_X_DS(e, m)].  The interpolant is the one of degree
- * K (dg_disc: rmax + 2) on the element's Gauss-Lobatto nodes, so a stream
- * function built from these products is continuous and its wind exactly
- * divergence-free (docs/ARCHITECTURE.md, "Geometry").  At a face of
- * direction e the values along e are the exact ones of the face (the
- * interpolant's end values) and the derivatives along e are 0 (a
+ * DG_X_LEN lanes; x[0..dim-1] the coordinates (not on the latitude-longitude
+ * grid: its slots hold none, x[0..dim-1] are not defined there, its models
+ * read the entries that follow); on that grid, for each coordinate e (0: lambda, 1: theta) and
+ * harmonic m = 1, 2, the element's interpolants of cos(m x_e) and sin(m x_e) and their derivatives
+ * d/dx_e at the point: x[DG_X_C(e, m)], x[DG_X_S(e, m)], x[DG_X_DC(e, m)], x[DG_X_DS(e, m)].  The
+ * interpolant is the one of degree K (dg_disc: rmax + 2) on the element's Gauss-Lobatto nodes, so a
+ * stream function built from these products is continuous and its wind exactly divergence-free
+ * (docs/ARCHITECTURE.md, "Geometry").  At a face of direction e the values along e are the exact
+ * ones of the face (the interpolant's end values) and the derivatives along e are 0 (a
  * stream-function wind's normal component takes the tangential derivative
  * only).  Formed by the stages without a trigonometric function; 0 off the
  * sphere. */

@@ -640,7 +640,9 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
      DG_GEOM_METRIC and no coordinates (never both) */
   const int GS = (A->metric ? DG_GEOM_METRIC : 3 * DIM) + (A->bc ? 2 * DIM : 0);
   const dg_real *geom = NX && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
-  const int needs_x = geom != 0;
+  /* a copy per flux variant (XF >= 0) runs on the sphere only (the backend
+     picks it there), so that position and metric are constants in it */
+  const int needs_x = XF >= 0 || geom != 0;
   /* a box with boundaries (A->bc, which brings geom): the sides' kinds, the
      model's inflow data before the first slot's geometry */
   const int bnd = NX == 2 && geom && A->bc;
@@ -655,7 +657,7 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
      Gauss points (once per element into trg where DG_TRIG_ONCE, else at
      each point: dg_trig_at) and from the row the theta faces' cos and sin and pole
      masks (rowf, DG_ROW_FACE) */
-  const int met = NX && geom && A->metric;
+  const int met = XF >= 0 || (NX && geom && A->metric);
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1], rowf[6];

@@ -157,12 +157,14 @@ static long group_slot0(const bucket *b, long s, int W) {
   return s < b->slot0 + b->eblock * W ? b->slot0 : b->slot0 + b->eblock * W;
 }
 
-/* Reals of a slot's geometry: centre and faces per direction, and on the
- * sphere the row-table offset and the lambda faces' cos and sin
- * (dg_stage_args.metric, DG_GEOM_METRIC), on a box with boundaries a mask per
- * face (dg_stage_args.bc). */
+/* Reals of a slot's geometry: on a box centre and faces per direction, with
+ * boundaries then a mask per face (dg_stage_args.bc); on the sphere only the
+ * row-table offset and the lambda faces' cos and sin (dg_stage_args.metric,
+ * DG_GEOM_METRIC): its models read the trigonometric entries, never the
+ * coordinates, and at degree 1 the 6 reals of coordinates were an eighth of
+ * the bytes of a stage (BENCHMARKS.md, the sphere). */
 static int geom_stride(const dg_disc *d) {
-  return 3 * d->grid.dim + (d->metric ? DG_GEOM_METRIC : 0) + (d->bnd ? 2 * d->grid.dim : 0);
+  return (d->metric ? DG_GEOM_METRIC : 3 * d->grid.dim) + (d->bnd ? 2 * d->grid.dim : 0);
 }
 
 /* Whether the minus face of the first element along d is seen from its
@@ -321,11 +323,25 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
       }
     if (e < 0 || !gs) continue;
     if (d->metric) /* the row's table (theta's values, the pole masks) */
-      gs[(blk * GS + 3 * dim) * W + lane] =
-          (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
+      gs[(blk * GS) * W + lane] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
     if (d->bnd) /* 1 on the faces that lie on a boundary side */
       for (int fc = 0; fc < 2 * dim; ++fc)
         gs[(blk * GS + 3 * dim + fc) * W + lane] = (dg_real)on_boundary(g, ijk, fc / 2, fc % 2);
+    if (d->metric) { /* cos and sin of both lambda faces, from the true
+                        coordinates (the angle additions start at the minus
+                        face); theta's are the row's (build_rows) */
+      const int i = ijk[0], n = g->n[0];
+      dg_real *tp = gs + (blk * GS + 1) * W + lane;
+      /* lambda is periodic: the last column's plus face is lambda = lo, so
+         both sides of the wrap face see the same bits */
+      const double fl = g->lo[0] + i * g->h[0],
+                   fr = i == n - 1 ? g->lo[0] : g->lo[0] + (i + 1) * g->h[0];
+      tp[0] = (dg_real)cos(fl);
+      tp[W] = (dg_real)sin(fl);
+      tp[2 * W] = (dg_real)cos(fr);
+      tp[3 * W] = (dg_real)sin(fr);
+      continue; /* no coordinates (geom_stride) */
+    }
     for (int dd = 0; dd < dim; ++dd) {
       const int i = ijk[dd], n = g->n[dd];
       dg_real *gp = gs + (blk * GS + 3 * dd) * W + lane;
@@ -335,19 +351,6 @@ static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
                    fp = g->lo[dd] + (i + 1) * g->h[dd];
       gp[W] = (dg_real)fm;
       gp[2 * W] = (dg_real)fp;
-      if (d->metric && dd == 0) { /* cos and sin of both lambda faces, from the
-                                     true coordinates (the angle additions
-                                     start at the minus face); theta's are
-                                     the row's (build_rows) */
-        dg_real *tp = gs + (blk * GS + 3 * dim + 1) * W + lane;
-        /* lambda is periodic: the last column's plus face is lambda = lo, so
-           both sides of the wrap face see the same bits */
-        const double fl = g->lo[dd] + i * g->h[dd], fr = i == n - 1 ? g->lo[dd] : fp;
-        tp[0] = (dg_real)cos(fl);
-        tp[W] = (dg_real)sin(fl);
-        tp[2 * W] = (dg_real)cos(fr);
-        tp[3 * W] = (dg_real)sin(fr);
-      }
     }
   }
   if (d->metric && gs) DG_CALL(build_rows(d, gs));

@@ -72,6 +72,25 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
  * shift), and w_lam = -d psi_h / d th, w_th = d psi_h / d lam.  x is never
  * NULL at run time (needs_x); a copy of the stages compiled for x = NULL
  * folds here. */
+/* What the wind reads of the position, per flow and component d (both the
+ * flux and the wave speed): the entries of dg_model_velocity below, no
+ * coordinate.  A backend may then form and copy only these (dg_stages.h,
+ * DG_MODEL_X_READS; the flow picks the copy at run time). */
+#define DG_MODEL_X_FLOWS 2
+DG_HD static inline int dg_model_x_flow(const dg_model_params *p) { return p->flow; }
+#define DG_SPHERE_READS_W0                                                                         \
+  (DG_X_BIT(DG_X_DS(1, 1)) | DG_X_BIT(DG_X_C(0, 1)) | DG_X_BIT(DG_X_DC(1, 1)))
+#define DG_SPHERE_READS_W1 (DG_X_BIT(DG_X_DC(0, 1)) | DG_X_BIT(DG_X_C(1, 1)))
+#define DG_SPHERE_READS_N0                                                                         \
+  (DG_X_BIT(DG_X_C(0, 2)) | DG_X_BIT(DG_X_S(0, 2)) | DG_X_BIT(DG_X_DC(1, 2)) |                     \
+   DG_X_BIT(DG_X_DS(1, 1)))
+#define DG_SPHERE_READS_N1                                                                         \
+  (DG_X_BIT(DG_X_DC(0, 2)) | DG_X_BIT(DG_X_DS(0, 2)) | DG_X_BIT(DG_X_C(1, 2)))
+#define DG_MODEL_X_READS(v, d)                                                                     \
+  ((d) == 0   ? ((v) == DG_SPHERE_WILLIAMSON ? DG_SPHERE_READS_W0 : DG_SPHERE_READS_N0)            \
+   : (d) == 1 ? ((v) == DG_SPHERE_WILLIAMSON ? DG_SPHERE_READS_W1 : DG_SPHERE_READS_N1)            \
+              : 0u)
+
 DG_HD static inline dg_lane dg_model_velocity(const dg_model_params *p, const dg_lane *x, int d) {
   if (!x) return dg_lane_set(0);
   if (p->flow == DG_SPHERE_WILLIAMSON) {

@@ -48,9 +48,10 @@ typedef struct {
                           neighbour's facing trace (v=0, point 0), or with
                           nbr_coeffs the offset of its coefficients from u */
   const dg_real *geom; /* this bucket: [block][3*dim][DG_W] centre, minus-face
-                          and plus-face coordinate per direction (and the
-                          metric's 3, see `metric`); NULL unless the model
-                          needs x */
+                          and plus-face coordinate per direction (then a box's
+                          boundary masks, see `bc`; on the sphere instead only
+                          the metric's DG_GEOM_METRIC, see `metric`); NULL
+                          unless the model needs x */
   const dg_real *aux;  /* this bucket: [block][DG_AUX_SIZE][DG_W] the model's
                           auxiliary values at the points (dg_stages.h), or NULL */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
@@ -81,7 +82,7 @@ typedef struct {
                                  of another degree), and the update writes the new
                                  traces of those faces into trace_out */
   unsigned char metric;       /* 1: the latitude-longitude sphere (2D): each slot's
-                                 geom holds DG_GEOM_METRIC more reals after its 3*dim,
+                                 geom holds DG_GEOM_METRIC reals, no coordinates:
                                  the offset (from the first slot's geom) of its row's
                                  table (DG_ROW_*: the weighted theta mass inverse as
                                  dg_stage_update applies it, 1 / (a^2 cos theta), cos

@@ -45,6 +45,25 @@
 #define DG_MODEL_NAUX 0
 #endif
 
+/* What a model's flux reads of the position (docs/MODELS.md): a model may
+ * declare DG_MODEL_X_FLOWS variants, dg_model_x_flow(p) the running one, and
+ * for each the lanes of x that component d of its flux and wave speed read,
+ * DG_MODEL_X_READS(v, d) (bit i: x[i]).  A backend may then run a copy of
+ * the update per variant, XF = v a constant, that forms and copies only
+ * those lanes (the CPU, where x lives in memory: 16 lanes copied per point
+ * and direction were most of the sphere's extra work); XF = -1 forms all of
+ * them.  DG_X_READ(XF, d, i): whether lane i is formed for direction d
+ * (d = -1: for any); a literal 1 where the model declares nothing, so that
+ * its code is the same as without the test. */
+#ifdef DG_MODEL_X_FLOWS
+#define DG_X_READS_ANY(v) (DG_MODEL_X_READS(v, 0) | DG_MODEL_X_READS(v, 1) | DG_MODEL_X_READS(v, 2))
+#define DG_X_READ(XF, d, i)                                                                        \
+  ((XF) < 0 || ((((d) < 0 ? DG_X_READS_ANY(XF) : DG_MODEL_X_READS(XF, d)) >> (i)) & 1u))
+#else
+#define DG_MODEL_X_FLOWS    0
+#define DG_X_READ(XF, d, i) 1
+#endif
+
 /* Per-point auxiliary data of a model with DG_MODEL_NAUX > 0 (a velocity
  * given as data, a topography): per element, the values at the Q^DIM volume
  * points ([naux][point], x fastest) and then at the Q^(DIM-1) points of each
@@ -284,7 +303,8 @@ DG_HD static inline void dg_face_trig(const dg_lane c, const dg_lane s, dg_lane 
  * on the row alone, from the row's table (DG_ROW_TRIG; uni:
  * dg_row_fetch).  No trigonometric function per point. */
 DG_HD static inline void dg_point_trig(const dg_sphere_src *S, const int uni, const int Q,
-                                       const int e, const int k, dg_lane *cs) {
+                                       const int e, const int k, const int XF, const int d,
+                                       dg_lane *cs) {
   if (e == 0) {
     dg_lane fm[DG_TRIG_N];
     dg_face_trig(dg_lane_load(S->ft), dg_lane_load(S->ft + DG_W), fm);
@@ -292,15 +312,18 @@ DG_HD static inline void dg_point_trig(const dg_sphere_src *S, const int uni, co
     for (int m = 0; m < 2; ++m) {
       const dg_lane cm = fm[4 * m], sm = fm[4 * m + 1];
       const dg_real *t = S->tt + 4 * m * DG_MAX_Q + k;
-      cs[4 * m] = cm * t[0] - sm * t[DG_MAX_Q];
-      cs[4 * m + 1] = sm * t[0] + cm * t[DG_MAX_Q];
-      cs[4 * m + 2] = cm * t[2 * DG_MAX_Q] - sm * t[3 * DG_MAX_Q];
-      cs[4 * m + 3] = sm * t[2 * DG_MAX_Q] + cm * t[3 * DG_MAX_Q];
+      if (DG_X_READ(XF, d, DG_X_TRIG(0, 4 * m))) cs[4 * m] = cm * t[0] - sm * t[DG_MAX_Q];
+      if (DG_X_READ(XF, d, DG_X_TRIG(0, 4 * m + 1))) cs[4 * m + 1] = sm * t[0] + cm * t[DG_MAX_Q];
+      if (DG_X_READ(XF, d, DG_X_TRIG(0, 4 * m + 2)))
+        cs[4 * m + 2] = cm * t[2 * DG_MAX_Q] - sm * t[3 * DG_MAX_Q];
+      if (DG_X_READ(XF, d, DG_X_TRIG(0, 4 * m + 3)))
+        cs[4 * m + 3] = sm * t[2 * DG_MAX_Q] + cm * t[3 * DG_MAX_Q];
     }
   } else {
     DG_UNROLL
     for (int i = 0; i < DG_TRIG_N; ++i)
-      cs[i] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + i * Q + k);
+      if (DG_X_READ(XF, d, DG_X_TRIG(1, i)))
+        cs[i] = dg_lane_gather_u(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + i * Q + k);
   }
 }
 
@@ -308,28 +331,41 @@ DG_HD static inline void dg_point_trig(const dg_sphere_src *S, const int uni, co
  * Q + k], once per element and stage where the backend keeps them
  * (DG_TRIG_ONCE, the CPU: the volume points read each value 2 Q times); the
  * GPU forms them at each point instead (2 DG_TRIG_N Q lanes more per thread
- * would be local memory). */
+ * would be local memory).  Only the entries that flux variant XF reads in
+ * some direction (DG_X_READ). */
 DG_HD static inline void dg_sphere_trig(const dg_sphere_src *S, const int uni, const int Q,
-                                        dg_lane *trg) {
+                                        const int XF, dg_lane *trg) {
   DG_UNROLL
   for (int k = 0; k < Q; ++k) {
     dg_lane cs[DG_TRIG_N];
-    dg_point_trig(S, uni, Q, 0, k, cs);
+    dg_point_trig(S, uni, Q, 0, k, XF, -1, cs);
     DG_UNROLL
-    for (int i = 0; i < DG_TRIG_N; ++i) trg[i * Q + k] = cs[i];
+    for (int i = 0; i < DG_TRIG_N; ++i)
+      if (DG_X_READ(XF, -1, DG_X_TRIG(0, i))) trg[i * Q + k] = cs[i];
   }
-  dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q), DG_TRIG_N * Q, trg + DG_TRIG_N * Q);
+  if (XF < 0) {
+    dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q), DG_TRIG_N * Q, trg + DG_TRIG_N * Q);
+  } else {
+    DG_UNROLL
+    for (int i = 0; i < DG_TRIG_N; ++i)
+      if (DG_X_READ(XF, -1, DG_X_TRIG(1, i)))
+        dg_row_fetch(S->tab, S->off, uni, DG_ROW_TRIG(S->N, Q) + i * Q, Q,
+                     trg + (DG_TRIG_N + i) * Q);
+  }
 }
 
-/* The entries of coordinate e at Gauss point k into x: from trg where the
+/* The entries of coordinate e at Gauss point k into x, those that
+ * direction d of flux variant XF reads (DG_X_READ): from trg where the
  * backend keeps them (DG_TRIG_ONCE), else formed here (dg_point_trig). */
 DG_HD static inline void dg_trig_at(const dg_sphere_src *S, const dg_lane *trg, const int Q,
-                                    const int e, const int k, dg_lane *x) {
+                                    const int e, const int k, const int XF, const int d,
+                                    dg_lane *x) {
   if (DG_TRIG_ONCE) {
     DG_UNROLL
-    for (int i = 0; i < DG_TRIG_N; ++i) x[DG_X_TRIG(e, i)] = trg[(DG_TRIG_N * e + i) * Q + k];
+    for (int i = 0; i < DG_TRIG_N; ++i)
+      if (DG_X_READ(XF, d, DG_X_TRIG(e, i))) x[DG_X_TRIG(e, i)] = trg[(DG_TRIG_N * e + i) * Q + k];
   } else {
-    dg_point_trig(S, 0, Q, e, k, x + DG_X_TRIG(e, 0));
+    dg_point_trig(S, 0, Q, e, k, XF, d, x + DG_X_TRIG(e, 0));
   }
 }
 
@@ -345,18 +381,20 @@ DG_HD static inline void dg_x_zero(dg_lane *x) {
 
 /* Physical coordinates of point p of slab ls: p runs over the first DIM-1
  * directions (first fastest), ls is the index along the last direction; on
- * the sphere (met) also their trigonometric entries (dg_trig_at).  S always points to
- * the stage's own struct, set or not: a pointer that may also be NULL kept
- * the struct in local memory on the GPU (a 40-byte stack frame, ptxas). */
+ * the sphere (met) also their trigonometric entries (dg_trig_at); only the
+ * lanes that direction d of flux variant XF reads (DG_X_READ; d = -1: any).
+ * S always points to the stage's own struct, set or not: a pointer that
+ * may also be NULL kept the struct in local memory on the GPU (a 40-byte
+ * stack frame, ptxas). */
 DG_HD static inline void dg_slab_x(const dg_real *h, const dg_stage_basis *B, const dg_lane *xc,
                                    const int DIM, const int Q, const int p, const int ls,
                                    const int met, const dg_sphere_src *S, const dg_lane *trg,
-                                   dg_lane *x) {
+                                   const int XF, const int d, dg_lane *x) {
   DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) {
     const int ke = e == DIM - 1 ? ls : (e == 0 ? p % Q : p / Q);
-    x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
-    if (DIM == 2 && met) dg_trig_at(S, trg, Q, e, ke, x); /* the sphere is 2D */
+    if (DG_X_READ(XF, d, e)) x[e] = xc[e] + (dg_real)0.5 * h[e] * B->x[ke];
+    if (DIM == 2 && met) dg_trig_at(S, trg, Q, e, ke, XF, d, x); /* the sphere is 2D */
   }
 }
 
@@ -581,10 +619,14 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
  * runs NX 2 only for a grid with boundaries: the exterior state's call takes
  * the scratch's address, which would move a whole element's registers to
  * local memory (2D degree 1 and 3 ran 3.9x slower); the CPU's generic copy
- * is NX 2. */
-DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
-                                         int lane, const int DIM, const int R, const int Q,
-                                         const int NBRC, const int NX, dg_lane *wk) {
+ * is NX 2.  XF: the model's flux variant that this copy runs (a constant,
+ * dg_model_x_flow gives the running one; docs/ARCHITECTURE.md, "Geometry"):
+ * the position gets only the lanes that variant reads (DG_X_READ); -1 (as
+ * dg_stage_update calls it): all lanes. */
+DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_stage_basis *B,
+                                            long blk, int lane, const int DIM, const int R,
+                                            const int Q, const int NBRC, const int NX, const int XF,
+                                            dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q;
   const int NF = DIM == 3 ? N * N : N;
   const int NV = DG_NVAR;
@@ -593,11 +635,14 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   dg_real *uw = (A->u_out ? A->u_out : A->u) + bs; /* where the new coefficients go */
   const long tslot = 2 * DIM * NV * QF * DG_W;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  /* geom reals per slot: the sphere's DG_GEOM_METRIC, a box with boundaries
-     2*DIM masks (never both) */
-  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0) + (A->bc ? 2 * DIM : 0);
+  /* geom reals per slot: a box's coordinates (centre and faces per
+     direction), with boundaries 2*DIM masks after them; the sphere's
+     DG_GEOM_METRIC and no coordinates (never both) */
+  const int GS = (A->metric ? DG_GEOM_METRIC : 3 * DIM) + (A->bc ? 2 * DIM : 0);
   const dg_real *geom = NX && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
-  const int needs_x = geom != 0;
+  /* a copy per flux variant (XF >= 0) runs on the sphere only (the backend
+     picks it there), so that position and metric are constants in it */
+  const int needs_x = XF >= 0 || geom != 0;
   /* a box with boundaries (A->bc, which brings geom): the sides' kinds, the
      model's inflow data before the first slot's geometry */
   const int bnd = NX == 2 && geom && A->bc;
@@ -612,18 +657,18 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
      Gauss points (once per element into trg where DG_TRIG_ONCE, else at
      each point: dg_trig_at) and from the row the theta faces' cos and sin and pole
      masks (rowf, DG_ROW_FACE) */
-  const int met = NX && geom && A->metric;
+  const int met = XF >= 0 || (NX && geom && A->metric);
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
-  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1], rowf[6];
   dg_sphere_src sph;     /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
   const dg_lane *tg = 0; /* trg where it is set: gcc cannot tie a read of trg to met */
   int uni = 0;
   if (met) {
-    moff = dg_lane_load(geom + (3 * DIM) * DG_W);
+    moff = dg_lane_load(geom);
     uni = dg_lane_uniform(moff);
     sph.tt = tt, sph.ft = ft, sph.tab = mtab, sph.off = moff, sph.N = N;
-    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
+    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, XF, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_FACE(N, Q), 6, rowf);
     tg = trg;
   }
@@ -654,8 +699,11 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   /* x is read only where the model takes a position (NX): zeroing it in
      the NX = 0 copy changed that copy's register allocation */
   if (NX) dg_x_zero(x);
-  if (needs_x) DG_UNROLL_ALL
-  for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+  /* the centre where some direction reads the coordinate (or a boundary
+     face's exterior state needs it); the sphere has none */
+  if (needs_x && !met) DG_UNROLL_ALL
+  for (int e = 0; e < DIM; ++e)
+    if (DG_X_READ(XF, -1, e) || bnd) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
   /* the streams of a later block (CPU only: DG_PREFETCH is 0 on the GPU, so
      not even the neighbour offsets are read there) */
@@ -745,7 +793,8 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
       if (DIM == 2 && met)
         dg_face_trig(d == 0 ? dg_lane_load(ft + (2 * side) * DG_W) : rowf[2 * side],
                      d == 0 ? dg_lane_load(ft + (2 * side + 1) * DG_W) : rowf[2 * side + 1], fe);
-      if (needs_x) xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+      if (needs_x && !met && (DG_X_READ(XF, d, d) || bnd)) /* the sphere has no coordinates */
+        xf = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
       /* a boundary side of the box: its kind and, per lane, 1 where this
          face lies on it; a microblock without such a face skips it */
       int bk = bnd ? (A->bc >> (2 * fc)) & 3 : 0;
@@ -784,15 +833,17 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           un[v] = Gs[v * QF + p];
         }
         const dg_lane *ul = side ? uo : un, *ur = side ? un : uo;
-        if (needs_x) {
-          x[d] = xf;
-          x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
-          if (DIM == 3) x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
+        if (needs_x) { /* the lanes this direction reads (DG_X_READ) */
+          if (DG_X_READ(XF, d, d)) x[d] = xf;
+          if (DG_X_READ(XF, d, t1d)) x[t1d] = xc[t1d] + (dg_real)0.5 * h[t1d] * B->x[p1];
+          if (DIM == 3 && DG_X_READ(XF, d, t2d))
+            x[t2d] = xc[t2d] + (dg_real)0.5 * h[t2d] * B->x[p2];
         }
         if (DIM == 2 && met) { /* the face's own entries, the tangential point's */
           DG_UNROLL
-          for (int i = 0; i < DG_TRIG_N; ++i) x[DG_X_TRIG(d, i)] = fe[i];
-          dg_trig_at(&sph, tg, Q, t1d, p1, x);
+          for (int i = 0; i < DG_TRIG_N; ++i)
+            if (DG_X_READ(XF, d, DG_X_TRIG(d, i))) x[DG_X_TRIG(d, i)] = fe[i];
+          dg_trig_at(&sph, tg, Q, t1d, p1, XF, d, x);
         }
         if (DG_MODEL_NAUX) dg_aux_face(ax, fc, p, QV, QF, av);
         dg_rusanov(&mp, ul, ur, am, xm, tm, d, (dg_real)0.5 * scale, Gs + p, QF);
@@ -889,7 +940,7 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, x);
+            if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
 #if DG_MODEL_SOURCE
             if (d == DIM)
@@ -977,6 +1028,13 @@ DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_
   }
 }
 
+/* dg_stage_update_xf forming every lane of the position (XF = -1). */
+DG_HD static inline void dg_stage_update(const dg_stage_args *A, const dg_stage_basis *B, long blk,
+                                         int lane, const int DIM, const int R, const int Q,
+                                         const int NBRC, const int NX, dg_lane *wk) {
+  dg_stage_update_xf(A, B, blk, lane, DIM, R, Q, NBRC, NX, -1, wk);
+}
+
 /* CFL rate of each element: (2R + 1) sum_d max_points |speed_d| / h_d, the
  * largest wave speed of the model over the element's volume points on the
  * current solution at time A->t; a stable step is about 1 / (the largest
@@ -987,7 +1045,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
                                        dg_lane *wk) {
   const int N = R + 1, M = DG_POW(N, DIM), QF = DIM == 3 ? Q * Q : Q, NV = DG_NVAR;
   const dg_real *u = A->u + blk * (long)(NV * M * DG_W) + lane;
-  const int GS = 3 * DIM + (A->metric ? DG_GEOM_METRIC : 0) + (A->bc ? 2 * DIM : 0); /* per slot */
+  const int GS = (A->metric ? DG_GEOM_METRIC : 3 * DIM) + (A->bc ? 2 * DIM : 0); /* per slot */
   const dg_real *geom = A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
   const dg_real *ax = DG_MODEL_NAUX ? A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane : 0;
   const dg_model_params mp = dg_model_unpack(&A->model);
@@ -998,15 +1056,15 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
      q points along theta, the last direction) */
   const int met = geom && A->metric;
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
-  const dg_lane moff = met ? dg_lane_load(geom + (3 * DIM) * DG_W) : dg_lane_set(0);
-  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + (3 * DIM + 1) * DG_W : 0;
+  const dg_lane moff = met ? dg_lane_load(geom) : dg_lane_set(0);
+  const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
   dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
   dg_lane trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
   const dg_lane *tg = 0; /* trg where it is set */
   if (met) {             /* and 1 / (a^2 cos theta) along theta */
     const int uni = dg_lane_uniform(moff);
-    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, trg);
+    if (DG_TRIG_ONCE) dg_sphere_trig(&sph, uni, Q, -1, trg);
     dg_row_fetch(mtab, moff, uni, DG_ROW_JINV(N), Q, jinv);
     tg = trg;
   } else { /* set either way: a conditional read of it is a maybe-uninitialized warning */
@@ -1017,7 +1075,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) {
     xc[e] = vmax[e] = dg_lane_set(0);
-    if (geom && e < DIM) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
+    if (geom && !met && e < DIM) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
   }
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) {
@@ -1038,7 +1096,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
         for (int n = 0; n < N; ++n) val += tv[v * QF * N + p + QF * n] * B->P[n][l];
         up[v] = val;
       }
-      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, tg, x);
+      if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, tg, -1, -1, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
       const dg_lane jl = jinv[l];
       DG_UNROLL_ALL

@@ -72,16 +72,15 @@
 #endif
 
 /* The position as a model sees it (the x of dg_model_flux and the others):
- * DG_X_LEN lanes; x[0..dim-1] the coordinates; on the latitude-longitude
- * grid also, for each coordinate e (0: lambda, 1: theta) and harmonic m = 1,
- * 2, the element's interpolants of cos(m x_e) and sin(m x_e) and their
- * derivatives d/dx_e at the point: x[DG_X_C(e, m)], x[DG_X_S(e, m)],
- * x[DG_X_DC(e, m)], x[DG_X_DS(e, m)].  The interpolant is the one of degree
- * K (dg_disc: rmax + 2) on the element's Gauss-Lobatto nodes, so a stream
- * function built from these products is continuous and its wind exactly
- * divergence-free (docs/ARCHITECTURE.md, "Geometry").  At a face of
- * direction e the values along e are the exact ones of the face (the
- * interpolant's end values) and the derivatives along e are 0 (a
+ * DG_X_LEN lanes; x[0..dim-1] the coordinates (not on the latitude-longitude
+ * grid: its slots hold none, x[0..dim-1] are not defined there, its models
+ * read the entries that follow); on that grid, for each coordinate e (0: lambda, 1: theta) and
+ * harmonic m = 1, 2, the element's interpolants of cos(m x_e) and sin(m x_e) and their derivatives
+ * d/dx_e at the point: x[DG_X_C(e, m)], x[DG_X_S(e, m)], x[DG_X_DC(e, m)], x[DG_X_DS(e, m)].  The
+ * interpolant is the one of degree K (dg_disc: rmax + 2) on the element's Gauss-Lobatto nodes, so a
+ * stream function built from these products is continuous and its wind exactly divergence-free
+ * (docs/ARCHITECTURE.md, "Geometry").  At a face of direction e the values along e are the exact
+ * ones of the face (the interpolant's end values) and the derivatives along e are 0 (a
  * stream-function wind's normal component takes the tangential derivative
  * only).  Formed by the stages without a trigonometric function; 0 off the
  * sphere. */
@@ -92,10 +91,12 @@
 #define DG_X_S(e, m)    DG_X_TRIG(e, 4 * ((m)-1) + 1)
 #define DG_X_DC(e, m)   DG_X_TRIG(e, 4 * ((m)-1) + 2)
 #define DG_X_DS(e, m)   DG_X_TRIG(e, 4 * ((m)-1) + 3)
+/* lane i of the position as a bit of a model's DG_MODEL_X_READS (dg_stages.h) */
+#define DG_X_BIT(i) (1u << (i))
 
 /* The sphere's geometry (dg_stage_args.metric): DG_GEOM_METRIC reals per
- * slot after the 3 dim coordinates: the offset of its row's table and cos
- * and sin of lambda at its two lambda faces [side][cos, sin]; before the
+ * slot, no coordinates: the offset of its row's table and cos and sin of
+ * lambda at its two lambda faces [side][cos, sin]; before the
  * slots, DG_TRIG_LEN reals: at the Gauss points d_k = h_0/2 (1 + xi_k), the
  * interpolants (degree K, on [0, h_0]) of cos(m d), sin(m d) and their
  * derivatives, [i][k] with i in DG_X_TRIG's order (m = 1, 2).  What depends

@@ -15,9 +15,8 @@
  *   scaling     by the eigenvalue sums (dg_spatch_eig), entries divided;
  *   transforms  V along each direction, a line per thread;
  *   scatter     added into z (a colour's patches share no element).
- * The arithmetic is dg_spatch_t.h's pieces, which dg_spatch_solve_w (the
- * host's and the one-thread-per-patch kernel's) calls in its loops: the
- * same operations on every entry as there. */
+ * The arithmetic is dg_spatch_t.h's pieces, which dg_spatch_solve_r (the
+ * host's) calls in its loops: the same operations on every entry as there. */
 
 #ifndef DG_SPATCH_CUDA_TEAM_ONCE
 #define DG_SPATCH_CUDA_TEAM_ONCE

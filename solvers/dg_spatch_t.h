@@ -73,13 +73,16 @@ DG_HD static inline DG_SR DG_SN(dg_spatch_eig)(int dim, const DG_SR *const lam[3
  * (nc[d] cells in direction d), elements of n = r + 1 modes per direction
  * stored from off[e].  With full set every direction has two cells (the
  * drivers pass constants n and full where they dispatch on the degree: the
- * loops then have constant trip counts).  w and u: work arrays of
- * (2 n)^dim entries each (the CUDA driver sizes them per degree). */
-DG_HD static inline void DG_SN(dg_spatch_solve_w)(int dim, const int nc[3], const long el[8],
+ * loops then have constant trip counts).  Host drivers only: the work
+ * arrays of the largest patch are on the stack (the CUDA team kernel calls
+ * the pieces above instead). */
+DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], const long el[8],
                                                   const long *off, const DG_SR *const V[3],
                                                   const DG_SR *const lam[3], DG_SR shift,
-                                                  const DG_SR *rv, DG_SR *z, DG_SR *w, DG_SR *u,
-                                                  const int n, const int full) {
+                                                  const DG_SR *rv, DG_SR *z, const int n,
+                                                  const int full) {
+  DG_SR w[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD],
+      u[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD];
   int m[3], c3[3];
   for (int d = 0; d < 3; ++d) {
     c3[d] = d < dim ? (full ? 2 : nc[d]) : 1;
@@ -123,18 +126,6 @@ DG_HD static inline void DG_SN(dg_spatch_solve_w)(int dim, const int nc[3], cons
               ze[a0 + n * (a1 + n * a2)] +=
                   w[(c0 * n + a0) + m[0] * ((c1 * n + a1) + (long)m[1] * (c2 * n + a2))];
       }
-}
-
-/* The same with work arrays of the largest patch on the stack (the host's
- * drivers). */
-DG_HD static inline void DG_SN(dg_spatch_solve_r)(int dim, const int nc[3], const long el[8],
-                                                  const long *off, const DG_SR *const V[3],
-                                                  const DG_SR *const lam[3], DG_SR shift,
-                                                  const DG_SR *rv, DG_SR *z, const int n,
-                                                  const int full) {
-  DG_SR w[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD],
-      u[DG_SPATCH_LD * DG_SPATCH_LD * DG_SPATCH_LD];
-  DG_SN(dg_spatch_solve_w)(dim, nc, el, off, V, lam, shift, rv, z, w, u, n, full);
 }
 
 /* The same for any patch (n and the cell counts read at run time). */

@@ -1,86 +1,19 @@
-/* dg_disc.c - discretisation setup (buckets, layout, neighbour and geometry
- * tables, basis tables) and the stage driver that hands buckets to the
- * backend. */
+/* dg_disc.c - discretisation setup (buckets, layout, basis tables, device
+ * arrays; the neighbour and geometry tables are dg_disc_geom.c's), the
+ * stable step and the stage driver that hand buckets to the backend. */
 #include "dg_disc.h"
 
-#include "dg_backend.h"
-#include "dg_disc_internal.h"
+#include "dg_disc_impl.h"
 #include "dg_error.h"
 #include "dg_field.h"
 #include "dg_model_internal.h"
 #include "dg_quadrature.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* With own_q a bucket holds two groups, each padded to whole microblocks:
- * first the elements with a neighbour of another degree (at the common q),
- * then those whose neighbours all share their degree (at q = r + 1). */
-typedef struct {
-  long n;      /* elements of this degree */
-  long slot0;  /* first slot (multiple of W) */
-  long nblock; /* microblocks */
-  long base;   /* first storage index */
-  long nedge;  /* elements with a neighbour of another degree where the bucket
-                  splits (own_q), else n */
-  long eblock; /* microblocks of those (the first ones), else nblock */
-} bucket;
-
-struct dg_disc {
-  dg_grid grid;
-  dg_degree_map map; /* own copy */
-  dg_model *model;   /* own copy, parameters finished for the grid */
-  dg_plan_in pin;    /* what the backend's plan was chosen from */
-  dg_plan plan;      /* the backend's plan */
-  int q, nvar, W;
-  long ndofs, len, nslots;
-  bucket bk[DG_MAX_DEGREE + 1];
-  long *elem_slot; /* [nelem] */
-  long *slot_elem; /* [nslots], -1 for padding */
-  dg_basis basis;
-  void *basis_dev;                    /* backend handle */
-  int own_q;                          /* elements whose neighbours share their degree r run at
-                                         q = r + 1 (the plan's own_q; exact there by the model's word) */
-  void *basis_own[DG_MAX_DEGREE + 1]; /* own_q: backend handles of the q = r + 1 tables */
-  int *d_nbr;                         /* device: [nslots/W][2*dim][W] */
-  dg_real *d_geom;                    /* device: [nslots/W][geom_stride][W] (then the sphere's
-                                         row tables) or NULL */
-  int metric;                         /* the latlon sphere: dg_stage_args.metric */
-  int bnd;                            /* a box with inflow/outflow/wall sides: the slots'
-                                         boundary masks in d_geom (dg_stage_args.bc) */
-  unsigned short bc;                  /* dg_stage_args.bc: 2 bits per side */
-  long geom0;                         /* reals of d_geom before the first slot's: the
-                                         model's inflow data (DG_BDATA_REALS) */
-  long tab_off[DG_MAX_DEGREE + 1];    /* metric: each degree's row tables in d_geom */
-  dg_real *d_aux;                     /* device: [nslots/W][aux_size][W] or NULL */
-  long aux_size;                      /* DG_AUX_SIZE: the model's values per element */
-  dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
-  dg_real *d_weight;                  /* device: [nslots] 1 for an element, 0 for padding */
-  dg_real *d_rate;                    /* device: [nslots] the elements' CFL rates */
-  int nbr_coeffs;                     /* updates read the neighbours' coefficients, no traces */
-  int reuse_traces;                   /* updates read their own old face values back */
-  int team;                           /* updates run the team stage (dg_team.h) */
-  int nbr_traces;                     /* nbr_coeffs with degree changes: traces there */
-  long jump_sides;                    /* element faces whose neighbour has another degree */
-  dg_real *d_spare;                   /* nbr_coeffs: the other coefficient buffer (len reals) */
-  int first_r[2], first_g[2];         /* per pass (0 traces, 1 update): the degree and group
-                                         launched first (launch_first) */
-  int cur;                            /* buffer holding the traces of trace_src */
-  const dg_field *trace_src;          /* field whose current coefficients they are */
-  long trace_stamp;                   /* ... at this modification stamp */
-  int timing;
-  double t_trace, t_update;
-};
-
-static long ipow(long b, int e) {
-  long p = 1;
-  for (int i = 0; i < e; ++i) p *= b;
-  return p;
-}
 
 static double now_s(void) {
   struct timespec ts;
@@ -145,216 +78,10 @@ static void launch_first(dg_disc *d) {
     d->first_r[pass] = d->first_g[pass] = 0; /* plain degree order */
     for (int r = 0; d->plan.largest_first && r <= DG_MAX_DEGREE; ++r)
       for (int grp = 0; grp < 2; ++grp) {
-        const long dofs = group_blocks(&d->bk[r], pass, grp) * ipow(r + 1, d->grid.dim);
+        const long dofs = group_blocks(&d->bk[r], pass, grp) * dg_disc_ipow(r + 1, d->grid.dim);
         if (dofs > best) best = dofs, d->first_r[pass] = r, d->first_g[pass] = grp;
       }
   }
-}
-
-/* First slot of the group of bucket b that slot s belongs to (the bucket's
- * first without own_q; see bucket). */
-static long group_slot0(const bucket *b, long s, int W) {
-  return s < b->slot0 + b->eblock * W ? b->slot0 : b->slot0 + b->eblock * W;
-}
-
-/* Reals of a slot's geometry: on a box centre and faces per direction, with
- * boundaries then a mask per face (dg_stage_args.bc); on the sphere only the
- * row-table offset and the lambda faces' cos and sin (dg_stage_args.metric,
- * DG_GEOM_METRIC): its models read the trigonometric entries, never the
- * coordinates, and at degree 1 the 6 reals of coordinates were an eighth of
- * the bytes of a stage (BENCHMARKS.md, the sphere). */
-static int geom_stride(const dg_disc *d) {
-  return (d->metric ? DG_GEOM_METRIC : 3 * d->grid.dim) + (d->bnd ? 2 * d->grid.dim : 0);
-}
-
-/* Whether the minus face of the first element along d is seen from its
- * wrapped neighbour (periodic, and the sphere's poles, whose flux is masked):
- * then its coordinate is hi, as that neighbour sees it. */
-static int wraps(const dg_grid *g, int d) {
-  return g->bc[2 * d] == DG_BC_PERIODIC || g->bc[2 * d] == DG_BC_POLE;
-}
-
-/* Whether face `side` of direction d of element ijk lies on a boundary side
- * (inflow, outflow, wall): no neighbour there. */
-static int on_boundary(const dg_grid *g, const int ijk[3], int d, int side) {
-  const int k = g->bc[2 * d + side];
-  if (k != DG_BC_INFLOW && k != DG_BC_OUTFLOW && k != DG_BC_WALL) return 0;
-  return side ? ijk[d] == g->n[d] - 1 : ijk[d] == 0;
-}
-
-/* Reals of one row's table at degree r, q points (DG_ROW_*): the theta mass
- * inverse as the update applies it, (r+1)^2, 1 / (a^2 cos theta) and the
- * trigonometric interpolants at the q points, the theta faces' cos and sin,
- * the pole masks. */
-static long row_len(int r, int q) { return DG_ROW_LEN((long)(r + 1), q); }
-
-/* Length of the geometry array: the model's inflow data (geom0 reals), the
- * slots', then (sphere) the row tables of every degree present; sets
- * d->tab_off (counted from the first slot's). */
-static long geom_len(dg_disc *d) {
-  long n = d->nslots * geom_stride(d);
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    d->tab_off[r] = n;
-    if (d->metric && d->bk[r].n > 0) n += d->grid.n[1] * row_len(r, d->q);
-  }
-  return d->geom0 + n;
-}
-
-/* The degree K of the sphere's trigonometric interpolants, one for the whole
- * grid (docs/ARCHITECTURE.md, "Geometry"): the wind is then the exact curl
- * of a continuous psi_h of degree K, whose divergence the common q >= rmax
- * + 1 Gauss points integrate exactly against every element's test
- * functions (degree K + r - 1 <= 2 q - 1 per coordinate) for K = rmax + 2. */
-static int trig_degree(const dg_disc *d) { return d->map.rmax + 2; }
-
-/* The sphere's row tables (docs/ARCHITECTURE.md): for row j and degree r,
- * T[b][b'] = 2 / (2 b + 1) W_{j,r}^-1[b][b'] / a^2, so that the update's
- * diagonal reference inverse (2 a + 1)(2 b + 1) / 4 completes the exact
- * inverse of M_e = (dlam dth / 4) a^2 D_r (x) W_{j,r}; then at the q Gauss
- * points of the row 1 / (a^2 cos theta) (the stable-step rate), the
- * interpolants of cos(m theta), sin(m theta) and their derivatives (the
- * wind, dg_grid_trig_interp); cos and sin of the row's two faces, from the
- * faces' coordinates as every row forms them (row j's plus face and row
- * j + 1's minus face: the same bits); the pole masks, 0 on a pole face. */
-static int build_rows(dg_disc *d, dg_real *geom) {
-  const dg_grid *g = &d->grid;
-  const int q = d->q;
-  const double a2 = g->radius * g->radius;
-  double x[DG_MAX_Q], w[DG_MAX_Q], winv[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
-  double trig[DG_TRIG_LEN];
-  for (int k = 0; k < q; ++k) {
-    x[k] = (double)d->basis.x[k];
-    w[k] = (double)d->basis.w[k];
-  }
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    if (d->bk[r].n == 0) continue;
-    const int N = r + 1;
-    for (int j = 0; j < g->n[1]; ++j) {
-      dg_real *t = geom + d->tab_off[r] + (long)j * row_len(r, q);
-      DG_CALL(dg_grid_row_winv(g, j, r, q, x, w, winv));
-      for (int b = 0; b < N; ++b)
-        for (int bb = 0; bb < N; ++bb)
-          t[b * N + bb] = (dg_real)(2.0 / (2 * b + 1) * winv[b * N + bb] / a2);
-      for (int k = 0; k < q; ++k) {
-        const double th = dg_grid_theta(g, j, x[k]);
-        t[DG_ROW_JINV(N) + k] = (dg_real)(1.0 / (a2 * cos(th)));
-      }
-      const double fl = g->lo[1] + j * g->h[1], fr = g->lo[1] + (j + 1) * g->h[1];
-      DG_CALL(dg_grid_trig_interp(trig_degree(d), fl, fr, q, x, trig, q));
-      for (int i = 0; i < DG_TRIG_N * q; ++i) t[DG_ROW_TRIG(N, q) + i] = (dg_real)trig[i];
-      dg_real *tf = t + DG_ROW_FACE(N, q);
-      tf[0] = (dg_real)cos(fl);
-      tf[1] = (dg_real)sin(fl);
-      tf[2] = (dg_real)cos(fr);
-      tf[3] = (dg_real)sin(fr);
-      tf[4] = (dg_real)(j == 0 ? 0 : 1);
-      tf[5] = (dg_real)(j == g->n[1] - 1 ? 0 : 1);
-    }
-  }
-  return 0;
-}
-
-/* Neighbour offsets and coordinates, per slot, built on the host.  An offset
- * is the one of the facing trace; with nbr_coeffs that of the neighbour's
- * coefficients from its group's first (the element's own bucket: the same
- * degree; the group's update gets u from there), and where the neighbour
- * has another degree -1 - the offset of its facing trace
- * (dg_stage_args.nbr_traces). */
-static int build_tables(dg_disc *d, int **nbr, dg_real **geom) {
-  const dg_grid *g = &d->grid;
-  const int dim = g->dim, W = d->W, QF = (int)ipow(d->q, dim - 1);
-  const long tslot = 2L * dim * d->nvar * QF; /* trace values per slot */
-  const long nblk = d->nslots / W;
-  if (d->nbr_coeffs && (double)d->len >= (double)INT_MAX)
-    return dg_error(DG_ERR_ARG, "grid too large: coefficients exceed %d values (int offsets)",
-                    INT_MAX);
-  if ((!d->nbr_coeffs || d->nbr_traces) && (double)nblk * tslot * W >= (double)INT_MAX)
-    return dg_error(DG_ERR_ARG, "grid too large: face traces exceed %d values (int offsets)",
-                    INT_MAX);
-  /* a box with boundaries needs the faces' positions (inflow data) and masks */
-  const int needs_x = dg_model_uses_x(d->model) || d->metric || d->bnd;
-  const int GS = geom_stride(d);
-  *nbr = malloc((size_t)nblk * 2 * dim * W * sizeof **nbr);
-  *geom = needs_x ? calloc((size_t)geom_len(d), sizeof **geom) : NULL;
-  if (!*nbr || (needs_x && !*geom))
-    return dg_error(DG_ERR_MEM, "out of memory for neighbour tables");
-  /* the slots' geometry after the model's inflow data or the sphere's angle
-     table (geom0 reals) */
-  dg_real *gs = *geom ? *geom + d->geom0 : NULL;
-  if (d->geom0 && d->bnd) dg_model_bdata(d->model, *geom);
-  if (d->geom0 && d->metric) { /* the angle table right before the first slot's: the
-                                   interpolants of cos(m d), sin(m d) on [0, h_0] and
-                                   their derivatives at the Gauss points */
-    double xr[DG_MAX_Q], tab[DG_TRIG_LEN];
-    for (int k = 0; k < d->q; ++k) xr[k] = (double)d->basis.x[k];
-    DG_CALL(dg_grid_trig_interp(trig_degree(d), 0, g->h[0], d->q, xr, tab, DG_MAX_Q));
-    for (int i = 0; i < DG_TRIG_N; ++i)
-      for (int k = 0; k < d->q; ++k)
-        gs[i * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)tab[i * DG_MAX_Q + k];
-  }
-  d->jump_sides = 0;
-  for (long s = 0; s < d->nslots; ++s) {
-    const long blk = s / W, lane = s % W, e = d->slot_elem[s];
-    int r = 0; /* the slot's bucket */
-    while (s >= d->bk[r].slot0 + d->bk[r].nblock * W) r++;
-    int ijk[3] = {0, 0, 0};
-    if (e >= 0) dg_grid_ijk(g, e, ijk);
-    for (int dd = 0; dd < dim; ++dd)
-      for (int side = 0; side < 2; ++side) {
-        long ns = s; /* padding lanes face themselves: their traces are zero */
-        /* a boundary face reads its own trace (the stage replaces it by the
-           exterior state) */
-        const int bf = e >= 0 && on_boundary(g, ijk, dd, side);
-        if (e >= 0 && !bf) {
-          int nb[3] = {ijk[0], ijk[1], ijk[2]};
-          nb[dd] += side ? 1 : -1;
-          ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
-        }
-        const int fo = 2 * dd + (bf ? side : 1 - side);
-        /* from the group's first slot: negative where group 1 reads group 0 */
-        const long sb = ns - group_slot0(&d->bk[r], s, W), sblk = (sb - (sb < 0) * (W - 1)) / W;
-        const long toff = (ns / W) * tslot * W + (long)fo * d->nvar * QF * W + ns % W;
-        const int jump = ns != s && d->map.deg[d->slot_elem[ns]] != r;
-        d->jump_sides += jump;
-        const long off = !d->nbr_coeffs ? toff
-                         : jump         ? -1 - toff
-                                        : sblk * d->nvar * ipow(r + 1, dim) * W + (sb - sblk * W);
-        (*nbr)[(blk * 2 * dim + 2 * dd + side) * W + lane] = (int)off;
-      }
-    if (e < 0 || !gs) continue;
-    if (d->metric) /* the row's table (theta's values, the pole masks) */
-      gs[(blk * GS) * W + lane] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
-    if (d->bnd) /* 1 on the faces that lie on a boundary side */
-      for (int fc = 0; fc < 2 * dim; ++fc)
-        gs[(blk * GS + 3 * dim + fc) * W + lane] = (dg_real)on_boundary(g, ijk, fc / 2, fc % 2);
-    if (d->metric) { /* cos and sin of both lambda faces, from the true
-                        coordinates (the angle additions start at the minus
-                        face); theta's are the row's (build_rows) */
-      const int i = ijk[0], n = g->n[0];
-      dg_real *tp = gs + (blk * GS + 1) * W + lane;
-      /* lambda is periodic: the last column's plus face is lambda = lo, so
-         both sides of the wrap face see the same bits */
-      const double fl = g->lo[0] + i * g->h[0],
-                   fr = i == n - 1 ? g->lo[0] : g->lo[0] + (i + 1) * g->h[0];
-      tp[0] = (dg_real)cos(fl);
-      tp[W] = (dg_real)sin(fl);
-      tp[2 * W] = (dg_real)cos(fr);
-      tp[3 * W] = (dg_real)sin(fr);
-      continue; /* no coordinates (geom_stride) */
-    }
-    for (int dd = 0; dd < dim; ++dd) {
-      const int i = ijk[dd], n = g->n[dd];
-      dg_real *gp = gs + (blk * GS + 3 * dd) * W + lane;
-      gp[0] = (dg_real)(g->lo[dd] + (i + 0.5) * g->h[dd]);
-      /* the minus face as the left neighbour sees it (periodic wrap: hi) */
-      const double fm = g->lo[dd] + (i == 0 && wraps(g, dd) ? n : i) * g->h[dd],
-                   fp = g->lo[dd] + (i + 1) * g->h[dd];
-      gp[W] = (dg_real)fm;
-      gp[2 * W] = (dg_real)fp;
-    }
-  }
-  if (d->metric && gs) DG_CALL(build_rows(d, gs));
-  return 0;
 }
 
 /* The model's own sample of its auxiliary data (dg_aux_fn). */
@@ -367,8 +94,8 @@ int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
   if (naux == 0 || !d->d_aux)
     return dg_error(DG_ERR_ARG, "model %s has no auxiliary data", dg_model_name(d->model));
   const dg_grid *g = &d->grid;
-  const int dim = g->dim, W = d->W, Q = d->q, QF = (int)ipow(Q, dim - 1);
-  const int QV = (int)ipow(Q, dim);
+  const int dim = g->dim, W = d->W, Q = d->q, QF = (int)dg_disc_ipow(Q, dim - 1);
+  const int QV = (int)dg_disc_ipow(Q, dim);
   const size_t bytes = (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real);
   dg_real *a = calloc(bytes ? bytes : 1, 1); /* padding lanes keep zeros */
   if (!a) return dg_error(DG_ERR_MEM, "out of memory for auxiliary data (%zu bytes)", bytes);
@@ -386,13 +113,13 @@ int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
     dg_grid_ijk(g, e, ijk);
     /* the coordinates as the stages form them (dg_slab_x, the face loops):
        the centre and sizes in dg_real, the minus face of the first element
-       at hi (periodic wrap, as build_tables' geometry) */
+       at hi (periodic wrap, as dg_disc_build_tables' geometry) */
     double xc[3] = {0, 0, 0}, h[3] = {0, 0, 0}, fm[3] = {0, 0, 0}, fp[3] = {0, 0, 0};
     for (int k = 0; k < dim; ++k) {
       const int i = ijk[k];
       xc[k] = (dg_real)(g->lo[k] + (i + 0.5) * g->h[k]);
       h[k] = (dg_real)g->h[k];
-      fm[k] = (dg_real)(g->lo[k] + (i == 0 && wraps(g, k) ? g->n[k] : i) * g->h[k]);
+      fm[k] = (dg_real)(g->lo[k] + (i == 0 && dg_disc_wraps(g, k) ? g->n[k] : i) * g->h[k]);
       fp[k] = (dg_real)(g->lo[k] + (i + 1) * g->h[k]);
     }
     dg_real *base = a + (s / W) * d->aux_size * W + s % W;
@@ -573,8 +300,8 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W;
     b->base = base;
     slot += b->nblock * d->W;
-    base += b->nblock * d->W * d->nvar * ipow(r + 1, g->dim);
-    d->ndofs += b->n * d->nvar * ipow(r + 1, g->dim);
+    base += b->nblock * d->W * d->nvar * dg_disc_ipow(r + 1, g->dim);
+    d->ndofs += b->n * d->nvar * dg_disc_ipow(r + 1, g->dim);
   }
   d->nslots = slot;
   d->len = base;
@@ -608,12 +335,13 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
     if ((rc = build_basis(r + 1, &own)) || (rc = be->basis_create(&d->basis_own[r], &own)))
       goto fail;
   }
-  if ((rc = build_tables(d, &nbr, &geom))) goto fail;
+  if ((rc = dg_disc_build_tables(d, &nbr, &geom))) goto fail;
   {
     const int dim = g->dim, W = d->W;
     const size_t nb = (size_t)(d->nslots / W) * 2 * dim * W * sizeof(int);
-    const size_t gb = (size_t)geom_len(d) * sizeof(dg_real);
-    const size_t tb = (size_t)d->nslots * 2 * dim * d->nvar * ipow(q, dim - 1) * sizeof(dg_real);
+    const size_t gb = (size_t)dg_disc_geom_len(d) * sizeof(dg_real);
+    const size_t tb =
+        (size_t)d->nslots * 2 * dim * d->nvar * dg_disc_ipow(q, dim - 1) * sizeof(dg_real);
     void *p;
     if ((rc = be->alloc(&p, nb))) goto fail;
     d->d_nbr = p;
@@ -645,8 +373,8 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
       d->d_spare = p;
     }
     if (dg_model_naux(d->model) > 0) {
-      const int QF = (int)ipow(q, dim - 1);
-      d->aux_size = dg_model_naux(d->model) * (ipow(q, dim) + 2L * dim * QF);
+      const int QF = (int)dg_disc_ipow(q, dim - 1);
+      d->aux_size = dg_model_naux(d->model) * (dg_disc_ipow(q, dim) + 2L * dim * QF);
       if ((rc = be->alloc(&p, (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real))))
         goto fail;
       d->d_aux = p;
@@ -712,7 +440,7 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const int r = d->map.deg[elem];
   const bucket *b = &d->bk[r];
   const long s = d->elem_slot[elem] - b->slot0;
-  const long M = ipow(r + 1, d->grid.dim);
+  const long M = dg_disc_ipow(r + 1, d->grid.dim);
   return b->base + ((s / d->W) * d->nvar * M + (long)v * M + mode) * d->W + s % d->W;
 }
 
@@ -723,7 +451,7 @@ double dg_disc_mean_sum(const dg_disc *d, const dg_real *h) {
   double acc[LANES] = {0};
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     const bucket *b = &d->bk[r];
-    const long M = ipow(r + 1, d->grid.dim);
+    const long M = dg_disc_ipow(r + 1, d->grid.dim);
     /* mode 0 of variable v: W consecutive values per microblock */
     for (long blk = 0; blk < b->nblock; ++blk)
       for (int v = 0; v < d->nvar; ++v) {
@@ -773,7 +501,8 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     a.u = u->dev + b->base;
     a.u_out = d->d_rate + b->slot0;
     a.k = d->d_weight + b->slot0;
-    a.geom = d->d_geom ? d->d_geom + d->geom0 + (b->slot0 / d->W) * geom_stride(d) * d->W : NULL;
+    a.geom =
+        d->d_geom ? d->d_geom + d->geom0 + (b->slot0 / d->W) * dg_disc_geom_stride(d) * d->W : NULL;
     a.metric = (unsigned char)d->metric;
     a.bc = d->bc;
     a.aux = d->d_aux ? d->d_aux + (b->slot0 / d->W) * d->aux_size * d->W : NULL;
@@ -802,78 +531,6 @@ void dg_disc_describe(const dg_disc *d, char *buf, size_t cap) {
   dg_backend()->describe(&d->plan, &d->pin, plan, sizeof plan);
   snprintf(buf, cap, "plan: backend=%s model=%s nvar=%d q=%d %s", dg_backend()->name,
            dg_model_name(d->model), d->nvar, d->q, plan);
-}
-
-/* Flops of a contraction between nm modes and nq points along one direction,
- * times `other` lines, in the even-odd form of dg_contract: nm*ceil(nq/2)
- * multiply-adds and floor(nq/2) sums and differences per line.  (Rows of odd
- * parity skip the middle point when nq is odd; not counted: an upper bound.) */
-static double cflops(double nm, double nq, double other) {
-  const double h = floor(nq / 2), hc = ceil(nq / 2);
-  return other * (2.0 * nm * hc + 2.0 * h);
-}
-
-/* Counted flops of one element of degree r and one variable in an update
- * at Q points (see dg_disc_work). */
-static double elem_flops(int dim, int r, int Q, int coeffs, int reuse) {
-  const double QF = (double)ipow(Q, dim - 1), NP = (double)ipow(Q, dim);
-  const double N = r + 1, M = (double)ipow(r + 1, dim);
-  double f = 0;
-  /* face values of the new coefficients (the next stage's traces) and of
-     the old ones (own side of each flux) */
-  const double NF = (double)ipow(r + 1, dim - 1);
-  const double fc = dim == 2 ? cflops(N, Q, 1) : cflops(N, Q, N) + cflops(N, Q, Q);
-  /* per direction: even/odd sums, both sides; once when the update reads
-     the old face values back (reuse_traces); with nbr_coeffs the old ones
-     and, on each face, the neighbour's facing side (no new ones) */
-  if (coeffs)
-    f += dim * (M + 2 * NF + 2 * fc) + 2 * dim * (M + NF + fc);
-  else
-    f += (reuse ? 1 : 2) * dim * (M + 2 * NF + 2 * fc);
-  /* values at points */
-  f += dim == 2 ? cflops(N, Q, N) + cflops(N, Q, Q)
-                : cflops(N, Q, N * N) + cflops(N, Q, Q * N) + cflops(N, Q, Q * Q);
-  /* flux and weights per direction, then test with gradients */
-  for (int dd = 0; dd < dim; ++dd) {
-    f += 3 * NP;
-    f += dim == 2 ? cflops(N, Q, Q) + cflops(N, Q, N)
-                  : cflops(N, Q, Q * Q) + cflops(N, Q, N * Q) + cflops(N, Q, N * N);
-  }
-  /* faces: Rusanov (about 10 flops a point) and lifting */
-  f += 2 * dim * 10 * QF + dim * (2 * QF + 2 * fc + M); /* lifts G- -+ G+ per direction */
-  /* mass scale and RK update */
-  f += 6 * M;
-  return f;
-}
-
-dg_work dg_disc_work(const dg_disc *d, double reg_streams) {
-  dg_work w;
-  memset(&w, 0, sizeof w);
-  const int dim = d->grid.dim, nv = d->nvar;
-  const double QF = (double)ipow(d->q, dim - 1);
-  const int coeffs = d->nbr_coeffs, reuse = d->reuse_traces;
-  w.dofs = d->ndofs;
-  w.padded_elems = d->nslots;
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    const bucket *b = &d->bk[r];
-    /* with own_q the elements away from degree changes at r + 1 points */
-    w.flops += nv * ((double)b->nedge * elem_flops(dim, r, d->q, coeffs, reuse) +
-                     (double)(b->n - b->nedge) * elem_flops(dim, r, r + 1, coeffs, reuse));
-  }
-  const double rb = sizeof(dg_real);
-  w.bytes_min = (double)d->ndofs * rb * (2 + reg_streams);
-  const double tr = (double)d->nslots * 2 * dim * nv * QF * rb;
-  /* u read once (with nbr_coeffs the neighbours' reads of it count as cache
-     hits), written once */
-  w.bytes_moved = (double)d->len * rb * (2 + reg_streams) +
-                  (coeffs ? 0 : (reuse ? 3 : 2)) * tr /* traces: write new, read neighbours'
-                                                         (and own) */
-                  /* with nbr_coeffs, where the degree changes: write and read */
-                  + (coeffs ? 2.0 * (double)d->jump_sides * nv * QF * rb : 0) +
-                  (double)d->nslots * 2 * dim * sizeof(int) +
-                  (d->d_geom ? (double)d->nslots * geom_stride(d) * rb : 0) +
-                  (double)d->nslots * d->aux_size * rb; /* auxiliary data, read once */
-  return w;
 }
 
 void dg_disc_set_timing(dg_disc *d, int on) {
@@ -931,14 +588,14 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       const long nblk = group_blocks(b, pass, grp);
       const long blk0 = grp ? b->eblock : 0;
       if (nblk == 0) continue;
-      const long off = blk0 * W * d->nvar * ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
+      const long off = blk0 * W * d->nvar * dg_disc_ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
       a.u = u->dev + b->base + off;
       /* nbr_coeffs: the neighbours read the old u while the new one is made */
       a.u_out = d->nbr_coeffs ? d->d_spare + b->base + off : NULL;
       a.u0 = u0 ? u0->dev + b->base + off : NULL;
       a.k = k ? k->dev + b->base + off : NULL;
       a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
-      a.geom = d->d_geom ? d->d_geom + d->geom0 + (slot0 / W) * geom_stride(d) * W : NULL;
+      a.geom = d->d_geom ? d->d_geom + d->geom0 + (slot0 / W) * dg_disc_geom_stride(d) * W : NULL;
       a.aux = d->d_aux ? d->d_aux + (slot0 / W) * d->aux_size * W : NULL;
       a.slot0 = slot0;
       a.nblock = nblk;

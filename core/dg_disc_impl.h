@@ -1,0 +1,104 @@
+/* dg_disc_impl.h - the discretisation object's fields and the pieces its
+ * files share (dg_disc.c: setup and stage driver; dg_disc_geom.c: neighbour
+ * and geometry tables; dg_disc_work.c: counted work).  Private to those
+ * files: everyone else reaches a dg_disc through dg_disc.h and
+ * dg_disc_internal.h. */
+#ifndef DG_DISC_IMPL_H
+#define DG_DISC_IMPL_H
+
+#include "dg_backend.h"
+#include "dg_disc_internal.h"
+
+/* With own_q a bucket holds two groups, each padded to whole microblocks:
+ * first the elements with a neighbour of another degree (at the common q),
+ * then those whose neighbours all share their degree (at q = r + 1). */
+typedef struct {
+  long n;      /* elements of this degree */
+  long slot0;  /* first slot (multiple of W) */
+  long nblock; /* microblocks */
+  long base;   /* first storage index */
+  long nedge;  /* elements with a neighbour of another degree where the bucket
+                  splits (own_q), else n */
+  long eblock; /* microblocks of those (the first ones), else nblock */
+} bucket;
+
+struct dg_disc {
+  dg_grid grid;
+  dg_degree_map map; /* own copy */
+  dg_model *model;   /* own copy, parameters finished for the grid */
+  dg_plan_in pin;    /* what the backend's plan was chosen from */
+  dg_plan plan;      /* the backend's plan */
+  int q, nvar, W;
+  long ndofs, len, nslots;
+  bucket bk[DG_MAX_DEGREE + 1];
+  long *elem_slot; /* [nelem] */
+  long *slot_elem; /* [nslots], -1 for padding */
+  dg_basis basis;
+  void *basis_dev;                    /* backend handle */
+  int own_q;                          /* elements whose neighbours share their degree r run at
+                                         q = r + 1 (the plan's own_q; exact there by the model's word) */
+  void *basis_own[DG_MAX_DEGREE + 1]; /* own_q: backend handles of the q = r + 1 tables */
+  int *d_nbr;                         /* device: [nslots/W][2*dim][W] */
+  dg_real *d_geom;                    /* device: [nslots/W][geom_stride][W] (then the sphere's
+                                         row tables) or NULL */
+  int metric;                         /* the latlon sphere: dg_stage_args.metric */
+  int bnd;                            /* a box with inflow/outflow/wall sides: the slots'
+                                         boundary masks in d_geom (dg_stage_args.bc) */
+  unsigned short bc;                  /* dg_stage_args.bc: 2 bits per side */
+  long geom0;                         /* reals of d_geom before the first slot's: the
+                                         model's inflow data (DG_BDATA_REALS) */
+  long tab_off[DG_MAX_DEGREE + 1];    /* metric: each degree's row tables in d_geom */
+  dg_real *d_aux;                     /* device: [nslots/W][aux_size][W] or NULL */
+  long aux_size;                      /* DG_AUX_SIZE: the model's values per element */
+  dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
+  dg_real *d_weight;                  /* device: [nslots] 1 for an element, 0 for padding */
+  dg_real *d_rate;                    /* device: [nslots] the elements' CFL rates */
+  int nbr_coeffs;                     /* updates read the neighbours' coefficients, no traces */
+  int reuse_traces;                   /* updates read their own old face values back */
+  int team;                           /* updates run the team stage (dg_team.h) */
+  int nbr_traces;                     /* nbr_coeffs with degree changes: traces there */
+  long jump_sides;                    /* element faces whose neighbour has another degree */
+  dg_real *d_spare;                   /* nbr_coeffs: the other coefficient buffer (len reals) */
+  int first_r[2], first_g[2];         /* per pass (0 traces, 1 update): the degree and group
+                                         launched first (launch_first) */
+  int cur;                            /* buffer holding the traces of trace_src */
+  const dg_field *trace_src;          /* field whose current coefficients they are */
+  long trace_stamp;                   /* ... at this modification stamp */
+  int timing;
+  double t_trace, t_update;
+};
+
+static inline long dg_disc_ipow(long b, int e) {
+  long p = 1;
+  for (int i = 0; i < e; ++i) p *= b;
+  return p;
+}
+
+/* Reals of a slot's geometry: on a box centre and faces per direction, with
+ * boundaries then a mask per face (dg_stage_args.bc); on the sphere only the
+ * row-table offset and the lambda faces' cos and sin (dg_stage_args.metric,
+ * DG_GEOM_METRIC): its models read the trigonometric entries, never the
+ * coordinates, and at degree 1 the 6 reals of coordinates were an eighth of
+ * the bytes of a stage (BENCHMARKS.md, the sphere). */
+static inline int dg_disc_geom_stride(const dg_disc *d) {
+  return (d->metric ? DG_GEOM_METRIC : 3 * d->grid.dim) + (d->bnd ? 2 * d->grid.dim : 0);
+}
+
+/* Whether the minus face of the first element along d is seen from its
+ * wrapped neighbour (periodic, and the sphere's poles, whose flux is masked):
+ * then its coordinate is hi, as that neighbour sees it. */
+static inline int dg_disc_wraps(const dg_grid *g, int d) {
+  return g->bc[2 * d] == DG_BC_PERIODIC || g->bc[2 * d] == DG_BC_POLE;
+}
+
+/* Length of the geometry array: the model's inflow data (geom0 reals), the
+ * slots', then (sphere) the row tables of every degree present; sets
+ * d->tab_off (counted from the first slot's). */
+long dg_disc_geom_len(dg_disc *d);
+
+/* Neighbour offsets and geometry per slot, built on the host into new
+ * arrays *nbr and *geom (NULL where no model, sphere or boundary needs
+ * positions); the caller frees them.  Sets d->jump_sides. */
+int dg_disc_build_tables(dg_disc *d, int **nbr, dg_real **geom);
+
+#endif

@@ -89,7 +89,7 @@ typedef struct {
                                  and sin of theta at the q points, the theta faces'
                                  cos, sin and pole masks, 0 at a pole: no flux) and
                                  its lambda faces' cos and sin (dg_types.h);
-                                 core/dg_disc_geom.c */
+                                 core/dg_disc.c */
   unsigned short bc;          /* a box with boundaries: 2 bits per side (side f = 2 d + s
                                  at bits 2f: DG_STAGE_BC_*), 0 where every side is
                                  periodic.  Nonzero: each slot's geom holds 2*dim more
@@ -97,7 +97,7 @@ typedef struct {
                                  boundary side (else 0), and a side with inflow puts the
                                  model's boundary data (dg_model_bdata) in the
                                  DG_BDATA_REALS reals before the first slot's geom
-                                 (dg_stages.h; core/dg_disc_geom.c) */
+                                 (dg_stages.h; core/dg_disc.c) */
 } dg_stage_args;
 
 #ifndef DG_REAL_FLOAT

@@ -31,8 +31,13 @@ int dg_svec_status(void) { return 0; }
 
 double dg_svec_amax_d(long n, const double *x) {
   double m = 0;
-#pragma omp parallel for reduction(max : m) schedule(static)
-  for (long i = 0; i < n; ++i) m = fmax(m, fabs(x[i]));
+  /* a compare, not fmax: it vectorises (fmax's NaN rule keeps it scalar and
+     serial); NaN entries are skipped either way */
+#pragma omp parallel for simd reduction(max : m) schedule(static)
+  for (long i = 0; i < n; ++i) {
+    const double a = fabs(x[i]);
+    m = a > m ? a : m;
+  }
   return m;
 }
 

@@ -114,11 +114,9 @@ static int mixed_cycle(dg_mg *mg, int l, const double *b, double s, double *x, i
   dg_svec_from_f(n, s, L->vf[MG_X], x);
   DG_CALL(mg_prolong_add_d(mg, l, xc, x));
   DG_CALL(mg_apply_d(mg, l, x, t));
-  dg_svec_xpby_d(n, b, -1, t); /* t = b - A x */
-  dg_svec_to_f(n, 1 / s, t, L->vf[MG_B]);
+  dg_svec_resid_to_f(n, 1 / s, b, t, L->vf[MG_B]); /* (b - A x) / s */
   DG_CALL(mg_smooth_f(mg, l, L->vf[MG_B], L->vf[MG_X], 1));
-  dg_svec_from_f(n, s, L->vf[MG_X], t);
-  dg_svec_axpy_d(n, 1, t, x);
+  dg_svec_add_from_f(n, s, L->vf[MG_X], x);
   return 0;
 }
 

@@ -50,3 +50,13 @@ void dg_svec_from_f(long n, double scale, const float *x, double *y) {
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < n; ++i) y[i] = scale * (double)x[i];
 }
+
+void dg_svec_add_from_f(long n, double scale, const float *x, double *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) y[i] += scale * (double)x[i];
+}
+
+void dg_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) y[i] = (float)(scale * (b[i] - t[i]));
+}

@@ -125,7 +125,21 @@ int DG_SN(dg_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
     for (int d = 1; d < dim; ++d) m *= r0 + 1;
     int lane = e1 - e0 == DG_SLW && r0 <= DG_SLRMAX && m <= DG_SLMAX;
     for (long e = e0; lane && e < e1; ++e) lane = op->deg[e] == r0;
-    const long em = e0 + DG_SLW / 2;
+    /* the run's middle element, unless its factors are the odd ones out
+       (a row that starts mid-run: the middle is a boundary element) and the
+       run's first and last element share theirs */
+    long em = e0 + DG_SLW / 2;
+    if (lane) {
+      int mf = 1, mz = 1, fz = 1;
+      for (int d = 0; d < dim; ++d) {
+        const int km = bj->key[3 * em + d], kf = bj->key[3 * e0 + d],
+                  kl = bj->key[3 * (e1 - 1) + d];
+        mf = mf && km == kf;
+        mz = mz && km == kl;
+        fz = fz && kf == kl;
+      }
+      if (!mf && !mz && fz) em = e0;
+    }
     if (lane) {
       const DG_SR *V[3], *lam[3];
       DG_SN(sblock_factors)(bj, dim, em, V, lam);

@@ -267,9 +267,9 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
          100 * gd / triad, triad);
   printf("  float:  %.3e DOF/s, %.2f GB/s = %.0f%% of the triad's %.2f GB/s; float/double %.2fx\n",
          (double)n / bf, gf, 100 * gf / triad, triad, bd / bf);
-  double w, cd = 1e30, cf = 1e30;
+  double w, cd = 1e30, cf = 1e30, cm = 1e30;
   long cyc;
-  for (int k = 0; k < reps; ++k) { /* one cycle in each precision, interleaved, best of */
+  for (int k = 0; k < reps; ++k) { /* one cycle of each kind, interleaved, best of */
     double t0 = now();
     DG_CALL(dg_mg_cycle_d(P.mg, P.b, y));
     DG_CALL(dg_svec_sync());
@@ -280,9 +280,15 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
     DG_CALL(dg_svec_sync());
     t = now() - t0;
     cf = t < cf ? t : cf;
+    t0 = now();
+    DG_CALL(dg_mg_precond_mixed(P.mg, P.b, y));
+    DG_CALL(dg_svec_sync());
+    t = now() - t0;
+    cm = t < cm ? t : cm;
   }
-  printf("  one V(%d,%d) cycle: double %.3e s, float %.3e s; float/double %.2fx\n", smooth, smooth,
-         cd, cf, cd / cf);
+  printf("  one V(%d,%d) cycle: double %.3e s, float %.3e s, mixed %.3e s; float/double %.2fx, "
+         "mixed/double %.2fx\n",
+         smooth, smooth, cd, cf, cm, cd / cf, cd / cm);
   dg_mg_reset_work(P.mg);
   DG_CALL(dg_mg_cycle_d(P.mg, P.b, x));
   dg_mg_work(P.mg, &w, &cyc);

@@ -73,8 +73,11 @@ int dg_mg_cycle_f(dg_mg *mg, const float *b, float *x);
 /* The cycle as a preconditioner (dg_linop_* with ctx = the mg). */
 int dg_mg_precond_d(void *mg, const double *r, double *z);
 int dg_mg_precond_f(void *mg, const float *r, float *z);
-/* Mixed precision: the fp64 defect r scaled by 1/max|r_i| into float, one
- * fp32 cycle, and the correction scaled back into fp64. */
+/* Mixed precision: one cycle whose smoothing, restriction and operator
+ * applications inside the smoother run in fp32 (the defect scaled by
+ * 1/max|r_i| into float), while each level adds its coarse correction and
+ * forms the residual after it in fp64 (one fp64 apply per level), so the
+ * correction z has the fp64 cycle's accuracy (dg_mg_cycle.c says why). */
 int dg_mg_precond_mixed(void *mg, const double *r, double *z);
 
 /* The transfers between level l and l+1 (double): x_l += P xc_{l+1}, and

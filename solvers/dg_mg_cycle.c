@@ -79,19 +79,59 @@ int dg_mg_restrict_d(dg_mg *mg, int l, const double *r, double *bc) {
   return mg_restrict_d(mg, l, r, bc);
 }
 
+/* x = cycle(b) on level l from x = 0, b and x in fp64 (mixed precision);
+ * the level's float B holds b / s (the scale keeps float from underflowing
+ * as the outer residual shrinks).  The pre-smoothing, the restriction and
+ * the post-smoother's steps run in float; the coarse correction is added
+ * and the residual b - A x after it formed in fp64, and the post-smoother
+ * solves for the correction of x from that residual, from zero (the same
+ * Chebyshev iteration: it is affine in its start).  In float, x after the
+ * coarse correction (large and smooth) would carry rounding of eps_f |x| per
+ * entry, and its residual an error of eps_f |A| |x|, the level's condition
+ * number times eps_f relative to b: high-frequency noise in the
+ * preconditioned direction that the outer CG's residual sees in full. */
+static int mixed_cycle(dg_mg *mg, int l, const double *b, double s, double *x, int fcycle) {
+  dg_mg_level *L = &mg->lev[l];
+  const long n = L->n;
+  if (l == mg->nl - 1) return coarse_solve_d(mg, b, x);
+  dg_mg_level *C = &mg->lev[l + 1];
+  const long nc = C->n;
+  double *bc = C->vd[MG_B], *xc = C->vd[MG_X], *t = L->vd[MG_T];
+  DG_CALL(mg_pre_f(mg, l, L->vf[MG_B], L->vf[MG_X]));
+  dg_svec_from_f(nc, s, C->vf[MG_B], bc);
+  DG_CALL(mixed_cycle(mg, l + 1, bc, s, xc, fcycle));
+  if (fcycle && l + 1 < mg->nl - 1) { /* the F-cycle's V-cycle on the coarse residual */
+    double *rc = C->vd[MG_R];
+    DG_CALL(mg_apply_d(mg, l + 1, xc, rc));
+    dg_svec_xpby_d(nc, bc, -1, rc);
+    const double sr = dg_svec_amax_d(nc, rc);
+    if (sr > 0) {
+      dg_svec_to_f(nc, 1 / sr, rc, C->vf[MG_B]);
+      DG_CALL(mixed_cycle(mg, l + 1, rc, sr, t, 0));
+      dg_svec_axpy_d(nc, 1, t, xc);
+    }
+  }
+  dg_svec_from_f(n, s, L->vf[MG_X], x);
+  DG_CALL(mg_prolong_add_d(mg, l, xc, x));
+  DG_CALL(mg_apply_d(mg, l, x, t));
+  dg_svec_resid_to_f(n, 1 / s, b, t, L->vf[MG_B]); /* (b - A x) / s */
+  DG_CALL(mg_smooth_f(mg, l, L->vf[MG_B], L->vf[MG_X], 1));
+  dg_svec_add_from_f(n, s, L->vf[MG_X], x);
+  return 0;
+}
+
 int dg_mg_precond_mixed(void *ctx, const double *r, double *z) {
   dg_mg *mg = (dg_mg *)ctx;
   dg_mg_level *L = &mg->lev[0];
-  if (!L->vf[MG_B]) return dg_error(DG_ERR_ARG, "dg_mg_precond_mixed: no float cycle set up");
+  if (!L->vf[MG_B] || !L->vd[MG_T])
+    return dg_error(DG_ERR_ARG, "dg_mg_precond_mixed: the float and double cycles were not set up");
   const long n = L->n;
-  const double amax = dg_svec_amax_d(n, r);
-  if (amax == 0) {
+  const double s = dg_svec_amax_d(n, r);
+  if (s == 0) {
     dg_svec_zero_d(n, z);
     return 0;
   }
-  /* scale the defect to max 1 before the cast: no underflow as it shrinks */
-  dg_svec_to_f(n, 1 / amax, r, L->vf[MG_B]);
-  DG_CALL(dg_mg_cycle_f(mg, L->vf[MG_B], L->vf[MG_X]));
-  dg_svec_from_f(n, amax, L->vf[MG_X], z); /* scaled back, one pass */
-  return 0;
+  dg_svec_to_f(n, 1 / s, r, L->vf[MG_B]);
+  mg->cycles++;
+  return mixed_cycle(mg, 0, r, s, z, mg->o.cycle == DG_MG_F);
 }

@@ -74,16 +74,22 @@ static int DG_SN(mg_prolong_add)(dg_mg *mg, int l, const DG_SR *xc, DG_SR *x) {
 
 static int DG_SN(mg_coarse)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x);
 
-/* x = V-cycle(b) on level l from x = 0. */
-static int DG_SN(mg_vcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
-  if (l == mg->nl - 1) return DG_SN(mg_coarse)(mg, l, b, x);
-  dg_mg_level *L = &mg->lev[l], *C = &mg->lev[l + 1];
-  const long n = L->n;
+/* The first half of a cycle on level l (not the coarsest): x pre-smoothed
+ * from zero, and its residual restricted into level l+1's B. */
+static int DG_SN(mg_pre)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
+  dg_mg_level *L = &mg->lev[l];
   DG_SR *r = DG_SV(L)[MG_R];
   DG_CALL(DG_SN(mg_smooth)(mg, l, b, x, 1));
   DG_CALL(DG_SN(mg_apply)(mg, l, x, r));
-  DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, r); /* r = b - A x */
-  DG_CALL(DG_SN(mg_restrict)(mg, l, r, DG_SV(C)[MG_B]));
+  DG_SN(dg_svec_xpby)(L->n, b, (DG_SR)-1, r); /* r = b - A x */
+  return DG_SN(mg_restrict)(mg, l, r, DG_SV(&mg->lev[l + 1])[MG_B]);
+}
+
+/* x = V-cycle(b) on level l from x = 0. */
+static int DG_SN(mg_vcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
+  if (l == mg->nl - 1) return DG_SN(mg_coarse)(mg, l, b, x);
+  dg_mg_level *C = &mg->lev[l + 1];
+  DG_CALL(DG_SN(mg_pre)(mg, l, b, x));
   DG_CALL(DG_SN(mg_vcycle)(mg, l + 1, DG_SV(C)[MG_B], DG_SV(C)[MG_X]));
   DG_CALL(DG_SN(mg_prolong_add)(mg, l, DG_SV(C)[MG_X], x));
   return DG_SN(mg_smooth)(mg, l, b, x, 0);
@@ -94,13 +100,9 @@ static int DG_SN(mg_vcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
 static int DG_SN(mg_fcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
   if (l == mg->nl - 1) return DG_SN(mg_coarse)(mg, l, b, x);
   dg_mg_level *L = &mg->lev[l], *C = &mg->lev[l + 1];
-  const long n = L->n, nc = C->n;
-  DG_SR *r = DG_SV(L)[MG_R];
-  DG_CALL(DG_SN(mg_smooth)(mg, l, b, x, 1));
-  DG_CALL(DG_SN(mg_apply)(mg, l, x, r));
-  DG_SN(dg_svec_xpby)(n, b, (DG_SR)-1, r);
+  const long nc = C->n;
   DG_SR *bc = DG_SV(C)[MG_B], *xc = DG_SV(C)[MG_X];
-  DG_CALL(DG_SN(mg_restrict)(mg, l, r, bc));
+  DG_CALL(DG_SN(mg_pre)(mg, l, b, x));
   DG_CALL(DG_SN(mg_fcycle)(mg, l + 1, bc, xc));
   if (l + 1 < mg->nl - 1) {
     /* second correction: r_c = b_c - A_c x_c, a V-cycle on it into this

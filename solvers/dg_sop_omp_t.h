@@ -34,6 +34,20 @@ static int DG_SN(sop_lane_run)(const dg_sop *op, long e0, int r) {
   return 1;
 }
 
+/* The lane function of degree r on the run from e0. */
+static inline void DG_SN(sop_lane_apply)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
+                                         long e0, const DG_SR *x, DG_SR *y, int r) {
+  switch (r) {
+    DG_SOP_CASE(0, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(1, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(2, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(3, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(4, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(5, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(6, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+  }
+}
+
 int DG_SN(dg_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
   const long ne = op->g.nelem, n0 = op->g.n[0], nrow = ne / n0;
   const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
@@ -44,20 +58,23 @@ int DG_SN(dg_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
     for (; i + DG_SLW <= n0; i += DG_SLW) {
       const long e0 = row * n0 + i;
       const int r = op->deg[e0];
-      if (DG_SN(sop_lane_run)(op, e0, r)) {
-        switch (r) {
-          DG_SOP_CASE(0, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-          DG_SOP_CASE(1, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-          DG_SOP_CASE(2, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-          DG_SOP_CASE(3, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-          DG_SOP_CASE(4, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-          DG_SOP_CASE(5, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-          DG_SOP_CASE(6, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-        }
-      } else
+      if (DG_SN(sop_lane_run)(op, e0, r))
+        DG_SN(sop_lane_apply)(A, T, e0, x, y, r);
+      else
         for (long e = e0; e < e0 + DG_SLW; ++e) {
           DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
         }
+    }
+    /* the row's tail: one more run that ends with the row (the elements it
+       shares with the run before are computed again and stored again), as
+       an element costs several lanes' work by itself */
+    if (i < n0 && n0 >= DG_SLW) {
+      const long e0 = row * n0 + n0 - DG_SLW;
+      const int r = op->deg[e0];
+      if (DG_SN(sop_lane_run)(op, e0, r)) {
+        DG_SN(sop_lane_apply)(A, T, e0, x, y, r);
+        i = n0;
+      }
     }
     for (; i < n0; ++i) {
       const long e = row * n0 + i;
@@ -108,7 +125,21 @@ int DG_SN(dg_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
     for (int d = 1; d < dim; ++d) m *= r0 + 1;
     int lane = e1 - e0 == DG_SLW && r0 <= DG_SLRMAX && m <= DG_SLMAX;
     for (long e = e0; lane && e < e1; ++e) lane = op->deg[e] == r0;
-    const long em = e0 + DG_SLW / 2;
+    /* the run's middle element, unless its factors are the odd ones out
+       (a row that starts mid-run: the middle is a boundary element) and the
+       run's first and last element share theirs */
+    long em = e0 + DG_SLW / 2;
+    if (lane) {
+      int mf = 1, mz = 1, fz = 1;
+      for (int d = 0; d < dim; ++d) {
+        const int km = bj->key[3 * em + d], kf = bj->key[3 * e0 + d],
+                  kl = bj->key[3 * (e1 - 1) + d];
+        mf = mf && km == kf;
+        mz = mz && km == kl;
+        fz = fz && kf == kl;
+      }
+      if (!mf && !mz && fz) em = e0;
+    }
     if (lane) {
       const DG_SR *V[3], *lam[3];
       DG_SN(sblock_factors)(bj, dim, em, V, lam);

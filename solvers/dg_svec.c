@@ -31,8 +31,13 @@ int dg_svec_status(void) { return 0; }
 
 double dg_svec_amax_d(long n, const double *x) {
   double m = 0;
-#pragma omp parallel for reduction(max : m) schedule(static)
-  for (long i = 0; i < n; ++i) m = fmax(m, fabs(x[i]));
+  /* a compare, not fmax: it vectorises (fmax's NaN rule keeps it scalar and
+     serial); NaN entries are skipped either way */
+#pragma omp parallel for simd reduction(max : m) schedule(static)
+  for (long i = 0; i < n; ++i) {
+    const double a = fabs(x[i]);
+    m = a > m ? a : m;
+  }
   return m;
 }
 
@@ -44,4 +49,14 @@ void dg_svec_to_f(long n, double scale, const double *x, float *y) {
 void dg_svec_from_f(long n, double scale, const float *x, double *y) {
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < n; ++i) y[i] = scale * (double)x[i];
+}
+
+void dg_svec_add_from_f(long n, double scale, const float *x, double *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) y[i] += scale * (double)x[i];
+}
+
+void dg_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) y[i] = (float)(scale * (b[i] - t[i]));
 }

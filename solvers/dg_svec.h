@@ -57,6 +57,10 @@ void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float 
 void dg_svec_to_f(long n, double scale, const double *x, float *y);
 /* y = scale (double)x: a float correction back in double, scaled back */
 void dg_svec_from_f(long n, double scale, const float *x, double *y);
+/* y += scale (double)x: a float correction added in double */
+void dg_svec_add_from_f(long n, double scale, const float *x, double *y);
+/* y = (float)(scale (b - t)): an fp64 residual, scaled, into float */
+void dg_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y);
 
 #ifdef __cplusplus
 }

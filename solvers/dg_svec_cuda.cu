@@ -117,6 +117,12 @@ __global__ void k_to_f(long n, double s, const double *x, float *y) {
 __global__ void k_from_f(long n, double s, const float *x, double *y) {
   DG_GRID_STRIDE(i, n) y[i] = s * (double)x[i];
 }
+__global__ void k_add_from_f(long n, double s, const float *x, double *y) {
+  DG_GRID_STRIDE(i, n) y[i] += s * (double)x[i];
+}
+__global__ void k_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
+  DG_GRID_STRIDE(i, n) y[i] = (float)(s * (b[i] - t[i]));
+}
 
 template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int first) {
   const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
@@ -301,6 +307,12 @@ void dg_svec_to_f(long n, double s, const double *x, float *y) {
 }
 void dg_svec_from_f(long n, double s, const float *x, double *y) {
   DG_SVEC_LAUNCH(k_from_f, "from-float kernel", n, s, x, y);
+}
+void dg_svec_add_from_f(long n, double s, const float *x, double *y) {
+  DG_SVEC_LAUNCH(k_add_from_f, "add-from-float kernel", n, s, x, y);
+}
+void dg_svec_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
+  DG_SVEC_LAUNCH(k_resid_to_f, "residual-to-float kernel", n, s, b, t, y);
 }
 
 } /* extern "C" */

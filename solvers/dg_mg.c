@@ -103,7 +103,8 @@ static int level_alloc(dg_mg_level *L, int l, int prec) {
   L->dinv_d = dg_svec_alloc(sizeof(double) * n);
   if (!L->dinv_d) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   /* double work vectors on every level (the setup's eigenvalue estimates
-     and the mixed preconditioner's fp64 residuals use them) */
+     and the mixed preconditioner's fp64 residuals use them; freed after the
+     setup when only the float cycle is asked for) */
   for (int v = 0; v < MG_NV; ++v) {
     L->vd[v] = dg_svec_alloc(sizeof(double) * n);
     if (!L->vd[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
@@ -247,6 +248,13 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
         goto fail;
       }
   }
+  if (!(o->precisions & DG_MG_DOUBLE)) /* the double vectors served the setup only: a
+                                          float-only hierarchy has no mixed cycle */
+    for (int l = 0; l < mg->nl - 1; ++l)
+      for (int v = 0; v < MG_NV; ++v) {
+        dg_svec_free(mg->lev[l].vd[v]);
+        mg->lev[l].vd[v] = NULL;
+      }
   *mgp = mg;
   return 0;
 fail:

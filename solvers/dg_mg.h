@@ -77,7 +77,8 @@ int dg_mg_precond_f(void *mg, const float *r, float *z);
  * applications inside the smoother run in fp32 (the defect scaled by
  * 1/max|r_i| into float), while each level adds its coarse correction and
  * forms the residual after it in fp64 (one fp64 apply per level), so the
- * correction z has the fp64 cycle's accuracy (dg_mg_cycle.c says why). */
+ * correction z has the fp64 cycle's accuracy (dg_mg_cycle.c says why).
+ * Needs both cycles set up (precisions DG_MG_DOUBLE | DG_MG_FLOAT). */
 int dg_mg_precond_mixed(void *mg, const double *r, double *z);
 
 /* The transfers between level l and l+1 (double): x_l += P xc_{l+1}, and

@@ -339,6 +339,29 @@ int main(int argc, char **argv) {
     OK(dg_sop_l2_error(op, x, exact, NULL, &rm.err));
     CHECK(st.converged, "r=%d: mixed CG did not converge (%g after %d)", r, st.rel, st.its);
     CHECK(dg_close(rm.err, rd.err, 0, 5e-5), "r=%d: mixed L2 %.6e vs fp64 %.6e", r, rm.err, rd.err);
+    /* the fp64 residuals per level keep the mixed residual history on the fp64 one
+       (a plain fp32 cycle took one more iteration on larger grids) */
+    CHECK(rm.its <= rd.its, "r=%d: mixed CG %d iterations, fp64 %d", r, rm.its, rd.its);
+    /* 3b. mixed with the F-cycle: the fp64 F-cycle's iterations and error */
+    {
+      dg_mg *mf = NULL;
+      dg_mg_opts fo = mo;
+      fo.cycle = DG_MG_F;
+      fo.precisions = DG_MG_DOUBLE | DG_MG_FLOAT;
+      OK(dg_mg_create(&mf, op, &fo));
+      dg_krylov_stats sd, sm;
+      dg_svec_zero_d(n, x);
+      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sd));
+      double ed, em;
+      OK(dg_sop_l2_error(op, x, exact, NULL, &ed));
+      dg_svec_zero_d(n, x);
+      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_mixed, mf, b, x, &ko, &sm));
+      OK(dg_sop_l2_error(op, x, exact, NULL, &em));
+      CHECK(sm.converged && sm.its <= sd.its, "r=%d: mixed F-cycle CG %d iterations, fp64 %d", r,
+            sm.its, sd.its);
+      CHECK(dg_close(em, ed, 0, 5e-5), "r=%d: mixed F-cycle L2 %.6e vs fp64 %.6e", r, em, ed);
+      dg_mg_destroy(&mf);
+    }
     /* 4. pure fp32: CG in float around the float cycle, 40 iterations */
     float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
     for (long i = 0; i < n; ++i) bf[i] = (float)b[i];

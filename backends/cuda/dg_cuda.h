@@ -15,6 +15,10 @@ typedef struct {
   const char *name; /* "update 3D r=7 q=8", for messages */
   int team;         /* team kernels: threads per element (blockDim.y), else 0 */
   int smem;         /* team kernels: dynamic shared memory per block (bytes) */
+  /* kinds 1 and 2 of a model with flux variants (DG_MODEL_X_FLOWS,
+     stencils/dg_stages.h): the running variant v, whose copy (kind 8 + 2 v
+     and 9 + 2 v) forms only the position's lanes that v reads; else NULL */
+  int (*x_flow)(const dg_stage_args *a);
 } dg_cuda_kernel;
 
 /* t[dim-2][r][q][kind] of one model, kind 0 = trace, 1 = update, 2 = update
@@ -23,15 +27,19 @@ typedef struct {
  * (nbr_traces), 5 = 4 for models without coordinates (NX = 0 in
  * dg_stage_update_team: A->geom is NULL); 3..5 for 2D only; 6 = the
  * elements' CFL rates (dg_stage_rate); 7 = update on a box with boundaries
- * (NX = 2 in dg_stage_update). */
-enum { DG_CUDA_KINDS = 8 };
+ * (NX = 2 in dg_stage_update); 8, 9 = 1, 2 for flux variant 0 of a model
+ * that declares variants (XF = 0 in dg_stage_update_xf, on mapped grids:
+ * the sphere), 10, 11 = the same for variant 1. */
+enum { DG_CUDA_KINDS = 12, DG_CUDA_XF_MAX = 2 };
 /* The kinds' names for messages, each followed by the string literal s
  * (" 2D r=1 q=8"). */
 #define DG_CUDA_KIND_NAMES(s)                                                                      \
   "trace" s, "update" s, "update (neighbours' coefficients)" s, "update (team)" s,                 \
       "update (team, traces at degree changes)" s,                                                 \
       "update (team, traces at degree changes, no coordinates)" s, "CFL rate" s,                   \
-      "update (boundaries)" s
+      "update (boundaries)" s, "update (flux variant 0)" s,                                        \
+      "update (neighbours' coefficients, flux variant 0)" s, "update (flux variant 1)" s,          \
+      "update (neighbours' coefficients, flux variant 1)" s
 typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per

@@ -70,8 +70,9 @@ constexpr int dg_cuda_min_blocks(int dim, int r, int q) {
 namespace {
 
 /* Warp w of the grid takes microblock w (striding over the bucket); both
- * stage kernels are this loop around their stencils/ stage. */
-template <int DIM, int R, int Q, int STAGE, bool NBRC>
+ * stage kernels are this loop around their stencils/ stage.  XF: the
+ * update's flux variant (-1: every lane of the position). */
+template <int DIM, int R, int Q, int STAGE, bool NBRC, int XF = -1>
 __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_basis &b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);
@@ -79,7 +80,7 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
     if (STAGE == 1 || STAGE == 3) /* 3: a box with boundaries (NX 2) */
-      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, wk);
+      dg_stage_update_xf(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, XF, wk);
     else if (STAGE == 0)
       dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
     else
@@ -99,11 +100,26 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
   dg_cuda_blocks<DIM, R, Q, 2, false>(a, b);
 }
 
-template <int DIM, int R, int Q, bool NBRC>
+template <int DIM, int R, int Q, bool NBRC, int XF = -1>
 __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
     dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  dg_cuda_blocks<DIM, R, Q, 1, NBRC>(a, b);
+  dg_cuda_blocks<DIM, R, Q, 1, NBRC, XF>(a, b);
 }
+
+#if DG_MODEL_X_FLOWS
+static_assert(DG_MODEL_X_FLOWS <= DG_CUDA_XF_MAX,
+              "at most DG_CUDA_XF_MAX flux variants (DG_MODEL_X_FLOWS) on the CUDA backend");
+/* The running flux variant (host; dg_cuda_kernel.x_flow).  A copy of the
+ * update per variant forms only the lanes of the position that variant's
+ * flux reads: the wind's run-time test of the flow otherwise keeps every
+ * variant's lanes live (the sphere: 11 lanes per point for its two flows,
+ * where Williamson's wind reads 5; BENCHMARKS.md, "The sphere's flows on
+ * the GPU"). */
+[[maybe_unused]] int dg_cuda_x_flow(const dg_stage_args *a) {
+  const dg_model_params p = dg_model_unpack(&a->model);
+  return dg_model_x_flow(&p);
+}
+#endif
 
 /* The update on a box with boundaries (traces only: the plan refuses
  * neighbours' coefficients there). */
@@ -196,6 +212,18 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
     k[7].fn = (const void *)dg_cuda_update_bc<DIM, R, Q>;
     if constexpr (Q == R + 1) /* a plain if would compile it for every Q */
       k[2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
+#if DG_MODEL_X_FLOWS
+    k[1].x_flow = dg_cuda_x_flow;
+    k[8].fn = (const void *)dg_cuda_update<DIM, R, Q, false, 0>;
+    if constexpr (DG_MODEL_X_FLOWS > 1)
+      k[10].fn = (const void *)dg_cuda_update<DIM, R, Q, false, 1>;
+    if constexpr (Q == R + 1) {
+      k[2].x_flow = dg_cuda_x_flow;
+      k[9].fn = (const void *)dg_cuda_update<DIM, R, Q, true, 0>;
+      if constexpr (DG_MODEL_X_FLOWS > 1)
+        k[11].fn = (const void *)dg_cuda_update<DIM, R, Q, true, 1>;
+    }
+#endif
     if constexpr (DIM == 2) {
       k[3].fn = (const void *)dg_cuda_update_team<R, Q, false, true>;
       k[4].fn = (const void *)dg_cuda_update_team<R, Q, true, true>;

@@ -70,11 +70,68 @@ static inline DG_SLINL void DG_SN(dg_sl_transpose)(DG_SN(dg_slv) * R) {
 #endif
 }
 
+/* Fewer modes than lanes, m = 2, 4 or 8: the run's m DG_SLW reals are m
+ * registers V, element l's mode i at entry l m + i of them all; log2 m
+ * rounds of splitting each pair of registers into its even and its odd
+ * entries (V[2j], V[2j+1] -> V[j], V[j + m/2]) give V[i][l] = mode i of
+ * element l.  dg_sl_reshuffle is the inverse round, as often. */
+#define DG_SL_MEV(k, j)  (2 * (j))
+#define DG_SL_MOD(k, j)  (2 * (j) + 1)
+#define DG_SL_MILO(k, j) (((j)&1) ? DG_SLW + (j) / 2 : (j) / 2)
+#define DG_SL_MIHI(k, j) (((j)&1) ? DG_SLW + DG_SLW / 2 + (j) / 2 : DG_SLW / 2 + (j) / 2)
+static inline DG_SLINL int DG_SN(dg_sl_pow2)(const int m) {
+  return m < DG_SLW && (m == 2 || m == 4 || m == 8);
+}
+static inline DG_SLINL void DG_SN(dg_sl_unshuffle)(DG_SN(dg_slv) * V, const int m) {
+  const DG_SN(dg_slm) ev = {DG_SL_IW(DG_SL_MEV, 0)}, od = {DG_SL_IW(DG_SL_MOD, 0)};
+  for (int s = 1; s < m; s *= 2) {
+    DG_SN(dg_slv) W[8];
+    for (int j = 0; j < m / 2; ++j) {
+      W[j] = __builtin_shuffle(V[2 * j], V[2 * j + 1], ev);
+      W[j + m / 2] = __builtin_shuffle(V[2 * j], V[2 * j + 1], od);
+    }
+    for (int j = 0; j < m; ++j) V[j] = W[j];
+  }
+}
+static inline DG_SLINL void DG_SN(dg_sl_reshuffle)(DG_SN(dg_slv) * V, const int m) {
+  const DG_SN(dg_slm) lo = {DG_SL_IW(DG_SL_MILO, 0)}, hi = {DG_SL_IW(DG_SL_MIHI, 0)};
+  for (int s = 1; s < m; s *= 2) {
+    DG_SN(dg_slv) W[8];
+    for (int j = 0; j < m / 2; ++j) {
+      W[2 * j] = __builtin_shuffle(V[j], V[j + m / 2], lo);
+      W[2 * j + 1] = __builtin_shuffle(V[j], V[j + m / 2], hi);
+    }
+    for (int j = 0; j < m; ++j) V[j] = W[j];
+  }
+}
+
+static inline DG_SLINL void DG_SN(dg_sl_load_p2)(const DG_SR *src, const int m, DG_SN(dg_slv) * X) {
+  for (int k = 0; k < m; ++k) memcpy(&X[k], src + (long)k * DG_SLW, sizeof X[k]);
+  DG_SN(dg_sl_unshuffle)(X, m);
+}
+static inline DG_SLINL void DG_SN(dg_sl_store_p2)(const DG_SN(dg_slv) * X, const int m,
+                                                  DG_SR *dst) {
+  DG_SN(dg_slv) V[8];
+  for (int k = 0; k < m; ++k) V[k] = X[k];
+  DG_SN(dg_sl_reshuffle)(V, m);
+  for (int k = 0; k < m; ++k) memcpy(dst + (long)k * DG_SLW, &V[k], sizeof V[k]);
+}
+
 /* X = the m modes of the run's elements, stored one after the other from src
  * (one degree: consecutive elements are contiguous): DG_SLW x DG_SLW blocks
  * transposed in registers, the last block overlapping the one before it
- * (the same values written twice); fewer modes than lanes one by one. */
+ * (the same values written twice); fewer modes than lanes by the rounds
+ * above (m = 2, 4, 8) or one by one. */
 static inline DG_SLINL void DG_SN(dg_sl_load)(const DG_SR *src, const int m, DG_SN(dg_slv) * X) {
+  if (DG_SN(dg_sl_pow2)(m)) { /* m a constant in each copy (dim is not) */
+    if (m == 4)
+      DG_SN(dg_sl_load_p2)(src, 4, X);
+    else if (m == 8)
+      DG_SN(dg_sl_load_p2)(src, 8, X);
+    else
+      DG_SN(dg_sl_load_p2)(src, 2, X);
+    return;
+  }
   if (m < DG_SLW) {
     for (int i = 0; i < m; ++i)
       for (int l = 0; l < DG_SLW; ++l) X[i][l] = src[(long)l * m + i];
@@ -91,6 +148,15 @@ static inline DG_SLINL void DG_SN(dg_sl_load)(const DG_SR *src, const int m, DG_
 
 /* The inverse: dst = X in element order. */
 static inline DG_SLINL void DG_SN(dg_sl_store)(const DG_SN(dg_slv) * X, const int m, DG_SR *dst) {
+  if (DG_SN(dg_sl_pow2)(m)) {
+    if (m == 4)
+      DG_SN(dg_sl_store_p2)(X, 4, dst);
+    else if (m == 8)
+      DG_SN(dg_sl_store_p2)(X, 8, dst);
+    else
+      DG_SN(dg_sl_store_p2)(X, 2, dst);
+    return;
+  }
   if (m < DG_SLW) {
     for (int i = 0; i < m; ++i)
       for (int l = 0; l < DG_SLW; ++l) dst[(long)l * m + i] = X[i][l];

@@ -36,6 +36,8 @@ typedef struct {
   DG_SR a, b, cpen;
   const unsigned char *deg;  /* degree per element */
   const unsigned char *pdeg; /* penalty degree per element (= deg on the fine level) */
+  int pdu1;                  /* 1 + the penalty degree of every element, 0 where they
+                                differ (the lane apply's shortcut; memset: none) */
   const long *off;           /* first coefficient of each element */
 } DG_SN(dg_sargs);
 

@@ -75,6 +75,8 @@ static inline DG_SLINL void DG_SN(dg_sl_transpose)(DG_SN(dg_slv) * R) {
  * rounds of splitting each pair of registers into its even and its odd
  * entries (V[2j], V[2j+1] -> V[j], V[j + m/2]) give V[i][l] = mode i of
  * element l.  dg_sl_reshuffle is the inverse round, as often. */
+#define DG_SL_MRP(k, j)  (((j) + 1) % DG_SLW)
+#define DG_SL_MRM(k, j)  (((j) + DG_SLW - 1) % DG_SLW)
 #define DG_SL_MEV(k, j)  (2 * (j))
 #define DG_SL_MOD(k, j)  (2 * (j) + 1)
 #define DG_SL_MILO(k, j) (((j)&1) ? DG_SLW + (j) / 2 : (j) / 2)
@@ -273,15 +275,10 @@ static inline DG_SLINL void DG_SN(dg_sipg_lane_r)(const DG_SN(dg_sargs) * A,
         for (int t1 = 0; t1 <= l1; ++t1)
           for (int t0 = 0; t0 <= r; ++t0) {
             const int t = t0 + DG_SNR * t1;
-            const V a = tr[1 - s][t], b = dv[1 - s][t];
-            V sa, sb;
-            for (int l = 0; l < W; ++l) {
-              const int ls = s ? (l + 1) % W : (l + W - 1) % W;
-              sa[l] = a[ls];
-              sb[l] = b[ls];
-            }
-            trn[t] = sa;
-            dnn[t] = sb;
+            /* lane l takes lane l + 1 (s = 1) or l - 1 of its row's traces */
+            const DG_SN(dg_slm) rp = {DG_SL_IW(DG_SL_MRP, 0)}, rm = {DG_SL_IW(DG_SL_MRM, 0)};
+            trn[t] = __builtin_shuffle(tr[1 - s][t], s ? rp : rm);
+            dnn[t] = __builtin_shuffle(dv[1 - s][t], s ? rp : rm);
           }
         if (nbl[le] >= 0)
           DG_SN(dg_sl_trace1)(T, dim, 0, 1 - s, r, h, u + A->off[nbl[le]], le, trn, dnn);
@@ -305,11 +302,27 @@ static inline DG_SLINL void DG_SN(dg_sipg_lane_r)(const DG_SN(dg_sargs) * A,
       /* the penalty (the larger penalty degree of the two sides) and the
          average's weight per lane, then sigma as a vector */
       V pq, wavg;
-      for (int l = 0; l < W; ++l) {
-        const int pe = A->pdeg[e0 + l], pn = nbl[l] >= 0 ? A->pdeg[nbl[l]] : 0;
-        const int pm = pn > pe ? pn : pe;
-        pq[l] = (DG_SR)((pm + 1) * (pm + 1));
-        wavg[l] = nbl[l] >= 0 ? (DG_SR)0.5 : (DG_SR)1;
+      if (A->pdu1) {
+        /* one penalty degree on the level: the same values without the lane
+           loop (an absent neighbour counts 0, so pm is the level's degree);
+           only direction 0's end lane or a whole run of another direction
+           can lack a neighbour */
+        const V zero = {0};
+        pq = zero + (DG_SR)(A->pdu1 * A->pdu1);
+        wavg = zero + (DG_SR)0.5;
+        if (d == 0) {
+          const int le = s ? W - 1 : 0;
+          if (nbl[le] < 0) wavg[le] = 1;
+        } else if (nbl[0] < 0) {
+          wavg = zero + (DG_SR)1;
+        }
+      } else {
+        for (int l = 0; l < W; ++l) {
+          const int pe = A->pdeg[e0 + l], pn = nbl[l] >= 0 ? A->pdeg[nbl[l]] : 0;
+          const int pm = pn > pe ? pn : pe;
+          pq[l] = (DG_SR)((pm + 1) * (pm + 1));
+          wavg[l] = nbl[l] >= 0 ? (DG_SR)0.5 : (DG_SR)1;
+        }
       }
       const V sigma = A->cpen * pq / h;
       for (int t1 = 0; t1 <= l1; ++t1)

@@ -140,6 +140,10 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
   F->cpen = (float)p->cpen;
   A->deg = F->deg = o->deg;
   A->pdeg = F->pdeg = o->pdeg;
+  int pu = g->nelem ? o->pdeg[0] : -1;
+  for (long e = 1; e < g->nelem && pu >= 0; ++e)
+    if (o->pdeg[e] != pu) pu = -1;
+  A->pdu1 = F->pdu1 = pu + 1;
   A->off = F->off = o->off;
   *op = o;
   return 0;

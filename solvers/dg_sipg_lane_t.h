@@ -70,13 +70,15 @@ static inline DG_SLINL void DG_SN(dg_sl_transpose)(DG_SN(dg_slv) * R) {
 #endif
 }
 
+/* Masks of the lane rotations: lane j takes lane j + 1 (MRP) or j - 1 (MRM). */
+#define DG_SL_MRP(k, j) (((j) + 1) % DG_SLW)
+#define DG_SL_MRM(k, j) (((j) + DG_SLW - 1) % DG_SLW)
+
 /* Fewer modes than lanes, m = 2, 4 or 8: the run's m DG_SLW reals are m
  * registers V, element l's mode i at entry l m + i of them all; log2 m
  * rounds of splitting each pair of registers into its even and its odd
  * entries (V[2j], V[2j+1] -> V[j], V[j + m/2]) give V[i][l] = mode i of
  * element l.  dg_sl_reshuffle is the inverse round, as often. */
-#define DG_SL_MRP(k, j)  (((j) + 1) % DG_SLW)
-#define DG_SL_MRM(k, j)  (((j) + DG_SLW - 1) % DG_SLW)
 #define DG_SL_MEV(k, j)  (2 * (j))
 #define DG_SL_MOD(k, j)  (2 * (j) + 1)
 #define DG_SL_MILO(k, j) (((j)&1) ? DG_SLW + (j) / 2 : (j) / 2)

@@ -79,8 +79,10 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
   for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
        blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
-    if (STAGE == 1 || STAGE == 3) /* 3: a box with boundaries (NX 2) */
+    if constexpr (XF >= 0) /* a flux variant's copy (the other kernels' code as before) */
       dg_stage_update_xf(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, XF, wk);
+    else if (STAGE == 1 || STAGE == 3) /* 3: a box with boundaries (NX 2) */
+      dg_stage_update(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, wk);
     else if (STAGE == 0)
       dg_stage_trace(&a, &b, blk, lane, DIM, R, Q, wk);
     else

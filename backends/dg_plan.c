@@ -102,19 +102,16 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team = dim == 2 && !in->aux && !in->mapped && !in->bnd &&
+  p->team = dim == 2 && !in->aux && !in->bnd &&
             (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
-  /* the team update has no metric terms yet and forms no exterior states: a
-     mapped grid (the sphere) and a box with boundaries run the one-element
-     update, the plain reference schedule */
-  DG_CALL(env_override(
-      "DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->mapped && !in->bnd,
-      dim != 2     ? "a 2D grid"
-      : in->mapped ? "a 2D grid without metric terms (the team update has none yet)"
-      : in->bnd    ? "a grid periodic on every side (the team update forms no "
-                     "boundary states)"
-                   : "a model without auxiliary data",
-      &p->team));
+  /* the team update forms no exterior states: a box with boundaries runs
+     the one-element update, the plain reference schedule */
+  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->bnd,
+                       dim != 2  ? "a 2D grid"
+                       : in->bnd ? "a grid periodic on every side (the team update forms no "
+                                   "boundary states)"
+                                 : "a model without auxiliary data",
+                       &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1; a
      box with boundaries reads traces (its boundary faces read their own) */
@@ -196,8 +193,7 @@ void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t 
            p->reuse_traces ? "yes" : "no", p->own_q ? "on" : "off", p->own_q ? " degrees " : "",
            own, p->largest_first ? "largest-first" : "degree-order", in->own_q_exact ? "yes" : "no",
            in->aux ? "; auxiliary data: element update" : "",
-           in->mapped ? " geometry=latlon: the one-element update only (the team update and "
-                        "own q have no metric terms yet)"
+           in->mapped ? " geometry=latlon: no own q (its rule is exact on affine grids only)"
            : in->bnd  ? " boundaries: the one-element update on traces only (the other "
                         "schedules form no exterior states)"
                       : "");

@@ -27,8 +27,8 @@ typedef struct {
                                     flux linear in u and independent of x, affine grid) */
   int aux;                       /* the model reads auxiliary data at the points, which
                                     only the element update carries (Q points) */
-  int mapped;                    /* a grid with metric terms (the latlon sphere): only
-                                    the one-element update has them so far */
+  int mapped;                    /* a grid with metric terms (the latlon sphere): no
+                                    own q there */
   int bnd;                       /* a box with inflow, outflow or wall sides: only the
                                     one-element update on traces forms exterior states */
 } dg_plan_in;

@@ -80,14 +80,18 @@
  * N modes each, variable v at + 4 N v), the Rusanov fluxes there, and their
  * lifting onto the N tangential modes into L (same layout).  tr (or NULL)
  * and noff: lanes whose neighbour offset is a trace take the neighbour's
- * values from there instead (dg_lane_trace_pick).  NX as in
- * dg_stage_update_team. */
+ * values from there instead (dg_lane_trace_pick).  NX, XF as in
+ * dg_stage_update_team; on the sphere (met) the position is the face's
+ * trigonometric entries and the tangential point's, as dg_stage_update
+ * forms them (the same calls, so both sides of the face see the same bits),
+ * and a pole face carries no flux. */
 DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real tm,
                                       const dg_stage_basis *B, const dg_real *geom,
                                       const dg_real *h, const dg_lane *xc, const dg_lane *go,
                                       const dg_lane *gn, const dg_real *tr, const int *noff,
                                       dg_lane *L, const int f, const int d, const int N,
-                                      const int Q, const int NX) {
+                                      const int Q, const int NX, const int met, const int XF,
+                                      const dg_sphere_src *S, const int uni) {
   const int NV = DG_NVAR, side = f % 2, t = 1 - d;
   dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[DG_X_LEN];
   DG_UNROLL_ALL
@@ -97,8 +101,25 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
     if (tr) DG_UNROLL
     for (int p = 0; p < Q; ++p) un[v][p] = dg_lane_trace_pick(un[v][p], tr, noff, v * Q + p);
   }
-  dg_x_zero(x); /* no trigonometry here */
-  if (geom) x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+  dg_x_zero(x);
+  dg_lane pole = dg_lane_set(1);
+  if (met) { /* the face's own entries (dg_face_trig); theta faces' from the row */
+    dg_lane fe[DG_TRIG_N];
+    if (d == 0) {
+      dg_face_trig(dg_lane_load(S->ft + (2 * side) * DG_W),
+                   dg_lane_load(S->ft + (2 * side + 1) * DG_W), fe);
+    } else {
+      dg_lane rf[2];
+      dg_row_fetch(S->tab, S->off, uni, DG_ROW_FACE(N, Q) + 2 * side, 2, rf);
+      dg_face_trig(rf[0], rf[1], fe);
+      dg_row_fetch(S->tab, S->off, uni, DG_ROW_FACE(N, Q) + 4 + side, 1, &pole);
+    }
+    DG_UNROLL
+    for (int i = 0; i < DG_TRIG_N; ++i)
+      if (DG_X_READ(XF, d, DG_X_TRIG(d, i))) x[DG_X_TRIG(d, i)] = fe[i];
+  } else if (geom) {
+    x[d] = dg_lane_load(geom + (3 * d + 1 + side) * DG_W);
+  }
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL
   for (int p = 0; p < Q; ++p) {
@@ -108,8 +129,14 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
       ul[v] = side ? uo[v][p] : un[v][p];
       ur[v] = side ? un[v][p] : uo[v][p];
     }
-    if (geom) x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
+    if (met)
+      dg_point_trig(S, uni, Q, t, p, XF, d, x + DG_X_TRIG(t, 0));
+    else if (geom)
+      x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
     dg_rusanov(mp, ul, ur, 0, xm, tm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
+    if (met && d == 1) /* a pole face carries no flux */
+      DG_UNROLL_ALL
+    for (int v = 0; v < NV; ++v) G[v][p] = G[v][p] * pole;
   }
   DG_UNROLL_ALL
   for (int v = 0; v < NV; ++v) dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
@@ -118,6 +145,19 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC diagnostic pop
 #endif
+
+/* Mode (a, b) of variable v from its right-hand side: inverse diagonal
+ * mass and the fused RK update; with traces at degree changes (TR) the new
+ * coefficient is kept in c for phase 5 (only this item reads row b). */
+DG_HD static inline void dg_team_rk(const dg_rk_coeffs *rk, dg_lane *c, const dg_lane rhs,
+                                    const int v, const int a, const int b, const int N,
+                                    const dg_real dt, dg_real *ku, dg_real *u0, dg_real *uw,
+                                    const int TR) {
+  const int M = N * N, m = a + N * b;
+  const dg_lane dtl = rhs * (dg_inv_mass(2, a, b, 0) * dt);
+  const dg_lane un = dg_rk_mode(rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
+  if (TR) c[v * M + m] = un;
+}
 
 /* The update of element `lane` of microblock blk by thread tid of a team of
  * T (CPU: tid 0, T 1, all lanes).  wk: the element's shared scratch,
@@ -130,20 +170,45 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
  * a constant (CUDA: a uniform map's kernel carries none of the trace code).
  * NX as in dg_stage_update: 0 promises a model without coordinates (A->geom
  * NULL), so the position code folds away (CUDA: a kernel of each; 20-30%
- * fewer instructions in a band map's low-degree buckets).  2D only.  No
- * auxiliary data (the model sees NULL): the plan never runs it for a model
- * with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
+ * fewer instructions in a band map's low-degree buckets).  XF as in
+ * dg_stage_update_xf: a copy per flux variant on the sphere (A->metric);
+ * -1: A->metric says at run time, and the position gets every lane; -2: a
+ * grid without metric, as a constant (CUDA's kernels for planar grids carry
+ * none of the sphere's code; the sphere runs the variants' copies).  On the sphere the position is its
+ * trigonometric entries (dg_point_trig at each point: the team keeps no
+ * per-element table), the theta faces at a pole carry no flux, and phase 4
+ * applies the row's weighted theta mass inverse, which couples the rows b:
+ * it leaves the right-hand side in ax and a phase 4b applies it and the RK
+ * update.  2D only.  No auxiliary data (the model sees NULL): the plan
+ * never runs it for a model with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
                                               const int R, const int Q, const int TR, const int NX,
-                                              dg_lane *wk, const int xs) {
+                                              const int XF, dg_lane *wk, const int xs) {
   const int DIM = 2, N = R + 1, M = N * N, NV = DG_NVAR;
   const long bs = blk * (long)(NV * M * DG_W) + lane;
   const dg_real *u = A->u + bs;
   dg_real *uw = A->u_out + bs;
   const int *nbr = A->nbr + blk * (2 * DIM * DG_W) + lane;
-  const dg_real *geom = NX && A->geom ? A->geom + blk * (3 * DIM * DG_W) + lane : 0;
-  const int needs_x = geom != 0;
+  /* the sphere (XF >= 0, or -1 and A->metric): geom holds DG_GEOM_METRIC
+     reals per slot (the row table's offset, the lambda faces), no
+     coordinates; else a box's coordinates */
+  const int sphere = XF >= 0 || (XF == -1 && A->metric);
+  const int GS = sphere ? DG_GEOM_METRIC : 3 * DIM;
+  const dg_real *geom = (NX || XF >= 0) && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
+  const int met = sphere && geom;
+  const int needs_x = geom != 0 && !met;
+  dg_sphere_src sph;
+  int uni = 0;
+  sph.N = N;
+  if (met) {
+    const dg_real *mtab = A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W);
+    sph.off = dg_lane_load(geom);
+    uni = dg_lane_uniform(sph.off);
+    sph.tab = mtab, sph.tt = mtab - DG_TRIG_LEN, sph.ft = geom + DG_W;
+  } else {
+    sph.off = dg_lane_set(0), sph.tab = sph.tt = sph.ft = 0;
+  }
   const dg_model_params mp = dg_model_unpack(&A->model);
   const dg_real h[2] = {A->h[0], A->h[1]}, dt = A->dt, tm = A->t;
   dg_lane *c = wk;               /* [v][M] the old coefficients */
@@ -159,7 +224,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   const int near[2] = {xs && lane > 0 && nbr[0] == bs - 1,
                        xs && lane < DG_W - 1 && nbr[DG_W] == bs + 1};
   dg_lane xc[3], x[DG_X_LEN];
-  const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
+  const dg_lane *xm = NX || met ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = dg_lane_set(0);
   dg_x_zero(x);
@@ -217,12 +282,14 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) dg_line(ax + v * Q * N + k, Q, U[v], 1, N, Q, B->P, 1, 0);
     if (needs_x) x[0] = xc[0] + (dg_real)0.5 * h[0] * B->x[k];
+    if (met) dg_point_trig(&sph, uni, Q, 0, k, XF, -1, x + DG_X_TRIG(0, 0));
     DG_UNROLL
     for (int j = 0; j < Q; ++j) {
       dg_lane up[DG_NVAR], f[DG_NVAR];
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = U[v][j];
       if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
+      if (met) dg_point_trig(&sph, uni, Q, 1, j, XF, -1, x + DG_X_TRIG(1, 0));
       dg_model_flux(&mp, up, 0, xm, tm, 0, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
@@ -263,15 +330,17 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     const dg_real *tr = TR ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N,
-                   Q, NX);
+                   Q, NX, met, XF, &sph, uni);
     else
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 1, N,
-                   Q, NX);
+                   Q, NX, met, XF, &sph, uni);
   }
   DG_TEAM_SYNC();
 
   /* 4: volume tests along x, the liftings (the minus face adds F psi(-1) =
-     F (-1)^n, the plus face subtracts F), inverse mass and the RK update */
+     F (-1)^n, the plus face subtracts F), inverse mass and the RK update;
+     on the sphere the right-hand side of row b into ax's row b (which only
+     this item reads), for phase 4b */
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
@@ -292,13 +361,30 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
 #endif
       DG_UNROLL
       for (int a = 0; a < N; ++a) {
-        const int m = a + N * b;
         const dg_lane sx = a % 2 ? L[b] * (dg_real)-1 : L[b];
         const dg_lane sy = b % 2 ? L[2 * N + a] * (dg_real)-1 : L[2 * N + a];
         const dg_lane rhs = ((r1[a] + r2[a]) + (sx - L[N + b])) + (sy - L[3 * N + a]);
-        const dg_lane dtl = rhs * (dg_inv_mass(DIM, a, b, 0) * dt);
-        const dg_lane un = dg_rk_mode(&rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
-        if (TR) c[v * M + m] = un; /* only this item reads row b */
+        if (met)
+          ax[v * Q * N + Q * b + a] = rhs;
+        else
+          dg_team_rk(&rk, c, rhs, v, a, b, N, dt, ku, u0, uw, TR);
+      }
+    }
+  }
+  if (met) {
+    DG_TEAM_SYNC();
+    /* 4b: rows b: the row's weighted theta mass inverse over the rows'
+       right-hand sides (dg_row_mass's sums, in its order), the RK update */
+    DG_TEAM_ITEMS(b, N) {
+      dg_lane t[DG_MAX_Q];
+      dg_row_fetch(sph.tab, sph.off, uni, b * N, N, t);
+      DG_UNROLL_ALL
+      for (int v = 0; v < NV; ++v) DG_UNROLL
+      for (int a = 0; a < N; ++a) {
+        dg_lane acc = dg_lane_set(0);
+        DG_UNROLL
+        for (int bb = 0; bb < N; ++bb) acc += t[bb] * ax[v * Q * N + Q * bb + a];
+        dg_team_rk(&rk, c, acc, v, a, b, N, dt, ku, u0, uw, TR);
       }
     }
   }

@@ -271,11 +271,18 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
     kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
   else if (kind == 1 && a->bc)
     kind = 7; /* the exterior states: compiled apart (dg_stage_update, NX 2) */
-  if ((kind == 1 || kind == 2) && a->geom && a->metric) {
-    /* a model with flux variants: the running variant's copy */
+  if ((kind == 1 || kind == 2 || kind == 3 || kind == 4) && a->geom && a->metric) {
+    /* a model with flux variants: the running variant's copy; the team
+       update's kernels for planar grids (3, 4) carry no metric terms */
     const dg_cuda_kernel *g = &st.table[a->model_id][a->dim - 2][r][q][kind];
     const int v = g->x_flow ? g->x_flow(a) : -1;
-    if (v >= 0 && v < DG_CUDA_XF_MAX) kind = 8 + 2 * v + (kind == 2);
+    if (v >= 0 && v < DG_CUDA_XF_MAX)
+      kind = kind <= 2 ? 8 + 2 * v + (kind == 2) : 12 + 2 * v + (kind == 4);
+    else if (kind >= 3)
+      return dg_error(DG_ERR_BACKEND,
+                      "cuda backend: the team update on the sphere needs a model that declares its "
+                      "flux variants (DG_MODEL_X_FLOWS; model %d)",
+                      a->model_id);
   }
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
   const dg_cuda_kernel *k = &st.table[a->model_id][a->dim - 2][r][q][kind];

@@ -29,8 +29,9 @@ typedef struct {
  * elements' CFL rates (dg_stage_rate); 7 = update on a box with boundaries
  * (NX = 2 in dg_stage_update); 8, 9 = 1, 2 for flux variant 0 of a model
  * that declares variants (XF = 0 in dg_stage_update_xf, on mapped grids:
- * the sphere), 10, 11 = the same for variant 1. */
-enum { DG_CUDA_KINDS = 12, DG_CUDA_XF_MAX = 2 };
+ * the sphere), 10, 11 = the same for variant 1; 12, 13 = 3, 4 for flux
+ * variant 0 (the sphere's team update), 14, 15 = the same for variant 1. */
+enum { DG_CUDA_KINDS = 16, DG_CUDA_XF_MAX = 2 };
 /* The kinds' names for messages, each followed by the string literal s
  * (" 2D r=1 q=8"). */
 #define DG_CUDA_KIND_NAMES(s)                                                                      \
@@ -39,7 +40,9 @@ enum { DG_CUDA_KINDS = 12, DG_CUDA_XF_MAX = 2 };
       "update (team, traces at degree changes, no coordinates)" s, "CFL rate" s,                   \
       "update (boundaries)" s, "update (flux variant 0)" s,                                        \
       "update (neighbours' coefficients, flux variant 0)" s, "update (flux variant 1)" s,          \
-      "update (neighbours' coefficients, flux variant 1)" s
+      "update (neighbours' coefficients, flux variant 1)" s, "update (team, flux variant 0)" s,    \
+      "update (team, traces at degree changes, flux variant 0)" s,                                 \
+      "update (team, flux variant 1)" s, "update (team, traces at degree changes, flux variant 1)" s
 typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per

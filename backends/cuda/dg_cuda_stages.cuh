@@ -184,7 +184,9 @@ __host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q) {
                                     32));
 }
 
-template <int R, int Q, bool TR, bool NX>
+/* XF: -2 (kinds 3..5) a grid without metric; the sphere runs a copy per
+ * flux variant (kinds 12..15, XF >= 0). */
+template <int R, int Q, bool TR, bool NX, int XF = -2>
 __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team_min_blocks(R, Q))
     dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
                         const __grid_constant__ dg_basis b) {
@@ -192,7 +194,8 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team
   dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
   for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
     dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y,
-                         dg_cuda_team_threads(R, Q), R, Q, TR, NX, wk, dg_cuda_team_stride(R, Q));
+                         dg_cuda_team_threads(R, Q), R, Q, TR, NX, XF, wk,
+                         dg_cuda_team_stride(R, Q));
     __syncthreads(); /* the next microblock overwrites the scratch */
   }
 }
@@ -230,7 +233,16 @@ template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
       k[3].fn = (const void *)dg_cuda_update_team<R, Q, false, true>;
       k[4].fn = (const void *)dg_cuda_update_team<R, Q, true, true>;
       k[5].fn = (const void *)dg_cuda_update_team<R, Q, true, false>;
-      for (int i = 3; i < 6; ++i) {
+#if DG_MODEL_X_FLOWS
+      k[3].x_flow = k[4].x_flow = dg_cuda_x_flow;
+      k[12].fn = (const void *)dg_cuda_update_team<R, Q, false, true, 0>;
+      k[13].fn = (const void *)dg_cuda_update_team<R, Q, true, true, 0>;
+      if constexpr (DG_MODEL_X_FLOWS > 1) {
+        k[14].fn = (const void *)dg_cuda_update_team<R, Q, false, true, 1>;
+        k[15].fn = (const void *)dg_cuda_update_team<R, Q, true, true, 1>;
+      }
+#endif
+      for (int i = 3; i < DG_CUDA_KINDS; i += i == 5 ? 7 : 1) {
         k[i].team = dg_cuda_team_threads(R, Q);
         k[i].smem = dg_cuda_team_bytes(R, Q);
       }

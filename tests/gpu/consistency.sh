@@ -12,17 +12,19 @@
 # velocity alternate, so the position-dependent flux path runs too; and in
 # 2D every other model of the build (deforming velocity, Burgers, acoustics,
 # the source of advection_reaction, the velocity data of advection_field) on band,
-# random and uniform maps, boundaries (inflow/outflow, walls), and the sphere (sphere_advection on --grid latlon, a random
-# and a latitude map, Williamson's and Nair-Lauritzen's winds).
+# random and uniform maps, boundaries (inflow/outflow, walls), and the sphere (sphere_advection on --grid latlon, a random,
+# a latitude and uniform maps, Williamson's and Nair-Lauritzen's winds).
 #
 # usage: consistency.sh --cuda ADVECT --omp ADVECT --compare COMPARE
-#                       --workdir DIR [--tol T] [--quick] [--dims "2 3"]
+#                       --workdir DIR [--tol T] [--quick] [--dims "2 3"] [--only GLOB]
 #   --quick   only rk4 and lsrk4 (fewer runs, same configurations)
+#   --only    only the configurations whose name matches the shell pattern GLOB
+#             (e.g. 'd2_sphere*': a CUDA build with only some models)
 #   --dims    the dimensions to run (a CUDA build with DGRID_CUDA_DIMS=2: --dims 2)
 # Exit status: 0 all agree, 1 a difference beyond TOL, 2 a run failed or bad usage.
 set -u
 
-cuda="" omp="" cmp="" work="" tol=1e-12 quick=0 dims="2 3"
+cuda="" omp="" cmp="" work="" tol=1e-12 quick=0 dims="2 3" only='*'
 while [ $# -gt 0 ]; do
   case "$1" in
     --cuda) cuda=$2; shift 2 ;;
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
     --tol) tol=$2; shift 2 ;;
     --quick) quick=1; shift ;;
     --dims) dims=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     *) echo "consistency.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -55,6 +58,8 @@ summary="$work/summary.txt"
 run() {
   name=$1
   shift
+  # shellcheck disable=SC2254
+  case "$name" in $only) ;; *) return ;; esac
   n=$((n + 1))
   for b in cuda omp; do
     exe=$cuda
@@ -142,6 +147,15 @@ for dim in $dims; do
       run "d2_sphere_nl_latitude1-4_${integ}" --grid latlon --model sphere_advection \
         --flow nair_lauritzen --cells 10 --map latitude --degree-min 1 --degree 4 \
         --initial hill --integrator "$integ" --cfl 0.4 --steps $steps
+      # uniform maps: the team update's copies for both flows (the GPU's
+      # from 5 points on), and below that the one-element update's
+      run "d2_sphere_uniform5_${integ}" --grid latlon --model sphere_advection --cells 10 \
+        --degree 5 --alpha 1.5 --initial hill --integrator "$integ" --cfl 0.4 --steps $steps
+      run "d2_sphere_nl_uniform4_${integ}" --grid latlon --model sphere_advection \
+        --flow nair_lauritzen --cells 10 --degree 4 --initial hill --integrator "$integ" \
+        --cfl 0.4 --steps $steps
+      run "d2_sphere_uniform3_${integ}" --grid latlon --model sphere_advection --cells 10 \
+        --degree 3 --alpha 0.7 --initial hill --integrator "$integ" --cfl 0.4 --steps $steps
     fi
     k=$((k + 1))
   done

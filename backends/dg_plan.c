@@ -102,8 +102,8 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team = dim == 2 && !in->aux && !in->bnd &&
-            (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
+  p->team =
+      dim == 2 && !in->aux && !in->bnd && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
   /* the team update forms no exterior states: a box with boundaries runs
      the one-element update, the plain reference schedule */
   DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->bnd,

@@ -69,8 +69,7 @@
 /* GCC 12 reports uo and un "maybe uninitialized" in this function's copies
  * for the sphere's model at 5 and 6 points (its wind reads more position
  * lanes since 2026-11-24), though dg_line writes all Q of them before the
- * loop reads them; the sphere never runs the team update (the plan refuses
- * it).  The pragma changes no code. */
+ * loop reads them.  The pragma changes no code. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -174,13 +173,12 @@ DG_HD static inline void dg_team_rk(const dg_rk_coeffs *rk, dg_lane *c, const dg
  * dg_stage_update_xf: a copy per flux variant on the sphere (A->metric);
  * -1: A->metric says at run time, and the position gets every lane; -2: a
  * grid without metric, as a constant (CUDA's kernels for planar grids carry
- * none of the sphere's code; the sphere runs the variants' copies).  On the sphere the position is its
- * trigonometric entries (dg_point_trig at each point: the team keeps no
- * per-element table), the theta faces at a pole carry no flux, and phase 4
- * applies the row's weighted theta mass inverse, which couples the rows b:
- * it leaves the right-hand side in ax and a phase 4b applies it and the RK
- * update.  2D only.  No auxiliary data (the model sees NULL): the plan
- * never runs it for a model with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
+ * none of the sphere's code; the sphere runs the variants' copies).  On the sphere the position is
+ * its trigonometric entries (dg_point_trig at each point: the team keeps no per-element table), the
+ * theta faces at a pole carry no flux, and phase 4 applies the row's weighted theta mass inverse,
+ * which couples the rows b: it leaves the right-hand side in ax and a phase 4b applies it and the
+ * RK update.  2D only.  No auxiliary data (the model sees NULL): the plan never runs it for a model
+ * with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
                                               const int R, const int Q, const int TR, const int NX,

@@ -42,7 +42,8 @@ enum { DG_CUDA_KINDS = 16, DG_CUDA_XF_MAX = 2 };
       "update (neighbours' coefficients, flux variant 0)" s, "update (flux variant 1)" s,          \
       "update (neighbours' coefficients, flux variant 1)" s, "update (team, flux variant 0)" s,    \
       "update (team, traces at degree changes, flux variant 0)" s,                                 \
-      "update (team, flux variant 1)" s, "update (team, traces at degree changes, flux variant 1)" s
+      "update (team, flux variant 1)" s,                                                           \
+      "update (team, traces at degree changes, flux variant 1)" s
 typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per

@@ -15,6 +15,16 @@ static inline int dg_close(double a, double b, double atol, double rtol) {
   return fabs(a - b) <= atol + rtol * fabs(b);
 }
 
+/* || a - b || / || a || over n values (|| a - b || when a is 0). */
+static inline double test_rel_l2(const double *a, const double *b, long n) {
+  double num = 0, den = 0;
+  for (long i = 0; i < n; ++i) {
+    num += (a[i] - b[i]) * (a[i] - b[i]);
+    den += a[i] * a[i];
+  }
+  return sqrt(num / (den > 0 ? den : 1));
+}
+
 #define CHECK(cond, ...)                                                                           \
   do {                                                                                             \
     if (!(cond)) {                                                                                 \

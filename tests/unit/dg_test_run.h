@@ -181,14 +181,4 @@ static inline void test_refusal_setup(dg_grid *g, int nx, int ny, dg_degree_map 
   *mp = test_velocity_model(velocity);
 }
 
-/* || a - b || / || a || over n values (|| b || when a is 0). */
-static inline double test_rel_l2(const double *a, const double *b, long n) {
-  double num = 0, den = 0;
-  for (long i = 0; i < n; ++i) {
-    num += (a[i] - b[i]) * (a[i] - b[i]);
-    den += a[i] * a[i];
-  }
-  return sqrt(num / (den > 0 ? den : 1));
-}
-
 #endif

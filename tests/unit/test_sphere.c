@@ -343,12 +343,8 @@ static void test_team(void) {
         }
         unsetenv("DGRID_UPDATE");
         CHECK(n[0] == n[1], "%ld and %ld coefficients", n[0], n[1]);
-        double d2 = 0, a2 = 0;
-        for (long k = 0; k < n[0] && n[0] == n[1]; ++k) {
-          d2 += (c[1][k] - c[0][k]) * (c[1][k] - c[0][k]);
-          a2 += c[0][k] * c[0][k];
-        }
-        const double rel = sqrt(d2 / a2), drift = fabs(m1 - m0) / fabs(m0);
+        const double rel = test_rel_l2(c[0], c[1], n[0] == n[1] ? n[0] : 0);
+        const double drift = fabs(m1 - m0) / fabs(m0);
         printf("team, %s, %s map, degree %d: element vs team %.3e, team mass drift %.3e\n",
                flows[f], maps[i], r, rel, drift);
         CHECK(rel <= 1e-13, "%s %s %d: element and team updates differ by %.3e", flows[f], maps[i],

@@ -207,6 +207,10 @@ static int parse_word(const char *opt, const char *s, const char *words, char *o
 
 int dg_app_parse_path(const char *opt, const char *s, char *out, size_t cap) {
   if (s[0] == '\0') return dg_error(DG_ERR_ARG, "option %s: empty path", opt);
+  /* `--csv --help` must not write a file called --help; ./-x names such a file */
+  if (s[0] == '-')
+    return dg_error(DG_ERR_ARG, "option %s: '%s' looks like an option, not a path (write ./%s)",
+                    opt, s, s);
   if (strlen(s) >= cap)
     return dg_error(DG_ERR_ARG, "option %s: path longer than %zu", opt, cap - 1);
   strcpy(out, s);

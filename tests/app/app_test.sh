@@ -224,6 +224,8 @@ foo|advect: foo: cannot open: No such file or directory
 --beta 1,x|advect: option --beta: 'x' is not a finite number
 --output EMPTY|advect: option --output: empty path
 --map-file=|advect: option --map-file: empty path
+--output --help|advect: option --output: '--help' looks like an option, not a path (write ./--help)
+--map-file=-m|advect: option --map-file: '-m' looks like an option, not a path (write ./-m)
 --grid ball|advect: option --grid: 'ball' is not one of box, latlon
 --grid latlon --dim 3|advect: option --grid latlon: the sphere is 2D, --dim is 3
 --grid latlon --box 0,1,0,1|advect: option --box: not with --grid latlon (the sphere is implied)

@@ -243,6 +243,13 @@ for args in "--degrees 99" "--maps square" "--sizes 1Q" "--frobnicate 1" "--cell
   grep -q -- "${opt#--}" "$WORK/bad.err" || bad "'$args': message does not name $opt: $(cat "$WORK/bad.err")"
   [ -s "$WORK/bad.out" ] && bad "'$args': wrote to stdout"
 done
+# a path option followed by an option: refused, and no file named after it
+(cd "$WORK" && "$BENCH" --csv --help >bad.out 2>bad.err)
+rc=$?
+[ $rc -eq 2 ] || bad "'--csv --help': exit status $rc, expected 2"
+[ "$(cat "$WORK/bad.err")" = "bench: option --csv: '--help' looks like an option, not a path (write ./--help)" ] ||
+  bad "'--csv --help': $(cat "$WORK/bad.err")"
+[ -e "$WORK/--help" ] && bad "'--csv --help' wrote a file named --help"
 # --help: exit 0, usage on stdout
 "$BENCH" --help >"$WORK/help.out" 2>&1 || bad "--help: exit status $?"
 grep -q -- "--gridtools" "$WORK/help.out" || bad "--help does not describe --gridtools"

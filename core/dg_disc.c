@@ -327,6 +327,7 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   edge = NULL;
 
   if ((rc = build_basis(q, &d->basis))) goto fail;
+  if (d->metric && (rc = dg_disc_angle_table(d, d->basis.tt))) goto fail;
   if ((rc = be->basis_create(&d->basis_dev, &d->basis))) goto fail;
   for (int r = 0; d->own_q && r <= DG_MAX_DEGREE; ++r) {
     const bucket *b = &d->bk[r];

@@ -50,6 +50,16 @@ long dg_disc_geom_len(dg_disc *d) {
  * functions (degree K + r - 1 <= 2 q - 1 per coordinate) for K = rmax + 2. */
 static int trig_degree(const dg_disc *d) { return d->map.rmax + 2; }
 
+int dg_disc_angle_table(const dg_disc *d, dg_real *tt) {
+  double xr[DG_MAX_Q], tab[DG_TRIG_LEN];
+  for (int k = 0; k < d->q; ++k) xr[k] = (double)d->basis.x[k];
+  DG_CALL(dg_grid_trig_interp(trig_degree(d), 0, d->grid.h[0], d->q, xr, tab, DG_MAX_Q));
+  for (int i = 0; i < DG_TRIG_LEN; ++i) tt[i] = 0;
+  for (int i = 0; i < DG_TRIG_N; ++i)
+    for (int k = 0; k < d->q; ++k) tt[i * DG_MAX_Q + k] = (dg_real)tab[i * DG_MAX_Q + k];
+  return 0;
+}
+
 /* The sphere's row tables (docs/ARCHITECTURE.md): for row j and degree r,
  * T[b][b'] = 2 / (2 b + 1) W_{j,r}^-1[b][b'] / a^2, so that the update's
  * diagonal reference inverse (2 a + 1)(2 b + 1) / 4 completes the exact
@@ -58,7 +68,9 @@ static int trig_degree(const dg_disc *d) { return d->map.rmax + 2; }
  * interpolants of cos(m theta), sin(m theta) and their derivatives (the
  * wind, dg_grid_trig_interp); cos and sin of the row's two faces, from the
  * faces' coordinates as every row forms them (row j's plus face and row
- * j + 1's minus face: the same bits); the pole masks, 0 on a pole face. */
+ * j + 1's minus face: the same bits); the pole masks, 0 on a pole face;
+ * T e- and T e+ (e-[b] = (-1)^b, e+[b] = 1), the theta faces' liftings as the
+ * team update applies them where q = r + 1 (stencils/dg_team.h). */
 static int build_rows(dg_disc *d, dg_real *geom) {
   const dg_grid *g = &d->grid;
   const int q = d->q;
@@ -75,9 +87,17 @@ static int build_rows(dg_disc *d, dg_real *geom) {
     for (int j = 0; j < g->n[1]; ++j) {
       dg_real *t = geom + d->tab_off[r] + (long)j * row_len(r, q);
       DG_CALL(dg_grid_row_winv(g, j, r, q, x, w, winv));
-      for (int b = 0; b < N; ++b)
-        for (int bb = 0; bb < N; ++bb)
-          t[b * N + bb] = (dg_real)(2.0 / (2 * b + 1) * winv[b * N + bb] / a2);
+      for (int b = 0; b < N; ++b) {
+        double em = 0, ep = 0; /* T e- and T e+, summed from the double T */
+        for (int bb = 0; bb < N; ++bb) {
+          const double tb = 2.0 / (2 * b + 1) * winv[b * N + bb] / a2;
+          t[b * N + bb] = (dg_real)tb;
+          em += bb % 2 ? -tb : tb;
+          ep += tb;
+        }
+        t[DG_ROW_LIFT(N, q) + b] = (dg_real)em;
+        t[DG_ROW_LIFT(N, q) + N + b] = (dg_real)ep;
+      }
       for (int k = 0; k < q; ++k) {
         const double th = dg_grid_theta(g, j, x[k]);
         t[DG_ROW_JINV(N) + k] = (dg_real)(1.0 / (a2 * cos(th)));
@@ -125,16 +145,9 @@ int dg_disc_build_tables(dg_disc *d, int **nbr, dg_real **geom) {
      table (geom0 reals) */
   dg_real *gs = *geom ? *geom + d->geom0 : NULL;
   if (d->geom0 && d->bnd) dg_model_bdata(d->model, *geom);
-  if (d->geom0 && d->metric) { /* the angle table right before the first slot's: the
-                                   interpolants of cos(m d), sin(m d) on [0, h_0] and
-                                   their derivatives at the Gauss points */
-    double xr[DG_MAX_Q], tab[DG_TRIG_LEN];
-    for (int k = 0; k < d->q; ++k) xr[k] = (double)d->basis.x[k];
-    DG_CALL(dg_grid_trig_interp(trig_degree(d), 0, g->h[0], d->q, xr, tab, DG_MAX_Q));
-    for (int i = 0; i < DG_TRIG_N; ++i)
-      for (int k = 0; k < d->q; ++k)
-        gs[i * DG_MAX_Q + k - DG_TRIG_LEN] = (dg_real)tab[i * DG_MAX_Q + k];
-  }
+  if (d->geom0 && d->metric) /* the angle table right before the first slot's (the
+                                 basis's copy: the same bits) */
+    for (int i = 0; i < DG_TRIG_LEN; ++i) gs[i - DG_TRIG_LEN] = d->basis.tt[i];
   d->jump_sides = 0;
   for (long s = 0; s < d->nslots; ++s) {
     const long blk = s / W, lane = s % W, e = d->slot_elem[s];

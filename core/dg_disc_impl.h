@@ -95,6 +95,11 @@ static inline int dg_disc_wraps(const dg_grid *g, int d) {
  * slots', then (sphere) the row tables of every degree present; sets
  * d->tab_off (counted from the first slot's). */
 long dg_disc_geom_len(dg_disc *d);
+/* The sphere's angle table (DG_TRIG_LEN reals, dg_types.h): the interpolants
+ * of cos(m d), sin(m d) on [0, h_0] and their derivatives at the basis's
+ * Gauss points, [i][k]; kept in the basis (the team update reads it there,
+ * CUDA: from the constant bank) and before the first slot's geometry. */
+int dg_disc_angle_table(const dg_disc *d, dg_real *tt);
 
 /* Neighbour offsets and geometry per slot, built on the host into new
  * arrays *nbr and *geom (NULL where no model, sphere or boundary needs

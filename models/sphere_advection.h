@@ -78,6 +78,7 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
  * DG_MODEL_X_READS; the flow picks the copy at run time). */
 #define DG_MODEL_X_FLOWS 2
 DG_HD static inline int dg_model_x_flow(const dg_model_params *p) { return p->flow; }
+DG_HD static inline void dg_model_x_flow_set(dg_model_params *p, int v) { p->flow = v; }
 #define DG_SPHERE_READS_W0                                                                         \
   (DG_X_BIT(DG_X_DS(1, 1)) | DG_X_BIT(DG_X_C(0, 1)) | DG_X_BIT(DG_X_DC(1, 1)))
 #define DG_SPHERE_READS_W1 (DG_X_BIT(DG_X_DC(0, 1)) | DG_X_BIT(DG_X_C(1, 1)))

@@ -15,6 +15,7 @@ typedef struct {
   dg_real P[DG_MAX_Q][DG_MAX_Q];  /* P[a][k] = P_a(x_k), a <= DG_MAX_DEGREE */
   dg_real Pw[DG_MAX_Q][DG_MAX_Q]; /* Pw[a][k] = P_a(x_k) w_k: tests a point value */
   dg_real Dw[DG_MAX_Q][DG_MAX_Q]; /* Dw[a][k] = P_a'(x_k) w_k: tests a flux */
+  dg_real tt[DG_TRIG_LEN];        /* the sphere's angle table (dg_types.h), else 0 */
 } dg_basis;
 
 /* The tables as the stages read them: on the GPU the same struct; on the CPU
@@ -29,6 +30,7 @@ typedef struct {
   dg_tab P[DG_MAX_Q][DG_MAX_Q];
   dg_tab Pw[DG_MAX_Q][DG_MAX_Q];
   dg_tab Dw[DG_MAX_Q][DG_MAX_Q];
+  dg_real tt[DG_TRIG_LEN];
 } dg_stage_basis;
 #endif
 

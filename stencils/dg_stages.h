@@ -46,7 +46,9 @@
 #endif
 
 /* What a model's flux reads of the position (docs/MODELS.md): a model may
- * declare DG_MODEL_X_FLOWS variants, dg_model_x_flow(p) the running one, and
+ * declare DG_MODEL_X_FLOWS variants, dg_model_x_flow(p) the running one,
+ * dg_model_x_flow_set(p, v) to make v the running one (a copy for variant v
+ * sets it in its local parameters, so that the model's branch on it folds), and
  * for each the lanes of x that component d of its flux and wave speed read,
  * DG_MODEL_X_READS(v, d) (bit i: x[i]).  A backend may then run a copy of
  * the update per variant, XF = v a constant, that forms and copies only
@@ -678,7 +680,10 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
   const dg_lane *am = DG_MODEL_NAUX ? av : 0; /* the auxiliary values as the model sees them */
   /* local copies: the stores below could alias *A as far as the compiler
      knows, so without them every point would reload and re-broadcast these */
-  const dg_model_params mp = dg_model_unpack(&A->model);
+  dg_model_params mp = dg_model_unpack(&A->model);
+#if DG_MODEL_X_FLOWS
+  if (XF >= 0) dg_model_x_flow_set(&mp, XF); /* the copy's variant: the model's test folds */
+#endif
   const dg_real h[3] = {A->h[0], A->h[1], A->h[2]}, dt = A->dt, tm = A->t;
 
   /* scratch, see DG_STAGE_WORK */

@@ -24,7 +24,9 @@
  * or the trace pass's dg_face_dir).
  *
  * Phases (one variable shown; c the old coefficients, mode (a, b), point
- * (k, j), faces f = 2d + side; T = Q threads give one item per thread):
+ * (k, j), faces f = 2d + side; T = Q threads give one item per thread; as on
+ * a planar grid, x first: on the sphere the roles of x and y swap, see D1 in
+ * dg_stage_update_team):
  *   1. rows i:       load c[., i]; ax[k, i] = sum_a c[a, i] P_a(x_k); the
  *                    neighbours across the four faces collapsed onto their
  *                    facing sides at tangential index i
@@ -66,10 +68,12 @@
   for (int it##_turn = 0; it##_turn < ((n) + T - 1) / T; ++it##_turn)                              \
     for (int it = tid + it##_turn * T; it < (n) && it < tid + (it##_turn + 1) * T; it = (n))
 
-/* GCC 12 reports uo and un "maybe uninitialized" in this function's copies
+/* GCC 12 reports uo and un "maybe uninitialized" in dg_team_face's copies
  * for the sphere's model at 5 and 6 points (its wind reads more position
  * lanes since 2026-11-24), though dg_line writes all Q of them before the
- * loop reads them.  The pragma changes no code. */
+ * loop reads them, and rr in dg_stage_update_team's CPU copy (A->metric at
+ * run time), though only the sphere, which writes it, reads it.  The pragma,
+ * down to the end of dg_stage_update_team, changes no code. */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -141,9 +145,40 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
   for (int v = 0; v < NV; ++v) dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
-#pragma GCC diagnostic pop
-#endif
+/* The row's theta mass inverse T (dg_types.h: T = diag(2 / (2b + 1))
+ * W^-1 / a^2) applied to a line of theta modes r[b] in place.  With as many
+ * Gauss points as modes (Q = N) T is a pointwise scaling between two
+ * contractions: the Gauss rule makes P' W P = D = diag(2 / (2b + 1)), so P
+ * is invertible with P^-1 = D^-1 P' W, and W_row = P' W C P (C = cos theta
+ * at the points) gives T r = P' W J P D^-1 r, J = 1 / (a^2 cos theta) at the
+ * points (the row's DG_ROW_JINV): Q table entries instead of N^2, the same
+ * T to round-off.  With more points than modes, T from the table. */
+DG_HD static inline void dg_team_row_mass(const dg_sphere_src *S, const int uni,
+                                          const dg_stage_basis *B, const int N, const int Q,
+                                          dg_lane *r) {
+  if (Q == N) {
+    dg_lane h[DG_MAX_Q], jw[DG_MAX_Q];
+    DG_UNROLL
+    for (int b = 0; b < N; ++b) r[b] = r[b] * ((dg_real)(2 * b + 1) * (dg_real)0.5);
+    dg_line(r, 1, h, 1, N, Q, B->P, 1, 0);
+    dg_row_fetch(S->tab, S->off, uni, DG_ROW_JINV(N), Q, jw);
+    DG_UNROLL
+    for (int k = 0; k < Q; ++k) h[k] = h[k] * jw[k];
+    dg_line(h, 1, r, 1, Q, N, B->Pw, 0, 0);
+  } else {
+    dg_lane t[DG_MAX_Q], o[DG_MAX_Q];
+    DG_UNROLL
+    for (int b = 0; b < N; ++b) {
+      dg_row_fetch(S->tab, S->off, uni, b * N, N, t);
+      dg_lane acc = dg_lane_set(0);
+      DG_UNROLL
+      for (int bb = 0; bb < N; ++bb) acc += t[bb] * r[bb];
+      o[b] = acc;
+    }
+    DG_UNROLL
+    for (int b = 0; b < N; ++b) r[b] = o[b];
+  }
+}
 
 /* Mode (a, b) of variable v from its right-hand side: inverse diagonal
  * mass and the fused RK update; with traces at degree changes (TR) the new
@@ -173,12 +208,13 @@ DG_HD static inline void dg_team_rk(const dg_rk_coeffs *rk, dg_lane *c, const dg
  * dg_stage_update_xf: a copy per flux variant on the sphere (A->metric);
  * -1: A->metric says at run time, and the position gets every lane; -2: a
  * grid without metric, as a constant (CUDA's kernels for planar grids carry
- * none of the sphere's code; the sphere runs the variants' copies).  On the sphere the position is
- * its trigonometric entries (dg_point_trig at each point: the team keeps no per-element table), the
- * theta faces at a pole carry no flux, and phase 4 applies the row's weighted theta mass inverse,
- * which couples the rows b: it leaves the right-hand side in ax and a phase 4b applies it and the
- * RK update.  2D only.  No auxiliary data (the model sees NULL): the plan never runs it for a model
- * with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
+ * none of the sphere's code; the sphere runs the variants' copies, each with its variant set in
+ * its parameters, dg_model_x_flow_set).  On the sphere the position is its trigonometric entries
+ * (dg_point_trig: the team keeps no per-element table), the theta faces at a pole carry no flux,
+ * the lines run along theta first (D1 = 1: a phase-2 item is a row of points of one theta, a
+ * phase-4 item a line of theta modes), and phase 4 applies the row's weighted theta mass inverse
+ * along its line (dg_team_row_mass).  2D only.  No auxiliary data (the model sees NULL): the plan
+ * never runs it for a model with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
                                               const int R, const int Q, const int TR, const int NX,
@@ -203,12 +239,24 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     const dg_real *mtab = A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W);
     sph.off = dg_lane_load(geom);
     uni = dg_lane_uniform(sph.off);
-    sph.tab = mtab, sph.tt = mtab - DG_TRIG_LEN, sph.ft = geom + DG_W;
+    sph.tab = mtab, sph.ft = geom + DG_W;
   } else {
-    sph.off = dg_lane_set(0), sph.tab = sph.tt = sph.ft = 0;
+    sph.off = dg_lane_set(0), sph.tab = sph.ft = 0;
   }
-  const dg_model_params mp = dg_model_unpack(&A->model);
+  sph.tt = B->tt; /* on either path, so that CUDA reads it from the constant bank */
+  dg_model_params mp = dg_model_unpack(&A->model);
+#if DG_MODEL_X_FLOWS
+  if (XF >= 0) dg_model_x_flow_set(&mp, XF); /* the copy's variant: the model's test folds */
+#endif
   const dg_real h[2] = {A->h[0], A->h[1]}, dt = A->dt, tm = A->t;
+  /* The lines of phases 1 and 4 run along direction D1, phase 2's along D2:
+     x then y on a planar grid; on the sphere theta (y) first, so that a
+     phase-2 item (a row of points) reads the theta entries of its point
+     once, and a phase-4 item holds a whole line of theta modes for the
+     row's mass inverse.  sp, ss: the strides in c of the mode index along
+     D1 and along D2. */
+  const int D1 = sphere ? 1 : 0, D2 = 1 - D1;
+  const int sp = D1 ? N : 1, ss = D1 ? 1 : N;
   dg_lane *c = wk;               /* [v][M] the old coefficients */
   dg_lane *ax = c + NV * M;      /* [v][b][k] */
   dg_lane *ay = ax + NV * Q * N; /* [v][b][k] */
@@ -229,15 +277,16 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   if (needs_x) DG_UNROLL_ALL
   for (int e = 0; e < DIM; ++e) xc[e] = dg_lane_load(geom + (3 * e) * DG_W);
 
-  /* 1: row i of the coefficients, contracted along x; the neighbours'
-     facing sides at tangential index i */
+  /* 1: line i of the coefficients (mode i along D2), contracted along D1;
+     the neighbours' facing sides at tangential index i */
   DG_TEAM_ITEMS(i, N) {
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
-      dg_lane *ci = c + v * M + N * i;
+      dg_lane *ci = c + v * M + ss * i;
       DG_UNROLL
-      for (int a = 0; a < N; ++a) ci[a] = dg_lane_load(u + (long)(v * M + N * i + a) * DG_W);
-      dg_line(ci, 1, ax + v * Q * N + Q * i, 1, N, Q, B->P, 1, 0);
+      for (int a = 0; a < N; ++a)
+        ci[sp * a] = dg_lane_load(u + (long)(v * M + ss * i + sp * a) * DG_W);
+      dg_line(ci, sp, ax + v * Q * N + Q * i, 1, N, Q, B->P, 1, 0);
     }
     DG_UNROLL_ALL
     for (int f = 0; f < 4; ++f) {
@@ -273,27 +322,28 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   }
   DG_TEAM_SYNC();
 
-  /* 2: values and fluxes on column k of points, tested along y; own faces
-     at tangential index k */
+  /* 2: values and fluxes on line k of points (point k along D1), tested
+     along D2: the flux along D1 with the values (ax), the one along D2 with
+     the derivatives (ay); own faces at tangential index k */
   DG_TEAM_ITEMS(k, Q) {
     dg_lane U[DG_NVAR][DG_MAX_Q], Fx[DG_NVAR][DG_MAX_Q], Fy[DG_NVAR][DG_MAX_Q];
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) dg_line(ax + v * Q * N + k, Q, U[v], 1, N, Q, B->P, 1, 0);
-    if (needs_x) x[0] = xc[0] + (dg_real)0.5 * h[0] * B->x[k];
-    if (met) dg_point_trig(&sph, uni, Q, 0, k, XF, -1, x + DG_X_TRIG(0, 0));
+    if (needs_x) x[D1] = xc[D1] + (dg_real)0.5 * h[D1] * B->x[k];
+    if (met) dg_point_trig(&sph, uni, Q, D1, k, XF, -1, x + DG_X_TRIG(D1, 0));
     DG_UNROLL
     for (int j = 0; j < Q; ++j) {
       dg_lane up[DG_NVAR], f[DG_NVAR];
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = U[v][j];
-      if (needs_x) x[1] = xc[1] + (dg_real)0.5 * h[1] * B->x[j];
-      if (met) dg_point_trig(&sph, uni, Q, 1, j, XF, -1, x + DG_X_TRIG(1, 0));
-      dg_model_flux(&mp, up, 0, xm, tm, 0, f);
+      if (needs_x) x[D2] = xc[D2] + (dg_real)0.5 * h[D2] * B->x[j];
+      if (met) dg_point_trig(&sph, uni, Q, D2, j, XF, -1, x + DG_X_TRIG(D2, 0));
+      dg_model_flux(&mp, up, 0, xm, tm, D1, f);
       DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[0]);
-      dg_model_flux(&mp, up, 0, xm, tm, 1, f);
+      for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[D1]);
+      dg_model_flux(&mp, up, 0, xm, tm, D2, f);
       DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[1]);
+      for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[D2]);
 #if DG_MODEL_SOURCE
       dg_model_source(&mp, up, 0, xm, tm, f);
       DG_UNROLL_ALL
@@ -335,10 +385,10 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   }
   DG_TEAM_SYNC();
 
-  /* 4: volume tests along x, the liftings (the minus face adds F psi(-1) =
-     F (-1)^n, the plus face subtracts F), inverse mass and the RK update;
-     on the sphere the right-hand side of row b into ax's row b (which only
-     this item reads), for phase 4b */
+  /* 4: line b of modes (mode b along D2): volume tests along D1, the
+     liftings (the minus face adds F psi(-1) = F (-1)^n, the plus face
+     subtracts F), on the sphere the row's theta mass inverse along the line
+     (dg_team_row_mass), inverse mass and the RK update */
   const dg_rk_coeffs rk = A->rk;
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
@@ -357,32 +407,22 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
         for (int a = 0; a < N; ++a) r2[a] += r3[a];
       }
 #endif
+      dg_lane rr[DG_MAX_Q]; /* the sphere: the line's right-hand sides */
       DG_UNROLL
-      for (int a = 0; a < N; ++a) {
-        const dg_lane sx = a % 2 ? L[b] * (dg_real)-1 : L[b];
-        const dg_lane sy = b % 2 ? L[2 * N + a] * (dg_real)-1 : L[2 * N + a];
-        const dg_lane rhs = ((r1[a] + r2[a]) + (sx - L[N + b])) + (sy - L[3 * N + a]);
+      for (int e = 0; e < N; ++e) {                /* mode e along D1 */
+        const int a = D1 ? b : e, bm = D1 ? e : b; /* mode (a, bm) */
+        const dg_lane sx = a % 2 ? L[bm] * (dg_real)-1 : L[bm];
+        const dg_lane sy = bm % 2 ? L[2 * N + a] * (dg_real)-1 : L[2 * N + a];
+        const dg_lane rhs = ((r1[e] + r2[e]) + (sx - L[N + bm])) + (sy - L[3 * N + a]);
         if (met)
-          ax[v * Q * N + Q * b + a] = rhs;
+          rr[e] = rhs;
         else
-          dg_team_rk(&rk, c, rhs, v, a, b, N, dt, ku, u0, uw, TR);
+          dg_team_rk(&rk, c, rhs, v, a, bm, N, dt, ku, u0, uw, TR);
       }
-    }
-  }
-  if (met) {
-    DG_TEAM_SYNC();
-    /* 4b: rows b: the row's weighted theta mass inverse over the rows'
-       right-hand sides (dg_row_mass's sums, in its order), the RK update */
-    DG_TEAM_ITEMS(b, N) {
-      dg_lane t[DG_MAX_Q];
-      dg_row_fetch(sph.tab, sph.off, uni, b * N, N, t);
-      DG_UNROLL_ALL
-      for (int v = 0; v < NV; ++v) DG_UNROLL
-      for (int a = 0; a < N; ++a) {
-        dg_lane acc = dg_lane_set(0);
+      if (met) {
+        dg_team_row_mass(&sph, uni, B, N, Q, rr);
         DG_UNROLL
-        for (int bb = 0; bb < N; ++bb) acc += t[bb] * ax[v * Q * N + Q * bb + a];
-        dg_team_rk(&rk, c, acc, v, a, b, N, dt, ku, u0, uw, TR);
+        for (int e = 0; e < N; ++e) dg_team_rk(&rk, c, rr[e], v, b, e, N, dt, ku, u0, uw, TR);
       }
     }
   }
@@ -414,5 +454,8 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     }
   }
 }
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif

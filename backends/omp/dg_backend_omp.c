@@ -53,6 +53,7 @@ static int be_basis_create(void **handle, const dg_basis *b) {
       c->Dw[a][k] = dg_lane_set(b->Dw[a][k]);
     }
   }
+  for (int i = 0; i < DG_TRIG_LEN; ++i) c->tt[i] = b->tt[i];
   *handle = c;
   return 0;
 }

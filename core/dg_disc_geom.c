@@ -68,9 +68,7 @@ int dg_disc_angle_table(const dg_disc *d, dg_real *tt) {
  * interpolants of cos(m theta), sin(m theta) and their derivatives (the
  * wind, dg_grid_trig_interp); cos and sin of the row's two faces, from the
  * faces' coordinates as every row forms them (row j's plus face and row
- * j + 1's minus face: the same bits); the pole masks, 0 on a pole face;
- * T e- and T e+ (e-[b] = (-1)^b, e+[b] = 1), the theta faces' liftings as the
- * team update applies them where q = r + 1 (stencils/dg_team.h). */
+ * j + 1's minus face: the same bits); the pole masks, 0 on a pole face. */
 static int build_rows(dg_disc *d, dg_real *geom) {
   const dg_grid *g = &d->grid;
   const int q = d->q;
@@ -87,17 +85,9 @@ static int build_rows(dg_disc *d, dg_real *geom) {
     for (int j = 0; j < g->n[1]; ++j) {
       dg_real *t = geom + d->tab_off[r] + (long)j * row_len(r, q);
       DG_CALL(dg_grid_row_winv(g, j, r, q, x, w, winv));
-      for (int b = 0; b < N; ++b) {
-        double em = 0, ep = 0; /* T e- and T e+, summed from the double T */
-        for (int bb = 0; bb < N; ++bb) {
-          const double tb = 2.0 / (2 * b + 1) * winv[b * N + bb] / a2;
-          t[b * N + bb] = (dg_real)tb;
-          em += bb % 2 ? -tb : tb;
-          ep += tb;
-        }
-        t[DG_ROW_LIFT(N, q) + b] = (dg_real)em;
-        t[DG_ROW_LIFT(N, q) + N + b] = (dg_real)ep;
-      }
+      for (int b = 0; b < N; ++b)
+        for (int bb = 0; bb < N; ++bb)
+          t[b * N + bb] = (dg_real)(2.0 / (2 * b + 1) * winv[b * N + bb] / a2);
       for (int k = 0; k < q; ++k) {
         const double th = dg_grid_theta(g, j, x[k]);
         t[DG_ROW_JINV(N) + k] = (dg_real)(1.0 / (a2 * cos(th)));

@@ -105,16 +105,13 @@
  * 1 / (a^2 cos theta) at the q points, the row's interpolants of cos(m
  * theta), sin(m theta) and their derivatives there [i][q] (DG_X_TRIG's
  * order), and cos, sin of the theta faces and their pole masks [cos-, sin-,
- * cos+, sin+, mask-, mask+], and the mass inverse applied to the theta faces' test
- * values, T e- and T e+ (e-[b] = (-1)^b, e+[b] = 1: the theta liftings of the
- * team update, dg_team.h). */
+ * cos+, sin+, mask-, mask+]. */
 #define DG_GEOM_METRIC    5
 #define DG_TRIG_LEN       (DG_TRIG_N * DG_MAX_Q)
 #define DG_ROW_JINV(n)    ((n) * (n))
 #define DG_ROW_TRIG(n, q) ((n) * (n) + (q))
 #define DG_ROW_FACE(n, q) ((n) * (n) + (1 + DG_TRIG_N) * (q))
-#define DG_ROW_LIFT(n, q) ((n) * (n) + (1 + DG_TRIG_N) * (q) + 6)
-#define DG_ROW_LEN(n, q)  ((n) * (n) + (1 + DG_TRIG_N) * (q) + 6 + 2 * (n))
+#define DG_ROW_LEN(n, q)  ((n) * (n) + (1 + DG_TRIG_N) * (q) + 6)
 
 /* A stage helper for rare work (a face on a boundary side), kept out of
  * line: inlined, its code was copied into every unrolled face point of the

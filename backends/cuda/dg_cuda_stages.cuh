@@ -173,21 +173,31 @@ __host__ __device__ constexpr int dg_cuda_max(int a, int b) { return a > b ? a :
 #ifndef DG_CUDA_TEAM_MIN_REGS
 #define DG_CUDA_TEAM_MIN_REGS 56
 #endif
+/* The same for the sphere's copies (XF >= 0), whose phase-2 item also forms
+ * the wind and the metric at its points: with 64, degree 4 at q = 5 runs 6
+ * blocks that spill less instead of 7, the faster; a higher floor costs
+ * degree 5 a block per SM and made it slower (BENCHMARKS.md, the sphere's
+ * register floor). */
+#ifndef DG_CUDA_TEAM_SPHERE_MIN_REGS
+#define DG_CUDA_TEAM_SPHERE_MIN_REGS 64
+#endif
 /* The __launch_bounds__ minimum of blocks per SM: as many as shared memory
  * holds (228 KB, 1 KB reserved per block), so that registers do not cut the
  * occupancy below that (degree 7: 80 registers, 3 blocks, no spills), but no
- * more than leave DG_CUDA_TEAM_MIN_REGS registers per thread; 1 to 32. */
-__host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q) {
+ * more than leave `regs` registers per thread; 1 to 32. */
+__host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q, int regs) {
   return dg_cuda_max(1, dg_cuda_min(dg_cuda_min(228 * 1024 / (dg_cuda_team_bytes(r, q) + 1024),
-                                                65536 / DG_CUDA_TEAM_MIN_REGS /
-                                                    (DG_W * dg_cuda_team_threads(r, q))),
+                                                65536 / regs / (DG_W * dg_cuda_team_threads(r, q))),
                                     32));
 }
 
 /* XF: -2 (kinds 3..5) a grid without metric; the sphere runs a copy per
  * flux variant (kinds 12..15, XF >= 0). */
 template <int R, int Q, bool TR, bool NX, int XF = -2>
-__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q), dg_cuda_team_min_blocks(R, Q))
+__global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q),
+                                  dg_cuda_team_min_blocks(R, Q,
+                                                          XF >= 0 ? DG_CUDA_TEAM_SPHERE_MIN_REGS
+                                                                  : DG_CUDA_TEAM_MIN_REGS))
     dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
                         const __grid_constant__ dg_basis b) {
   extern __shared__ dg_real dg_cuda_team_smem[];

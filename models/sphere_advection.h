@@ -74,7 +74,7 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
  * folds here. */
 /* What the wind reads of the position, per flow and component d (both the
  * flux and the wave speed): the entries of dg_model_velocity below, no
- * coordinate.  A backend may then form and copy only these (dg_stages.h,
+ * coordinate.  A backend may then form and copy only these (dg_stage_model.h,
  * DG_MODEL_X_READS; the flow picks the copy at run time). */
 #define DG_MODEL_X_FLOWS 2
 DG_HD static inline int dg_model_x_flow(const dg_model_params *p) { return p->flow; }

@@ -16,7 +16,7 @@ typedef struct {
   int team;         /* team kernels: threads per element (blockDim.y), else 0 */
   int smem;         /* team kernels: dynamic shared memory per block (bytes) */
   /* kinds 1 and 2 of a model with flux variants (DG_MODEL_X_FLOWS,
-     stencils/dg_stages.h): the running variant v, whose copy (kind 8 + 2 v
+     stencils/dg_stage_model.h): the running variant v, whose copy (kind 8 + 2 v
      and 9 + 2 v) forms only the position's lanes that v reads; else NULL */
   int (*x_flow)(const dg_stage_args *a);
 } dg_cuda_kernel;

@@ -1,5 +1,5 @@
 /* test_boundary.c - boundary sides of a box (dg_grid_set_bc; the stages'
- * exterior states, stencils/dg_stages.h dg_exterior).
+ * exterior states, stencils/dg_stage_model.h dg_exterior).
  *   advection  inflow on the upwind sides (data: the exact solution, a
  *              Gaussian that crosses them), outflow downwind, beta = (1, 0.5):
  *              L2 rates r + 1 within 0.3 for r = 1..4 on uniform maps, at

@@ -1,16 +1,20 @@
 /* dg_sop_cuda.cu - the CUDA driver of the solvers' element functions
  * (dg_sipg_elem.h) around the operator apply, its diagonal, the element-block
  * solve and the level transfers, the same element functions as the OpenMP
- * driver (dg_sop_omp.c).  Two thread organisations:
- *   team     (uniform-degree levels of degree 1..7, the default for the
- *            apply and the block solve): a team of (r+1)^dim threads per
- *            element contracting in shared memory (dg_sop_cuda_team_t.h);
+ * driver (dg_sop_omp.c).  Three thread organisations:
+ *   line     (2D uniform-degree levels of degree 1..7, the default there for
+ *            the apply, the block solve and the smoother's fused step): a
+ *            thread per line of an element, the lines' contractions in
+ *            registers (dg_sop_cuda_line_t.h);
+ *   team     (3D uniform-degree levels of degree 1..7, and 2D ones with
+ *            DGRID_CUDA_SOP=team): a team of (r+1)^dim threads per element
+ *            contracting in shared memory (dg_sop_cuda_team_t.h);
  *   element  one thread per element (variable-degree levels, the diagonal,
- *            the transfers; everything when DGRID_CUDA_SOP=element, for an
- *            A/B in one build).
+ *            the transfers; everything when DGRID_CUDA_SOP=element).
+ * DGRID_CUDA_SOP picks one for an A/B in one build.
  * The 1D tables are the same for every level: they live in constant memory
- * (uniform reads of the element kernels) and in global memory (the team
- * kernels stage them in shared memory), uploaded once. */
+ * (uniform reads of the element and line kernels) and in global memory (the
+ * team kernels stage them in shared memory), uploaded once. */
 #include "dg_sblock_internal.h"
 #include "dg_sop_team.h"
 
@@ -29,7 +33,8 @@ __constant__ dg_stab_f c_tab_f;
 __device__ dg_stab_d g_tab_d;
 __device__ dg_stab_f g_tab_f;
 int tabs_ready = 0;
-int use_team = 1; /* DGRID_CUDA_SOP: team (1) or element (0) */
+int use_team = 1; /* DGRID_CUDA_SOP: line or team (1) or element (0) */
+int use_line = 1; /* DGRID_CUDA_SOP: line (1, the default) or not (0) */
 const int kThreads = 128;
 
 int cuda_fail(cudaError_t e, const char *what) {
@@ -42,12 +47,17 @@ int tables(const dg_sop *op) {
   if (tabs_ready) return 0;
   const char *plan = getenv("DGRID_CUDA_SOP");
   if (plan && *plan) {
-    if (!strcmp(plan, "team"))
+    if (!strcmp(plan, "line")) {
+      use_team = use_line = 1;
+    } else if (!strcmp(plan, "team")) {
       use_team = 1;
-    else if (!strcmp(plan, "element"))
-      use_team = 0;
-    else
-      return dg_error(DG_ERR_ARG, "cuda solvers: DGRID_CUDA_SOP='%s': need team or element", plan);
+      use_line = 0;
+    } else if (!strcmp(plan, "element")) {
+      use_team = use_line = 0;
+    } else {
+      return dg_error(DG_ERR_ARG, "cuda solvers: DGRID_CUDA_SOP='%s': need line, team or element",
+                      plan);
+    }
   }
   cudaError_t e = cudaMemcpyToSymbol(c_tab_d, &op->tab_d, sizeof(dg_stab_d));
   if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_tab_f, &op->tab_f, sizeof(dg_stab_f));
@@ -62,16 +72,22 @@ int tables(const dg_sop *op) {
 #define DG_SN(x)  x##_d
 #define DG_STAB_G g_tab_d
 #include "dg_sop_cuda_team_t.h"
+#undef DG_STAB_G
+#define DG_STAB_C c_tab_d
+#include "dg_sop_cuda_line_t.h"
+#undef DG_STAB_C
 #undef DG_SR
 #undef DG_SN
-#undef DG_STAB_G
 #define DG_SR     float
 #define DG_SN(x)  x##_f
 #define DG_STAB_G g_tab_f
 #include "dg_sop_cuda_team_t.h"
+#undef DG_STAB_G
+#define DG_STAB_C c_tab_f
+#include "dg_sop_cuda_line_t.h"
+#undef DG_STAB_C
 #undef DG_SR
 #undef DG_SN
-#undef DG_STAB_G
 
 int launched(const char *what) {
   const cudaError_t e = cudaGetLastError();
@@ -248,18 +264,37 @@ int team_level(const dg_sop *op) {
     break;                                                                                         \
   }
 #define DG_TEAM(kern, launch_args, deg, dim) DG_BY_DIM(DG_TEAM_DEGS, kern, launch_args, deg, dim)
+
+/* The line kernels on a 2D team level (unless DGRID_CUDA_SOP=team). */
+int line_level(const dg_sop *op) { return use_line && op->g.dim == 2 && team_level(op); }
+#define DG_LINE_LAUNCH(name, d, D)                                                                 \
+  name<d>                                                                                          \
+      <<<(unsigned)((ne + line_shape<d>::epb - 1) / line_shape<d>::epb), line_shape<d>::threads>>>
+#define DG_LINE(kern, launch_args, deg) DG_TEAM_DEGS(kern, launch_args, deg, 2)
 #define DG_TEAM_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + team_shape<d, D>::epb - 1) / team_shape<d, D>::epb),               \
                team_shape<d, D>::threads>>>
 
 void team_apply(const dg_sop *op, const double *x, double *y) {
   const int ne = (int)op->g.nelem;
+  if (line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_d, d, D)
+    DG_LINE(DG_K, (op->args_d, ne, x, y), op->runi);
+#undef DG_K
+    return;
+  }
 #define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_d, d, D)
   DG_TEAM(DG_K, (op->args_d, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
 }
 void team_apply(const dg_sop *op, const float *x, float *y) {
   const int ne = (int)op->g.nelem;
+  if (line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_f, d, D)
+    DG_LINE(DG_K, (op->args_f, ne, x, y), op->runi);
+#undef DG_K
+    return;
+  }
 #define DG_K(d, D) DG_TEAM_LAUNCH(k_team_apply_f, d, D)
   DG_TEAM(DG_K, (op->args_f, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
@@ -270,7 +305,7 @@ template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
   const long ne = op->g.nelem;
   if (ne && team_level(op)) {
     team_apply(op, x, y);
-    return launched("operator kernel (team)");
+    return launched("operator kernel (line or team)");
   }
   if (ne) k_apply<R, typename sargs<R>::type><<<grid(ne), kThreads>>>(args(op, R(0)), ne, x, y);
   return launched("operator kernel");
@@ -311,6 +346,12 @@ int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
+  if (ne && line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_block_d, d, D)
+    DG_LINE(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi);
+#undef DG_K
+    return launched("block Jacobi kernel (line)");
+  }
   if (ne && team_level(op)) {
 #define DG_K(d, D) DG_TEAM_LAUNCH(k_team_block_d, d, D)
     DG_TEAM(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi, op->g.dim);
@@ -330,6 +371,12 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
+  if (ne && line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_block_f, d, D)
+    DG_LINE(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi);
+#undef DG_K
+    return launched("block Jacobi kernel (line)");
+  }
   if (ne && team_level(op)) {
 #define DG_K(d, D) DG_TEAM_LAUNCH(k_team_block_f, d, D)
     DG_TEAM(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi,
@@ -350,6 +397,12 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
+  if (ne && line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_d, d, D)
+    DG_LINE(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi);
+#undef DG_K
+    return launched("smoother kernel (line)");
+  }
   if (ne && team_level(op)) {
 #define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_d, d, D)
     DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
@@ -366,6 +419,13 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
+  if (ne && line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_f, d, D)
+    DG_LINE(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
+            op->runi);
+#undef DG_K
+    return launched("smoother kernel (line)");
+  }
   if (ne && team_level(op)) {
 #define DG_K(d, D) DG_TEAM_LAUNCH(k_team_resid_block_f, d, D)
     DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),

@@ -1,6 +1,6 @@
 /* dg_sop_team.h - the shape of the CUDA driver's team kernels
- * (dg_sop_cuda_team_t.h), shared by dg_sop_cuda.cu and the host emulation
- * test (tests/solvers/test_solvers_team.cpp, which defines __device__ and
+ * (dg_sop_cuda_team_t.h) and line kernels (dg_sop_cuda_line_t.h), shared by dg_sop_cuda.cu and the
+ * host emulation test (tests/solvers/test_solvers_team.cpp, which defines __device__ and
  * __forceinline__ for the host).  C++ only. */
 #ifndef DG_SOP_TEAM_H
 #define DG_SOP_TEAM_H
@@ -23,6 +23,17 @@ template <int DEG, int DIM> struct team_shape {
   static const int nt = DIM == 3 ? n * n : n;
   static const int epb = nm >= kTeamThreads ? 1 : kTeamThreads / nm;
   static const int threads = epb * nm;
+};
+
+/* The line kernels' shape (dg_sop_cuda_line_t.h, 2D) for degree DEG: n
+   threads per element (one per line), nm modes per element, epb elements per
+   block of threads threads. */
+const int kLineThreads = 128;
+template <int DEG> struct line_shape {
+  static const int n = DEG + 1;
+  static const int nm = n * n;
+  static const int epb = kLineThreads / n;
+  static const int threads = epb * n;
 };
 
 #endif

@@ -1,5 +1,6 @@
 /* test_solvers_team.cpp - the CUDA driver's team kernels
- * (solvers/dg_sop_cuda_team_t.h) run on the host: one std::thread per CUDA
+ * (solvers/dg_sop_cuda_team_t.h) and 2D line kernels
+ * (solvers/dg_sop_cuda_line_t.h) run on the host: one std::thread per CUDA
  * thread, a barrier for __syncthreads, static storage for __shared__.  The
  * apply, the block solve and the fused smoother step must give what the
  * element functions they divide between the threads give (dg_sipg_elem_r,
@@ -7,7 +8,9 @@
  * without fma contraction: 0 measured at -O2), in 2D and 3D, degrees 1..7, periodic
  * and Dirichlet sides, penalty degrees above the degrees, grids whose rows
  * are not multiples of a block's elements (neighbours in and out of the
- * block, idle threads in the last block).  A check that needs no GPU: the
+ * block, idle threads in the last block); the line kernels (another order of
+ * the same operations) on 2D grids of one and of several blocks, with the
+ * one-penalty-degree shortcut and without.  A check that needs no GPU: the
  * CUDA build runs the same kernels (gpu.solver_consistency compares them with
  * the OpenMP build).  usage: test_solvers_team */
 #include <cmath>
@@ -33,9 +36,12 @@ dg_stab_f g_tab_f;
 #define DG_SN(x)  x##_d
 #define DG_STAB_G g_tab_d
 #include "dg_sop_cuda_team_t.h"
+#undef DG_STAB_G
+#define DG_STAB_C g_tab_d
+#include "dg_sop_cuda_line_t.h"
 #undef DG_SR
 #undef DG_SN
-#undef DG_STAB_G
+#undef DG_STAB_C
 
 double urand() { return rand() / (double)RAND_MAX - 0.5; }
 
@@ -74,6 +80,7 @@ template <int DEG, int DIM> int check(int nx, int ny, int nz, int bcx, int bcy, 
   A.deg = deg.data();
   A.pdeg = pdeg.data();
   A.off = off.data();
+  if (!pen) A.pdu1 = DEG + 1; /* one penalty degree: the line kernels' shortcut */
   std::vector<double> u(len), b(len), y0(len), y1(len, 1e300), z0(len), z1(len, 1e300), p0(len),
       p1(len, 1e300), t(len);
   for (auto &v : u) v = urand();
@@ -106,7 +113,21 @@ template <int DEG, int DIM> int check(int nx, int ny, int nz, int bcx, int bcy, 
   launch(nb, S::threads, [=] { k_team_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
   launch(nb, S::threads,
          [=] { k_team_resid_block_d<DEG, DIM>(A, n, up, bp, kp, Vs, ls, shift, pp); });
-  const double da = maxdiff(y0, y1), db = maxdiff(z0, z1), dr = maxdiff(p0, p1);
+  double da = maxdiff(y0, y1), db = maxdiff(z0, z1), dr = maxdiff(p0, p1);
+  if (DIM == 2) {
+    /* the line kernels (2D) */
+    typedef line_shape<DEG> L;
+    const int nl = (int)((ne + L::epb - 1) / L::epb);
+    std::fill(y1.begin(), y1.end(), 1e300);
+    std::fill(z1.begin(), z1.end(), 1e300);
+    std::fill(p1.begin(), p1.end(), 1e300);
+    launch(nl, L::threads, [=] { k_line_apply_d<DEG>(A, n, up, yp); });
+    launch(nl, L::threads, [=] { k_line_block_d<DEG>(n, kp, Vs, ls, shift, up, zp); });
+    launch(nl, L::threads, [=] { k_line_resid_block_d<DEG>(A, n, up, bp, kp, Vs, ls, shift, pp); });
+    da = std::fmax(da, maxdiff(y0, y1));
+    db = std::fmax(db, maxdiff(z0, z1));
+    dr = std::fmax(dr, maxdiff(p0, p1));
+  }
   /* the same operations in the same order: equal bits, but where the compiler
      contracts a * b + c into an fma in one loop nest and not in the other
      (-march=native: differences of 1e-16 .. 1e-14 measured) */
@@ -130,9 +151,15 @@ int main(void) {
   fail |= check<3, 2>(5, 4, 1, 0, 0, 0);
   fail |= check<5, 2>(6, 3, 1, 1, 1, 1);
   fail |= check<7, 2>(3, 2, 1, 0, 1, 0);
+  /* several blocks of the line kernels (neighbours in and out of a block) */
+  fail |= check<2, 2>(11, 9, 1, 1, 0, 0);
+  fail |= check<4, 2>(10, 6, 1, 0, 1, 1);
+  fail |= check<5, 2>(13, 7, 1, 1, 1, 0);
+  fail |= check<6, 2>(8, 5, 1, 0, 0, 1);
+  fail |= check<7, 2>(9, 5, 1, 1, 0, 0);
   fail |= check<1, 3>(5, 3, 2, 1, 0, 1);
   fail |= check<2, 3>(3, 2, 2, 0, 1, 0);
   fail |= check<4, 3>(2, 2, 2, 1, 1, 1);
-  printf("%s\n", fail ? "FAILED" : "the team kernels agree with the element functions");
+  printf("%s\n", fail ? "FAILED" : "the team and line kernels agree with the element functions");
   return fail;
 }

@@ -11,7 +11,9 @@
  *   poisson --throughput [--dim 2] [--n 256] [--r 3] [--repeat 20]
  *   (--table and --throughput take --clock wall|cpu: wall by default; --smoother:
  *   what the Chebyshev smoother accelerates, element-block Jacobi or the
- *   additive vertex-patch Schwarz method, docs/MULTIGRID.md)
+ *   additive vertex-patch Schwarz method, docs/MULTIGRID.md; every form takes
+ *   --coarse-dense N: the coarsest level is solved by its dense pseudo-inverse
+ *   up to N unknowns, by CG above, 0: always CG; default 256)
  *
  * One solve prints a progress line per iteration (relative residual) and the
  * L2 error; --out writes the solution as a dgrid snapshot (HDF5,
@@ -52,6 +54,7 @@ static void monitor(void *ctx, int it, double rel) {
 }
 
 static int g_smoother = DG_MG_BLOCK; /* --smoother */
+static long g_coarse_dense = -1;     /* --coarse-dense (-1: the library's default) */
 
 static int g_cpu_clock; /* --clock cpu: process CPU time (a shared machine's wall time
                            measures the other users' load; use with one thread) */
@@ -90,6 +93,7 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
   dg_mg_opts mo = dg_mg_default_opts();
   mo.smooth_deg = smooth;
   mo.smoother = g_smoother;
+  if (g_coarse_dense >= 0) mo.coarse_dense_max = g_coarse_dense;
   DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
   P->n = dg_sop_len(P->op);
   P->b = dg_svec_alloc(sizeof(double) * (size_t)P->n);
@@ -292,7 +296,7 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
   dg_mg_reset_work(P.mg);
   DG_CALL(dg_mg_cycle_d(P.mg, P.b, x));
   dg_mg_work(P.mg, &w, &cyc);
-  printf("  one V(%d,%d) cycle = %.2f fine-level operator applications (all levels, coarse CG "
+  printf("  one V(%d,%d) cycle = %.2f fine-level operator applications (all levels, coarse solve "
          "included); its time = %.1f fine-level applications' (double)\n",
          smooth, smooth, w, cd / bd);
   dg_svec_free(x);
@@ -377,6 +381,14 @@ int main(int argc, char **argv) {
         return 2;
       }
       g_smoother = !strcmp(v, "patch") ? DG_MG_PATCH : DG_MG_BLOCK;
+      ++i;
+    } else if (!strcmp(a, "--coarse-dense") && v) {
+      char *end;
+      g_coarse_dense = strtol(v, &end, 10);
+      if (end == v || *end || g_coarse_dense < 0) {
+        fprintf(stderr, "poisson: --coarse-dense %s: expected a count of unknowns >= 0\n", v);
+        return 2;
+      }
       ++i;
     } else if (!strcmp(a, "--out") && v) {
       out = v;

@@ -20,6 +20,7 @@ dg_mg_opts dg_mg_default_opts(void) {
   o.cycle = DG_MG_V;
   o.coarse_min = 2;
   o.coarse_rtol = 1e-12;
+  o.coarse_dense_max = 256;
   o.precisions = DG_MG_DOUBLE | DG_MG_FLOAT;
   o.smoother = DG_MG_BLOCK;
   return o;
@@ -185,13 +186,15 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   if (!fine || !o) return dg_error(DG_ERR_ARG, "dg_mg_create: NULL argument");
   if (o->smooth_deg < 1 || !(o->smooth_range == 0 || o->smooth_range > 1) ||
       !(o->eig_safety >= 1) || o->eig_its < 2 || o->coarse_min < 1 || !(o->coarse_rtol > 0) ||
-      !(o->precisions & 3) || (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
+      o->coarse_dense_max < 0 || !(o->precisions & 3) ||
+      (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
       (o->smoother != DG_MG_POINT && o->smoother != DG_MG_BLOCK && o->smoother != DG_MG_PATCH))
     return dg_error(DG_ERR_ARG,
                     "dg_mg_create: bad options (smoothing degree %d, range %g, "
-                    "safety %g, Lanczos steps %d, coarse_min %d, coarse tol %g)",
+                    "safety %g, Lanczos steps %d, coarse_min %d, coarse tol %g, dense coarse "
+                    "solve up to %ld unknowns)",
                     o->smooth_deg, o->smooth_range, o->eig_safety, o->eig_its, o->coarse_min,
-                    o->coarse_rtol);
+                    o->coarse_rtol, o->coarse_dense_max);
   dg_mg *mg = calloc(1, sizeof *mg);
   const int maxl = 64;
   if (mg) mg->lev = calloc(maxl, sizeof(dg_mg_level));
@@ -247,6 +250,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
         rc = dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
         goto fail;
       }
+    if ((rc = dg_mg_coarse_setup(mg))) goto fail;
   }
   if (!(o->precisions & DG_MG_DOUBLE)) /* the double vectors served the setup only: a
                                           float-only hierarchy has no mixed cycle */
@@ -279,6 +283,7 @@ void dg_mg_destroy(dg_mg **mgp) {
   }
   dg_svec_free(mg->cd[0]);
   dg_svec_free(mg->cd[1]);
+  dg_svec_free(mg->cinv);
   free(mg->lev);
   free(mg);
   *mgp = NULL;
@@ -310,9 +315,9 @@ void dg_mg_describe(const dg_mg *mg, char *buf, size_t cap) {
     if (l == mg->nl - 1)
       w = snprintf(buf + k, cap - k,
                    "level %d (%c): %d x %d x %d elements, "
-                   "degrees %d..%d, %ld unknowns, fp64 CG\n",
+                   "degrees %d..%d, %ld unknowns, %s\n",
                    l, mg->lev[l].kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
-                   mg->lev[l].n);
+                   mg->lev[l].n, mg->cinv ? "fp64 dense pseudo-inverse" : "fp64 CG");
     if (w < 0) break;
     k += (size_t)w;
   }

@@ -7,7 +7,8 @@
  * elements agglomerated into one of the lowest child degree (the coarse space
  * is a subspace of the fine one: exact embedding, restriction its transpose)
  * while every direction has an even count >= 2 coarse_min; the coarsest level
- * is solved by fp64 CG with Jacobi to coarse_rtol in both precisions.
+ * is solved in fp64 in both precisions: by its dense pseudo-inverse when it
+ * is small (coarse_dense_max), else by CG with Jacobi to coarse_rtol.
  * Smoother: Chebyshev acceleration of degree `smooth_deg` of D^-1 (element-block
  * or point Jacobi, or additive vertex-patch Schwarz) on [lmax/smooth_range,
  * lmax], lmax = eig_safety x the Lanczos estimate of the largest eigenvalue of
@@ -30,26 +31,30 @@ enum { DG_MG_DOUBLE = 1, DG_MG_FLOAT = 2 };
 enum { DG_MG_POINT = 0, DG_MG_BLOCK = 1, DG_MG_PATCH = 2 };
 
 typedef struct {
-  int smooth_deg;      /* Chebyshev degree = pre- and post-smoothing steps (6: V(6,6)) */
-  double smooth_range; /* lmax / lmin of the smoothed interval; 0: the smoother's own (15 for
-                          Jacobi, 4 for the vertex patches) */
-  double eig_safety;   /* factor on the Lanczos estimate of lmax */
-  int eig_its;         /* Lanczos steps per level */
-  int cycle;           /* DG_MG_V or DG_MG_F */
-  int coarse_min;      /* elements per direction the h-coarsening stops at */
-  double coarse_rtol;  /* relative residual of the fp64 coarse solve */
-  int precisions;      /* DG_MG_DOUBLE and/or DG_MG_FLOAT: the cycles to set up */
-  int smoother;        /* what Chebyshev accelerates: DG_MG_BLOCK (element-block Jacobi),
-                          DG_MG_POINT (point Jacobi) or DG_MG_PATCH (additive vertex-patch
-                          Schwarz, dg_spatch.h; element blocks on levels of mixed degree) */
-  int fine_penalty;    /* 1: coarse levels keep the fine penalty (Galerkin for uniform maps);
-                          0: rediscretised (penalty from each level's degrees and sizes) */
+  int smooth_deg;        /* Chebyshev degree = pre- and post-smoothing steps (6: V(6,6)) */
+  double smooth_range;   /* lmax / lmin of the smoothed interval; 0: the smoother's own (15 for
+                            Jacobi, 4 for the vertex patches) */
+  double eig_safety;     /* factor on the Lanczos estimate of lmax */
+  int eig_its;           /* Lanczos steps per level */
+  int cycle;             /* DG_MG_V or DG_MG_F */
+  int coarse_min;        /* elements per direction the h-coarsening stops at */
+  double coarse_rtol;    /* relative residual of the fp64 coarse CG */
+  long coarse_dense_max; /* the coarsest level is solved by its dense pseudo-inverse (one fp64
+                            matrix-vector product) when it has at most this many unknowns, by
+                            fp64 CG with Jacobi otherwise (0: always CG) */
+  int precisions;        /* DG_MG_DOUBLE and/or DG_MG_FLOAT: the cycles to set up */
+  int smoother;          /* what Chebyshev accelerates: DG_MG_BLOCK (element-block Jacobi),
+                            DG_MG_POINT (point Jacobi) or DG_MG_PATCH (additive vertex-patch
+                            Schwarz, dg_spatch.h; element blocks on levels of mixed degree) */
+  int fine_penalty;      /* 1: coarse levels keep the fine penalty (Galerkin for uniform maps);
+                            0: rediscretised (penalty from each level's degrees and sizes) */
 } dg_mg_opts;
 
 /* V(6,6) (Chebyshev degree 6: V(2,2) and V(4,4) converge at 0.2-0.3 and
  * 0.13-0.18 per cycle, docs/MULTIGRID.md), element-block Jacobi, range 0 (15
  * for Jacobi; 4 for the vertex patches, with which V(2,2) reaches 0.15),
- * safety 1.1, 12 Lanczos steps, coarse_min 2, 1e-12, rediscretised coarse
+ * safety 1.1, 12 Lanczos steps, coarse_min 2, 1e-12, dense coarse solve up to 256
+ * unknowns, rediscretised coarse
  * levels, both precisions. */
 dg_mg_opts dg_mg_default_opts(void);
 

@@ -28,8 +28,13 @@ struct dg_mg {
   int nl;
   dg_mg_level *lev;
   double *cd[2]; /* fp64 copies for the coarse solve of the float cycle */
+  double *cinv;  /* the coarsest operator's pseudo-inverse (n x n, symmetric), or NULL: CG */
   double work;   /* weighted operator applications */
   long cycles;
 };
+
+/* The dense coarse solve's setup (dg_mg_coarse.c): mg->cinv where the
+ * coarsest level has at most o.coarse_dense_max unknowns (else left NULL). */
+int dg_mg_coarse_setup(dg_mg *mg);
 
 #endif

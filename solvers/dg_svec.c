@@ -60,3 +60,12 @@ void dg_svec_resid_to_f(long n, double scale, const double *b, const double *t, 
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < n; ++i) y[i] = (float)(scale * (b[i] - t[i]));
 }
+
+void dg_svec_symv_d(long n, const double *A, const double *x, double *y) {
+#pragma omp parallel for schedule(static) if (n > 256)
+  for (long i = 0; i < n; ++i) {
+    double s = 0;
+    for (long k = 0; k < n; ++k) s += A[k * n + i] * x[k];
+    y[i] = s;
+  }
+}

@@ -53,6 +53,10 @@ void dg_svec_zero_f(long n, float *x);
  * not read d); with first set, d = c2 p and x = d (x starts from zero). */
 void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x, int first);
 void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first);
+/* y = A x, A a symmetric n x n matrix in solver memory (A[i n + j]): the
+ * multigrid's dense coarse solve (the same order of the sum on both
+ * backends) */
+void dg_svec_symv_d(long n, const double *A, const double *x, double *y);
 /* y = (float)(scale x): the defect scaled into float's range before the cast */
 void dg_svec_to_f(long n, double scale, const double *x, float *y);
 /* y = scale (double)x: a float correction back in double, scaled back */

@@ -123,6 +123,15 @@ __global__ void k_add_from_f(long n, double s, const float *x, double *y) {
 __global__ void k_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * (b[i] - t[i]));
 }
+/* row i of a symmetric A read as column i: neighbouring threads read
+   neighbouring entries */
+__global__ void k_symv(long n, const double *A, const double *x, double *y) {
+  DG_GRID_STRIDE(i, n) {
+    double s = 0;
+    for (long k = 0; k < n; ++k) s += A[k * n + i] * x[k];
+    y[i] = s;
+  }
+}
 
 template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int first) {
   const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
@@ -292,6 +301,9 @@ void dg_svec_copy_d(long n, const double *x, double *y) {
 }
 void dg_svec_copy_f(long n, const float *x, float *y) {
   DG_SVEC_LAUNCH(k_copy<float>, "copy kernel", n, x, y);
+}
+void dg_svec_symv_d(long n, const double *A, const double *x, double *y) {
+  DG_SVEC_LAUNCH(k_symv, "dense coarse solve kernel", n, A, x, y);
 }
 void dg_svec_zero_d(long n, double *x) { DG_SVEC_LAUNCH(k_zero<double>, "zero kernel", n, x); }
 void dg_svec_zero_f(long n, float *x) { DG_SVEC_LAUNCH(k_zero<float>, "zero kernel", n, x); }

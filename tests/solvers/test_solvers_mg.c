@@ -18,6 +18,11 @@
  *     and a corner patch, to 1e-9 relative); on a periodic grid with an odd
  *     direction every patch inverse is exact and the coloured apply equals
  *     the sum of the single patches.
+ *   - the dense coarse solve (the coarsest operator's pseudo-inverse, the
+ *     default on small coarse levels) gives the cycle of the coarse CG to
+ *     1e-9 relative, on this Dirichlet problem and on a periodic one (a
+ *     singular coarse operator: the CG's least-norm solution), and
+ *     dg_mg_describe names the coarse solve used.
  *   test_solvers_mg DIM MAP RMIN RMAX N [SMOOTHING_DEGREE [block|patch]]   (MAP: uniform,
  *   band, random; band and random maps hold degrees max(1,r-1)..r) */
 #include "dg_degree_map.h"
@@ -249,6 +254,52 @@ typedef struct {
   int its;
 } result;
 
+static double wave(const double x[3], void *ctx) {
+  double u = 1;
+  for (int d = 0; d < g_dim; ++d) u *= sin(2 * M_PI * x[d] + 0.3 * d);
+  return u;
+}
+
+/* One cycle with the dense coarse solve against one with the coarse CG
+   (coarse_dense_max 0), the same right-hand side; bc: every side. */
+static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, const char *what) {
+  dg_sop_params p = dg_sop_default_params();
+  p.bc[0] = p.bc[1] = p.bc[2] = bc;
+  dg_sop *op = NULL;
+  OK(dg_sop_create(&op, g, deg, &p));
+  dg_mg_opts mo = dg_mg_default_opts();
+  mo.precisions = DG_MG_DOUBLE;
+  dg_mg *md = NULL, *mc = NULL;
+  OK(dg_mg_create(&md, op, &mo));
+  mo.coarse_dense_max = 0;
+  OK(dg_mg_create(&mc, op, &mo));
+  char buf[4096];
+  dg_mg_describe(md, buf, sizeof buf);
+  CHECK(strstr(buf, "fp64 dense pseudo-inverse") != NULL, "%s: no dense coarse solve:\n%s", what,
+        buf);
+  dg_mg_describe(mc, buf, sizeof buf);
+  CHECK(strstr(buf, "fp64 CG") != NULL, "%s: no coarse CG:\n%s", what, buf);
+  const long n = dg_sop_len(op);
+  double *b = TALLOC(double, n), *xd = TALLOC(double, n), *xc = TALLOC(double, n);
+  OK(dg_sop_load(op, bc == DG_SBC_PERIODIC ? wave : rhs, NULL, b));
+  OK(dg_mg_cycle_d(md, b, xd));
+  OK(dg_mg_cycle_d(mc, b, xc));
+  OK(dg_svec_sync());
+  double m = 0, s = 0;
+  for (long i = 0; i < n; ++i) {
+    m = fmax(m, fabs(xd[i] - xc[i]));
+    s = fmax(s, fabs(xc[i]));
+  }
+  printf("    dense coarse solve against coarse CG, %s: %.1e\n", what, m / s);
+  CHECK(m <= 1e-9 * s, "%s: dense coarse cycle off the CG one by %g relative", what, m / s);
+  dg_svec_free(b);
+  dg_svec_free(xd);
+  dg_svec_free(xc);
+  dg_mg_destroy(&md);
+  dg_mg_destroy(&mc);
+  dg_sop_destroy(&op);
+}
+
 int main(int argc, char **argv) {
   if (argc < 6 || argc > 8 || (argc == 8 && strcmp(argv[7], "block") && strcmp(argv[7], "patch"))) {
     printf("usage: %s DIM uniform|band|random RMIN RMAX N [SMOOTHING_DEGREE [block|patch]]\n",
@@ -289,6 +340,10 @@ int main(int argc, char **argv) {
     if (patch && !strcmp(kind, "uniform")) check_patch_inverse(op, r);
     if (patch && r == rmin) check_patch_periodic(dim, r);
     if (r == rmin) check_transfers(mg, 1, kind);
+    if (r == rmin && !patch) {
+      check_dense_coarse(&g, m->deg, DG_SBC_DIRICHLET, "Dirichlet");
+      check_dense_coarse(&g, m->deg, DG_SBC_PERIODIC, "periodic");
+    }
     const long n = dg_sop_len(op);
     double *b = TALLOC(double, (size_t)n), *x = TALLOC(double, n);
     double *t = TALLOC(double, n), *c = TALLOC(double, n);

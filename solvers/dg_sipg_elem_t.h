@@ -150,8 +150,10 @@ DG_HD static inline DG_SR DG_SN(dg_sface_sigma)(const DG_SN(dg_sargs) * A, long 
  * side sg = -+1: jump jo = tro - trn and average av = wavg (dno + dnn) (the
  * neighbour's terms only where nbr is set) give the weights g1 of the test
  * function's trace and g2 of its normal derivative; row q of the element then
- * gets Pe[s][q] g1 + De[s][q] g2 (dg_sface_row).  J: the face's Jacobian. */
-DG_HD static inline void DG_SN(dg_sface_g)(const DG_SN(dg_stab) * T, DG_SR b, DG_SR J, DG_SR h,
+ * gets Pe[s][q] g1 + De[s][q] g2 (dg_sface_row).  J: the face's Jacobian; ih2
+ * = 2 / h, h the element size across the face (a product here, the division
+ * once per face direction by the caller). */
+DG_HD static inline void DG_SN(dg_sface_g)(const DG_SN(dg_stab) * T, DG_SR b, DG_SR J, DG_SR ih2,
                                            DG_SR sigma, DG_SR sg, DG_SR wavg, int t0, int t1,
                                            int tang2, int nbr, DG_SR tro, DG_SR dno, DG_SR trn,
                                            DG_SR dnn, DG_SR *g1, DG_SR *g2) {
@@ -162,7 +164,7 @@ DG_HD static inline void DG_SN(dg_sface_g)(const DG_SN(dg_stab) * T, DG_SR b, DG
   }
   const DG_SR mt = J * T->M[t0] * (tang2 ? T->M[t1] : (DG_SR)1) * b;
   *g1 = mt * (sigma * jo - sg * av);
-  *g2 = -mt * sg * jo * wavg * 2 / h;
+  *g2 = ((-mt * sg) * jo * wavg) * ih2;
 }
 
 /* Row q's share of a face's terms g1, g2 on side s. */
@@ -226,7 +228,7 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
   for (int d = 0; d < dim; ++d) {
     int td[2];
     DG_SN(dg_stang)(dim, d, td);
-    const DG_SR h = A->h[d];
+    const DG_SR h = A->h[d], ih2 = (DG_SR)2 / h;
     const DG_SR J = vol / half[d];
     for (int s = 0; s < 2; ++s) {
       const DG_SR sg = s ? (DG_SR)1 : (DG_SR)-1;
@@ -248,7 +250,7 @@ DG_HD static inline void DG_SN(dg_sipg_elem_r)(const DG_SN(dg_sargs) * A, const 
           DG_SR g1, g2;
           const int nbr = nb >= 0 && t0 <= lim && t1 <= lim;
           DG_SN(dg_sface_g)
-          (T, A->b, J, h, sigma, sg, wavg, t0, t1, td[1] >= 0, nbr, tro[t], dno[t],
+          (T, A->b, J, ih2, sigma, sg, wavg, t0, t1, td[1] >= 0, nbr, tro[t], dno[t],
            nbr ? trn[t] : (DG_SR)0, nbr ? dnn[t] : (DG_SR)0, &g1, &g2);
           DG_SR *yt = yl + t0 * str[td[0]] + (td[1] >= 0 ? t1 * str[td[1]] : 0);
           for (int q = 0; q < n; ++q) yt[q * str[d]] += DG_SN(dg_sface_row)(T, s, q, g1, g2);

@@ -52,7 +52,7 @@ DG_SN(line_terms)(const DG_SN(dg_sargs) & A, const DG_SN(dg_stab) * T, int d, lo
         A.pdu1 ? A.cpen * (DG_SR)(A.pdu1 * A.pdu1) / hd : DG_SN(dg_sface_sigma)(&A, e, nb[s], hd);
     DG_SR g1, g2;
     DG_SN(dg_sface_g)
-    (T, A.b, J, hd, sigma, s ? (DG_SR)1 : (DG_SR)-1, pn[s] ? (DG_SR)0.5 : (DG_SR)1, t, 0, 0,
+    (T, A.b, J, sc, sigma, s ? (DG_SR)1 : (DG_SR)-1, pn[s] ? (DG_SR)0.5 : (DG_SR)1, t, 0, 0,
      pn[s] != 0, tro, dno, trn, dnn, &g1, &g2);
     for (int q = 0; q < n; ++q) out[q] += DG_SN(dg_sface_row)(T, s, q, g1, g2);
   }

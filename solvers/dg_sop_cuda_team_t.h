@@ -91,7 +91,7 @@ __device__ inline DG_SR DG_SN(team_apply_row)(DG_SN(team_apply_smem) < DEG, DIM 
       }
       DG_SR g1, g2;
       DG_SN(dg_sface_g)
-      (&sm.T, A.b, vol / (hd / 2), hd, DG_SN(dg_sface_sigma)(&A, e, nb, hd),
+      (&sm.T, A.b, vol / (hd / 2), sc, DG_SN(dg_sface_sigma)(&A, e, nb, hd),
        s ? (DG_SR)1 : (DG_SR)-1, nb >= 0 ? (DG_SR)0.5 : (DG_SR)1, t0, t1, DIM == 3, nb >= 0, tro,
        dno, trn, dnn, &g1, &g2);
       sm.g1s[(le * nf + f) * nt + t] = g1;

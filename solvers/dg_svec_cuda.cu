@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 namespace {
 
@@ -165,13 +166,51 @@ void *cache_take(size_t b) {
   return NULL;
 }
 
+/* Prefetching to the device works here (not on systems without concurrent
+   managed access): -1 not asked yet, 0 no, 1 yes. */
+int prefetch_ok = -1;
+
+/* A freed block's pages back on the device, in the background: the host may
+   have read it last (an L2 error, a snapshot), and the next user's kernels
+   would fault its pages in one by one. */
+void cache_prefetch(void *p, size_t b) {
+  int dev = 0;
+  if (prefetch_ok < 0) {
+    int v = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, dev);
+    if (e != cudaSuccess) {
+      fail(e, "cudaDeviceGetAttribute (concurrent managed access)");
+      v = 0;
+    }
+    prefetch_ok = v != 0;
+  }
+  if (!prefetch_ok) return;
+  cudaError_t e = cudaGetDevice(&dev);
+  if (e == cudaSuccess) {
+    cudaMemLocation loc;
+    memset(&loc, 0, sizeof loc);
+    loc.type = cudaMemLocationTypeDevice;
+    loc.id = dev;
+    e = cudaMemPrefetchAsync(p, b, loc, 0, 0);
+  }
+  if (e != cudaSuccess) fail(e, "cudaMemPrefetchAsync (a freed solver block)");
+}
+
 void cache_put(void *p, size_t b) {
-  if (ncache == kCache) { /* the oldest goes back to CUDA */
+  if (ncache == kCache) {
+    /* the oldest goes back to CUDA, the others keep their order: moving the
+       newest into its slot made it the next to go, so a solve's own vectors
+       (freed at its end, taken again by the next solve) were freed and
+       allocated afresh, page population included, once a setup had filled
+       the cache */
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaFree(cache[0].p);
     if (e != cudaSuccess) fail(e, "cudaFree");
-    cache[0] = cache[--ncache];
+    for (int i = 1; i < ncache; ++i) cache[i - 1] = cache[i];
+    ncache--;
   }
+  cache_prefetch(p, b);
   cache[ncache].p = p;
   cache[ncache].bytes = b;
   ncache++;

@@ -265,12 +265,11 @@ int team_level(const dg_sop *op) {
   }
 #define DG_TEAM(kern, launch_args, deg, dim) DG_BY_DIM(DG_TEAM_DEGS, kern, launch_args, deg, dim)
 
-/* The line kernels on a 2D team level (unless DGRID_CUDA_SOP=team). */
-int line_level(const dg_sop *op) { return use_line && op->g.dim == 2 && team_level(op); }
+/* The line kernels on a team level (unless DGRID_CUDA_SOP=team). */
+int line_level(const dg_sop *op) { return use_line && team_level(op); }
 #define DG_LINE_LAUNCH(name, d, D)                                                                 \
-  name<d>                                                                                          \
-      <<<(unsigned)((ne + line_shape<d>::epb - 1) / line_shape<d>::epb), line_shape<d>::threads>>>
-#define DG_LINE(kern, launch_args, deg) DG_TEAM_DEGS(kern, launch_args, deg, 2)
+  name<d, D><<<(unsigned)((ne + line_shape<d, D>::epb - 1) / line_shape<d, D>::epb),               \
+               line_shape<d, D>::threads>>>
 #define DG_TEAM_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + team_shape<d, D>::epb - 1) / team_shape<d, D>::epb),               \
                team_shape<d, D>::threads>>>
@@ -279,7 +278,7 @@ void team_apply(const dg_sop *op, const double *x, double *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_d, d, D)
-    DG_LINE(DG_K, (op->args_d, ne, x, y), op->runi);
+    DG_TEAM(DG_K, (op->args_d, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
     return;
   }
@@ -291,7 +290,7 @@ void team_apply(const dg_sop *op, const float *x, float *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_f, d, D)
-    DG_LINE(DG_K, (op->args_f, ne, x, y), op->runi);
+    DG_TEAM(DG_K, (op->args_f, ne, x, y), op->runi, op->g.dim);
 #undef DG_K
     return;
   }
@@ -348,7 +347,7 @@ int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_block_d, d, D)
-    DG_LINE(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi);
+    DG_TEAM(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi, op->g.dim);
 #undef DG_K
     return launched("block Jacobi kernel (line)");
   }
@@ -373,7 +372,8 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_block_f, d, D)
-    DG_LINE(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi);
+    DG_TEAM(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi,
+            op->g.dim);
 #undef DG_K
     return launched("block Jacobi kernel (line)");
   }
@@ -399,7 +399,8 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_d, d, D)
-    DG_LINE(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi);
+    DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
+            op->g.dim);
 #undef DG_K
     return launched("smoother kernel (line)");
   }
@@ -421,8 +422,8 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_f, d, D)
-    DG_LINE(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
-            op->runi);
+    DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
+            op->runi, op->g.dim);
 #undef DG_K
     return launched("smoother kernel (line)");
   }

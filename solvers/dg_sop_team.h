@@ -25,15 +25,17 @@ template <int DEG, int DIM> struct team_shape {
   static const int threads = epb * nm;
 };
 
-/* The line kernels' shape (dg_sop_cuda_line_t.h, 2D) for degree DEG: n
-   threads per element (one per line), nm modes per element, epb elements per
+/* The line kernels' shape (dg_sop_cuda_line_t.h) for degree DEG in DIM
+   dimensions: n modes per direction, nm modes per element, nl = n^(DIM-1)
+   threads per element (one per line along each direction), epb elements per
    block of threads threads. */
 const int kLineThreads = 128;
-template <int DEG> struct line_shape {
+template <int DEG, int DIM> struct line_shape {
   static const int n = DEG + 1;
-  static const int nm = n * n;
-  static const int epb = kLineThreads / n;
-  static const int threads = epb * n;
+  static const int nm = DIM == 3 ? n * n * n : n * n;
+  static const int nl = DIM == 3 ? n * n : n;
+  static const int epb = nl >= kLineThreads ? 1 : kLineThreads / nl;
+  static const int threads = epb * nl;
 };
 
 #endif

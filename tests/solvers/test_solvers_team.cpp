@@ -1,5 +1,5 @@
 /* test_solvers_team.cpp - the CUDA driver's team kernels
- * (solvers/dg_sop_cuda_team_t.h) and 2D line kernels
+ * (solvers/dg_sop_cuda_team_t.h) and line kernels
  * (solvers/dg_sop_cuda_line_t.h) run on the host: one std::thread per CUDA
  * thread, a barrier for __syncthreads, static storage for __shared__.  The
  * apply, the block solve and the fused smoother step must give what the
@@ -9,8 +9,8 @@
  * and Dirichlet sides, penalty degrees above the degrees, grids whose rows
  * are not multiples of a block's elements (neighbours in and out of the
  * block, idle threads in the last block); the line kernels (another order of
- * the same operations) on 2D grids of one and of several blocks, with the
- * one-penalty-degree shortcut and without.  A check that needs no GPU: the
+ * the same operations) on 2D and 3D grids of one and of several blocks, with
+ * the one-penalty-degree shortcut and without.  A check that needs no GPU: the
  * CUDA build runs the same kernels (gpu.solver_consistency compares them with
  * the OpenMP build).  usage: test_solvers_team */
 #include <cmath>
@@ -114,19 +114,22 @@ template <int DEG, int DIM> int check(int nx, int ny, int nz, int bcx, int bcy, 
   launch(nb, S::threads,
          [=] { k_team_resid_block_d<DEG, DIM>(A, n, up, bp, kp, Vs, ls, shift, pp); });
   double da = maxdiff(y0, y1), db = maxdiff(z0, z1), dr = maxdiff(p0, p1);
-  if (DIM == 2) {
-    /* the line kernels (2D) */
-    typedef line_shape<DEG> L;
+  {
+    /* the line kernels */
+    typedef line_shape<DEG, DIM> L;
     const int nl = (int)((ne + L::epb - 1) / L::epb);
     std::fill(y1.begin(), y1.end(), 1e300);
     std::fill(z1.begin(), z1.end(), 1e300);
     std::fill(p1.begin(), p1.end(), 1e300);
-    launch(nl, L::threads, [=] { k_line_apply_d<DEG>(A, n, up, yp); });
-    launch(nl, L::threads, [=] { k_line_block_d<DEG>(n, kp, Vs, ls, shift, up, zp); });
-    launch(nl, L::threads, [=] { k_line_resid_block_d<DEG>(A, n, up, bp, kp, Vs, ls, shift, pp); });
-    da = std::fmax(da, maxdiff(y0, y1));
-    db = std::fmax(db, maxdiff(z0, z1));
-    dr = std::fmax(dr, maxdiff(p0, p1));
+    launch(nl, L::threads, [=] { k_line_apply_d<DEG, DIM>(A, n, up, yp); });
+    launch(nl, L::threads, [=] { k_line_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
+    launch(nl, L::threads,
+           [=] { k_line_resid_block_d<DEG, DIM>(A, n, up, bp, kp, Vs, ls, shift, pp); });
+    const double la = maxdiff(y0, y1), lb = maxdiff(z0, z1), lr = maxdiff(p0, p1);
+    printf("     line kernels: apply %.1e, block %.1e, fused step %.1e\n", la, lb, lr);
+    da = std::fmax(da, la);
+    db = std::fmax(db, lb);
+    dr = std::fmax(dr, lr);
   }
   /* the same operations in the same order: equal bits, but where the compiler
      contracts a * b + c into an fma in one loop nest and not in the other
@@ -152,6 +155,9 @@ int main(void) {
   fail |= check<5, 2>(6, 3, 1, 1, 1, 1);
   fail |= check<7, 2>(3, 2, 1, 0, 1, 0);
   /* several blocks of the line kernels (neighbours in and out of a block) */
+  fail |= check<3, 3>(5, 4, 3, 0, 1, 1);
+  fail |= check<5, 3>(4, 3, 3, 1, 0, 0);
+  fail |= check<7, 3>(3, 3, 2, 1, 1, 1);
   fail |= check<2, 2>(11, 9, 1, 1, 0, 0);
   fail |= check<4, 2>(10, 6, 1, 0, 1, 1);
   fail |= check<5, 2>(13, 7, 1, 1, 1, 0);

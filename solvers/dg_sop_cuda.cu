@@ -2,13 +2,13 @@
  * (dg_sipg_elem.h) around the operator apply, its diagonal, the element-block
  * solve and the level transfers, the same element functions as the OpenMP
  * driver (dg_sop_omp.c).  Three thread organisations:
- *   line     (2D uniform-degree levels of degree 1..7, the default there for
+ *   line     (uniform-degree levels of degree 1..7, the default there for
  *            the apply, the block solve and the smoother's fused step): a
- *            thread per line of an element, the lines' contractions in
- *            registers (dg_sop_cuda_line_t.h);
- *   team     (3D uniform-degree levels of degree 1..7, and 2D ones with
- *            DGRID_CUDA_SOP=team): a team of (r+1)^dim threads per element
- *            contracting in shared memory (dg_sop_cuda_team_t.h);
+ *            thread per line of an element along each direction, the lines'
+ *            contractions in registers (dg_sop_cuda_line_t.h);
+ *   team     (the same levels with DGRID_CUDA_SOP=team): a team of
+ *            (r+1)^dim threads per element contracting in shared memory
+ *            (dg_sop_cuda_team_t.h);
  *   element  one thread per element (variable-degree levels, the diagonal,
  *            the transfers; everything when DGRID_CUDA_SOP=element).
  * DGRID_CUDA_SOP picks one for an A/B in one build.

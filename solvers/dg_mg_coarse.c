@@ -44,6 +44,7 @@ int dg_mg_coarse_setup(dg_mg *mg) {
   const long n = mg->lev[mg->nl - 1].n;
   if (n > mg->o.coarse_dense_max || n < 1) return 0;
   const size_t nn = (size_t)n * (size_t)n;
+  gsl_set_error_handler_off(); /* a failed allocation returns NULL instead of aborting */
   double *A = malloc(sizeof(double) * nn);
   gsl_matrix *V = gsl_matrix_alloc((size_t)n, (size_t)n);
   gsl_vector *lam = gsl_vector_alloc((size_t)n);
@@ -55,7 +56,6 @@ int dg_mg_coarse_setup(dg_mg *mg) {
     goto done;
   }
   if ((rc = coarse_matrix(mg, A, mg->cd[0], mg->cd[1]))) goto done;
-  gsl_set_error_handler_off();
   gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)n, (size_t)n);
   const int st = gsl_eigen_symmv(&Av.matrix, lam, V, w);
   if (st) {

@@ -2,7 +2,10 @@
 # solvers.poisson_smoother: apps/poisson's --smoother option.  A bad value is
 # one exact line on stderr and exit status 2; --smoother patch solves with the
 # vertex patches on every level above the coarsest (the hierarchy says so) in
-# at most 12 CG iterations with V(2,2).
+# at most 12 CG iterations with V(2,2).  --coarse-dense: a bad count is one
+# exact line and exit status 2; 0 solves the coarsest level by CG, the default
+# by the dense pseudo-inverse (the hierarchy's last line says which), in the
+# same iterations to the same L2 error (6 digits).
 # Usage: poisson_app_test.sh POISSON
 set -u
 P=$1
@@ -20,5 +23,21 @@ rc=$?
   bad "--smoother patch: expected 3 levels with the patch smoother: $out"
 its=$(echo "$out" | sed -n 's/^fp64: .* unknowns, \([0-9]*\) iterations.*/\1/p')
 [ -n "$its" ] && [ "$its" -le 12 ] || bad "--smoother patch: $its iterations (> 12?): $out"
-[ $fail -eq 0 ] && echo "solvers.poisson_smoother: ok ($its iterations)"
+for v in abc -3 12x; do
+  err=$("$P" --coarse-dense "$v" 2>&1 >/dev/null)
+  rc=$?
+  [ $rc -eq 2 ] || bad "--coarse-dense $v: exit status $rc, expected 2"
+  [ "$err" = "poisson: --coarse-dense $v: expected a count of unknowns >= 0" ] ||
+    bad "--coarse-dense $v: stderr '$err'"
+done
+cg=$("$P" --dim 2 --n 8 --r 2 --coarse-dense 0 --quiet 2>&1)
+dn=$("$P" --dim 2 --n 8 --r 2 --quiet 2>&1)
+echo "$cg" | grep -q 'unknowns, fp64 CG$' || bad "--coarse-dense 0: no coarse CG: $cg"
+echo "$dn" | grep -q 'unknowns, fp64 dense pseudo-inverse$' || bad "default: no dense solve: $dn"
+sum() { echo "$1" | sed -n 's/.* \([0-9]*\) iterations.*L2 error \([0-9.e+-]*\).*/\1 \2/p'; }
+s1=$(sum "$cg") s2=$(sum "$dn")
+[ -n "$s1" ] && [ "$(printf '%s' "$s1" | awk '{printf "%d %.5e", $1, $2}')" = \
+  "$(printf '%s' "$s2" | awk '{printf "%d %.5e", $1, $2}')" ] ||
+  bad "coarse CG ($s1) and dense coarse solve ($s2) differ"
+[ $fail -eq 0 ] && echo "solvers.poisson_smoother: ok ($its iterations; coarse CG and dense: $s2)"
 exit $fail

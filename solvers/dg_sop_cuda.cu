@@ -278,7 +278,8 @@ void team_apply(const dg_sop *op, const double *x, double *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_d, d, D)
-    DG_TEAM(DG_K, (op->args_d, ne, x, y), op->runi, op->g.dim);
+    DG_TEAM(DG_K, (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), ne, x, y), op->runi,
+            op->g.dim);
 #undef DG_K
     return;
   }
@@ -290,7 +291,8 @@ void team_apply(const dg_sop *op, const float *x, float *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_f, d, D)
-    DG_TEAM(DG_K, (op->args_f, ne, x, y), op->runi, op->g.dim);
+    DG_TEAM(DG_K, (op->args_f, line_geo_make_f(&op->args_f, op->g.dim), ne, x, y), op->runi,
+            op->g.dim);
 #undef DG_K
     return;
   }
@@ -399,8 +401,10 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_d, d, D)
-    DG_TEAM(DG_K, (op->args_d, (int)ne, x, b, bj->key, bj->V, bj->lam, bj->shift, p), op->runi,
-            op->g.dim);
+    DG_TEAM(DG_K,
+            (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), (int)ne, x, b, bj->key, bj->V,
+             bj->lam, bj->shift, p),
+            op->runi, op->g.dim);
 #undef DG_K
     return launched("smoother kernel (line)");
   }
@@ -422,7 +426,9 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_f, d, D)
-    DG_TEAM(DG_K, (op->args_f, (int)ne, x, b, bj->key, bj->Vf, bj->lamf, (float)bj->shift, p),
+    DG_TEAM(DG_K,
+            (op->args_f, line_geo_make_f(&op->args_f, op->g.dim), (int)ne, x, b, bj->key, bj->Vf,
+             bj->lamf, (float)bj->shift, p),
             op->runi, op->g.dim);
 #undef DG_K
     return launched("smoother kernel (line)");

@@ -33,6 +33,32 @@ template <int DEG> __device__ __forceinline__ int DG_SN(line_idx)(int d, int a, 
   return d == 0 ? q + n * a + n * n * b : (d == 1 ? a + n * q + n * n * b : a + n * b + n * n * q);
 }
 
+/* A level's constants of the line terms, per direction: formed once on the
+   host by the operations the kernels made per thread before (the same
+   bits), so that no thread divides for them. */
+typedef struct {
+  DG_SR bw[3];  /* b w_d (dg_sgeom's w) */
+  DG_SR avol;   /* a vol */
+  DG_SR sc[3];  /* 2 / h_d */
+  DG_SR J[3];   /* vol / half_d: the faces' Jacobian */
+  DG_SR sig[3]; /* the penalty where the level has one penalty degree (pdu1) */
+} DG_SN(line_geo);
+
+static inline DG_SN(line_geo) DG_SN(line_geo_make)(const DG_SN(dg_sargs) * A, int dim) {
+  DG_SN(line_geo) G;
+  DG_SR half[3], w[3], vol;
+  DG_SN(dg_sgeom)(A, dim, half, w, &vol);
+  G.avol = A->a * vol;
+  for (int d = 0; d < 3; ++d) {
+    const DG_SR hd = d < dim ? A->h[d] : (DG_SR)1;
+    G.bw[d] = A->b * w[d];
+    G.sc[d] = (DG_SR)2 / hd;
+    G.J[d] = vol / half[d];
+    G.sig[d] = A->pdu1 ? A->cpen * (DG_SR)(A->pdu1 * A->pdu1) / hd : (DG_SR)0;
+  }
+  return G;
+}
+
 /* Direction d's share of y = (a M + b K) u on one line of element e: the
  * line's coefficients v[0..r] along d at the tangential modes (t0, t1) (t1
  * unused in 2D), the neighbours' lines across side s (pn[s], stride pst;
@@ -40,26 +66,23 @@ template <int DEG> __device__ __forceinline__ int DG_SN(line_idx)(int d, int a, 
  * too where mass is set.  out[q] = row q of the line. */
 template <int DEG, int DIM>
 __device__ __forceinline__ void
-DG_SN(line_terms)(const DG_SN(dg_sargs) & A, const DG_SN(dg_stab) * T, int d, long e,
-                  const long nb[2], const DG_SR *const pn[2], long pst, int t0, int t1,
-                  const DG_SR *v, bool mass, DG_SR *out) {
+DG_SN(line_terms)(const DG_SN(dg_sargs) & A, const DG_SN(line_geo) & G, const DG_SN(dg_stab) * T,
+                  int d, long e, const long nb[2], const DG_SR *const pn[2], long pst, int t0,
+                  int t1, const DG_SR *v, bool mass, DG_SR *out) {
   const int n = DEG + 1;
-  DG_SR half[3], w[3], vol;
-  DG_SN(dg_sgeom)(&A, DIM, half, w, &vol);
   const DG_SR mt = DIM == 3 ? T->M[t0] * T->M[t1] : T->M[t0];
   for (int q = 0; q < n; ++q) {
     DG_SR k = 0;
     for (int p = q & 1; p < n; p += 2) k += T->K[q][p] * v[p];
-    out[q] = A.b * w[d] * mt * k;
-    if (mass) out[q] += A.a * vol * T->M[q] * mt * v[q];
+    out[q] = G.bw[d] * mt * k;
+    if (mass) out[q] += G.avol * T->M[q] * mt * v[q];
   }
-  const DG_SR hd = A.h[d], sc = (DG_SR)2 / hd, J = vol / half[d];
+  const DG_SR sc = G.sc[d], J = G.J[d];
   for (int s = 0; s < 2; ++s) {
     DG_SR tro, dno, trn = 0, dnn = 0;
     DG_SN(dg_sline_trace)(T, s, DEG, v, 1, sc, &tro, &dno);
     if (pn[s]) DG_SN(dg_sline_trace)(T, 1 - s, DEG, pn[s], pst, sc, &trn, &dnn);
-    const DG_SR sigma =
-        A.pdu1 ? A.cpen * (DG_SR)(A.pdu1 * A.pdu1) / hd : DG_SN(dg_sface_sigma)(&A, e, nb[s], hd);
+    const DG_SR sigma = A.pdu1 ? G.sig[d] : DG_SN(dg_sface_sigma)(&A, e, nb[s], A.h[d]);
     DG_SR g1, g2;
     DG_SN(dg_sface_g)
     (T, A.b, J, sc, sigma, s ? (DG_SR)1 : (DG_SR)-1, pn[s] ? (DG_SR)0.5 : (DG_SR)1, t0, t1,
@@ -74,8 +97,9 @@ DG_SN(line_terms)(const DG_SN(dg_sargs) & A, const DG_SN(dg_stab) * T, int d, lo
  * synchronises the block once; act: e < ne). */
 template <int DEG, int DIM>
 __device__ __forceinline__ void
-DG_SN(line_apply_row)(const DG_SN(dg_sargs) & A, int e0, int le, int a, int b, bool act,
-                      const DG_SR *su, DG_SR *sy, const DG_SR *__restrict__ u, DG_SR *yr) {
+DG_SN(line_apply_row)(const DG_SN(dg_sargs) & A, const DG_SN(line_geo) & G, int e0, int le, int a,
+                      int b, bool act, const DG_SR *su, DG_SR *sy, const DG_SR *__restrict__ u,
+                      DG_SR *yr) {
   typedef line_shape<DEG, DIM> S;
   const int n = S::n, nm = S::nm;
   const DG_SN(dg_stab) *T = &DG_STAB_C;
@@ -104,7 +128,7 @@ DG_SN(line_apply_row)(const DG_SN(dg_sargs) & A, int e0, int le, int a, int b, b
                                                                 : u + nb[s] * nm + base);
       }
       for (int k = 0; k < n; ++k) v[k] = ue[base + st * k];
-      DG_SN(line_terms)<DEG, DIM>(A, T, d, e, nb, pn, st, a, b, v, d == 0, d ? yc : yr);
+      DG_SN(line_terms)<DEG, DIM>(A, G, T, d, e, nb, pn, st, a, b, v, d == 0, d ? yc : yr);
       if (d)
         for (int k = 0; k < n; ++k) sy[(d - 1) * S::epb * nm + le * nm + base + st * k] = yc[k];
     }
@@ -200,15 +224,15 @@ __device__ __forceinline__ void DG_SN(line_stage)(DG_SR *su, int e0, int ne,
 /* y = (a M + b K) u */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
-    DG_SN(k_line_apply)(DG_SN(dg_sargs) args, int ne, const DG_SR *__restrict__ u,
-                        DG_SR *__restrict__ y) {
+    DG_SN(k_line_apply)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
+                        const DG_SR *__restrict__ u, DG_SR *__restrict__ y) {
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
   DG_SN(line_stage)<DEG, DIM>(su, e0, ne, u);
   __syncthreads();
   DG_SR yr[S::n];
-  DG_SN(line_apply_row)<DEG, DIM>(args, e0, le, a, b, act, su, sy, u, yr);
+  DG_SN(line_apply_row)<DEG, DIM>(args, geo, e0, le, a, b, act, su, sy, u, yr);
   if (act)
     for (int q = 0; q < S::n; ++q) y[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] = yr[q];
 }
@@ -234,17 +258,17 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
    residual stays on chip. */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
-    DG_SN(k_line_resid_block)(DG_SN(dg_sargs) args, int ne, const DG_SR *__restrict__ x,
-                              const DG_SR *__restrict__ bv, const int *__restrict__ key,
-                              const DG_SR *__restrict__ Vs, const DG_SR *__restrict__ ls,
-                              DG_SR shift, DG_SR *__restrict__ p) {
+    DG_SN(k_line_resid_block)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
+                              const DG_SR *__restrict__ x, const DG_SR *__restrict__ bv,
+                              const int *__restrict__ key, const DG_SR *__restrict__ Vs,
+                              const DG_SR *__restrict__ ls, DG_SR shift, DG_SR *__restrict__ p) {
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
   DG_SN(line_stage)<DEG, DIM>(su, e0, ne, x);
   __syncthreads();
   DG_SR rr[S::n];
-  DG_SN(line_apply_row)<DEG, DIM>(args, e0, le, a, b, act, su, sy, x, rr);
+  DG_SN(line_apply_row)<DEG, DIM>(args, geo, e0, le, a, b, act, su, sy, x, rr);
   if (act) /* b + (-1) y: dg_svec_xpby's arithmetic */
     for (int q = 0; q < S::n; ++q)
       rr[q] = bv[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] + (DG_SR)-1 * rr[q];

@@ -2,10 +2,10 @@
 # gpu-quick-check.sh - a reduced check for a short lease (one or two calls): 2D CUDA
 # and OpenMP builds of the models advection, sphere_advection and
 # advection_diffusion (built at the same time), then
-#   1. the solvers' applies of both CUDA plans against the element functions
-#      (test_solvers_lane, DGRID_CUDA_SOP=team and element) and the element
-#      plan's V(2,2) patch table on 512^2 (against the team plan's figures),
-#      and the team plan's V(2,2) table from 16^2 to 1024^2 elements, degrees 1..6;
+#   1. the solvers' applies of the CUDA plans against the element functions
+#      (test_solvers_lane, DGRID_CUDA_SOP=line, team and element) and the element
+#      plan's V(2,2) patch table on 512^2 (against the default plan's figures),
+#      and the default (line) plan's V(2,2) table from 16^2 to 1024^2 elements, degrees 1..6;
 #   2. the sphere and planar advection across backends
 #      (tests/gpu/consistency.sh --quick --dims 2);
 #   3. sphere / planar throughput (scripts/sphere-speed.sh) on the GPU (16M
@@ -54,7 +54,7 @@ step build-cuda "${QUICK_BUILD_S:-480}" cmake --build build-cuda-q -j "$JOBS" --
   test_solvers_lane || tail -20 "$OUT/build-cuda.log"
 wait $omp || note "build-omp: FAIL"
 C=build-cuda-q
-for plan in team element; do
+for plan in line team element; do
   step "lane-$plan" 60 env DGRID_CUDA_SOP=$plan $C/tests/solvers/test_solvers_lane
   grep -E "FAIL|agree|failed" "$OUT/lane-$plan.log" | head -5 | tee -a "$SUM"
 done

@@ -16,7 +16,7 @@
 #      the 512^2 rows again with DGRID_CUDA_SOP=element (one thread per patch):
 #      the same iterations and factors, and the times of the two kernels;
 #   3. poisson --throughput --dim 2 --n 1024 --r R --repeat 5 for R = 1 3 5 with
-#      the team kernels (the default), then R = 3 with DGRID_CUDA_SOP=element
+#      the line kernels (the default), then R = 3 with DGRID_CUDA_SOP=element
 #      (main's one-thread-per-element kernels, same build: the A/B);
 #   4. poisson --table --dim 2 --rmin 1 --rmax 5 --nmin 1024 --nmax 1024 --repeat 3
 #      (fp64 against mixed; the rows are printed as they finish).

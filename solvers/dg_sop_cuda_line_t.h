@@ -33,8 +33,8 @@ template <int DEG> __device__ __forceinline__ int DG_SN(line_idx)(int d, int a, 
   return d == 0 ? q + n * a + n * n * b : (d == 1 ? a + n * q + n * n * b : a + n * b + n * n * q);
 }
 
-/* A level's constants of the line terms, per direction: formed once on the
-   host by the operations the kernels made per thread before (the same
+/* A level's constants of the line terms, per direction: formed once per
+   launch on the host by the operations a thread would make (the same
    bits), so that no thread divides for them. */
 typedef struct {
   DG_SR bw[3];  /* b w_d (dg_sgeom's w) */
@@ -63,7 +63,8 @@ static inline DG_SN(line_geo) DG_SN(line_geo_make)(const DG_SN(dg_sargs) * A, in
  * line's coefficients v[0..r] along d at the tangential modes (t0, t1) (t1
  * unused in 2D), the neighbours' lines across side s (pn[s], stride pst;
  * null on a Dirichlet side) whose element indices are nb[s]; the mass term
- * too where mass is set.  out[q] = row q of the line. */
+ * too where mass is set; G the level's constants (line_geo_make).  out[q] =
+ * row q of the line. */
 template <int DEG, int DIM>
 __device__ __forceinline__ void
 DG_SN(line_terms)(const DG_SN(dg_sargs) & A, const DG_SN(line_geo) & G, const DG_SN(dg_stab) * T,

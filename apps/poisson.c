@@ -385,8 +385,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--coarse-dense") && v) {
       char *end;
       g_coarse_dense = strtol(v, &end, 10);
-      if (end == v || *end || g_coarse_dense < 0) {
-        fprintf(stderr, "poisson: --coarse-dense %s: expected a count of unknowns >= 0\n", v);
+      if (end == v || *end || g_coarse_dense < 0 || g_coarse_dense > DG_MG_DENSE_LIMIT) {
+        fprintf(stderr, "poisson: --coarse-dense %s: expected a count of unknowns 0..%d\n", v,
+                DG_MG_DENSE_LIMIT);
         return 2;
       }
       ++i;

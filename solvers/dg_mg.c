@@ -186,15 +186,15 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   if (!fine || !o) return dg_error(DG_ERR_ARG, "dg_mg_create: NULL argument");
   if (o->smooth_deg < 1 || !(o->smooth_range == 0 || o->smooth_range > 1) ||
       !(o->eig_safety >= 1) || o->eig_its < 2 || o->coarse_min < 1 || !(o->coarse_rtol > 0) ||
-      o->coarse_dense_max < 0 || !(o->precisions & 3) ||
+      o->coarse_dense_max < 0 || o->coarse_dense_max > DG_MG_DENSE_LIMIT || !(o->precisions & 3) ||
       (o->cycle != DG_MG_V && o->cycle != DG_MG_F) ||
       (o->smoother != DG_MG_POINT && o->smoother != DG_MG_BLOCK && o->smoother != DG_MG_PATCH))
     return dg_error(DG_ERR_ARG,
                     "dg_mg_create: bad options (smoothing degree %d, range %g, "
                     "safety %g, Lanczos steps %d, coarse_min %d, coarse tol %g, dense coarse "
-                    "solve up to %ld unknowns)",
+                    "solve up to %ld unknowns, at most %d)",
                     o->smooth_deg, o->smooth_range, o->eig_safety, o->eig_its, o->coarse_min,
-                    o->coarse_rtol, o->coarse_dense_max);
+                    o->coarse_rtol, o->coarse_dense_max, DG_MG_DENSE_LIMIT);
   dg_mg *mg = calloc(1, sizeof *mg);
   const int maxl = 64;
   if (mg) mg->lev = calloc(maxl, sizeof(dg_mg_level));

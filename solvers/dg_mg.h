@@ -30,6 +30,10 @@ enum { DG_MG_V = 0, DG_MG_F = 1 };
 enum { DG_MG_DOUBLE = 1, DG_MG_FLOAT = 2 };
 enum { DG_MG_POINT = 0, DG_MG_BLOCK = 1, DG_MG_PATCH = 2 };
 
+/* The largest coarse_dense_max accepted: a dense coarse level of 2048
+   unknowns takes a 32 MB matrix and an eigensolve of about a minute. */
+#define DG_MG_DENSE_LIMIT 2048
+
 typedef struct {
   int smooth_deg;        /* Chebyshev degree = pre- and post-smoothing steps (6: V(6,6)) */
   double smooth_range;   /* lmax / lmin of the smoothed interval; 0: the smoother's own (15 for
@@ -41,7 +45,8 @@ typedef struct {
   double coarse_rtol;    /* relative residual of the fp64 coarse CG */
   long coarse_dense_max; /* the coarsest level is solved by its dense pseudo-inverse (one fp64
                             matrix-vector product) when it has at most this many unknowns, by
-                            fp64 CG with Jacobi otherwise (0: always CG) */
+                            fp64 CG with Jacobi otherwise (0: always CG); at most
+                            DG_MG_DENSE_LIMIT (the setup's eigensolve grows as n^3) */
   int precisions;        /* DG_MG_DOUBLE and/or DG_MG_FLOAT: the cycles to set up */
   int smoother;          /* what Chebyshev accelerates: DG_MG_BLOCK (element-block Jacobi),
                             DG_MG_POINT (point Jacobi) or DG_MG_PATCH (additive vertex-patch

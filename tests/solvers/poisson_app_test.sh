@@ -23,11 +23,11 @@ rc=$?
   bad "--smoother patch: expected 3 levels with the patch smoother: $out"
 its=$(echo "$out" | sed -n 's/^fp64: .* unknowns, \([0-9]*\) iterations.*/\1/p')
 [ -n "$its" ] && [ "$its" -le 12 ] || bad "--smoother patch: $its iterations (> 12?): $out"
-for v in abc -3 12x; do
+for v in abc -3 12x 2049 99999999999999999999; do
   err=$("$P" --coarse-dense "$v" 2>&1 >/dev/null)
   rc=$?
   [ $rc -eq 2 ] || bad "--coarse-dense $v: exit status $rc, expected 2"
-  [ "$err" = "poisson: --coarse-dense $v: expected a count of unknowns >= 0" ] ||
+  [ "$err" = "poisson: --coarse-dense $v: expected a count of unknowns 0..2048" ] ||
     bad "--coarse-dense $v: stderr '$err'"
 done
 cg=$("$P" --dim 2 --n 8 --r 2 --coarse-dense 0 --quiet 2>&1)

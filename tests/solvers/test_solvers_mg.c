@@ -22,10 +22,12 @@
  *     default on small coarse levels) gives the cycle of the coarse CG to
  *     1e-9 relative, on this Dirichlet problem and on a periodic one (a
  *     singular coarse operator: the CG's least-norm solution), and
- *     dg_mg_describe names the coarse solve used.
+ *     dg_mg_describe names the coarse solve used; a coarse_dense_max above
+ *     DG_MG_DENSE_LIMIT is refused with the option in the message.
  *   test_solvers_mg DIM MAP RMIN RMAX N [SMOOTHING_DEGREE [block|patch]]   (MAP: uniform,
  *   band, random; band and random maps hold degrees max(1,r-1)..r) */
 #include "dg_degree_map.h"
+#include "dg_error.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
@@ -271,6 +273,12 @@ static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, con
   mo.precisions = DG_MG_DOUBLE;
   dg_mg *md = NULL, *mc = NULL;
   OK(dg_mg_create(&md, op, &mo));
+  mo.coarse_dense_max = DG_MG_DENSE_LIMIT + 1; /* refused, with the option in the message */
+  dg_mg *bad = NULL;
+  CHECK(dg_mg_create(&bad, op, &mo) == DG_ERR_ARG && !bad &&
+            strstr(dg_error_message(), "dense coarse solve up to 2049 unknowns, at most 2048"),
+        "%s: coarse_dense_max %d accepted or reported as '%s'", what, DG_MG_DENSE_LIMIT + 1,
+        dg_error_message());
   mo.coarse_dense_max = 0;
   OK(dg_mg_create(&mc, op, &mo));
   char buf[4096];

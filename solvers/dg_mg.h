@@ -31,7 +31,7 @@ enum { DG_MG_DOUBLE = 1, DG_MG_FLOAT = 2 };
 enum { DG_MG_POINT = 0, DG_MG_BLOCK = 1, DG_MG_PATCH = 2 };
 
 /* The largest coarse_dense_max accepted: a dense coarse level of 2048
-   unknowns takes a 32 MB matrix and an eigensolve of about a minute. */
+   unknowns takes a 32 MB matrix and minutes of eigensolve (docs/MULTIGRID.md). */
 #define DG_MG_DENSE_LIMIT 2048
 
 typedef struct {

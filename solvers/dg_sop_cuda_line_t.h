@@ -107,14 +107,8 @@ DG_SN(line_apply_row)(const DG_SN(dg_sargs) & A, const DG_SN(line_geo) & G, int 
   const int e = e0 + le;
   const DG_SR *ue = su + le * nm;
   if (act) {
-    /* int arithmetic: the level has fewer than INT_MAX elements */
     int ijk[3], est[3];
-    ijk[0] = e % A.n[0];
-    ijk[1] = (e / A.n[0]) % A.n[1];
-    ijk[2] = DIM == 3 ? e / (A.n[0] * A.n[1]) : 0;
-    est[0] = 1;
-    est[1] = A.n[0];
-    est[2] = A.n[0] * A.n[1];
+    elem_ijk<int, DIM>(e, A.n, ijk, est);
     long nb[2];
     const DG_SR *pn[2];
     DG_SR v[S::n], yc[S::n];

@@ -67,12 +67,7 @@ __device__ inline DG_SR DG_SN(team_apply_row)(DG_SN(team_apply_smem) < DEG, DIM 
     /* the items' direction d is not a constant: every per-direction value
        is selected (sel3), never indexed, so nothing goes to local memory */
     long ijk[3], est[3];
-    ijk[0] = e % A.n[0];
-    ijk[1] = (e / A.n[0]) % A.n[1];
-    ijk[2] = DIM == 3 ? e / (A.n[0] * A.n[1]) : 0;
-    est[0] = 1;
-    est[1] = A.n[0];
-    est[2] = (long)A.n[0] * A.n[1];
+    elem_ijk<long, DIM>(e, A.n, ijk, est);
     for (int k = m; k < nf * nt; k += nm) {
       const int f = k / nt, t = k - f * nt, d = f >> 1, s = f & 1;
       int td[2];

@@ -217,7 +217,8 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
     if (!any || mg->nl >= maxl) break;
     if ((rc = coarsen(mg, mg->nl - 1, 'p'))) goto fail;
   }
-  for (;;) { /* by agglomeration */
+  for (;;) { /* by agglomeration, down to a level the dense coarse solve takes */
+    if (mg->lev[mg->nl - 1].n <= o->coarse_dense_max) break;
     const dg_sop *F = mg->lev[mg->nl - 1].op;
     const dg_grid *g = dg_sop_grid(F);
     const dg_sop_params *p = dg_sop_get_params(F);

@@ -41,7 +41,8 @@ typedef struct {
   double eig_safety;     /* factor on the Lanczos estimate of lmax */
   int eig_its;           /* Lanczos steps per level */
   int cycle;             /* DG_MG_V or DG_MG_F */
-  int coarse_min;        /* elements per direction the h-coarsening stops at */
+  int coarse_min;        /* elements per direction the h-coarsening stops at (it also stops at
+                            the first level of at most coarse_dense_max unknowns) */
   double coarse_rtol;    /* relative residual of the fp64 coarse CG */
   long coarse_dense_max; /* the coarsest level is solved by its dense pseudo-inverse (one fp64
                             matrix-vector product) when it has at most this many unknowns, by

@@ -5,7 +5,11 @@
  * Memory.  Every array a solver reads or writes (vectors, and the operator's
  * own tables) comes from dg_svec_alloc: plain host memory on the OpenMP
  * backend, memory that both the host and the device see (CUDA managed
- * memory) on the CUDA backend.  On the CUDA backend the solver calls return
+ * memory) on the CUDA backend.  Freed blocks are kept and handed out again
+ * for the same size (both backends: a solve allocates and frees the same
+ * vectors each time, and fresh pages cost more than the solve's vector
+ * passes); dg_svec_free reports a pointer it did not hand out through
+ * dg_svec_status.  On the CUDA backend the solver calls return
  * before the device has finished: call dg_svec_sync() before the host reads
  * a vector a solver wrote (the reductions, which return a number, wait by
  * themselves). */
@@ -23,7 +27,8 @@ void *dg_svec_alloc(size_t bytes);
 /* Free what dg_svec_alloc returned (NULL is ignored). */
 void dg_svec_free(void *p);
 /* Wait for the device (CUDA backend; nothing on OpenMP).  Returns 0, or
- * DG_ERR_BACKEND with the failure of any earlier solver kernel. */
+ * the first failure of an earlier solver kernel (DG_ERR_BACKEND) or of
+ * dg_svec_free (DG_ERR_ARG). */
 int dg_svec_sync(void);
 /* 0, or the first failure of a vector kernel's launch (the vector kernels
  * return nothing; Krylov solvers check this once per iteration). */

@@ -4,8 +4,9 @@
 # vertex patches on every level above the coarsest (the hierarchy says so) in
 # at most 12 CG iterations with V(2,2).  --coarse-dense: a bad count is one
 # exact line and exit status 2; 0 solves the coarsest level by CG, the default
-# by the dense pseudo-inverse (the hierarchy's last line says which), in the
-# same iterations to the same L2 error (6 digits).
+# by the dense pseudo-inverse (the hierarchy's last line says which; its
+# h-coarsening stops at the first level the dense solve takes, so it has
+# fewer levels), to the same L2 error (6 digits) in no more iterations.
 # Usage: poisson_app_test.sh POISSON
 set -u
 P=$1
@@ -16,7 +17,7 @@ rc=$?
 [ $rc -eq 2 ] || bad "--smoother jacobi: exit status $rc, expected 2"
 [ "$err" = "poisson: --smoother jacobi: expected block or patch" ] ||
   bad "--smoother jacobi: stderr '$err'"
-out=$("$P" --dim 2 --n 8 --r 3 --smooth 2 --smoother patch --quiet 2>&1)
+out=$("$P" --dim 2 --n 32 --r 3 --smooth 2 --smoother patch --quiet 2>&1)
 rc=$?
 [ $rc -eq 0 ] || bad "--smoother patch: exit status $rc: $out"
 [ "$(echo "$out" | grep -c 'patch smoother')" -eq 3 ] ||
@@ -36,8 +37,9 @@ echo "$cg" | grep -q 'unknowns, fp64 CG$' || bad "--coarse-dense 0: no coarse CG
 echo "$dn" | grep -q 'unknowns, fp64 dense pseudo-inverse$' || bad "default: no dense solve: $dn"
 sum() { echo "$1" | sed -n 's/.* \([0-9]*\) iterations.*L2 error \([0-9.e+-]*\).*/\1 \2/p'; }
 s1=$(sum "$cg") s2=$(sum "$dn")
-[ -n "$s1" ] && [ "$(printf '%s' "$s1" | awk '{printf "%d %.5e", $1, $2}')" = \
-  "$(printf '%s' "$s2" | awk '{printf "%d %.5e", $1, $2}')" ] ||
-  bad "coarse CG ($s1) and dense coarse solve ($s2) differ"
+[ -n "$s1" ] && [ -n "$s2" ] && [ "$(printf '%s' "$s1" | awk '{printf "%.5e", $2}')" = \
+  "$(printf '%s' "$s2" | awk '{printf "%.5e", $2}')" ] &&
+  [ "${s2%% *}" -le "${s1%% *}" ] ||
+  bad "coarse CG ($s1) and dense coarse solve ($s2): other errors, or more iterations"
 [ $fail -eq 0 ] && echo "solvers.poisson_smoother: ok ($its iterations; coarse CG and dense: $s2)"
 exit $fail

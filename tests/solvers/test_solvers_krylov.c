@@ -17,6 +17,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static double exact(const double x[3], void *ctx) { return sin(M_PI * x[0]) * sin(M_PI * x[1]); }
 static double rhs(const double x[3], void *ctx) { return 2 * M_PI * M_PI * exact(x, ctx); }
@@ -128,5 +129,20 @@ int main(void) {
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
+  /* the allocator hands freed blocks out again (dg_svec.h): zeroed, as new
+     ones; a pointer it did not hand out is refused with a message */
+  for (int round = 0; round < 3; ++round) {
+    double *u = TALLOC(double, n);
+    CHECK(u != NULL, "allocation %d failed", round);
+    long nz = 0;
+    for (long i = 0; i < n; ++i) nz += u[i] != 0;
+    CHECK(nz == 0, "allocation %d: %ld of %ld entries not zero", round, nz, n);
+    for (long i = 0; i < n; ++i) u[i] = 1.0 + (double)i; /* then back to the cache */
+    dg_svec_free(u);
+  }
+  double not_ours[4];
+  dg_svec_free(not_ours);
+  CHECK(dg_svec_status() == DG_ERR_ARG && strstr(dg_error_message(), "did not return"),
+        "a foreign pointer freed: status %d, message '%s'", dg_svec_status(), dg_error_message());
   return dg_test_done("test_solvers_krylov");
 }

@@ -263,7 +263,8 @@ static double wave(const double x[3], void *ctx) {
 }
 
 /* One cycle with the dense coarse solve against one with the coarse CG
-   (coarse_dense_max 0), the same right-hand side; bc: every side. */
+   (coarse_dense_max 0) on the same levels, the same right-hand side; bc:
+   every side. */
 static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, const char *what) {
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = bc;
@@ -279,8 +280,14 @@ static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, con
             strstr(dg_error_message(), "dense coarse solve up to 2049 unknowns, at most 2048"),
         "%s: coarse_dense_max %d accepted or reported as '%s'", what, DG_MG_DENSE_LIMIT + 1,
         dg_error_message());
+  /* the coarse CG on the same levels: the dense hierarchy stops its
+     h-coarsening at the first level the dense solve takes, the CG one at
+     coarse_min */
   mo.coarse_dense_max = 0;
+  mo.coarse_min = dg_sop_grid(dg_mg_level_op(md, dg_mg_nlevels(md) - 1))->n[0];
   OK(dg_mg_create(&mc, op, &mo));
+  CHECK(dg_mg_nlevels(mc) == dg_mg_nlevels(md), "%s: %d levels with the coarse CG, %d dense", what,
+        dg_mg_nlevels(mc), dg_mg_nlevels(md));
   char buf[4096];
   dg_mg_describe(md, buf, sizeof buf);
   CHECK(strstr(buf, "fp64 dense pseudo-inverse") != NULL, "%s: no dense coarse solve:\n%s", what,

@@ -6,7 +6,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-
 #include <string.h>
 
 /* The allocator's plan, as on the CUDA backend (dg_svec_cuda.cu): a solve
@@ -66,6 +65,11 @@ void *dg_svec_alloc(size_t bytes) {
   void *p = cache_take(b);
   const int reused = p != NULL;
   if (!p) p = calloc(b, 1);
+  if (!p && ncache > 0) { /* the cached blocks back to the C library, and once more */
+    for (int i = 0; i < ncache; ++i) free(cache[i].p);
+    ncache = 0;
+    p = calloc(b, 1);
+  }
   if (!p) {
     dg_error(DG_ERR_MEM, "solver memory: out of memory (%zu bytes)", bytes);
     return NULL;

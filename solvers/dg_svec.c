@@ -1,6 +1,7 @@
 /* dg_svec.c - the OpenMP backend's solver vectors: host memory and OpenMP
  * loops over entries (dg_svec_t.h, per precision). */
 #include "dg_svec.h"
+#include "dg_svec_pool.h"
 
 #include "dg_error.h"
 
@@ -8,47 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The allocator's plan, as on the CUDA backend (dg_svec_cuda.cu): a solve
-   allocates and frees the same sizes again and again (CG's four vectors per
-   solve, an implicit step's per stage), and a fresh block of calloc is
-   fresh pages, populated one fault at a time by whichever thread touches
-   them first: tens of milliseconds for a million unknowns, more with many
-   threads (BENCHMARKS.md, the solvers' memory on the CPU).  Freed blocks
-   wait in a small cache and are handed out again for the same size, cleared
-   by the threads in the vector kernels' static schedule (so each page stays
-   with the thread that uses it).  One host thread calls the solvers. */
-enum { kCache = 32 };
-typedef struct {
-  void *p;
-  size_t bytes;
-} svec_block;
-static svec_block cache[kCache];
-static int ncache = 0;
-static svec_block *live = NULL; /* blocks handed out */
-static int nlive = 0, caplive = 0;
+/* The allocator's plan, as on the CUDA backend (dg_svec_cuda.cu; the
+   bookkeeping is dg_svec_pool.h): a solve allocates and frees the same
+   sizes again and again (CG's four vectors per solve, an implicit step's
+   per stage), and a fresh block of calloc is fresh pages, populated one
+   fault at a time by whichever thread touches them first: tens of
+   milliseconds for a million unknowns, more with many threads
+   (BENCHMARKS.md, the solvers' memory on the CPU).  Freed blocks wait in a
+   small cache and are handed out again for the same size, cleared by the
+   threads in the vector kernels' static schedule (so each page stays with
+   the thread that uses it).  One host thread calls the solvers. */
 static int svec_rc = 0; /* first failure (sticky) */
-
-static void *cache_take(size_t b) {
-  for (int i = ncache - 1; i >= 0; --i) /* the newest first: its pages are warm */
-    if (cache[i].bytes == b) {
-      void *p = cache[i].p;
-      for (int k = i + 1; k < ncache; ++k) cache[k - 1] = cache[k];
-      ncache--;
-      return p;
-    }
-  return NULL;
-}
-
-static void cache_put(void *p, size_t b) {
-  if (ncache == kCache) { /* the oldest goes back to the C library */
-    free(cache[0].p);
-    for (int i = 1; i < ncache; ++i) cache[i - 1] = cache[i];
-    ncache--;
-  }
-  cache[ncache].p = p;
-  cache[ncache].bytes = b;
-  ncache++;
-}
 
 static void clear(void *p, size_t b) {
   unsigned char *c = (unsigned char *)p;
@@ -62,47 +33,36 @@ static void clear(void *p, size_t b) {
 
 void *dg_svec_alloc(size_t bytes) {
   const size_t b = bytes ? bytes : 1;
-  void *p = cache_take(b);
+  void *p = dg_svec_pool_take(b);
   const int reused = p != NULL;
   if (!p) p = calloc(b, 1);
-  if (!p && ncache > 0) { /* the cached blocks back to the C library, and once more */
-    for (int i = 0; i < ncache; ++i) free(cache[i].p);
-    ncache = 0;
+  if (!p) { /* the cached blocks back to the C library, and once more */
+    size_t ob;
+    void *q;
+    while ((q = dg_svec_pool_pop(&ob)) != NULL) free(q);
     p = calloc(b, 1);
   }
   if (!p) {
     dg_error(DG_ERR_MEM, "solver memory: out of memory (%zu bytes)", bytes);
     return NULL;
   }
-  if (nlive == caplive) {
-    const int cap = caplive ? 2 * caplive : 64;
-    svec_block *n = (svec_block *)realloc(live, sizeof(svec_block) * (size_t)cap);
-    if (!n) {
-      free(p);
-      dg_error(DG_ERR_MEM, "solver memory: out of host memory");
-      return NULL;
-    }
-    live = n;
-    caplive = cap;
+  if (dg_svec_pool_add(p, b)) {
+    free(p);
+    return NULL;
   }
-  live[nlive].p = p;
-  live[nlive].bytes = b;
-  nlive++;
   if (reused) clear(p, b); /* zeroed, as calloc's */
   return p;
 }
 
 void dg_svec_free(void *p) {
   if (!p) return;
-  for (int i = nlive - 1; i >= 0; --i)
-    if (live[i].p == p) {
-      const size_t b = live[i].bytes;
-      live[i] = live[--nlive];
-      cache_put(p, b);
-      return;
-    }
-  dg_error(DG_ERR_ARG, "solver memory: dg_svec_free of %p, which dg_svec_alloc did not return", p);
-  if (!svec_rc) svec_rc = DG_ERR_ARG;
+  const size_t b = dg_svec_pool_remove(p);
+  if (!b) { /* not handed out: the pool recorded the message */
+    if (!svec_rc) svec_rc = DG_ERR_ARG;
+    return;
+  }
+  size_t ob;
+  free(dg_svec_pool_put(p, b, &ob));
 }
 
 int dg_svec_sync(void) { return svec_rc; }

@@ -4,6 +4,7 @@
  * default stream.  Reductions: fixed-size per-block partial sums in double,
  * added on the host in a fixed order (the same bits every run). */
 #include "dg_svec.h"
+#include "dg_svec_pool.h"
 
 #include "dg_error.h"
 
@@ -142,29 +143,16 @@ template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int 
 
 /* The allocator's plan.  A solve allocates and frees the same sizes again
    and again (CG's four vectors, the coarse solve's per cycle): freed blocks
-   wait in a small cache and are handed out again for the same size, so the
-   pages stay on the device and no cudaFree/cudaMallocManaged pair (nor the
-   page population of a fresh block) lands in a solve.  Stream order makes
-   the reuse safe: the next user's kernels queue behind the last user's. */
-const int kCache = 32;
-struct block {
-  void *p;
-  size_t bytes;
-};
-block cache[kCache];
-int ncache = 0;
-block *live = NULL; /* blocks handed out */
-int nlive = 0, caplive = 0;
-
-void *cache_take(size_t b) {
-  for (int i = 0; i < ncache; ++i)
-    if (cache[i].bytes == b) {
-      void *p = cache[i].p;
-      cache[i] = cache[--ncache];
-      return p;
-    }
-  return NULL;
-}
+   wait in a small cache (dg_svec_pool.h, shared with the OpenMP backend) and
+   are handed out again for the same size, so the pages stay on the device
+   and no cudaFree/cudaMallocManaged pair (nor the page population of a
+   fresh block) lands in a solve.  Stream order makes the reuse safe: the
+   next user's kernels queue behind the last user's.  The cache's oldest
+   block goes back to CUDA first, the others keep their order: moving the
+   newest into its slot made it the next to go, so a solve's own vectors
+   (freed at its end, taken again by the next solve) were freed and
+   allocated afresh, page population included, once a setup had filled the
+   cache. */
 
 /* Prefetching to the device works here (not on systems without concurrent
    managed access): -1 not asked yet, 0 no, 1 yes. */
@@ -197,48 +185,11 @@ void cache_prefetch(void *p, size_t b) {
   if (e != cudaSuccess) fail(e, "cudaMemPrefetchAsync (a freed solver block)");
 }
 
-void cache_put(void *p, size_t b) {
-  if (ncache == kCache) {
-    /* the oldest goes back to CUDA, the others keep their order: moving the
-       newest into its slot made it the next to go, so a solve's own vectors
-       (freed at its end, taken again by the next solve) were freed and
-       allocated afresh, page population included, once a setup had filled
-       the cache */
-    cudaError_t e = cudaDeviceSynchronize();
-    if (e == cudaSuccess) e = cudaFree(cache[0].p);
-    if (e != cudaSuccess) fail(e, "cudaFree");
-    for (int i = 1; i < ncache; ++i) cache[i - 1] = cache[i];
-    ncache--;
-  }
-  cache_prefetch(p, b);
-  cache[ncache].p = p;
-  cache[ncache].bytes = b;
-  ncache++;
-}
-
-int live_add(void *p, size_t b) {
-  if (nlive == caplive) {
-    const int cap = caplive ? 2 * caplive : 64;
-    block *n = (block *)realloc(live, sizeof(block) * (size_t)cap);
-    if (!n) return dg_error(DG_ERR_MEM, "solver memory: out of host memory");
-    live = n;
-    caplive = cap;
-  }
-  live[nlive].p = p;
-  live[nlive].bytes = b;
-  nlive++;
-  return 0;
-}
-
-/* its size, or 0 if p is not a live block */
-size_t live_remove(void *p) {
-  for (int i = nlive - 1; i >= 0; --i)
-    if (live[i].p == p) {
-      const size_t b = live[i].bytes;
-      live[i] = live[--nlive];
-      return b;
-    }
-  return 0;
+/* A block back to CUDA, after the device has finished with it. */
+void release(void *p) {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaFree(p);
+  if (e != cudaSuccess) fail(e, "cudaFree");
 }
 
 } // namespace
@@ -247,18 +198,28 @@ extern "C" {
 
 void *dg_svec_alloc(size_t bytes) {
   const size_t b = bytes ? bytes : 1;
-  void *p = cache_take(b);
+  void *p = dg_svec_pool_take(b);
   cudaError_t e = cudaSuccess;
   if (!p) {
     e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
+    if (e != cudaSuccess) { /* the cached blocks back to CUDA, and once more */
+      /* this failure is known: off the runtime's last error, so that the
+         next launch's check does not report it again */
+      const cudaError_t last = cudaGetLastError();
+      if (last != cudaSuccess && last != e) fail(last, "an earlier CUDA call");
+      size_t ob;
+      void *q;
+      while ((q = dg_svec_pool_pop(&ob)) != NULL) release(q);
+      e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
+    }
     if (e != cudaSuccess) {
       dg_error(DG_ERR_MEM, "solver memory: cudaMallocManaged of %zu bytes failed: %s (%s)", bytes,
                cudaGetErrorString(e), cudaGetErrorName(e));
       return NULL;
     }
   }
-  if (live_add(p, b)) {
-    cudaFree(p);
+  if (dg_svec_pool_add(p, b)) {
+    release(p);
     return NULL;
   }
   /* zeroed, as on the OpenMP backend; the device finishes first, so the
@@ -268,6 +229,7 @@ void *dg_svec_alloc(size_t bytes) {
   if (e != cudaSuccess) {
     dg_error(DG_ERR_MEM, "solver memory: clearing %zu bytes failed: %s (%s)", bytes,
              cudaGetErrorString(e), cudaGetErrorName(e));
+    dg_svec_pool_remove(p);
     return NULL;
   }
   return p;
@@ -275,14 +237,15 @@ void *dg_svec_alloc(size_t bytes) {
 
 void dg_svec_free(void *p) {
   if (!p) return;
-  const size_t b = live_remove(p);
-  if (!b) {
-    dg_error(DG_ERR_ARG, "solver memory: dg_svec_free of %p, which dg_svec_alloc did not return",
-             p);
+  const size_t b = dg_svec_pool_remove(p);
+  if (!b) { /* not handed out: the pool recorded the message */
     if (!svec_rc) svec_rc = DG_ERR_ARG;
     return;
   }
-  cache_put(p, b);
+  cache_prefetch(p, b);
+  size_t ob;
+  void *old = dg_svec_pool_put(p, b, &ob);
+  if (old) release(old);
 }
 
 int dg_svec_sync(void) {

@@ -24,7 +24,8 @@ static double now_s(void) {
 /* The tables of q Gauss-Legendre points (degrees up to q - 1). */
 static int build_basis(int q, dg_basis *bs) {
   double x[DG_MAX_Q], w[DG_MAX_Q], P[DG_MAX_Q * DG_MAX_Q], D[DG_MAX_Q * DG_MAX_Q];
-  const int rt = q - 1; /* tables up to degree q-1 >= rmax */
+  double Ps[DG_MAX_Q * DG_MAX_Q], Ds[DG_MAX_Q * DG_MAX_Q]; /* the symmetrised P and Dw */
+  const int rt = q - 1;                                    /* tables up to degree q-1 >= rmax */
   DG_CALL(dg_gauss_legendre(q, x, w));
   DG_CALL(dg_legendre_table(rt, q, x, P, D));
   memset(bs, 0, sizeof *bs);
@@ -56,7 +57,24 @@ static int build_basis(int q, dg_basis *bs) {
       bs->P[a][k] = (dg_real)p;
       bs->Pw[a][k] = (dg_real)(p * w[km]);
       bs->Dw[a][k] = (dg_real)(dp * w[km]);
+      Ps[a * q + k] = p;
+      Ds[a * q + k] = dp * w[km];
     }
+  /* dg_basis.h: Dp and Lp, summed in double over a = 0 .. q - 1 */
+  for (int k = 0; k < q; ++k) {
+    for (int j = 0; j < q; ++j) {
+      double s = 0;
+      for (int a = 0; a <= rt; ++a) s += Ps[a * q + k] * (a + 0.5) * Ds[a * q + j];
+      bs->Dp[j][k] = (dg_real)s;
+    }
+    double lm = 0, lp = 0;
+    for (int a = 0; a <= rt; ++a) {
+      lm += Ps[a * q + k] * (a + 0.5) * (a % 2 ? -1.0 : 1.0);
+      lp += Ps[a * q + k] * (a + 0.5);
+    }
+    bs->Lp[0][k] = (dg_real)lm;
+    bs->Lp[1][k] = (dg_real)lp;
+  }
   return 0;
 }
 

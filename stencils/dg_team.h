@@ -81,7 +81,8 @@
 /* Face f (direction d, a constant) of the team update: the values of both
  * sides at the Q face points from their collapses (own: go, neighbour: gn;
  * N modes each, variable v at + 4 N v), the Rusanov fluxes there, and their
- * lifting onto the N tangential modes into L (same layout).  tr (or NULL)
+ * lifting onto the N tangential modes into L (same layout; raw: the Q = N
+ * fluxes unlifted, for dg_team_row_points).  tr (or NULL)
  * and noff: lanes whose neighbour offset is a trace take the neighbour's
  * values from there instead (dg_lane_trace_pick).  NX, XF as in
  * dg_stage_update_team; on the sphere (met) the position is the face's
@@ -94,7 +95,7 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
                                       const dg_lane *gn, const dg_real *tr, const int *noff,
                                       dg_lane *L, const int f, const int d, const int N,
                                       const int Q, const int NX, const int met, const int XF,
-                                      const dg_sphere_src *S, const int uni) {
+                                      const dg_sphere_src *S, const int uni, const int raw) {
   const int NV = DG_NVAR, side = f % 2, t = 1 - d;
   dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[DG_X_LEN];
   DG_UNROLL_ALL
@@ -142,42 +143,33 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
     for (int v = 0; v < NV; ++v) G[v][p] = G[v][p] * pole;
   }
   DG_UNROLL_ALL
-  for (int v = 0; v < NV; ++v) dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
+  for (int v = 0; v < NV; ++v) {
+    if (raw) { /* dg_team_row_points takes the fluxes themselves */
+      DG_UNROLL
+      for (int p = 0; p < Q; ++p) L[v * 4 * N + p] = G[v][p];
+    } else {
+      dg_line(G[v], 1, L + v * 4 * N, 1, Q, N, B->Pw, 0, 0);
+    }
+  }
 }
 
 /* The row's theta mass inverse T (dg_types.h: T = diag(2 / (2b + 1))
- * W^-1 / a^2) applied to a line of theta modes r[b] in place.  With as many
- * Gauss points as modes (Q = N) T is a pointwise scaling between two
- * contractions: the Gauss rule makes P' W P = D = diag(2 / (2b + 1)), so P
- * is invertible with P^-1 = D^-1 P' W, and W_row = P' W C P (C = cos theta
- * at the points) gives T r = P' W J P D^-1 r, J = 1 / (a^2 cos theta) at the
- * points (the row's DG_ROW_JINV): Q table entries instead of N^2, the same
- * T to round-off.  With more points than modes, T from the table. */
-DG_HD static inline void dg_team_row_mass(const dg_sphere_src *S, const int uni,
-                                          const dg_stage_basis *B, const int N, const int Q,
+ * W^-1 / a^2) applied to a line of theta modes r[b] in place, from the
+ * row's table, where there are more points than modes (Q > N; at Q = N
+ * phase 4 forms T r at the points instead, dg_team_row_points). */
+DG_HD static inline void dg_team_row_mass(const dg_sphere_src *S, const int uni, const int N,
                                           dg_lane *r) {
-  if (Q == N) {
-    dg_lane h[DG_MAX_Q], jw[DG_MAX_Q];
+  dg_lane t[DG_MAX_Q], o[DG_MAX_Q];
+  DG_UNROLL
+  for (int b = 0; b < N; ++b) {
+    dg_row_fetch(S->tab, S->off, uni, b * N, N, t);
+    dg_lane acc = dg_lane_set(0);
     DG_UNROLL
-    for (int b = 0; b < N; ++b) r[b] = r[b] * ((dg_real)(2 * b + 1) * (dg_real)0.5);
-    dg_line(r, 1, h, 1, N, Q, B->P, 1, 0);
-    dg_row_fetch(S->tab, S->off, uni, DG_ROW_JINV(N), Q, jw);
-    DG_UNROLL
-    for (int k = 0; k < Q; ++k) h[k] = h[k] * jw[k];
-    dg_line(h, 1, r, 1, Q, N, B->Pw, 0, 0);
-  } else {
-    dg_lane t[DG_MAX_Q], o[DG_MAX_Q];
-    DG_UNROLL
-    for (int b = 0; b < N; ++b) {
-      dg_row_fetch(S->tab, S->off, uni, b * N, N, t);
-      dg_lane acc = dg_lane_set(0);
-      DG_UNROLL
-      for (int bb = 0; bb < N; ++bb) acc += t[bb] * r[bb];
-      o[b] = acc;
-    }
-    DG_UNROLL
-    for (int b = 0; b < N; ++b) r[b] = o[b];
+    for (int bb = 0; bb < N; ++bb) acc += t[bb] * r[bb];
+    o[b] = acc;
   }
+  DG_UNROLL
+  for (int b = 0; b < N; ++b) r[b] = o[b];
 }
 
 /* Mode (a, b) of variable v from its right-hand side: inverse diagonal
@@ -191,6 +183,58 @@ DG_HD static inline void dg_team_rk(const dg_rk_coeffs *rk, dg_lane *c, const dg
   const dg_lane dtl = rhs * (dg_inv_mass(2, a, b, 0) * dt);
   const dg_lane un = dg_rk_mode(rk, c[v * M + m], dtl, ku, u0, uw, (long)(v * M + m) * DG_W);
   if (TR) c[v * M + m] = un;
+}
+
+/* Phase 4 on the sphere at Q = N, item b (the line of theta modes at
+ * lambda mode b).  The line's right-hand side r is only ever needed as T r,
+ * T the row's theta mass inverse (dg_team_row_mass).  With as many Gauss
+ * points as modes the Gauss rule makes P' W P = D = diag(2 / (2b + 1)), so P
+ * is invertible with P^-1 = D^-1 P' W, and W_row = P' W C P (C = cos theta
+ * at the points) gives T r = P' W J P D^-1 r, J = 1 / (a^2 cos theta) at the
+ * points (the row's DG_ROW_JINV: Q entries instead of N^2).  As P D^-1 P' W
+ * = I, P D^-1 of each term of r is formed at the points directly: the
+ * lambda flux tested along theta (ay) is its own value there, the lambda
+ * faces' liftings are their fluxes (phase 3 leaves them raw), the theta
+ * faces' are two fixed vectors times a number (B->Lp), the theta flux tested
+ * with the derivative is one Q x Q table (B->Dp), and a source (tested like
+ * ay) is its own value.  Then J and one contraction back to modes: T r to
+ * round-off in two contractions where testing r and applying T take four,
+ * and the lambda faces are not lifted (BENCHMARKS.md, the sphere's phase 4). */
+DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int uni,
+                                            const dg_stage_basis *B, const int N, const dg_lane *ax,
+                                            const dg_lane *ay, const dg_lane *fn, const int b,
+                                            const dg_rk_coeffs *rk, dg_lane *c, const dg_real dt,
+                                            dg_real *ku, dg_real *u0, dg_real *uw, const int TR) {
+  const int NV = DG_NVAR, Q = N;
+  const dg_real sg = b % 2 ? (dg_real)-1 : (dg_real)1; /* the minus face's P_b(-1) */
+  dg_lane jw[DG_MAX_Q];
+  dg_row_fetch(S->tab, S->off, uni, DG_ROW_JINV(N), Q, jw);
+  DG_UNROLL_ALL
+  for (int v = 0; v < NV; ++v) {
+    const dg_lane *L = fn + v * 4 * N, *gx = ax + v * Q * N + Q * b;
+    const dg_lane *gy = ay + v * Q * N + Q * b;
+#if DG_MODEL_SOURCE
+    const dg_lane *gs = ay + NV * Q * N + 8 * NV * N + v * Q * N + Q * b; /* as */
+#endif
+    dg_lane g[DG_MAX_Q], h[DG_MAX_Q], r[DG_MAX_Q];
+    DG_UNROLL
+    for (int j = 0; j < Q; ++j) g[j] = gx[j];
+    const dg_lane lm = L[2 * N + b], lp = L[3 * N + b];
+    DG_UNROLL
+    for (int k = 0; k < Q; ++k) {
+      dg_lane acc = (gy[k] - L[N + k]) + L[k] * sg;
+#if DG_MODEL_SOURCE
+      acc += gs[k];
+#endif
+      acc += lm * B->Lp[0][k] - lp * B->Lp[1][k];
+      DG_UNROLL
+      for (int j = 0; j < Q; ++j) acc += g[j] * B->Dp[j][k];
+      h[k] = acc * jw[k];
+    }
+    dg_line(h, 1, r, 1, Q, N, B->Pw, 0, 0);
+    DG_UNROLL
+    for (int e = 0; e < N; ++e) dg_team_rk(rk, c, r[e], v, b, e, N, dt, ku, u0, uw, TR);
+  }
 }
 
 /* The update of element `lane` of microblock blk by thread tid of a team of
@@ -229,8 +273,12 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
      coordinates; else a box's coordinates */
   const int sphere = XF >= 0 || (XF == -1 && A->metric);
   const int GS = sphere ? DG_GEOM_METRIC : 3 * DIM;
-  const dg_real *geom = (NX || XF >= 0) && A->geom ? A->geom + blk * (GS * DG_W) + lane : 0;
-  const int met = sphere && geom;
+  /* a flux variant's copy (XF >= 0) runs only with the sphere's geometry
+     (the backend picks it where A->geom and A->metric are set), so met is a
+     constant there and the planar path is not compiled into it */
+  const dg_real *geom =
+      XF >= 0 || ((NX || XF >= 0) && A->geom) ? A->geom + blk * (GS * DG_W) + lane : 0;
+  const int met = XF >= 0 || (sphere && geom);
   const int needs_x = geom != 0 && !met;
   dg_sphere_src sph;
   int uni = 0;
@@ -378,10 +426,10 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     const dg_real *tr = TR ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N,
-                   Q, NX, met, XF, &sph, uni);
+                   Q, NX, met, XF, &sph, uni, met && Q == N);
     else
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 1, N,
-                   Q, NX, met, XF, &sph, uni);
+                   Q, NX, met, XF, &sph, uni, 0);
   }
   DG_TEAM_SYNC();
 
@@ -393,6 +441,10 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
   DG_TEAM_ITEMS(b, N) {
+    if (met && Q == N) {
+      dg_team_row_points(&sph, uni, B, N, ax, ay, fn, b, &rk, c, dt, ku, u0, uw, TR);
+      continue;
+    }
     DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) {
       dg_lane r1[DG_MAX_Q], r2[DG_MAX_Q];
@@ -420,7 +472,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
           dg_team_rk(&rk, c, rhs, v, a, bm, N, dt, ku, u0, uw, TR);
       }
       if (met) {
-        dg_team_row_mass(&sph, uni, B, N, Q, rr);
+        dg_team_row_mass(&sph, uni, N, rr);
         DG_UNROLL
         for (int e = 0; e < N; ++e) dg_team_rk(&rk, c, rr[e], v, b, e, N, dt, ku, u0, uw, TR);
       }

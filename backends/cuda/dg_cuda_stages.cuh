@@ -173,13 +173,15 @@ __host__ __device__ constexpr int dg_cuda_max(int a, int b) { return a > b ? a :
 #ifndef DG_CUDA_TEAM_MIN_REGS
 #define DG_CUDA_TEAM_MIN_REGS 56
 #endif
-/* The same for the sphere's copies (XF >= 0), whose phase-2 item also forms
- * the wind and the metric at its points: with 64, degree 4 at q = 5 runs 6
- * blocks that spill less instead of 7, the faster; a higher floor costs
- * degree 5 a block per SM and made it slower (BENCHMARKS.md, the sphere's
- * register floor). */
+/* The same for the sphere's copies (XF >= 0), kept apart for experiments.
+ * While phase 4 applied the row's mass inverse by five contractions
+ * (dg_team_row_mass), degree 4 at q = 5 spilled 80 bytes at 56 and ran
+ * faster at 64 (6 blocks per SM instead of 7); since it forms the row at the
+ * points (dg_team_row_points) it spills 24 bytes at 56, and 56 is 9% faster
+ * there than 64, the same elsewhere (BENCHMARKS.md, the sphere's register
+ * floor). */
 #ifndef DG_CUDA_TEAM_SPHERE_MIN_REGS
-#define DG_CUDA_TEAM_SPHERE_MIN_REGS 64
+#define DG_CUDA_TEAM_SPHERE_MIN_REGS 56
 #endif
 /* The __launch_bounds__ minimum of blocks per SM: as many as shared memory
  * holds (228 KB, 1 KB reserved per block), so that registers do not cut the

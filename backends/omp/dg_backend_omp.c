@@ -51,7 +51,10 @@ static int be_basis_create(void **handle, const dg_basis *b) {
       c->P[a][k] = dg_lane_set(b->P[a][k]);
       c->Pw[a][k] = dg_lane_set(b->Pw[a][k]);
       c->Dw[a][k] = dg_lane_set(b->Dw[a][k]);
+      c->Dp[a][k] = dg_lane_set(b->Dp[a][k]);
     }
+    c->Lp[0][k] = dg_lane_set(b->Lp[0][k]);
+    c->Lp[1][k] = dg_lane_set(b->Lp[1][k]);
   }
   for (int i = 0; i < DG_TRIG_LEN; ++i) c->tt[i] = b->tt[i];
   *handle = c;

@@ -34,10 +34,13 @@
  *                    ax[k, b] = sum_j f_x Pw_b(j), ay[k, b] = sum_j f_y Dw_b(j);
  *                    own faces collapsed at tangential index k
  *   3. faces f:      both sides at the face points (dg_line), Rusanov fluxes,
- *                    lifting L[f][i] = sum_p G[p] Pw_i(p)
+ *                    lifting L[f][i] = sum_p G[p] Pw_i(p) (on the sphere
+ *                    at Q = N the lambda faces keep G itself)
  *   4. rows b:       rhs[a, b] = sum_k ax[k, b] Dw_a(k) + ay[k, b] Pw_a(k)
  *                    + the four liftings; inverse mass, fused RK update
- *                    (with nbr_traces the new c[., b] kept in the scratch)
+ *                    (with nbr_traces the new c[., b] kept in the scratch;
+ *                    on the sphere at Q = N formed at the points,
+ *                    dg_team_row_points)
  *   5. faces f:      (nbr_traces; where the neighbour has another degree)
  *                    the new coefficients' values at the face points into
  *                    trace_out.
@@ -197,14 +200,15 @@ DG_HD static inline void dg_team_rk(const dg_rk_coeffs *rk, dg_lane *c, const dg
  * faces' liftings are their fluxes (phase 3 leaves them raw), the theta
  * faces' are two fixed vectors times a number (B->Lp), the theta flux tested
  * with the derivative is one Q x Q table (B->Dp), and a source (tested like
- * ay) is its own value.  Then J and one contraction back to modes: T r to
+ * ay, as: NULL without one) is its own value.  Then J and one contraction back to modes: T r to
  * round-off in two contractions where testing r and applying T take four,
  * and the lambda faces are not lifted (BENCHMARKS.md, the sphere's phase 4). */
 DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int uni,
                                             const dg_stage_basis *B, const int N, const dg_lane *ax,
-                                            const dg_lane *ay, const dg_lane *fn, const int b,
-                                            const dg_rk_coeffs *rk, dg_lane *c, const dg_real dt,
-                                            dg_real *ku, dg_real *u0, dg_real *uw, const int TR) {
+                                            const dg_lane *ay, const dg_lane *as, const dg_lane *fn,
+                                            const int b, const dg_rk_coeffs *rk, dg_lane *c,
+                                            const dg_real dt, dg_real *ku, dg_real *u0, dg_real *uw,
+                                            const int TR) {
   const int NV = DG_NVAR, Q = N;
   const dg_real sg = b % 2 ? (dg_real)-1 : (dg_real)1; /* the minus face's P_b(-1) */
   dg_lane jw[DG_MAX_Q];
@@ -213,9 +217,6 @@ DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int un
   for (int v = 0; v < NV; ++v) {
     const dg_lane *L = fn + v * 4 * N, *gx = ax + v * Q * N + Q * b;
     const dg_lane *gy = ay + v * Q * N + Q * b;
-#if DG_MODEL_SOURCE
-    const dg_lane *gs = ay + NV * Q * N + 8 * NV * N + v * Q * N + Q * b; /* as */
-#endif
     dg_lane g[DG_MAX_Q], h[DG_MAX_Q], r[DG_MAX_Q];
     DG_UNROLL
     for (int j = 0; j < Q; ++j) g[j] = gx[j];
@@ -223,9 +224,7 @@ DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int un
     DG_UNROLL
     for (int k = 0; k < Q; ++k) {
       dg_lane acc = (gy[k] - L[N + k]) + L[k] * sg;
-#if DG_MODEL_SOURCE
-      acc += gs[k];
-#endif
+      if (as) acc += as[v * Q * N + Q * b + k];
       acc += lm * B->Lp[0][k] - lp * B->Lp[1][k];
       DG_UNROLL
       for (int j = 0; j < Q; ++j) acc += g[j] * B->Dp[j][k];
@@ -276,8 +275,7 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   /* a flux variant's copy (XF >= 0) runs only with the sphere's geometry
      (the backend picks it where A->geom and A->metric are set), so met is a
      constant there and the planar path is not compiled into it */
-  const dg_real *geom =
-      XF >= 0 || ((NX || XF >= 0) && A->geom) ? A->geom + blk * (GS * DG_W) + lane : 0;
+  const dg_real *geom = XF >= 0 || (NX && A->geom) ? A->geom + blk * (GS * DG_W) + lane : 0;
   const int met = XF >= 0 || (sphere && geom);
   const int needs_x = geom != 0 && !met;
   dg_sphere_src sph;
@@ -442,7 +440,11 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
   DG_TEAM_ITEMS(b, N) {
     if (met && Q == N) {
-      dg_team_row_points(&sph, uni, B, N, ax, ay, fn, b, &rk, c, dt, ku, u0, uw, TR);
+#if DG_MODEL_SOURCE
+      dg_team_row_points(&sph, uni, B, N, ax, ay, as, fn, b, &rk, c, dt, ku, u0, uw, TR);
+#else
+      dg_team_row_points(&sph, uni, B, N, ax, ay, 0, fn, b, &rk, c, dt, ku, u0, uw, TR);
+#endif
       continue;
     }
     DG_UNROLL_ALL

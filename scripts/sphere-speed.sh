@@ -60,6 +60,12 @@ for ((k = 0; k < rounds; ++k)); do
       exit 1
     }
   done
+  # this round's ratios on stderr, so a run cut short still says something
+  paste -d, "$tmp/sphere.$k.csv" "$tmp/rotation.$k.csv" "$tmp/const.$k.csv" | awk -F, -v k="$k" '
+    NR == 1 { for (i = 1; i <= NF; ++i) if (!(($i) in col)) col[$i] = i; w = NF / 3; next }
+    { r = col["dof_stage_per_s"]
+      printf "sphere-speed.sh: round %d, degree %d: sphere/rotation %.3f, sphere/const %.3f\n",
+        k + 1, $col["degree"], $r / $(r + w), $r / $(r + 2 * w) }' >&2
 done
 
 # degree -> rate per round and case; then medians and ratio ranges

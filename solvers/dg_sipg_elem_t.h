@@ -377,16 +377,18 @@ DG_HD static inline void DG_SN(dg_sp_prolong_elem)(const DG_SN(dg_sargs) * Af,
   (Af->dim, Ac->deg[e], Ac->deg[e], xc + Ac->off[e], Af->deg[e], x + Af->off[e], 1);
 }
 
-/* By agglomeration: the coarse element ec gathers the restriction of its
- * 2^dim children (elements (2i + c0, 2j + c1, 2k + c2) of the fine grid). */
-DG_HD static inline void DG_SN(dg_sh_restrict_elem)(const DG_SN(dg_sargs) * Af,
-                                                    const DG_SN(dg_sargs) * Ac,
-                                                    const DG_SN(dg_stab) * T, long ec,
-                                                    const DG_SR *r, DG_SR *bc) {
-  const int dim = Af->dim, nc = Ac->deg[ec] + 1;
+/* By agglomeration: the coarse element (i, j, k) gathers the restriction of
+ * its 2^dim children (elements (2i + c0, 2j + c1, 2k + c2) of the fine grid).
+ * Linear elements (every h-level of a hierarchy) take the same arithmetic
+ * with constant trip counts, which the compiler unrolls. */
+DG_HD static inline void DG_SN(dg_sh_restrict_ijk)(const DG_SN(dg_sargs) * Af,
+                                                   const DG_SN(dg_sargs) * Ac,
+                                                   const DG_SN(dg_stab) * T, long i, long j, long k,
+                                                   const DG_SR *r, DG_SR *bc) {
+  const int dim = Af->dim;
+  const long ec = i + Ac->n[0] * (j + (long)Ac->n[1] * k);
+  const int rc = Ac->deg[ec], nc = rc + 1;
   const long m = (long)nc * nc * (dim == 3 ? nc : 1);
-  const long i = ec % Ac->n[0], j = (ec / Ac->n[0]) % Ac->n[1],
-             k = ec / ((long)Ac->n[0] * Ac->n[1]);
   DG_SR *yc = bc + Ac->off[ec];
   for (long q = 0; q < m; ++q) yc[q] = 0;
   for (int c2 = 0; c2 < (dim == 3 ? 2 : 1); ++c2)
@@ -397,23 +399,51 @@ DG_HD static inline void DG_SN(dg_sh_restrict_elem)(const DG_SN(dg_sargs) * Af,
         c[1] = c1;
         c[2] = c2;
         const long ef = (2 * i + c0) + Af->n[0] * ((2 * j + c1) + (long)Af->n[1] * (2 * k + c2));
-        DG_SN(dg_sh_restrict)(T, dim, c, Af->deg[ef], r + Af->off[ef], Ac->deg[ec], yc);
+        const int rf = Af->deg[ef];
+        if (dim == 2 && rc == 1 && rf == 1)
+          DG_SN(dg_sh_restrict)(T, 2, c, 1, r + Af->off[ef], 1, yc);
+        else if (dim == 3 && rc == 1 && rf == 1)
+          DG_SN(dg_sh_restrict)(T, 3, c, 1, r + Af->off[ef], 1, yc);
+        else
+          DG_SN(dg_sh_restrict)(T, dim, c, rf, r + Af->off[ef], rc, yc);
       }
 }
 
-/* The fine element ef adds the prolongation of its parent's correction. */
-DG_HD static inline void DG_SN(dg_sh_prolong_elem)(const DG_SN(dg_sargs) * Af,
-                                                   const DG_SN(dg_sargs) * Ac,
-                                                   const DG_SN(dg_stab) * T, long ef,
-                                                   const DG_SR *xc, DG_SR *x) {
-  const long i = ef % Af->n[0], j = (ef / Af->n[0]) % Af->n[1],
-             k = ef / ((long)Af->n[0] * Af->n[1]);
+DG_HD static inline void DG_SN(dg_sh_restrict_elem)(const DG_SN(dg_sargs) * Af,
+                                                    const DG_SN(dg_sargs) * Ac,
+                                                    const DG_SN(dg_stab) * T, long ec,
+                                                    const DG_SR *r, DG_SR *bc) {
+  DG_SN(dg_sh_restrict_ijk)
+  (Af, Ac, T, ec % Ac->n[0], (ec / Ac->n[0]) % Ac->n[1], ec / ((long)Ac->n[0] * Ac->n[1]), r, bc);
+}
+
+/* The fine element (i, j, k) adds the prolongation of its parent's
+ * correction (linear elements: constant trip counts, as above). */
+DG_HD static inline void DG_SN(dg_sh_prolong_ijk)(const DG_SN(dg_sargs) * Af,
+                                                  const DG_SN(dg_sargs) * Ac,
+                                                  const DG_SN(dg_stab) * T, long i, long j, long k,
+                                                  const DG_SR *xc, DG_SR *x) {
   int c[3];
   c[0] = (int)(i & 1);
   c[1] = (int)(j & 1);
   c[2] = (int)(k & 1);
+  const long ef = i + Af->n[0] * (j + (long)Af->n[1] * k);
   const long ec = i / 2 + Ac->n[0] * (j / 2 + (long)Ac->n[1] * (k / 2));
-  DG_SN(dg_sh_prolong)(T, Af->dim, c, Ac->deg[ec], xc + Ac->off[ec], Af->deg[ef], x + Af->off[ef]);
+  const int rc = Ac->deg[ec], rf = Af->deg[ef];
+  if (Af->dim == 2 && rc == 1 && rf == 1)
+    DG_SN(dg_sh_prolong)(T, 2, c, 1, xc + Ac->off[ec], 1, x + Af->off[ef]);
+  else if (Af->dim == 3 && rc == 1 && rf == 1)
+    DG_SN(dg_sh_prolong)(T, 3, c, 1, xc + Ac->off[ec], 1, x + Af->off[ef]);
+  else
+    DG_SN(dg_sh_prolong)(T, Af->dim, c, rc, xc + Ac->off[ec], rf, x + Af->off[ef]);
+}
+
+DG_HD static inline void DG_SN(dg_sh_prolong_elem)(const DG_SN(dg_sargs) * Af,
+                                                   const DG_SN(dg_sargs) * Ac,
+                                                   const DG_SN(dg_stab) * T, long ef,
+                                                   const DG_SR *xc, DG_SR *x) {
+  DG_SN(dg_sh_prolong_ijk)
+  (Af, Ac, T, ef % Af->n[0], (ef / Af->n[0]) % Af->n[1], ef / ((long)Af->n[0] * Af->n[1]), xc, x);
 }
 
 /* The pieces of the block solve below, shared by the drivers' thread

@@ -176,9 +176,12 @@ int DG_SN(dg_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, cons
   if (by_degree) {
 #pragma omp parallel for schedule(static)
     for (long e = 0; e < nc; ++e) DG_SN(dg_sp_restrict_elem)(Af, Ac, e, r, bc);
-  } else {
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < nc; ++e) DG_SN(dg_sh_restrict_elem)(Af, Ac, T, e, r, bc);
+  } else { /* by rows: no index division per element */
+    const long n0 = Ac->n[0], n1 = Ac->n[1], n2 = Af->dim == 3 ? Ac->n[2] : 1;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (long k = 0; k < n2; ++k)
+      for (long j = 0; j < n1; ++j)
+        for (long i = 0; i < n0; ++i) DG_SN(dg_sh_restrict_ijk)(Af, Ac, T, i, j, k, r, bc);
   }
   return 0;
 }
@@ -192,10 +195,12 @@ int DG_SN(dg_sop_prolong_add)(const dg_sop *F, const dg_sop *C, int by_degree, c
     const long nc = C->g.nelem;
 #pragma omp parallel for schedule(static)
     for (long e = 0; e < nc; ++e) DG_SN(dg_sp_prolong_elem)(Af, Ac, e, xc, x);
-  } else {
-    const long nf = F->g.nelem;
-#pragma omp parallel for schedule(static)
-    for (long e = 0; e < nf; ++e) DG_SN(dg_sh_prolong_elem)(Af, Ac, T, e, xc, x);
+  } else { /* by rows: no index division per element */
+    const long n0 = Af->n[0], n1 = Af->n[1], n2 = Af->dim == 3 ? Af->n[2] : 1;
+#pragma omp parallel for collapse(2) schedule(static)
+    for (long k = 0; k < n2; ++k)
+      for (long j = 0; j < n1; ++j)
+        for (long i = 0; i < n0; ++i) DG_SN(dg_sh_prolong_ijk)(Af, Ac, T, i, j, k, xc, x);
   }
   return 0;
 }

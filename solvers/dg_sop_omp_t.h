@@ -177,7 +177,7 @@ int DG_SN(dg_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, cons
 #pragma omp parallel for schedule(static)
     for (long e = 0; e < nc; ++e) DG_SN(dg_sp_restrict_elem)(Af, Ac, e, r, bc);
   } else { /* by rows: no index division per element */
-    const long n0 = Ac->n[0], n1 = Ac->n[1], n2 = Af->dim == 3 ? Ac->n[2] : 1;
+    const long n0 = Ac->n[0], n1 = Ac->n[1], n2 = Ac->n[2]; /* n[2] = 1 in 2D */
 #pragma omp parallel for collapse(2) schedule(static)
     for (long k = 0; k < n2; ++k)
       for (long j = 0; j < n1; ++j)
@@ -196,7 +196,7 @@ int DG_SN(dg_sop_prolong_add)(const dg_sop *F, const dg_sop *C, int by_degree, c
 #pragma omp parallel for schedule(static)
     for (long e = 0; e < nc; ++e) DG_SN(dg_sp_prolong_elem)(Af, Ac, e, xc, x);
   } else { /* by rows: no index division per element */
-    const long n0 = Af->n[0], n1 = Af->n[1], n2 = Af->dim == 3 ? Af->n[2] : 1;
+    const long n0 = Af->n[0], n1 = Af->n[1], n2 = Af->n[2];
 #pragma omp parallel for collapse(2) schedule(static)
     for (long k = 0; k < n2; ++k)
       for (long j = 0; j < n1; ++j)

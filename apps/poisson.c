@@ -1,11 +1,11 @@
 /* poisson.c - SIPG Poisson -lap u = f on the unit square/cube with the
- * manufactured solution u = prod sin(pi x_d) (homogeneous Dirichlet), solved
+ * manufactured solution u = prod sin(k pi x_d) (homogeneous Dirichlet), solved
  * by CG preconditioned by the hp-multigrid of solvers/, in fp64, mixed
  * precision (fp64 CG around the fp32 cycle) or pure fp32.
  *
  *   poisson [--dim 2] [--n 32] [--r 3] [--map uniform|band|random]
  *           [--solver fp64|mixed|fp32] [--smooth 6] [--smoother block|patch]
- *           [--rtol 1e-10] [--quiet] [--out u.h5]
+ *           [--rtol 1e-10] [--k 1] [--quiet] [--out u.h5]
  *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
  *           [--repeat 3] [--smooth 6] [--smoother block|patch]
  *   poisson --throughput [--dim 2] [--n 256] [--r 3] [--repeat 20]
@@ -13,7 +13,9 @@
  *   what the Chebyshev smoother accelerates, element-block Jacobi or the
  *   additive vertex-patch Schwarz method, docs/MULTIGRID.md; every form takes
  *   --coarse-dense N: the coarsest level is solved by its dense pseudo-inverse
- *   up to N unknowns, by CG above, 0: always CG; default 256)
+ *   up to N unknowns, by CG above, 0: always CG; default 256; and --k K, the
+ *   solution's wave number: with k = 1 a fine grid at a high degree resolves u
+ *   to round-off, and a larger k keeps its error measurable there)
  *
  * One solve prints a progress line per iteration (relative residual) and the
  * L2 error; --out writes the solution as a dgrid snapshot (HDF5,
@@ -30,21 +32,24 @@
 #include "dg_sop.h"
 #include "dg_svec.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int g_dim = 2;
+static int g_dim = 2, g_k = 1; /* --dim, --k */
 
 static double exact(const double x[3], void *ctx) {
   double u = 1;
-  for (int d = 0; d < g_dim; ++d) u *= sin(M_PI * x[d]);
+  for (int d = 0; d < g_dim; ++d) u *= sin(g_k * M_PI * x[d]);
   return u;
 }
 
-static double rhs(const double x[3], void *ctx) { return g_dim * M_PI * M_PI * exact(x, ctx); }
+static double rhs(const double x[3], void *ctx) {
+  return g_dim * (g_k * M_PI) * (g_k * M_PI) * exact(x, ctx);
+}
 
 static int apply_d(void *ctx, const double *x, double *y) { return dg_sop_apply_d(ctx, x, y); }
 static int apply_f(void *ctx, const float *x, float *y) { return dg_sop_apply_f(ctx, x, y); }
@@ -314,9 +319,9 @@ static int cmp(const void *a, const void *b) {
 
 static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, int smooth,
                  const char *map, double rtol) {
-  printf("SIPG Poisson %dD, %s map, CG + V(%d,%d) to %g, %s smoother; times: solve only, median "
-         "of %d interleaved runs\n",
-         dim, map, smooth, smooth, rtol,
+  printf("SIPG Poisson %dD, %s map, k = %d, CG + V(%d,%d) to %g, %s smoother; times: solve only, "
+         "median of %d interleaved runs\n",
+         dim, map, g_k, smooth, smooth, rtol,
          g_smoother == DG_MG_PATCH ? "vertex-patch" : "element-block", repeat);
   printf("%2s %5s %10s %4s %7s %13s %13s %9s %4s %9s %9s %6s %9s\n", "r", "n", "unknowns", "its",
          "factor", "L2 fp64", "L2 mixed", "rel.diff", "itsm", "t fp64", "t mixed", "speedup",
@@ -353,12 +358,18 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     static const char *const inames[] = {"--dim",  "--n",    "--r",    "--smooth", "--rmin",
-                                         "--rmax", "--nmin", "--nmax", "--repeat"};
-    int *const ivars[] = {&dim, &nel, &r, &smooth, &rmin, &rmax, &nmin, &nmax, &repeat};
+                                         "--rmax", "--nmin", "--nmax", "--repeat", "--k"};
+    int *const ivars[] = {&dim, &nel, &r, &smooth, &rmin, &rmax, &nmin, &nmax, &repeat, &g_k};
     int done = 0;
-    for (int k = 0; k < 9 && !done; ++k)
+    for (int k = 0; k < 10 && !done; ++k)
       if (!strcmp(a, inames[k]) && v) {
-        *ivars[k] = atoi(v);
+        char *end;
+        const long x = strtol(v, &end, 10);
+        if (end == v || *end || x < INT_MIN || x > INT_MAX) {
+          fprintf(stderr, "poisson: %s %s: expected an integer\n", a, v);
+          return 2;
+        }
+        *ivars[k] = (int)x;
         done = 1;
       }
     if (done)
@@ -405,8 +416,9 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if ((dim != 2 && dim != 3) || nel < 1 || r < 0 || r > DG_MAX_DEGREE || repeat < 1) {
-    fprintf(stderr, "poisson: need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1\n", DG_MAX_DEGREE);
+  if ((dim != 2 && dim != 3) || nel < 1 || r < 0 || r > DG_MAX_DEGREE || repeat < 1 || g_k < 1) {
+    fprintf(stderr, "poisson: need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1, --k >= 1\n",
+            DG_MAX_DEGREE);
     return 2;
   }
   g_dim = dim;

@@ -17,7 +17,7 @@
 
 /* The largest degree and element (modes) a lane run takes: larger ones go
  * through the element functions (rare; each degree is compiled apart). */
-#define DG_SLRMAX 6
+#define DG_SLRMAX 7
 #define DG_SLMAX  343
 /* inlined where the driver calls them with a constant degree: constant trip
    counts, unrolled */

@@ -15,9 +15,13 @@
  * elements, lane l element l: every operation below is one SIMD
  * instruction for the whole run. */
 
-/* The largest degree and element (modes) a lane run takes: larger ones go
- * through the element functions (rare; each degree is compiled apart). */
-#define DG_SLRMAX 7
+/* The largest degree and element (modes) a lane run takes: every degree in
+ * 2D (DG_MAX_DEGREE), up to 343 modes (degree 6) in 3D, since the apply's
+ * three stack arrays hold DG_SLMAX registers each (66 KB in double with
+ * AVX-512; 3D degree 10 would need 255 KB); larger elements go through the
+ * element functions (each degree is compiled apart; the driver's switches
+ * have a case per degree). */
+#define DG_SLRMAX 10
 #define DG_SLMAX  343
 /* inlined where the driver calls them with a constant degree: constant trip
    counts, unrolled */

@@ -46,6 +46,9 @@ static inline void DG_SN(sop_lane_apply)(const DG_SN(dg_sargs) * A, const DG_SN(
     DG_SOP_CASE(5, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
     DG_SOP_CASE(6, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
     DG_SOP_CASE(7, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(8, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(9, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
+    DG_SOP_CASE(10, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
   }
 }
 
@@ -153,6 +156,9 @@ int DG_SN(dg_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
         DG_SBLOCK_CASE(5)
         DG_SBLOCK_CASE(6)
         DG_SBLOCK_CASE(7)
+        DG_SBLOCK_CASE(8)
+        DG_SBLOCK_CASE(9)
+        DG_SBLOCK_CASE(10)
       }
     }
     for (long e = e0; e < e1; ++e) {

@@ -150,7 +150,8 @@ int main(void) {
     check(2, n2a, maps[k], 3, DG_SBC_DIRICHLET, 0);
     check(2, n2b, maps[k], 4, DG_SBC_PERIODIC, 0);
     check(2, n2a, maps[k], 6, DG_SBC_PERIODIC, 2.5);
-    check(2, n2b, maps[k], 7, DG_SBC_DIRICHLET, 0.5); /* the largest lane degree */
+    check(2, n2b, maps[k], 7, DG_SBC_DIRICHLET, 0.5);
+    check(2, n2a, maps[k], 10, DG_SBC_PERIODIC, 1.0); /* the largest lane degree */
     check(3, n3, maps[k], 2, DG_SBC_DIRICHLET, 1.0);
     check(3, n3, maps[k], 3, DG_SBC_PERIODIC, 0);
   }

@@ -381,7 +381,12 @@ int main(int argc, char **argv) {
     if (done)
       ++i;
     else if (!strcmp(a, "--rtol") && v) {
-      rtol = atof(v);
+      char *end;
+      rtol = strtod(v, &end);
+      if (end == v || *end || !(rtol > 0 && rtol < 1)) {
+        fprintf(stderr, "poisson: --rtol %s: expected a number in (0, 1)\n", v);
+        return 2;
+      }
       ++i;
     } else if (!strcmp(a, "--map") && v) {
       map = v;

@@ -7,9 +7,10 @@
 # by the dense pseudo-inverse (the hierarchy's last line says which; its
 # h-coarsening stops at the first level the dense solve takes, so it has
 # fewer levels), to the same L2 error (6 digits) in no more iterations.
-# An integer option that is not an integer is one exact line and exit status
-# 2; --k 2 on 16^2 elements resolves u = sin(2 pi x) sin(2 pi y) as --k 1 on
-# 8^2 resolves sin(pi x) sin(pi y): the same cells per wave, so L2 errors
+# An integer option that is not an integer, or an --rtol outside (0, 1), is
+# one exact line and exit status 2; --k 2 on 16^2 elements resolves
+# u = sin(2 pi x) sin(2 pi y) as --k 1 on 8^2 resolves sin(pi x) sin(pi y):
+# the same cells per wave, so L2 errors
 # within 5% (they differ a little: a Dirichlet face is not the odd mirror of
 # an interior one), where a k missing from the right-hand side or the exact
 # solution would be far off.
@@ -52,6 +53,12 @@ for o in "--n 12x" "--k two" "--r 3.5"; do
   rc=$?
   [ $rc -eq 2 ] || bad "$o: exit status $rc, expected 2"
   [ "$err" = "poisson: $o: expected an integer" ] || bad "$o: stderr '$err'"
+done
+for v in abc 0 1.5 1e-10x; do
+  err=$("$P" --rtol "$v" 2>&1 >/dev/null)
+  rc=$?
+  [ $rc -eq 2 ] || bad "--rtol $v: exit status $rc, expected 2"
+  [ "$err" = "poisson: --rtol $v: expected a number in (0, 1)" ] || bad "--rtol $v: stderr '$err'"
 done
 err=$("$P" --k 0 2>&1 >/dev/null)
 rc=$?

@@ -21,7 +21,7 @@
  * AVX-512; 3D degree 10 would need 255 KB); larger elements go through the
  * element functions (each degree is compiled apart; the driver's switches
  * have a case per degree). */
-#define DG_SLRMAX 10
+#define DG_SLRMAX DG_MAX_DEGREE
 #define DG_SLMAX  343
 /* inlined where the driver calls them with a constant degree: constant trip
    counts, unrolled */

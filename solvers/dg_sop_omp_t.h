@@ -34,7 +34,10 @@ static int DG_SN(sop_lane_run)(const dg_sop *op, long e0, int r) {
   return 1;
 }
 
-/* The lane function of degree r on the run from e0. */
+/* The lane function of degree r on the run from e0: a case per degree up
+ * to DG_SLRMAX, so a larger DG_MAX_DEGREE needs more cases here and in
+ * dg_sblock_apply (a run of a degree without a case would compute nothing). */
+_Static_assert(DG_SLRMAX == 10, "dg_sop_omp_t.h: a lane case per degree 0..DG_SLRMAX");
 static inline void DG_SN(sop_lane_apply)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
                                          long e0, const DG_SR *x, DG_SR *y, int r) {
   switch (r) {

@@ -2,11 +2,12 @@
  * (dg_sipg_elem.h) around the operator apply, its diagonal, the element-block
  * solve and the level transfers, the same element functions as the OpenMP
  * driver (dg_sop_omp.c).  Three thread organisations:
- *   line     (uniform-degree levels of degree 1..7, the default there for
- *            the apply, the block solve and the smoother's fused step): a
+ *   line     (uniform-degree levels of degree 1..7, and 8..10 in 2D, the
+ *            default there for the apply, the block solve and the
+ *            smoother's fused step): a
  *            thread per line of an element along each direction, the lines'
  *            contractions in registers (dg_sop_cuda_line_t.h);
- *   team     (the same levels with DGRID_CUDA_SOP=team): a team of
+ *   team     (degrees 1..7 with DGRID_CUDA_SOP=team): a team of
  *            (r+1)^dim threads per element contracting in shared memory
  *            (dg_sop_cuda_team_t.h);
  *   element  one thread per element (variable-degree levels, the diagonal,
@@ -265,8 +266,35 @@ int team_level(const dg_sop *op) {
   }
 #define DG_TEAM(kern, launch_args, deg, dim) DG_BY_DIM(DG_TEAM_DEGS, kern, launch_args, deg, dim)
 
-/* The line kernels on a team level (unless DGRID_CUDA_SOP=team). */
-int line_level(const dg_sop *op) { return use_line && team_level(op); }
+/* The line kernels: a team level (unless DGRID_CUDA_SOP=team), and in 2D
+   also a uniform level of degree 8..10 (DG_MAX_DEGREE), for which the team
+   kernels are not built (more kernels to compile for a plan that is not
+   the default; DGRID_CUDA_SOP=team runs the element kernels there). */
+int line_level(const dg_sop *op) {
+  const int rmax = op->g.dim == 2 ? DG_MAX_DEGREE : 7;
+  return use_line && op->runi >= 1 && op->runi <= rmax && op->g.nelem <= INT_MAX &&
+         (op->g.dim == 2 || op->g.dim == 3);
+}
+/* degrees 8..10, 2D only (DG_LINE_HI_3 is empty) */
+#define DG_LINE_HI_2(kern, launch_args)                                                            \
+  case 8:                                                                                          \
+    kern(8, 2) launch_args;                                                                        \
+    break;                                                                                         \
+  case 9:                                                                                          \
+    kern(9, 2) launch_args;                                                                        \
+    break;                                                                                         \
+  case 10:                                                                                         \
+    kern(10, 2) launch_args;                                                                       \
+    break;
+#define DG_LINE_HI_3(kern, launch_args)
+#define DG_LINE_DEGS(kern, launch_args, deg, D)                                                    \
+  switch (deg) {                                                                                   \
+    DG_DEGS_1_6(kern, launch_args, D)                                                              \
+    DG_LINE_HI_##D(kern, launch_args) default : kern(7, D) launch_args;                            \
+    break;                                                                                         \
+  }
+#define DG_LINE(kern, launch_args, deg, dim) DG_BY_DIM(DG_LINE_DEGS, kern, launch_args, deg, dim)
+static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D degree up to 10");
 #define DG_LINE_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + line_shape<d, D>::epb - 1) / line_shape<d, D>::epb),               \
                line_shape<d, D>::threads>>>
@@ -278,7 +306,7 @@ void team_apply(const dg_sop *op, const double *x, double *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_d, d, D)
-    DG_TEAM(DG_K, (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), ne, x, y), op->runi,
+    DG_LINE(DG_K, (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), ne, x, y), op->runi,
             op->g.dim);
 #undef DG_K
     return;
@@ -291,7 +319,7 @@ void team_apply(const dg_sop *op, const float *x, float *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_apply_f, d, D)
-    DG_TEAM(DG_K, (op->args_f, line_geo_make_f(&op->args_f, op->g.dim), ne, x, y), op->runi,
+    DG_LINE(DG_K, (op->args_f, line_geo_make_f(&op->args_f, op->g.dim), ne, x, y), op->runi,
             op->g.dim);
 #undef DG_K
     return;
@@ -304,7 +332,7 @@ void team_apply(const dg_sop *op, const float *x, float *y) {
 template <typename R> int apply(const dg_sop *op, const R *x, R *y) {
   DG_CALL(tables(op));
   const long ne = op->g.nelem;
-  if (ne && team_level(op)) {
+  if (ne && (line_level(op) || team_level(op))) {
     team_apply(op, x, y);
     return launched("operator kernel (line or team)");
   }
@@ -349,7 +377,7 @@ int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_block_d, d, D)
-    DG_TEAM(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi, op->g.dim);
+    DG_LINE(DG_K, ((int)ne, bj->key, bj->V, bj->lam, bj->shift, r, z), op->runi, op->g.dim);
 #undef DG_K
     return launched("block Jacobi kernel (line)");
   }
@@ -374,7 +402,7 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_block_f, d, D)
-    DG_TEAM(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi,
+    DG_LINE(DG_K, ((int)ne, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z), op->runi,
             op->g.dim);
 #undef DG_K
     return launched("block Jacobi kernel (line)");
@@ -401,7 +429,7 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_d, d, D)
-    DG_TEAM(DG_K,
+    DG_LINE(DG_K,
             (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), (int)ne, x, b, bj->key, bj->V,
              bj->lam, bj->shift, p),
             op->runi, op->g.dim);
@@ -426,7 +454,7 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
 #define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_block_f, d, D)
-    DG_TEAM(DG_K,
+    DG_LINE(DG_K,
             (op->args_f, line_geo_make_f(&op->args_f, op->g.dim), (int)ne, x, b, bj->key, bj->Vf,
              bj->lamf, (float)bj->shift, p),
             op->runi, op->g.dim);

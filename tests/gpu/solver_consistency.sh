@@ -5,7 +5,8 @@
 # precision, to a 1e-13 relative residual) and `compare --tol TOL` checks
 # the two solutions (relative L2 norm of the difference).  Cases: 2D uniform
 # degrees 1, 3, 6, band and random maps, V- cycles on 16^2 and 32^2
-# elements (p- and h-levels), 3D uniform 2 and random 1..4; with the
+# elements (p- and h-levels), 2D uniform 8 and 10 (the line kernels' 2D-only
+# degrees), 3D uniform 2 and random 1..4; with the
 # vertex-patch smoother (V(2,2)) 2D uniform 3 and 6 and 3D uniform 2.  Pure fp32 is not
 # compared: it stalls near 1e-6 by design, so its solutions differ there.
 # With --advdiff-cuda and --advdiff-omp also the implicit steps (apps/advdiff,
@@ -73,6 +74,8 @@ ad() { both ad --precond --output "$@"; }
 run u1 --dim 2 --n 16 --r 1 --map uniform
 run u3 --dim 2 --n 32 --r 3 --map uniform
 run u6 --dim 2 --n 16 --r 6 --map uniform
+run u8 --dim 2 --n 16 --r 8 --map uniform --k 2
+run u10 --dim 2 --n 16 --r 10 --map uniform --k 4
 run band --dim 2 --n 16 --r 5 --map band
 run rand --dim 2 --n 32 --r 4 --map random
 run u2_3d --dim 3 --n 8 --r 2 --map uniform

@@ -250,13 +250,16 @@ template <> struct sargs<float> { typedef dg_sargs_f type; };
 #define DG_SOP_UNIFORM(kern, launch_args, deg, dim)                                                \
   DG_BY_DIM(DG_SOP_DEGS, kern, launch_args, deg, dim)
 
-/* The team kernels, on a uniform level of degree 1..7 with fewer than
-   INT_MAX elements (their element index is an int); 0 when the level is not
-   one (the element kernels run instead). */
-int team_level(const dg_sop *op) {
-  return use_team && op->runi >= 1 && op->runi <= 7 && op->g.nelem <= INT_MAX &&
+/* A uniform 2D or 3D level of degree 1..rmax with fewer than INT_MAX
+   elements (the team and line kernels' element index is an int). */
+int uniform_level(const dg_sop *op, int rmax) {
+  return op->runi >= 1 && op->runi <= rmax && op->g.nelem <= INT_MAX &&
          (op->g.dim == 2 || op->g.dim == 3);
 }
+
+/* The team kernels, on a uniform level of degree 1..7; 0 when the level is
+   not one (the element kernels run instead). */
+int team_level(const dg_sop *op) { return use_team && uniform_level(op, 7); }
 #define DG_TEAM_DEGS(kern, launch_args, deg, D)                                                    \
   switch (deg) {                                                                                   \
     DG_DEGS_1_6(kern, launch_args, D)                                                              \
@@ -271,9 +274,7 @@ int team_level(const dg_sop *op) {
    kernels are not built (more kernels to compile for a plan that is not
    the default; DGRID_CUDA_SOP=team runs the element kernels there). */
 int line_level(const dg_sop *op) {
-  const int rmax = op->g.dim == 2 ? DG_MAX_DEGREE : 7;
-  return use_line && op->runi >= 1 && op->runi <= rmax && op->g.nelem <= INT_MAX &&
-         (op->g.dim == 2 || op->g.dim == 3);
+  return use_line && uniform_level(op, op->g.dim == 2 ? DG_MAX_DEGREE : 7);
 }
 /* degrees 8..10, 2D only (DG_LINE_HI_3 is empty) */
 #define DG_LINE_HI_2(kern, launch_args)                                                            \

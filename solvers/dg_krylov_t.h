@@ -56,9 +56,8 @@ int DG_SN(dg_cg)(long n, DG_SN(dg_linop) A, void *actx, DG_SN(dg_linop) P, void 
       goto done;
     }
     const double alpha = rz / pq;
-    DG_SN(dg_svec_axpy)(n, (DG_SR)alpha, p, x);
-    DG_SN(dg_svec_axpy)(n, (DG_SR)-alpha, q, r);
-    rn = sqrt(DG_SN(dg_svec_dot)(n, r, r));
+    /* x += alpha p, r -= alpha q and r'r in one pass */
+    rn = sqrt(DG_SN(dg_svec_cg_step)(n, (DG_SR)alpha, p, q, x, r));
     if ((rc = dg_svec_status())) goto done;
     st->its = it;
     st->rel = rn / bn;

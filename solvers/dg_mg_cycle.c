@@ -91,7 +91,8 @@ int dg_mg_restrict_d(dg_mg *mg, int l, const double *r, double *bc) {
  * the post-smoother's steps run in float; the coarse correction is added
  * and the residual b - A x after it formed in fp64, and the post-smoother
  * solves for the correction of x from that residual, from zero (the same
- * Chebyshev iteration: it is affine in its start).  In float, x after the
+ * Chebyshev iteration: it is affine in its start), its last step adding
+ * the correction into x.  In float, x after the
  * coarse correction (large and smooth) would carry rounding of eps_f |x| per
  * entry, and its residual an error of eps_f |A| |x|, the level's condition
  * number times eps_f relative to b: high-frequency noise in the
@@ -119,11 +120,9 @@ static int mixed_cycle(dg_mg *mg, int l, const double *b, double s, double *x, i
   }
   dg_svec_from_f(n, s, L->vf[MG_X], x);
   DG_CALL(mg_prolong_add_d(mg, l, xc, x));
-  DG_CALL(mg_apply_d(mg, l, x, t));
-  dg_svec_resid_to_f(n, 1 / s, b, t, L->vf[MG_B]); /* (b - A x) / s */
-  DG_CALL(mg_smooth_f(mg, l, L->vf[MG_B], L->vf[MG_X], 1));
-  dg_svec_add_from_f(n, s, L->vf[MG_X], x);
-  return 0;
+  mg->work += (double)n / (double)mg->lev[0].n;                    /* an apply */
+  DG_CALL(dg_sop_resid_to_f(L->op, x, b, 1 / s, t, L->vf[MG_B]));  /* (b - A x) / s */
+  return mg_smooth_to_f(mg, l, L->vf[MG_B], L->vf[MG_X], 1, s, x); /* x += s X */
 }
 
 int dg_mg_precond_mixed(void *ctx, const double *r, double *z) {

@@ -33,31 +33,48 @@ static int DG_SN(mg_resid_jacobi)(dg_mg *mg, int l, const DG_SR *x, const DG_SR 
   return DG_SN(mg_jacobi)(mg, l, t, p);
 }
 
+/* One Chebyshev step (dg_svec_cheb); the last one of a smoothing whose
+ * result is only added into y (y set) adds s x there instead of writing x. */
+static void DG_SN(mg_cheb_step)(long n, DG_SR c1, DG_SR c2, const DG_SR *p, DG_SR *d, DG_SR *x,
+                                int first, int last, double s, double *y) {
+  if (last && y)
+    DG_SN(dg_svec_cheb_add)(n, c1, c2, p, d, x, first, s, y);
+  else
+    DG_SN(dg_svec_cheb)(n, c1, c2, p, d, x, first);
+}
+
 /* Chebyshev-accelerated Jacobi on [lmax/range, lmax] (Saad, Alg. 12.1),
- * smooth_deg steps; x = 0 on entry when zero is set (saves one apply). */
-static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero) {
+ * smooth_deg steps; x = 0 on entry when zero is set (saves one apply).
+ * With y set, the result is not left in x but added into y scaled by s
+ * (y += s x: the mixed cycle's post-smoother, whose last step then writes
+ * y alone). */
+static int DG_SN(mg_smooth_to)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero, double s,
+                               double *y) {
   dg_mg_level *L = &mg->lev[l];
   const long n = L->n;
+  const int m = mg->o.smooth_deg;
   DG_SR *d = DG_SV(L)[MG_D], *t = DG_SV(L)[MG_T], *p = DG_SV(L)[MG_R];
   const double lmax = L->lmax, lmin = lmax / L->range;
   const double theta = 0.5 * (lmax + lmin), delta = 0.5 * (lmax - lmin), s1 = theta / delta;
   double rho = 1 / s1;
   const DG_SR c0 = (DG_SR)(1 / theta);
-  if (zero) {
+  if (zero)
     DG_CALL(DG_SN(mg_jacobi)(mg, l, b, p));
-    DG_SN(dg_svec_cheb)(n, 0, c0, p, d, x, 1);
-  } else {
+  else
     DG_CALL(DG_SN(mg_resid_jacobi)(mg, l, x, b, t, p));
-    DG_SN(dg_svec_cheb)(n, 0, c0, p, d, x, 0);
-  }
-  for (int k = 2; k <= mg->o.smooth_deg; ++k) {
+  DG_SN(mg_cheb_step)(n, 0, c0, p, d, x, zero, m <= 1, s, y);
+  for (int k = 2; k <= m; ++k) {
     const double rn = 1 / (2 * s1 - rho);
     const DG_SR c1 = (DG_SR)(rn * rho), c2 = (DG_SR)(2 * rn / delta);
     rho = rn;
     DG_CALL(DG_SN(mg_resid_jacobi)(mg, l, x, b, t, p));
-    DG_SN(dg_svec_cheb)(n, c1, c2, p, d, x, 0);
+    DG_SN(mg_cheb_step)(n, c1, c2, p, d, x, 0, k == m, s, y);
   }
   return 0;
+}
+
+static int DG_SN(mg_smooth)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int zero) {
+  return DG_SN(mg_smooth_to)(mg, l, b, x, zero, 0, NULL);
 }
 
 /* bc = R r: restriction of the residual r of level l to level l+1. */

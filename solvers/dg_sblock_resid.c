@@ -1,8 +1,10 @@
-/* dg_sblock_resid.c - the smoother's step p = D_block^-1 (b - A x) for a
- * backend without a fused kernel (OpenMP): the three calls it stands for.
- * The CUDA driver (dg_sop_cuda.cu) has its own, in one pass on uniform
- * levels. */
+/* dg_sblock_resid.c - the residual steps that the CUDA driver
+ * (dg_sop_cuda.cu) fuses into one pass on uniform levels, for a backend
+ * without fused kernels (OpenMP): the calls they stand for.  The smoother's
+ * step p = D_block^-1 (b - A x), and the mixed cycle's fp64 residual into
+ * float. */
 #include "dg_sblock_internal.h"
+#include "dg_sop.h"
 #include "dg_svec.h"
 
 #include "dg_error.h"
@@ -17,4 +19,11 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   DG_CALL(dg_sop_apply_f(bj->op, x, t));
   dg_svec_xpby_f(dg_sop_len(bj->op), b, -1.0f, t);
   return dg_sblock_apply_f(bj, t, p);
+}
+
+int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale, double *t,
+                      float *y) {
+  DG_CALL(dg_sop_apply_d(op, x, t));
+  dg_svec_resid_to_f(dg_sop_len(op), scale, b, t, y);
+  return 0;
 }

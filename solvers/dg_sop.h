@@ -54,6 +54,13 @@ const dg_stab_f *dg_sop_tab_f(const dg_sop *op);
  * x and y are solver memory, dg_svec.h). */
 int dg_sop_apply_d(const dg_sop *op, const double *x, double *y);
 int dg_sop_apply_f(const dg_sop *op, const float *x, float *y);
+/* y = (float)(scale (b - A x)), x and b double: the mixed cycle's fp64
+ * residual, scaled into float's range (dg_svec_resid_to_f's arithmetic).
+ * t is scratch of the level's length: the OpenMP driver forms A x there,
+ * the CUDA driver's line kernels form the residual on chip in one pass and
+ * leave t alone. */
+int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale, double *t,
+                      float *y);
 /* The operator's diagonal. */
 int dg_sop_diag_d(const dg_sop *op, double *y);
 int dg_sop_diag_f(const dg_sop *op, float *y);

@@ -474,6 +474,22 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
   return dg_sblock_apply_f(bj, t, p);
 }
 
+int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale, double *t,
+                      float *y) {
+  const long ne = op->g.nelem;
+  DG_CALL(tables(op));
+  if (ne && line_level(op)) {
+#define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_to_f_d, d, D)
+    DG_LINE(DG_K, (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), (int)ne, x, b, scale, y),
+            op->runi, op->g.dim);
+#undef DG_K
+    return launched("residual-to-float kernel (line)");
+  }
+  DG_CALL(dg_sop_apply_d(op, x, t));
+  dg_svec_resid_to_f(dg_sop_len(op), scale, b, t, y);
+  return 0;
+}
+
 int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
                       double *bc) {
   return xfer(F, C, by_degree, r, bc, 0);

@@ -274,4 +274,26 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
     for (int q = 0; q < S::n; ++q) p[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] = rr[q];
 }
 
+/* y = (float)(s (b - (a M + b K) x)) in one pass (dg_svec_resid_to_f's
+   arithmetic): the mixed cycle's fp64 residual into float.  Launched in
+   double only (a template is compiled where it is launched). */
+template <int DEG, int DIM>
+__global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
+    DG_SN(k_line_resid_to_f)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
+                             const DG_SR *__restrict__ x, const DG_SR *__restrict__ bv, double s,
+                             float *__restrict__ y) {
+  typedef line_shape<DEG, DIM> S;
+  __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
+  DG_LINE_THREAD(S);
+  DG_SN(line_stage)<DEG, DIM>(su, e0, ne, x);
+  __syncthreads();
+  DG_SR yr[S::n];
+  DG_SN(line_apply_row)<DEG, DIM>(args, geo, e0, le, a, b, act, su, sy, x, yr);
+  if (act)
+    for (int q = 0; q < S::n; ++q) {
+      const long i = e * S::nm + DG_SN(line_idx)<DEG>(0, a, b, q);
+      y[i] = (float)(s * (bv[i] - yr[q]));
+    }
+}
+
 #undef DG_LINE_THREAD

@@ -58,6 +58,20 @@ void dg_svec_zero_f(long n, float *x);
  * not read d); with first set, d = c2 p and x = d (x starts from zero). */
 void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x, int first);
 void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first);
+/* The smoother's last Chebyshev step when only its result is wanted, added
+ * into a double vector: y += s (double)(x + d'), d' = c1 d + c2 p (first:
+ * x = 0 and d' = c2 p), the arithmetic of dg_svec_cheb followed by
+ * dg_svec_add_from_f; x and d are not written (one pass, and the mixed
+ * cycle's post-smoother writes its float x no more). */
+void dg_svec_cheb_add_d(long n, double c1, double c2, const double *p, const double *d,
+                        const double *x, int first, double s, double *y);
+void dg_svec_cheb_add_f(long n, float c1, float c2, const float *p, const float *d, const float *x,
+                        int first, double s, double *y);
+/* CG's update in one pass: x += alpha p, r += (-alpha) q (dg_svec_axpy's
+ * arithmetic); returns r'r (as dg_svec_dot) */
+double dg_svec_cg_step_d(long n, double alpha, const double *p, const double *q, double *x,
+                         double *r);
+double dg_svec_cg_step_f(long n, float alpha, const float *p, const float *q, float *x, float *r);
 /* y = A x, A a symmetric n x n matrix in solver memory (A[i n + j]): the
  * multigrid's dense coarse solve (the same order of the sum on both
  * backends) */

@@ -42,10 +42,10 @@ int blocks(long n) {
   for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                              \
        i += (long)gridDim.x * blockDim.x)
 
-template <typename R> __global__ void k_dot(long n, const R *x, const R *y, double *part) {
+/* the block's threads' s summed into part[blockIdx.x] by a fixed tree (the
+   same bits every run) */
+__device__ void block_sum(double s, double *part) {
   __shared__ double sh[kThreads];
-  double s = 0;
-  DG_GRID_STRIDE(i, n) s += (double)x[i] * (double)y[i];
   sh[threadIdx.x] = s;
   __syncthreads();
   for (int w = kThreads / 2; w > 0; w /= 2) {
@@ -53,6 +53,12 @@ template <typename R> __global__ void k_dot(long n, const R *x, const R *y, doub
     __syncthreads();
   }
   if (threadIdx.x == 0) part[blockIdx.x] = sh[0];
+}
+
+template <typename R> __global__ void k_dot(long n, const R *x, const R *y, double *part) {
+  double s = 0;
+  DG_GRID_STRIDE(i, n) s += (double)x[i] * (double)y[i];
+  block_sum(s, part);
 }
 
 __global__ void k_amax(long n, const double *x, double *part) {
@@ -113,6 +119,27 @@ template <typename R> __global__ void k_cheb(long n, R c1, R c2, const R *p, R *
     x[i] = mode == 0 ? di : x[i] + di;
   }
 }
+template <typename R>
+__global__ void k_cheb_add(long n, R c1, R c2, const R *p, const R *d, const R *x, int mode,
+                           double s, double *y) {
+  DG_GRID_STRIDE(i, n) {
+    const R di = mode == 2 ? c1 * d[i] + c2 * p[i] : c2 * p[i];
+    const R xi = mode == 0 ? di : x[i] + di;
+    y[i] += s * (double)xi;
+  }
+}
+template <typename R>
+__global__ void k_cg_step(long n, R a, const R *p, const R *q, R *x, R *r, double *part) {
+  const R ma = -a;
+  double s = 0;
+  DG_GRID_STRIDE(i, n) {
+    x[i] += a * p[i];
+    const R ri = r[i] + ma * q[i];
+    r[i] = ri;
+    s += (double)ri * (double)ri;
+  }
+  block_sum(s, part);
+}
 __global__ void k_to_f(long n, double s, const double *x, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * x[i]);
 }
@@ -139,6 +166,24 @@ template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int 
   const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
   k_cheb<R><<<blocks(n), kThreads>>>(n, c1, c2, p, d, x, mode);
   launched("Chebyshev kernel");
+}
+
+template <typename R>
+void cheb_add(long n, R c1, R c2, const R *p, const R *d, const R *x, int first, double s,
+              double *y) {
+  const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
+  k_cheb_add<R><<<blocks(n), kThreads>>>(n, c1, c2, p, d, x, mode, s, y);
+  launched("Chebyshev-add kernel");
+}
+
+/* the same partial sums as dot(), so r'r has dg_svec_dot's bits */
+template <typename R> double cg_step(long n, R a, const R *p, const R *q, R *x, R *r) {
+  if (red_setup()) return NAN;
+  k_cg_step<R><<<kRedBlocks, kThreads>>>(n, a, p, q, x, r, red_dev);
+  if (partials("CG step kernel")) return NAN;
+  double s = 0;
+  for (int b = 0; b < kRedBlocks; ++b) s += red_host[b];
+  return s;
 }
 
 /* The allocator's plan.  A solve allocates and frees the same sizes again
@@ -315,6 +360,20 @@ void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, do
 }
 void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first) {
   cheb(n, c1, c2, p, d, x, first);
+}
+void dg_svec_cheb_add_d(long n, double c1, double c2, const double *p, const double *d,
+                        const double *x, int first, double s, double *y) {
+  cheb_add(n, c1, c2, p, d, x, first, s, y);
+}
+void dg_svec_cheb_add_f(long n, float c1, float c2, const float *p, const float *d, const float *x,
+                        int first, double s, double *y) {
+  cheb_add(n, c1, c2, p, d, x, first, s, y);
+}
+double dg_svec_cg_step_d(long n, double a, const double *p, const double *q, double *x, double *r) {
+  return cg_step(n, a, p, q, x, r);
+}
+double dg_svec_cg_step_f(long n, float a, const float *p, const float *q, float *x, float *r) {
+  return cg_step(n, a, p, q, x, r);
 }
 void dg_svec_to_f(long n, double s, const double *x, float *y) {
   DG_SVEC_LAUNCH(k_to_f, "to-float kernel", n, s, x, y);

@@ -61,3 +61,39 @@ void DG_SN(dg_svec_cheb)(long n, DG_SR c1, DG_SR c2, const DG_SR *p, DG_SR *d, D
     }
   }
 }
+
+void DG_SN(dg_svec_cheb_add)(long n, DG_SR c1, DG_SR c2, const DG_SR *p, const DG_SR *d,
+                             const DG_SR *x, int first, double s, double *y) {
+  if (first) {
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) {
+      const DG_SR xi = c2 * p[i];
+      y[i] += s * (double)xi;
+    }
+  } else if (c1 == 0) { /* d is not read */
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) {
+      const DG_SR di = c2 * p[i], xi = x[i] + di;
+      y[i] += s * (double)xi;
+    }
+  } else {
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) {
+      const DG_SR di = c1 * d[i] + c2 * p[i], xi = x[i] + di;
+      y[i] += s * (double)xi;
+    }
+  }
+}
+
+double DG_SN(dg_svec_cg_step)(long n, DG_SR alpha, const DG_SR *p, const DG_SR *q, DG_SR *x,
+                              DG_SR *r) {
+  const DG_SR ma = -alpha;
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(static)
+  for (long i = 0; i < n; ++i) {
+    x[i] += alpha * p[i];
+    r[i] += ma * q[i];
+    s += (double)r[i] * (double)r[i];
+  }
+  return s;
+}

@@ -7,7 +7,11 @@
  *     1e-7 relative, true residual below 1e-10 (CG is not applicable);
  *   - restarted every 3 iterations it still converges to the same accuracy;
  *   - the float instance around the float cycle reaches 1e-3 (its true
- *     residual in float stalls near 1e-4 here, see docs/MULTIGRID.md). */
+ *     residual in float stalls near 1e-4 here, see docs/MULTIGRID.md);
+ *   - the fused vector and residual kernels (dg_svec_cg_step,
+ *     dg_svec_cheb_add, dg_sop_resid_to_f) equal the calls they stand for,
+ *     to rounding (a fused kernel may contract a multiply-add the separate
+ *     calls did not). */
 #include "dg_degree_map.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
@@ -49,6 +53,105 @@ static int precond_ns(void *ctx, const double *r, double *z) {
   return 0;
 }
 
+/* largest |a - b| over largest |b| */
+static double rel_diff_d(long n, const double *a, const double *b) {
+  double d = 0, m = 0;
+  for (long i = 0; i < n; ++i) {
+    d = fmax(d, fabs(a[i] - b[i]));
+    m = fmax(m, fabs(b[i]));
+  }
+  return m > 0 ? d / m : d;
+}
+static double rel_diff_f(long n, const float *a, const float *b) {
+  double d = 0, m = 0;
+  for (long i = 0; i < n; ++i) {
+    d = fmax(d, fabs((double)a[i] - (double)b[i]));
+    m = fmax(m, fabs((double)b[i]));
+  }
+  return m > 0 ? d / m : d;
+}
+
+/* The fused kernels against the separate calls, on vectors of length n
+ * (op's; the residual kernel on op). */
+static void check_fused(const dg_sop *op, long n) {
+  double *p = TALLOC(double, n), *q = TALLOC(double, n), *x1 = TALLOC(double, n);
+  double *x2 = TALLOC(double, n), *r1 = TALLOC(double, n), *r2 = TALLOC(double, n);
+  double *y1 = TALLOC(double, n), *y2 = TALLOC(double, n), *t = TALLOC(double, n);
+  float *pf = TALLOC(float, n), *qf = TALLOC(float, n), *xf1 = TALLOC(float, n);
+  float *xf2 = TALLOC(float, n), *rf1 = TALLOC(float, n), *rf2 = TALLOC(float, n);
+  float *df1 = TALLOC(float, n), *df2 = TALLOC(float, n);
+  for (long i = 0; i < n; ++i) {
+    p[i] = sin(0.3 * (double)i);
+    q[i] = cos(0.7 * (double)i) - 0.2;
+    x1[i] = x2[i] = 1 + 0.1 * sin((double)i);
+    r1[i] = r2[i] = 0.5 * cos(1.3 * (double)i);
+    y1[i] = y2[i] = 2 - cos(0.11 * (double)i);
+    pf[i] = (float)p[i];
+    qf[i] = (float)q[i];
+    xf1[i] = xf2[i] = (float)x1[i];
+    rf1[i] = rf2[i] = (float)r1[i];
+    df1[i] = df2[i] = (float)(0.25 * q[i]);
+  }
+  /* CG's step */
+  const double a = 0.37;
+  const double rr = dg_svec_cg_step_d(n, a, p, q, x1, r1);
+  dg_svec_axpy_d(n, a, p, x2);
+  dg_svec_axpy_d(n, -a, q, r2);
+  const double rr2 = dg_svec_dot_d(n, r2, r2);
+  const float af = 0.37f;
+  const double rrf = dg_svec_cg_step_f(n, af, pf, qf, xf1, rf1);
+  dg_svec_axpy_f(n, af, pf, xf2);
+  dg_svec_axpy_f(n, -af, qf, rf2);
+  const double rrf2 = dg_svec_dot_f(n, rf2, rf2);
+  OK(dg_svec_sync());
+  const double ex = rel_diff_d(n, x1, x2), er = rel_diff_d(n, r1, r2);
+  const double exf = rel_diff_f(n, xf1, xf2), erf = rel_diff_f(n, rf1, rf2);
+  printf("fused CG step: x, r, r'r against the separate calls: double %.1e %.1e %.1e, float "
+         "%.1e %.1e %.1e\n",
+         ex, er, fabs(rr - rr2) / rr2, exf, erf, fabs(rrf - rrf2) / rrf2);
+  CHECK(ex <= 1e-15 && er <= 1e-15 && fabs(rr - rr2) <= 1e-13 * rr2, "CG step (double)");
+  CHECK(exf <= 1e-6 && erf <= 1e-6 && fabs(rrf - rrf2) <= 1e-5 * rrf2, "CG step (float)");
+  /* the Chebyshev step added into a double vector, its three modes */
+  const float c1[3] = {0.0f, 0.0f, 0.6f};
+  const int first[3] = {1, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    const double s = 3.5;
+    dg_svec_cheb_add_f(n, c1[k], 0.8f, pf, df1, xf1, first[k], s, y1);
+    dg_svec_cheb_f(n, c1[k], 0.8f, pf, df2, xf2, first[k]);
+    dg_svec_add_from_f(n, s, xf2, y2);
+    OK(dg_svec_sync());
+    const double e = rel_diff_d(n, y1, y2);
+    printf("fused Chebyshev step, mode %d: y against cheb + add_from_f %.1e\n", k, e);
+    CHECK(e <= 1e-6, "Chebyshev-add mode %d: %g", k, e);
+    /* the separate calls wrote d and x; the fused one reads them next */
+    dg_svec_copy_f(n, df2, df1);
+    dg_svec_copy_f(n, xf2, xf1);
+    dg_svec_copy_d(n, y2, y1);
+  }
+  dg_svec_copy_d(n, x1, x2);
+  dg_svec_cheb_add_d(n, 0.6, 0.8, p, q, x1, 0, 2.0, y1);
+  dg_svec_cheb_d(n, 0.6, 0.8, p, q, x2, 0); /* q plays d (written here, not read again) */
+  dg_svec_axpy_d(n, 2.0, x2, y2);
+  OK(dg_svec_sync());
+  const double ed = rel_diff_d(n, y1, y2);
+  printf("fused Chebyshev step, double: %.1e\n", ed);
+  CHECK(ed <= 1e-15, "Chebyshev-add (double): %g", ed);
+  /* the residual into float */
+  for (long i = 0; i < n; ++i) x1[i] = x2[i] = 0.01 * (double)(i % 17) - 0.03;
+  const double sc = 7.0;
+  OK(dg_sop_resid_to_f(op, x1, y1, sc, t, rf1));
+  OK(dg_sop_apply_d(op, x2, q));
+  dg_svec_resid_to_f(n, sc, y1, q, rf2);
+  OK(dg_svec_sync());
+  const double es = rel_diff_f(n, rf1, rf2);
+  printf("fused residual into float: %.1e\n", es);
+  CHECK(es <= 1e-6, "residual to float: %g", es);
+  double *all_d[] = {p, q, x1, x2, r1, r2, y1, y2, t};
+  float *all_f[] = {pf, qf, xf1, xf2, rf1, rf2, df1, df2};
+  for (int i = 0; i < 9; ++i) dg_svec_free(all_d[i]);
+  for (int i = 0; i < 8; ++i) dg_svec_free(all_f[i]);
+}
+
 int main(void) {
   dg_grid g;
   const int nn[3] = {16, 16, 1};
@@ -67,6 +170,7 @@ int main(void) {
   double *b = TALLOC(double, (size_t)n), *x = TALLOC(double, n);
   double *xc = TALLOC(double, n), *t = TALLOC(double, n);
   OK(dg_sop_load(op, rhs, NULL, b));
+  check_fused(op, n);
   dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 30};
   dg_krylov_stats st, sc;
   OK(dg_fgmres_d(n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));

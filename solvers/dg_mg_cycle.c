@@ -8,11 +8,15 @@
 
 #include <math.h>
 
+/* mg->work counts fine-level operator applications: one apply on level l */
+static void mg_work_apply(dg_mg *mg, int l) {
+  mg->work += (double)mg->lev[l].n / (double)mg->lev[0].n;
+}
+
 static int coarse_apply(void *ctx, const double *x, double *y) {
   dg_mg *mg = (dg_mg *)ctx;
-  const dg_mg_level *L = &mg->lev[mg->nl - 1];
-  mg->work += (double)L->n / (double)mg->lev[0].n;
-  return dg_sop_apply_d(L->op, x, y);
+  mg_work_apply(mg, mg->nl - 1);
+  return dg_sop_apply_d(mg->lev[mg->nl - 1].op, x, y);
 }
 
 /* x = A^-1 b on the coarsest level: its dense pseudo-inverse, or fp64 CG
@@ -20,7 +24,7 @@ static int coarse_apply(void *ctx, const double *x, double *y) {
 static int coarse_solve_d(dg_mg *mg, const double *b, double *x) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
   if (mg->cinv) {
-    mg->work += (double)L->n / (double)mg->lev[0].n; /* counted as one coarse apply */
+    mg_work_apply(mg, mg->nl - 1); /* counted as one coarse apply */
     dg_svec_symv_d(L->n, mg->cinv, b, x);
     return 0;
   }
@@ -120,7 +124,7 @@ static int mixed_cycle(dg_mg *mg, int l, const double *b, double s, double *x, i
   }
   dg_svec_from_f(n, s, L->vf[MG_X], x);
   DG_CALL(mg_prolong_add_d(mg, l, xc, x));
-  mg->work += (double)n / (double)mg->lev[0].n;                    /* an apply */
+  mg_work_apply(mg, l);
   DG_CALL(dg_sop_resid_to_f(L->op, x, b, 1 / s, t, L->vf[MG_B]));  /* (b - A x) / s */
   return mg_smooth_to_f(mg, l, L->vf[MG_B], L->vf[MG_X], 1, s, x); /* x += s X */
 }

@@ -1,12 +1,12 @@
 /* dg_mg_t.h - the multigrid cycle, written once: the including file defines
  * DG_SR (real type), DG_SN(name) (name with precision suffix), DG_SV(lev)
  * (the level's work vectors of that precision) and DG_SDINV(lev) (its
- * inverse diagonal).  No include guard. */
+ * inverse diagonal), and mg_work_apply (the count of fine-level applies).
+ * No include guard. */
 
 static int DG_SN(mg_apply)(dg_mg *mg, int l, const DG_SR *x, DG_SR *y) {
-  const dg_mg_level *L = &mg->lev[l];
-  mg->work += (double)L->n / (double)mg->lev[0].n;
-  return DG_SN(dg_sop_apply)(L->op, x, y);
+  mg_work_apply(mg, l);
+  return DG_SN(dg_sop_apply)(mg->lev[l].op, x, y);
 }
 
 /* z = D^-1 r: point or element-block Jacobi, or the vertex patches. */
@@ -25,7 +25,7 @@ static int DG_SN(mg_resid_jacobi)(dg_mg *mg, int l, const DG_SR *x, const DG_SR 
                                   DG_SR *p) {
   const dg_mg_level *L = &mg->lev[l];
   if (L->bj) {
-    mg->work += (double)L->n / (double)mg->lev[0].n;
+    mg_work_apply(mg, l);
     return DG_SN(dg_sblock_resid)(L->bj, x, b, t, p);
   }
   DG_CALL(DG_SN(mg_apply)(mg, l, x, t));

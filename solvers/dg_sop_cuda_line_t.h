@@ -209,6 +209,19 @@ __device__ __forceinline__ void DG_SN(line_stage)(DG_SR *su, int e0, int ne,
     su[k] = base + k < end ? u[base + k] : (DG_SR)0;
 }
 
+/* The block's coefficients of x staged in su, then line (a, b) of its
+   element's y = (a M + b K) x into yr: the first half of every line kernel
+   that applies the operator (every thread of the block calls it). */
+template <int DEG, int DIM>
+__device__ __forceinline__ void
+DG_SN(line_apply_tile)(const DG_SN(dg_sargs) & A, const DG_SN(line_geo) & G, int e0, int ne, int le,
+                       int a, int b, bool act, DG_SR *su, DG_SR *sy, const DG_SR *__restrict__ x,
+                       DG_SR *yr) {
+  DG_SN(line_stage)<DEG, DIM>(su, e0, ne, x);
+  __syncthreads();
+  DG_SN(line_apply_row)<DEG, DIM>(A, G, e0, le, a, b, act, su, sy, x, yr);
+}
+
 /* The thread's element in the block and its line (a, b). */
 #define DG_LINE_THREAD(S)                                                                          \
   const int e0 = blockIdx.x * S::epb, le = (int)threadIdx.x / S::nl,                               \
@@ -224,10 +237,8 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
-  DG_SN(line_stage)<DEG, DIM>(su, e0, ne, u);
-  __syncthreads();
   DG_SR yr[S::n];
-  DG_SN(line_apply_row)<DEG, DIM>(args, geo, e0, le, a, b, act, su, sy, u, yr);
+  DG_SN(line_apply_tile)<DEG, DIM>(args, geo, e0, ne, le, a, b, act, su, sy, u, yr);
   if (act)
     for (int q = 0; q < S::n; ++q) y[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] = yr[q];
 }
@@ -260,10 +271,8 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
-  DG_SN(line_stage)<DEG, DIM>(su, e0, ne, x);
-  __syncthreads();
   DG_SR rr[S::n];
-  DG_SN(line_apply_row)<DEG, DIM>(args, geo, e0, le, a, b, act, su, sy, x, rr);
+  DG_SN(line_apply_tile)<DEG, DIM>(args, geo, e0, ne, le, a, b, act, su, sy, x, rr);
   if (act) /* b + (-1) y: dg_svec_xpby's arithmetic */
     for (int q = 0; q < S::n; ++q)
       rr[q] = bv[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] + (DG_SR)-1 * rr[q];
@@ -285,10 +294,8 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
-  DG_SN(line_stage)<DEG, DIM>(su, e0, ne, x);
-  __syncthreads();
   DG_SR yr[S::n];
-  DG_SN(line_apply_row)<DEG, DIM>(args, geo, e0, le, a, b, act, su, sy, x, yr);
+  DG_SN(line_apply_tile)<DEG, DIM>(args, geo, e0, ne, le, a, b, act, su, sy, x, yr);
   if (act)
     for (int q = 0; q < S::n; ++q) {
       const long i = e * S::nm + DG_SN(line_idx)<DEG>(0, a, b, q);

@@ -89,13 +89,19 @@ int red_setup(void) {
   return e == cudaSuccess ? 0 : fail(e, "cudaMalloc (reduction)");
 }
 
-template <typename R> double dot(long n, const R *x, const R *y) {
-  if (red_setup()) return NAN;
-  k_dot<R><<<kRedBlocks, kThreads>>>(n, x, y, red_dev);
-  if (partials("dot kernel")) return NAN;
+/* the sum of a summing kernel's partial results, in a fixed order (NAN if
+   the kernel failed) */
+double summed(const char *what) {
+  if (partials(what)) return NAN;
   double s = 0;
   for (int b = 0; b < kRedBlocks; ++b) s += red_host[b];
   return s;
+}
+
+template <typename R> double dot(long n, const R *x, const R *y) {
+  if (red_setup()) return NAN;
+  k_dot<R><<<kRedBlocks, kThreads>>>(n, x, y, red_dev);
+  return summed("dot kernel");
 }
 
 template <typename R> __global__ void k_axpy(long n, R a, const R *x, R *y) {
@@ -180,10 +186,7 @@ void cheb_add(long n, R c1, R c2, const R *p, const R *d, const R *x, int first,
 template <typename R> double cg_step(long n, R a, const R *p, const R *q, R *x, R *r) {
   if (red_setup()) return NAN;
   k_cg_step<R><<<kRedBlocks, kThreads>>>(n, a, p, q, x, r, red_dev);
-  if (partials("CG step kernel")) return NAN;
-  double s = 0;
-  for (int b = 0; b < kRedBlocks; ++b) s += red_host[b];
-  return s;
+  return summed("CG step kernel");
 }
 
 /* The allocator's plan.  A solve allocates and frees the same sizes again

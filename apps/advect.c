@@ -519,6 +519,7 @@ static void cleanup(run_state *r) {
 
 int main(int argc, char **argv) {
   dg_io_set_fail(getenv("DGRID_IO_FAIL")); /* fault injection for tests (dg_io.h) */
+  if (argc >= 2 && !strcmp(argv[1], "cache")) return dg_app_cache_command(argc - 1, argv + 1);
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);

@@ -2,6 +2,7 @@
 #include "dg_app.h"
 
 #include "dg_app_check.h"
+#include "dg_backend.h"
 #include "dg_app_config.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -80,6 +81,8 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --q Q                Gauss points per direction              [max degree + 1]\n"
           "physics\n"
           "  --model NAME         the model (its options below)   [the build's first]\n"
+          "  --model-file PATH    a model header of your own (NAME.h, docs/MODELS.md),\n"
+          "                       compiled for this run (excludes --model)  [none]\n"
           "time stepping\n"
           "  --integrator KIND    euler | ssprk2 | ssprk3 | rk4 | lsrk4   [ssprk3]\n"
           "  --dt DT              fixed time step (excludes --cfl); where DT does not\n"
@@ -115,7 +118,8 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --progress-every N   progress line every N steps (0: off)    [100]\n"
           "  --history            record mass and L2 error at each progress line\n"
           "  --quiet              no progress lines\n"
-          "  --verbose            print the backend's plan (how the stages run)\n"
+          "  --verbose            print the backend's plan (how the stages run) and, on\n"
+          "                       stderr, the kernels compiled and how long they took\n"
           "  --help               this text\n"
           "\n"
           "The last line on stdout is a machine-readable summary:\n"
@@ -305,7 +309,9 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   if (!strcmp(name, "map-file")) return dg_app_parse_path(opt, v, c->map_file, sizeof c->map_file);
   if (!strcmp(name, "seed")) return dg_app_parse_long(opt, v, 0, 1L << 62, &c->seed);
   if (!strcmp(name, "q")) return parse_int(opt, v, 1, DG_MAX_Q, &c->q);
-  if (!strcmp(name, "model")) return 0; /* taken before the other options (dg_app_parse) */
+  /* taken before the other options (dg_app_parse) */
+  if (!strcmp(name, "model")) return 0;
+  if (!strcmp(name, "model-file")) return 0;
   if (!strcmp(name, "integrator"))
     return parse_word(opt, v, tss, c->integrator, sizeof c->integrator);
   if (!strcmp(name, "dt")) {
@@ -365,13 +371,28 @@ static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
   snprintf(c->config, sizeof c->config, "%s", L->config_path);
   c->print_config = L->print_config;
   {
+    const dg_app_opt *vo = dg_app_layers_find(L, "verbose");
+    int on = 0;
+    if (vo) DG_CALL(dg_app_opt_fail(vo, dg_app_parse_bool("verbose", vo->value, &on)));
+    dg_backend()->jit_verbose(on); /* before a model file is compiled */
     const dg_app_opt *mo = dg_app_layers_find(L, "model");
-    if (mo && mo->value)
-      DG_CALL(dg_app_opt_fail(
-          mo, dg_app_parse_path("--model", mo->value, c->model_name, sizeof c->model_name)));
+    const dg_app_opt *mf = dg_app_layers_find(L, "model-file");
+    if (mo && mf && mo->value && mf->value)
+      return dg_error(DG_ERR_ARG, "options --model and --model-file exclude each other");
     dg_model_destroy(&c->model);
-    if (!c->model_name[0]) snprintf(c->model_name, sizeof c->model_name, "%s", dg_models[0]->name);
-    DG_CALL(dg_app_opt_fail(mo, dg_model_create(&c->model, c->model_name)));
+    if (mf && mf->value) {
+      DG_CALL(dg_app_opt_fail(
+          mf, dg_app_parse_path("--model-file", mf->value, c->model_file, sizeof c->model_file)));
+      DG_CALL(dg_app_opt_fail(mf, dg_model_load(&c->model, c->model_file)));
+      snprintf(c->model_name, sizeof c->model_name, "%s", dg_model_name(c->model));
+    } else {
+      if (mo && mo->value)
+        DG_CALL(dg_app_opt_fail(
+            mo, dg_app_parse_path("--model", mo->value, c->model_name, sizeof c->model_name)));
+      if (!c->model_name[0])
+        snprintf(c->model_name, sizeof c->model_name, "%s", dg_models[0]->name);
+      DG_CALL(dg_app_opt_fail(mo, dg_model_create(&c->model, c->model_name)));
+    }
   }
   for (int i = 0; i < L->nopt; ++i) {
     const dg_app_opt *o = &L->opt[i];

@@ -28,9 +28,10 @@ typedef struct {
   char map_file[512]; /* overrides map when set */
   long seed;
   int q;
-  char model_name[64]; /* --model */
-  dg_model *model;     /* the model with the values of its options (owned) */
-  int verbose;         /* --verbose: print the backend's plan */
+  char model_name[64];  /* --model */
+  char model_file[512]; /* --model-file: a model header outside the tree */
+  dg_model *model;      /* the model with the values of its options (owned) */
+  int verbose;          /* --verbose: print the backend's plan */
   char integrator[16];
   double dt, cfl, t_end;
   long steps;
@@ -102,5 +103,8 @@ int dg_app_grid(const dg_app_config *c, dg_grid *g);
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c);
 void dg_app_setup_destroy(dg_app_setup *s);
 void dg_app_config_free(dg_app_config *c);
+
+/* `dgrid cache list|clear|warm ...` (argv[0] is "cache"): the exit status. */
+int dg_app_cache_command(int argc, char **argv);
 
 #endif

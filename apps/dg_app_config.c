@@ -33,6 +33,7 @@ static const struct {
     {"seed", DG_APP_GRID},
     {"q", DG_APP_GRID},
     {"model", DG_APP_PHYSICS},
+    {"model-file", DG_APP_PHYSICS},
     {"integrator", DG_APP_TIME},
     {"dt", DG_APP_TIME},
     {"cfl", DG_APP_TIME},
@@ -63,6 +64,8 @@ static const char *partner(const char *key) {
   if (!strcmp(key, "cfl")) return "dt";
   if (!strcmp(key, "steps")) return "t-end";
   if (!strcmp(key, "t-end")) return "steps";
+  if (!strcmp(key, "model")) return "model-file";
+  if (!strcmp(key, "model-file")) return "model";
   return NULL;
 }
 
@@ -177,7 +180,10 @@ int dg_app_layers_build(dg_app_layers *L, int argc, char **argv, const dg_config
   for (int i = 0; i < L->ncli; ++i) {
     const char *p = partner(L->cli[i].key);
     if (p && cli_find(L, p) > i) {
-      const char *first = !strcmp(p, "dt") || !strcmp(p, "cfl") ? "dt" : "steps";
+      /* named in one order whichever came first */
+      const char *first = !strcmp(p, "dt") || !strcmp(p, "cfl")        ? "dt"
+                          : !strcmp(p, "steps") || !strcmp(p, "t-end") ? "steps"
+                                                                       : "model";
       return dg_error(DG_ERR_ARG, "options --%s and --%s exclude each other", first,
                       partner(first));
     }
@@ -320,7 +326,10 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   }
   DG_CALL(add(out, "seed", "%ld", c->seed));
   DG_CALL(add(out, "q", "%d", q));
-  DG_CALL(add(out, "model", "%s", dg_model_name(c->model)));
+  if (c->model_file[0])
+    DG_CALL(add(out, "model-file", "%s", c->model_file));
+  else
+    DG_CALL(add(out, "model", "%s", dg_model_name(c->model)));
   for (int i = 0; i < dg_model_nparam(c->model); ++i) {
     DG_CALL(dg_model_param_text(c->model, i, v, sizeof v));
     DG_CALL(dg_config_add(out, dg_model_param_name(c->model, i), v, DG_APP_PHYSICS));

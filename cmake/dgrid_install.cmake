@@ -18,6 +18,14 @@ set(DGRID_PUBLIC_HEADERS
 list(TRANSFORM DGRID_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/)
 install(FILES ${DGRID_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dgrid)
 
+# The model headers and the stencils/ helpers they use, to read and to copy
+# as the start of a modeller's own (advect --model-file; docs/MODELS.md).
+# The kernel compiler does not read these: the library carries its sources.
+file(GLOB dgrid_share_models ${PROJECT_SOURCE_DIR}/models/*.h)
+install(FILES ${dgrid_share_models} DESTINATION ${CMAKE_INSTALL_DATADIR}/dgrid/models)
+file(GLOB dgrid_share_stencils ${PROJECT_SOURCE_DIR}/stencils/*.h)
+install(FILES ${dgrid_share_stencils} DESTINATION ${CMAKE_INSTALL_DATADIR}/dgrid/stencils)
+
 set(dgrid_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/dgrid)
 install(TARGETS dgrid EXPORT dgridTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT dgridTargets NAMESPACE dgrid:: DESTINATION ${dgrid_cmakedir})

@@ -82,9 +82,25 @@ struct dg_backend_ops {
    * constants); describe writes it as one line. */
   int (*plan)(const dg_plan_in *in, dg_plan *out);
   void (*describe)(const dg_plan *p, const dg_plan_in *in, char *buf, size_t cap);
-  /* 1 when the stages of model `model_id` (registry order) are compiled
-   * for dimension dim, degree r and q points. */
+  /* The slot (dg_stage_args.model_id) of the model whose device part is in
+   * `header`: a name under models/ for the library's own models, an
+   * absolute path for a modeller's header (dg_model_load). */
+  int (*model_slot)(const char *header, int *slot);
+  /* Make the stages of slot `slot` for dimension dim and the n (degree,
+   * points) pairs rq[] ready: loaded from the kernel cache, or compiled
+   * (docs/ARCHITECTURE.md, "Kernels on demand"). */
+  int (*prepare)(int slot, int dim, int n, const int (*rq)[2]);
+  /* 1 when the stages of slot `model_id` are ready for dimension dim,
+   * degree r and q points. */
   int (*available)(int model_id, int dim, int r, int q);
+  /* Say on stderr what is compiled or loaded, and how long it took. */
+  void (*jit_verbose)(int on);
+  /* Compile (or take from the cache) the host part of the model header at
+   * `path` (absolute; NAME.h defines dg_model_NAME) and return its
+   * description (a dg_model_desc, models/dg_model_desc.h). */
+  int (*load_model)(const char *path, const void **desc);
+  /* The kernel cache: "list" prints its entries, "clear" removes them. */
+  int (*cache)(const char *what);
   /* Run one stage over a bucket (all a->nblock microblocks of degree r) with
    * the kernels of model a->model_id: the face traces, the RK update, or the
    * elements' CFL rates (dg_stage_rate: into a->u_out, weights in a->k). */

@@ -297,19 +297,10 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   d->own_q = d->plan.own_q;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
     if (!d->own_q || !d->plan.split[r]) d->bk[r].nedge = d->bk[r].n; /* one group */
-  /* every launch the plan makes must have a kernel in this build */
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    const int own = d->own_q && d->plan.split[r] && d->bk[r].nedge < d->bk[r].n;
-    if (d->bk[r].n == 0) continue;
-    if (!be->available(d->model->id, g->dim, r, q) ||
-        (own && !be->available(d->model->id, g->dim, r, r + 1))) {
-      rc = dg_error(DG_ERR_ARG,
-                    "model %s: this build has no stages for %dD, degree %d with q = %d (the "
-                    "'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)",
-                    dg_model_name(d->model), g->dim, r, q);
-      goto fail;
-    }
-  }
+  /* the kernels every launch of the plan needs are loaded (or compiled) at
+     the first stage, not here: a discretisation that only projects or
+     reads needs none (docs/ARCHITECTURE.md, "Kernels on demand") */
+  if ((rc = be->model_slot(d->model->header, &d->kslot))) goto fail;
   long slot = 0, base = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     bucket *b = &d->bk[r];
@@ -418,6 +409,29 @@ fail:
   return rc;
 }
 
+/* Make the kernels of every launch of d's plan ready (once). */
+static int disc_kernels(dg_disc *d) {
+  if (d->kernels_ready) return 0;
+  const dg_backend_ops *be = dg_backend();
+  int rq[2 * (DG_MAX_DEGREE + 1)][2], nrq = 0;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    if (d->bk[r].n == 0) continue;
+    rq[nrq][0] = r;
+    rq[nrq++][1] = d->q;
+    if (d->own_q && d->plan.split[r] && d->bk[r].nedge < d->bk[r].n && d->q != r + 1) {
+      rq[nrq][0] = r;
+      rq[nrq++][1] = r + 1;
+    }
+  }
+  DG_CALL(be->prepare(d->kslot, d->grid.dim, nrq, (const int(*)[2])rq));
+  for (int i = 0; i < nrq; ++i)
+    if (!be->available(d->kslot, d->grid.dim, rq[i][0], rq[i][1]))
+      return dg_error(DG_ERR_BACKEND, "model %s: no stages for %dD, degree %d with q = %d",
+                      dg_model_name(d->model), d->grid.dim, rq[i][0], rq[i][1]);
+  d->kernels_ready = 1;
+  return 0;
+}
+
 void dg_disc_destroy(dg_disc **dp) {
   if (!dp || !*dp) return;
   dg_disc *d = *dp;
@@ -505,6 +519,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "stable step: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
+  DG_CALL(disc_kernels(d));
   DG_CALL(dg_field_to_device(u));
   dg_stage_args a;
   memset(&a, 0, sizeof a);
@@ -512,7 +527,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
   for (int k = 0; k < 3; ++k) a.h[k] = (dg_real)d->grid.h[k];
   a.t = (dg_real)t;
   dg_model_stage_params(d->model, t, &a.model);
-  a.model_id = (unsigned char)d->model->id;
+  a.model_id = (unsigned char)d->kslot;
   a.pass = (int)(++pass_id & 0x7fffffffu);
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     const bucket *b = &d->bk[r];
@@ -567,6 +582,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   const dg_backend_ops *be = dg_backend();
   if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
     return dg_error(DG_ERR_ARG, "RK stage needs a register that was not given");
+  DG_CALL(disc_kernels(d));
   DG_CALL(dg_field_to_device(u));
   if (k) DG_CALL(dg_field_to_device(k));
   if (u0) DG_CALL(dg_field_to_device(u0));
@@ -578,7 +594,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   a.t = (dg_real)t;
   a.rk = *rk;
   dg_model_stage_params(d->model, t, &a.model);
-  a.model_id = (unsigned char)d->model->id;
+  a.model_id = (unsigned char)d->kslot;
   a.reuse_traces = (unsigned char)d->reuse_traces;
   a.nbr_coeffs = (unsigned char)d->nbr_coeffs;
   a.metric = (unsigned char)d->metric;

@@ -26,6 +26,8 @@ struct dg_disc {
   dg_grid grid;
   dg_degree_map map; /* own copy */
   dg_model *model;   /* own copy, parameters finished for the grid */
+  int kslot;         /* the backend's slot for the model's kernels */
+  int kernels_ready; /* the plan's kernels are loaded (at the first stage) */
   dg_plan_in pin;    /* what the backend's plan was chosen from */
   dg_plan plan;      /* the backend's plan */
   int q, nvar, W;

@@ -2,12 +2,15 @@
  * (dg_model.h). */
 #include "dg_model.h"
 
+#include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_model_internal.h"
 #include "dg_parse.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +21,35 @@ void dg_model_list(char *buf, size_t cap) {
     n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", dg_models[i]->name);
 }
 
+/* A model object for desc, its device part in `header`. */
+static int model_new(dg_model **out, const dg_model_desc *desc, int id, const char *header) {
+  if (desc->nparam > DG_MODEL_MAX_PARAMS || desc->device_size > sizeof(dg_model_block) ||
+      desc->nvar < 1 || !desc->name)
+    return dg_error(DG_ERR_ARG,
+                    "model %s: %d parameters (at most %d), %zu bytes of stage "
+                    "parameters (at most %zu), nvar %d",
+                    desc->name ? desc->name : header, desc->nparam, DG_MODEL_MAX_PARAMS,
+                    desc->device_size, sizeof(dg_model_block), desc->nvar);
+  dg_model *m = calloc(1, sizeof *m);
+  if (!m) return dg_error(DG_ERR_MEM, "out of memory");
+  m->desc = desc;
+  m->id = id;
+  m->host = calloc(1, desc->host_size ? desc->host_size : 1);
+  m->header = strdup(header);
+  if (!m->host || !m->header) {
+    free(m->host);
+    free(m->header);
+    free(m);
+    return dg_error(DG_ERR_MEM, "out of memory");
+  }
+  *out = m;
+  return 0;
+}
+
 int dg_model_create(dg_model **out, const char *name) {
+  if (!out) return dg_error(DG_ERR_ARG, "dg_model_create: NULL handle");
   *out = NULL;
+  if (!name) return dg_error(DG_ERR_ARG, "dg_model_create: NULL model name");
   int id = -1;
   for (int i = 0; i < dg_nmodels; ++i)
     if (strcmp(dg_models[i]->name, name) == 0) id = i;
@@ -30,38 +60,58 @@ int dg_model_create(dg_model **out, const char *name) {
     return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)",
                     dg_escape(esc, sizeof esc, name), list);
   }
-  const dg_model_desc *desc = dg_models[id];
-  if (desc->nparam > DG_MODEL_MAX_PARAMS || desc->device_size > sizeof(dg_model_block) ||
-      desc->nvar < 1)
-    return dg_error(DG_ERR_ARG,
-                    "model %s: %d parameters (at most %d), %zu bytes of stage "
-                    "parameters (at most %zu), nvar %d",
-                    name, desc->nparam, DG_MODEL_MAX_PARAMS, desc->device_size,
-                    sizeof(dg_model_block), desc->nvar);
-  dg_model *m = calloc(1, sizeof *m);
-  if (!m) return dg_error(DG_ERR_MEM, "out of memory");
-  m->desc = desc;
-  m->id = id;
-  m->host = calloc(1, desc->host_size ? desc->host_size : 1);
-  if (!m->host) {
-    free(m);
-    return dg_error(DG_ERR_MEM, "out of memory");
-  }
-  *out = m;
-  return 0;
+  return model_new(out, dg_models[id], id, dg_model_headers[id]);
 }
+
+int dg_model_load(dg_model **out, const char *path) {
+  if (!out) return dg_error(DG_ERR_ARG, "dg_model_load: NULL handle");
+  *out = NULL;
+  if (!path || !*path) return dg_error(DG_ERR_ARG, "option --model-file: empty path");
+  char esc[320];
+  char *abs = realpath(path, NULL);
+  if (!abs)
+    return dg_error(DG_ERR_IO, "option --model-file: cannot open '%s' (%s)",
+                    dg_escape(esc, sizeof esc, path), strerror(errno));
+  FILE *f = fopen(abs, "r");
+  if (!f) {
+    int e = errno;
+    free(abs);
+    return dg_error(DG_ERR_IO, "option --model-file: cannot read '%s' (%s)",
+                    dg_escape(esc, sizeof esc, path), strerror(e));
+  }
+  fclose(f);
+  const void *desc = NULL;
+  int rc = dg_backend()->load_model(abs, &desc);
+  if (!rc) rc = model_new(out, (const dg_model_desc *)desc, -1, abs);
+  free(abs);
+  return rc;
+}
+
+int dg_model_warm(const dg_model *m, int dim, int n, const int (*rq)[2]) {
+  if (!m || (n > 0 && !rq)) return dg_error(DG_ERR_ARG, "dg_model_warm: NULL argument");
+  if (dim < 2 || dim > 3 ||
+      (!(m->desc->dims & (1 << dim)) && !(dim == 2 && (m->desc->dims & DG_MODEL_SPHERE))))
+    return dg_error(DG_ERR_ARG, "model %s does not run in %d dimensions", m->desc->name, dim);
+  const dg_backend_ops *be = dg_backend();
+  int slot;
+  DG_CALL(be->model_slot(m->header, &slot));
+  return be->prepare(slot, dim, n, rq);
+}
+
+int dg_model_dims(const dg_model *m) { return m ? m->desc->dims : 0; }
 
 void dg_model_destroy(dg_model **mp) {
   if (!mp || !*mp) return;
   dg_model *m = *mp;
   for (int i = 0; i < DG_MODEL_MAX_PARAMS; ++i) free(m->given[i]);
   free(m->host);
+  free(m->header);
   free(m);
   *mp = NULL;
 }
 
 int dg_model_clone(dg_model **out, const dg_model *src) {
-  DG_CALL(dg_model_create(out, src->desc->name));
+  DG_CALL(model_new(out, src->desc, src->id, src->header));
   dg_model *m = *out;
   m->dev = src->dev;
   memcpy(m->host, src->host, src->desc->host_size);

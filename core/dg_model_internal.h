@@ -16,7 +16,9 @@ extern "C" {
 
 struct dg_model {
   const dg_model_desc *desc;
-  int id;                                 /* registry index: the backends' kernel index */
+  int id;                                 /* registry index; -1: loaded from a file */
+  char *header;                           /* the device part: NAME.h under models/, or
+                                             the absolute path of a loaded header */
   dg_model_block dev;                     /* the stages' parameters (dg_model_params) */
   void *host;                             /* host parameters (desc->host_size bytes) */
   char *given[DG_MODEL_MAX_PARAMS];       /* values set with dg_model_set (NULL: default) */

@@ -121,6 +121,9 @@ static inline int dg_model_no(const void *dev) {
 /* The registry the build generates (CMake DGRID_MODELS order). */
 extern const dg_model_desc *const dg_models[];
 extern const int dg_nmodels;
+/* Their headers, NAME.h under models/ of the sources the library carries
+ * for its kernel compiler (backends/dg_jit.h). */
+extern const char *const dg_model_headers[];
 
 #ifdef __cplusplus
 }

@@ -1,27 +1,124 @@
-/* dg_backend_omp.c - the OpenMP backend: host memory, stages run by the
- * wrappers of dg_omp_stages.inc (generated parts, dg_omp_parts.h). */
+/* dg_backend_omp.c - the OpenMP backend: host memory; the stages run by the
+ * wrappers of dg_omp_stages.inc, compiled when a run first needs them
+ * (backends/dg_jit.h; docs/ARCHITECTURE.md, "Kernels on demand"). */
 #include "dg_backend.h"
-#include "dg_omp_parts.h"
+#include "dg_backend_omp.h"
 #include "dg_error.h"
+#include "dg_jit.h"
 #include "dg_lane.h"
 
+#include <dlfcn.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <math.h>
 
-/* [model][dim-2][r][q][kind]; NULL where the build has no such stage */
-static dg_omp_stage_fn table[DG_OMP_NMODELS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS];
-static int table_ready;
+/* The models whose kernels this process runs, by slot (dg_stage_args.model_id):
+ * the header (a name under models/ for the library's own, an absolute path
+ * for a modeller's) and the wrappers loaded so far, [dim-2][r][q][kind]
+ * (NULL: not loaded). */
+enum { DG_OMP_SLOTS = 64 };
+typedef dg_omp_stage_fn omp_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS];
+static struct {
+  char *header;
+  char name[64];
+  omp_table *t;
+} slots[DG_OMP_SLOTS];
+static int nslots;
 
-static int be_init(void) {
-  if (!table_ready) {
-#define DG_OMP_FILL_PART(model, dim, part) dg_omp_fill_##part(table[model][(dim)-2]);
-    DG_OMP_FOR_EACH_PART(DG_OMP_FILL_PART)
-    table_ready = 1;
+static int be_init(void) { return 0; }
+
+static int be_model_slot(const char *header, int *slot) {
+  for (int i = 0; i < nslots; ++i)
+    if (strcmp(slots[i].header, header) == 0) {
+      *slot = i;
+      return 0;
+    }
+  if (nslots == DG_OMP_SLOTS)
+    return dg_error(DG_ERR_ARG, "omp backend: more than %d models in one process", DG_OMP_SLOTS);
+  const char *base = strrchr(header, '/');
+  base = base ? base + 1 : header;
+  size_t len = strcspn(base, ".");
+  if (len == 0 || len >= sizeof slots[0].name)
+    return dg_error(DG_ERR_ARG, "model header '%s': not NAME.h", header);
+  if (!(slots[nslots].header = strdup(header)) ||
+      !(slots[nslots].t = calloc(1, sizeof(omp_table)))) {
+    free(slots[nslots].header);
+    return dg_error(DG_ERR_MEM, "out of memory");
   }
+  memcpy(slots[nslots].name, base, len);
+  slots[nslots].name[len] = '\0';
+  *slot = nslots++;
   return 0;
+}
+
+typedef void (*fill_fn)(dg_omp_stage_fn t[DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS]);
+
+/* Load (compile where the cache lacks them) the wrappers of (r[i], q[i]):
+ * trace, update and rate, or (team 1) the team update. */
+static int load(int slot, int dim, int n, const int (*rq)[2], int team) {
+  if (slot < 0 || slot >= nslots || dim < 2 || dim > 3 || n < 0 || (team && dim != 2))
+    return dg_error(DG_ERR_ARG, "omp backend: no model slot %d or dimension %d", slot, dim);
+  const int kind = team ? 3 : 1, m0 = n ? n : 1;
+  dg_jit_unit *u = calloc((size_t)m0, sizeof *u);
+  char(*src)[1024] = calloc((size_t)m0, sizeof *src);
+  char(*what)[160] = calloc((size_t)m0, sizeof *what);
+  void **h = calloc((size_t)m0, sizeof *h);
+  int(*pair)[2] = calloc((size_t)m0, sizeof *pair);
+  int rc = 0, m = 0;
+  if (!u || !src || !what || !h || !pair) {
+    rc = dg_error(DG_ERR_MEM, "out of memory");
+    goto out;
+  }
+  const int user = slots[slot].header[0] == '/';
+  for (int i = 0; i < n; ++i) {
+    const int r = rq[i][0], q = rq[i][1];
+    if (r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q) {
+      rc = dg_error(DG_ERR_ARG, "omp backend: no stages for degree %d with %d points", r, q);
+      goto out;
+    }
+    if ((*slots[slot].t)[dim - 2][r][q][kind]) continue;
+    int dup = 0;
+    for (int k = 0; k < m; ++k) dup |= pair[k][0] == r && pair[k][1] == q;
+    if (dup) continue;
+    snprintf(src[m], sizeof src[m],
+             "/* dgrid kernel: omp %s %dD r=%d q=%d%s */\n#include \"%s\"\n"
+             "#define DG_OMP_DIM %d\n#define DG_OMP_RQ(X) X(%d, %d)\n%s"
+             "#include \"dg_omp_stages.inc\"\n",
+             slots[slot].name, dim, r, q, team ? " team" : "", slots[slot].header, dim, r, q,
+             team ? "#define DG_OMP_TEAM_UNIT 1\n" : "");
+    snprintf(what[m], sizeof what[m], "omp %s %dD r=%d q=%d%s", slots[slot].name, dim, r, q,
+             team ? " team" : "");
+    u[m].what = what[m];
+    u[m].source = src[m];
+    u[m].model_path = user ? slots[slot].header : NULL;
+    u[m].user = user;
+    pair[m][0] = r;
+    pair[m++][1] = q;
+  }
+  if ((rc = dg_jit_load(m, u, h))) goto out;
+  for (int k = 0; k < m; ++k) {
+    fill_fn fill;
+    *(void **)&fill = dlsym(h[k], "dg_omp_fill");
+    if (!fill) {
+      rc = dg_error(DG_ERR_BACKEND, "kernel %s: no dg_omp_fill in it", what[k]);
+      goto out;
+    }
+    fill((*slots[slot].t)[dim - 2]);
+  }
+out:
+  free(u);
+  free(src);
+  free(what);
+  free(h);
+  free(pair);
+  return rc;
+}
+
+static int be_prepare(int slot, int dim, int n, const int (*rq)[2]) {
+  return load(slot, dim, n, rq, 0);
 }
 
 static int be_alloc(void **p, size_t bytes) {
@@ -64,18 +161,26 @@ static int be_basis_create(void **handle, const dg_basis *b) {
 static void be_basis_free(void *h) { free(h); }
 
 static int be_available(int model, int dim, int r, int q) {
-  if (be_init() || model < 0 || model >= DG_OMP_NMODELS || dim < 2 || dim > 3 || r < 0 ||
-      r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
+  if (model < 0 || model >= nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r ||
+      q > DG_MAX_Q)
     return 0;
-  return table[model][dim - 2][r][q][1] != NULL;
+  return (*slots[model].t)[dim - 2][r][q][1] != NULL;
 }
 
 static int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   if (!be_available(a->model_id, a->dim, r, q))
     return dg_error(DG_ERR_ARG,
-                    "omp backend: model %d has no stage for dim %d, degree %d, %d points",
+                    "omp backend: model %d has no stage loaded for dim %d, degree %d, %d points",
                     a->model_id, a->dim, r, q);
-  table[a->model_id][a->dim - 2][r][q][kind](a, (const dg_stage_basis *)basis);
+  dg_omp_stage_fn *k = (*slots[a->model_id].t)[a->dim - 2][r][q];
+  if (kind == 1 && a->team) { /* the team update: its own unit, loaded at first use */
+    kind = 3;
+    if (!k[3]) {
+      const int rq[1][2] = {{r, q}};
+      DG_CALL(load(a->model_id, a->dim, 1, rq, 1));
+    }
+  }
+  k[kind](a, (const dg_stage_basis *)basis);
   return 0;
 }
 
@@ -139,6 +244,11 @@ static const dg_backend_ops ops = {
        has such elements (BENCHMARKS.md, own q on band maps) */
     .own_q_min = 1,
     .init = be_init,
+    .model_slot = be_model_slot,
+    .prepare = be_prepare,
+    .jit_verbose = dg_jit_set_verbose,
+    .load_model = dg_jit_load_model,
+    .cache = dg_jit_cache,
     .alloc = be_alloc,
     .free = be_free,
     .to_device = be_copy,

@@ -208,7 +208,8 @@ foo|advect: foo: cannot open: No such file or directory
 --model burgers --dim 3|advect: model burgers does not run in 3D
 --model burgers --nu 0.1|advect: option --nu: model burgers: the explicit stages of advect do not diffuse (nu = 0.1); run advdiff, or give --nu 0
 --model advection_diffusion|advect: option --nu: model advection_diffusion: the explicit stages of advect do not diffuse (nu = 0.01); run advdiff, or give --nu 0
---model burgers --degree 6|advect: model burgers: this build has no stages for 2D, degree 6 with q = 7 (the 'dgrid: dims=.. qmax=..' line of its header chooses what is compiled)
+--model-file /nonexistent/my_model.h|advect: option --model-file: cannot open '/nonexistent/my_model.h' (No such file or directory)
+--model burgers --model-file my_model.h|advect: options --model and --model-file exclude each other
 --box 0,1,0|advect: option --box: '0,1,0' needs 4 or more comma-separated numbers
 --box 0,1,0,1,0|advect: option --box: '0,1,0,1,0' needs 4 or 6 numbers
 --box 0,1,0,1,0,1,0|advect: option --box: '0,1,0,1,0,1,0' has more than 6 values
@@ -460,7 +461,10 @@ config)
            "--model sphere_advection --grid latlon --cells 4 --radius 2" \
            "--model advection_diffusion --nu 0.05" \
            "--dim 3 --beta 1,-0.5,0.25 --map band --degree-min 1" "--map-file ok.map --cells 3x2" \
-           "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1"; do
+           "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1" \
+           "--model-file tilted.h --beta 0.5,2"; do
+    sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/' \
+      "$(dirname "$DG_APP_C")/../models/advection.h" > tilted.h
     printf '1 2 3\n3 2 1\n' > ok.map
     # shellcheck disable=SC2086
     run $m --print-config

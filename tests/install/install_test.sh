@@ -91,6 +91,29 @@ package)
   done
   [ "$n" -ge 12 ] || fail "only $n headers under include/dgrid"
   "$prefix/bin/dgrid" --help >"$work/help.out" 2>&1 || fail "bin/dgrid --help: $(tail -n 1 "$work/help.out")"
+  # a modeller's header outside the tree: the installed advection.h copied,
+  # renamed and given another default velocity, run with --model-file by the
+  # installed advect, against the built-in model with that velocity
+  [ -e "$prefix/share/dgrid/models/advection.h" ] || fail "share/dgrid/models/advection.h is not installed"
+  if [ "$run" = 1 ]; then
+    mkdir -p "$work/mymodels"
+    sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/; s/"1,1,1",/"0.5,2,1",/' \
+      "$prefix/share/dgrid/models/advection.h" >"$work/mymodels/tilted.h"
+    ! cmp -s "$prefix/share/dgrid/models/advection.h" "$work/mymodels/tilted.h" || fail "the copy is unchanged"
+    common="--cells 12x12 --degree 3 --init gauss --t-end 0.25 --quiet --output $work/um.h5"
+    # shellcheck disable=SC2086
+    (cd "$work/mymodels" && "$prefix/bin/advect" --model-file ./tilted.h $common) >"$work/um.out" 2>&1 ||
+      fail "advect --model-file: $(tail -n 3 "$work/um.out")"
+    # shellcheck disable=SC2086
+    "$prefix/bin/advect" --model advection --beta 0.5,2 $common >"$work/builtin.out" 2>&1 ||
+      fail "advect --model advection: $(tail -n 1 "$work/builtin.out")"
+    grep -q "model=tilted" "$work/um.out" || fail "the run did not use the model file: $(tail -n 1 "$work/um.out")"
+    for k in l2_error linf_error mass steps; do
+      a=$(field $k "$work/um.out") b=$(field $k "$work/builtin.out")
+      [ -n "$a" ] && [ "$a" = "$b" ] || fail "--model-file $k=$a, the built-in model's $b"
+    done
+    echo "--model-file tilted.h: l2_error $(field l2_error "$work/um.out"), the same as the built-in model's"
+  fi
   echo "installed into $prefix: $n headers, libdgrid.a, the CMake package, dgrid.pc, the apps"
   ;;
 cmake)

@@ -1,0 +1,129 @@
+/* dg_cache_cmd.c - `dgrid cache list | clear | warm MODEL [--dims L]
+ * [--degrees L] [--backends L]`: the per-user kernel cache, and kernels
+ * compiled ahead of a run for machines whose compute nodes have no
+ * compiler (docs/ARCHITECTURE.md, "Kernels on demand"). */
+#include "dg_app.h"
+
+#include "dg_backend.h"
+#include "dg_error.h"
+#include "dg_escape.h"
+#include "dg_model.h"
+#include "dg_stage_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: dgrid cache list\n"
+             "       dgrid cache clear\n"
+             "       dgrid cache warm MODEL|PATH.h [--dims 2,3] [--degrees 0-4] [--backends omp]\n"
+             "warm compiles the stages of MODEL (a model of the library, or a header of\n"
+             "your own) for each dimension and each degree r of the list with q = s + 1\n"
+             "points for every listed degree s >= r (uniform and band maps of those\n"
+             "degrees); defaults: the model's dimensions, degrees 0-4, this build's backend.\n"
+             "The cache: $DGRID_CACHE_DIR, else $XDG_CACHE_HOME/dgrid, else ~/.cache/dgrid.\n");
+}
+
+/* "a,b,c-d" into mask bits lo..hi; 0 or an error naming the option. */
+static int parse_set(const char *opt, const char *v, int lo, int hi, unsigned *mask) {
+  *mask = 0;
+  char buf[128], esc[160];
+  if (!v || strlen(v) >= sizeof buf)
+    return dg_error(DG_ERR_ARG, "option %s: needs a list such as %d,%d or %d-%d", opt, lo, hi, lo,
+                    hi);
+  snprintf(buf, sizeof buf, "%s", v);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char *end;
+    long a = strtol(tok, &end, 10), b = a;
+    if (end != tok && *end == '-') b = strtol(end + 1, &end, 10);
+    if (end == tok || *end || a < lo || b > hi || a > b)
+      return dg_error(DG_ERR_ARG, "option %s: '%s' is not a list of values in %d..%d", opt,
+                      dg_escape(esc, sizeof esc, v), lo, hi);
+    for (long k = a; k <= b; ++k) *mask |= 1u << k;
+  }
+  if (!*mask) return dg_error(DG_ERR_ARG, "option %s: empty list", opt);
+  return 0;
+}
+
+static int warm(int argc, char **argv) {
+  if (argc < 1 || argv[0][0] == '-')
+    return dg_error(DG_ERR_ARG, "dgrid cache warm: name a model (or a model header)");
+  const char *model = argv[0];
+  unsigned dims = 0, degrees = 0x1f;
+  int dims_set = 0;
+  const dg_backend_ops *be = dg_backend();
+  for (int i = 1; i < argc; ++i) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    char esc[160];
+    if (!strcmp(o, "--dims")) {
+      DG_CALL(parse_set("--dims", v, 2, 3, &dims));
+      dims_set = 1;
+    } else if (!strcmp(o, "--degrees")) {
+      DG_CALL(parse_set("--degrees", v, 0, DG_MAX_DEGREE, &degrees));
+    } else if (!strcmp(o, "--backends")) {
+      char buf[128];
+      snprintf(buf, sizeof buf, "%s", v ? v : "");
+      for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+        if (strcmp(t, be->name))
+          return dg_error(DG_ERR_ARG,
+                          "option --backends: this build has no backend '%s' (it has %s)",
+                          dg_escape(esc, sizeof esc, t), be->name);
+      if (!v) return dg_error(DG_ERR_ARG, "option --backends needs a value");
+    } else {
+      return dg_error(DG_ERR_ARG, "dgrid cache warm: unknown option '%s'",
+                      dg_escape(esc, sizeof esc, o));
+    }
+    ++i;
+  }
+  dg_model *m = NULL;
+  const size_t len = strlen(model);
+  if (strchr(model, '/') || (len > 2 && !strcmp(model + len - 2, ".h")))
+    DG_CALL(dg_model_load(&m, model));
+  else
+    DG_CALL(dg_model_create(&m, model));
+  const int md = dg_model_dims(m);
+  if (!dims_set) dims = (md & ((1 << 2) | (1 << 3))) | ((md & DG_MODEL_SPHERE) ? 1u << 2 : 0);
+  int rq[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)][2], n = 0;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    for (int s = r; s <= DG_MAX_DEGREE; ++s)
+      if ((degrees >> r & 1) && (degrees >> s & 1)) {
+        rq[n][0] = r;
+        rq[n++][1] = s + 1;
+      }
+  int rc = 0;
+  for (int dim = 2; dim <= 3 && !rc; ++dim) {
+    if (!(dims >> dim & 1)) continue;
+    rc = dg_model_warm(m, dim, n, (const int(*)[2])rq);
+    if (!rc)
+      printf("dgrid cache: %s %dD: %d (degree, points) pairs ready\n", dg_model_name(m), dim, n);
+  }
+  dg_model_destroy(&m);
+  return rc;
+}
+
+int dg_app_cache_command(int argc, char **argv) {
+  int rc;
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  dg_backend()->jit_verbose(1);
+  if (!strcmp(argv[1], "list") && argc == 2)
+    rc = dg_backend()->cache("list");
+  else if (!strcmp(argv[1], "clear") && argc == 2)
+    rc = dg_backend()->cache("clear");
+  else if (!strcmp(argv[1], "warm"))
+    rc = warm(argc - 2, argv + 2);
+  else {
+    char esc[160];
+    rc = dg_error(DG_ERR_ARG, "dgrid cache: unknown command '%s' (list, clear, warm)",
+                  dg_escape(esc, sizeof esc, argv[1]));
+  }
+  if (rc) {
+    char line[4200];
+    fprintf(stderr, "dgrid cache: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,109 @@
+#!/bin/sh
+# cache_test.sh BUILD SRC WORK - the kernel cache's faults (docs/ARCHITECTURE.md,
+# "Kernels on demand"): two processes compiling one kernel, a truncated and an
+# altered entry, a folder others can write, no compiler, a read-only cache, a
+# compile error in a modeller's header.  Each kernel here is advection 2D at
+# degree 1 or 2 (a few seconds to compile).
+set -eu
+build=$1 src=$2 work=$3
+dgrid=$build/apps/dgrid advect=$build/apps/advect
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+C=$work/cache
+export DGRID_CACHE_DIR="$C"
+# the compiler, behind a name of our own: removing it later is a machine
+# without one (a compute node), with the same compiler in the cache's keys
+mkdir -p "$work/bin"
+printf '#!/bin/sh\nexec %s "$@"\n' "${CC:-cc}" >"$work/bin/cc"
+chmod +x "$work/bin/cc"
+export DGRID_CC="$work/bin/cc"
+run_small() { # the summary line of a small run at degree 1
+  "$advect" --cells 8x8 --degree 1 --t-end 0.1 --quiet --output "$work/s.h5" 2>"$work/s.err" | tail -n 1 |
+    sed 's/ wall_s=[^ ]*//; s/ dof_stage_per_s=[^ ]*//'
+}
+count() { grep -c "$1" "$2" || true; }
+
+# 1. two processes want the same kernel at once: one compiles it
+"$dgrid" cache warm advection --dims 2 --degrees 1 >"$work/a.out" 2>"$work/a.err" &
+pa=$!
+"$dgrid" cache warm advection --dims 2 --degrees 1 >"$work/b.out" 2>"$work/b.err" &
+pb=$!
+wait $pa || fail "first warm exited $?: $(cat "$work/a.err")"
+wait $pb || fail "second warm exited $?: $(cat "$work/b.err")"
+n=$(cat "$work/a.err" "$work/b.err" | grep -c "compiled omp advection 2D r=1 q=2 in" || true)
+[ "$n" = 1 ] || fail "two processes compiled the kernel $n times"
+"$dgrid" cache list >"$work/list.out"
+grep -q "^1 kernel," "$work/list.out" || fail "cache list: $(cat "$work/list.out")"
+ref=$(run_small)
+[ -n "$ref" ] || fail "no summary from a small run: $(cat "$work/s.err")"
+count "compiled" "$work/s.err" | grep -qx 0 || fail "a run with a warm cache compiled: $(cat "$work/s.err")"
+echo "two processes at once: 1 compile; a run with the cache compiles nothing"
+
+so=$(ls "$C"/v1/k/*.so)
+# 2. a truncated entry is rebuilt; 3. so is an altered one
+size=$(wc -c <"$so")
+head -c $((size / 2)) "$so" >"$work/half" && cat "$work/half" >"$so"
+out=$(run_small)
+grep -q "did not verify" "$work/s.err" || fail "a truncated entry was not reported: $(cat "$work/s.err")"
+[ "$out" = "$ref" ] || fail "after rebuilding a truncated entry: '$out', before: '$ref'"
+[ "$(wc -c <"$so")" = "$size" ] || fail "the rebuilt entry has $(wc -c <"$so") bytes, not $size"
+printf 'X' | dd of="$so" bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+out=$(run_small)
+grep -q "did not verify" "$work/s.err" || fail "an altered entry was not reported: $(cat "$work/s.err")"
+[ "$out" = "$ref" ] || fail "after rebuilding an altered entry: '$out', before: '$ref'"
+echo "truncated and altered entries: detected, rebuilt, the same result"
+
+# 4. a cache folder others can write into is refused
+chmod 777 "$C"
+if "$dgrid" cache list >"$work/o.out" 2>"$work/o.err"; then fail "a world-writable cache was used"; fi
+grep -q "kernel cache: folder $C is writable by others (mode 0777): refusing" "$work/o.err" ||
+  fail "world-writable cache: $(cat "$work/o.err")"
+chmod 700 "$C"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  mkdir -p "$work/foreign" && chown nobody "$work/foreign"
+  if DGRID_CACHE_DIR=$work/foreign "$dgrid" cache list >/dev/null 2>"$work/f.err"; then fail "another user's cache was used"; fi
+  grep -q "belongs to user" "$work/f.err" || fail "another user's cache: $(cat "$work/f.err")"
+fi
+echo "a cache others can write, or of another user: refused"
+
+# 5. no compiler: a cold cache names the compiler; a warm one needs none
+mv "$work/bin/cc" "$work/bin/cc.away"
+if DGRID_CACHE_DIR=$work/cold "$dgrid" cache warm advection --dims 2 --degrees 1 >/dev/null 2>"$work/n.err"; then
+  fail "compiled without a compiler"
+fi
+grep -q "no C compiler to build kernels: looked for '$work/bin/cc'" "$work/n.err" || fail "no compiler: $(cat "$work/n.err")"
+out=$(run_small)
+[ "$out" = "$ref" ] || fail "a warm cache without a compiler: '$out' ($(cat "$work/s.err"))"
+mv "$work/bin/cc.away" "$work/bin/cc"
+echo "no compiler: one line naming it; a warmed cache runs without one"
+
+# 6. a read-only cache: used, and what it lacks compiled into a private one
+chmod a-w "$C/v1/k" "$C"
+"$dgrid" cache warm advection --dims 2 --degrees 2 >"$work/r.out" 2>"$work/r.err" || fail "read-only cache: $(cat "$work/r.err")"
+chmod u+w "$C" "$C/v1/k"
+grep -q "is read-only: kernels it lacks are compiled into" "$work/r.err" || fail "no note on a read-only cache: $(cat "$work/r.err")"
+tmp=$(sed -n 's/.*compiled into \([^,]*\), removed.*/\1/p' "$work/r.err")
+[ -n "$tmp" ] && [ ! -e "$tmp" ] || fail "the private cache '$tmp' is still there"
+[ "$(ls "$C"/v1/k/*.so | wc -l)" = 1 ] || fail "a read-only cache was written"
+echo "read-only cache: used, the rest in a private one, removed at exit"
+
+# 7. a compile error in a modeller's header: the compiler's lines, one message, exit 2
+mkdir -p "$work/m"
+sed -e 's/dg_model_advection\b/dg_model_broken/; s/"advection",/"broken",/' \
+  -e 's/return dg_lane_set(p->beta\[d\]);/return dg_lane_set(p->betta[d]);/' "$src/models/advection.h" >"$work/m/broken.h"
+line=$(grep -n "p->betta" "$work/m/broken.h" | cut -d: -f1)
+[ -n "$line" ] || fail "the broken header has no error in it"
+set +e
+"$advect" --model-file "$work/m/broken.h" --cells 8x8 --degree 1 --t-end 0.1 >/dev/null 2>"$work/m.err"
+rc=$?
+set -e
+[ $rc = 2 ] || fail "a compile error exited $rc"
+grep -q "broken.h:$line:[0-9]*: error:" "$work/m.err" || fail "no file:line of the error: $(cat "$work/m.err")"
+grep -q "^advect: compiling host broken failed (.*): .*broken.h:$line:" "$work/m.err" ||
+  fail "no one-line message: $(cat "$work/m.err")"
+echo "a compile error in a model file: broken.h:$line shown, exit 2"

@@ -1,6 +1,21 @@
 /* dg_backend_cuda.cu - the CUDA backend: device memory, copies, the STREAM
  * triad and the stage dispatch over the kernels of dg_cuda_stages.cuh.
  *
+ * Kernels.  The stage kernels of a (model, dim, R, Q) are one unit that
+ * NVRTC compiles for the running device when a discretisation first needs
+ * it (prepare; dg_cuda_nvrtc.c), kept in the per-user kernel cache
+ * (dg_jit_load_blob) and loaded as a CUDA library (cudaLibraryLoadData);
+ * its kernels, looked up by their lowered names (cudaLibraryGetKernel), go
+ * into the model slot's table.  Units the cache lacks are compiled on
+ * several threads at once (NVRTC is thread-safe; the cache is driven from
+ * the calling thread only).  A cudaKernel_t cast to const void * is what
+ * cudaLaunchKernel, cudaFuncSetAttribute and cudaFuncGetAttributes take for
+ * a kernel of a library (CUDA runtime API, cudaLaunchKernel: it "can also
+ * be used with a kernel cudaKernel_t" passed "by casting to void*";
+ * cudaFuncGetAttributes, cudaFuncSetAttribute: a pointer that is no
+ * function of the program "is assumed to be a cudaKernel_t"), so the
+ * launch code is the one of the ahead-of-time kernels.
+ *
  * Every CUDA call is checked; a failure records a message naming the call
  * (and the kernel, for launches) and returns DG_ERR_BACKEND.  Errors that
  * happen while a kernel runs surface at the next synchronising call (a copy,
@@ -27,21 +42,43 @@
  *                      DG_CUDA_BLOCK                        [DG_CUDA_BLOCK]
  *   DGRID_CUDA_WARPS   most resident warps per SM the stage grid may fill
  *                      (0: one thread per element, no limit) [0]
- *   DGRID_CUDA_STREAMS streams a pass's buckets are spread over, 1..8 [4]  */
+ *   DGRID_CUDA_STREAMS streams a pass's buckets are spread over, 1..8 [4]
+ *   DGRID_CUDA_NVRTC_OPTIONS more NVRTC options for the stage kernels
+ *                      (-DDG_CUDA_TEAM_T=4; they join the cache key)  [] */
 #include "dg_backend.h"
 #include "dg_cuda.h"
+#include "dg_cuda_nvrtc.h"
+#include "dg_cuda_x_flow.h"
 #include "dg_error.h"
+#include "dg_jit.h"
 #include "dg_lane.h"
 
 #include <cuda_runtime.h>
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define DG_CUDA_MAX_STREAMS 8
 
 namespace {
+
+/* The models whose kernels this process runs, by slot
+ * (dg_stage_args.model_id): the header (a name under models/ for the
+ * library's own, an absolute path for a modeller's), the kernels loaded so
+ * far and the host's flux variant of the model (dg_cuda_x_flow.h). */
+enum { DG_CUDA_SLOTS = 64 };
+struct model_slot {
+  char *header;
+  char name[64];
+  dg_cuda_table *t;
+  int x_flow_known;
+  dg_cuda_x_flow_fn x_flow;
+};
 
 struct backend_state {
   int ready;  /* init succeeded */
@@ -53,14 +90,16 @@ struct backend_state {
   int block;     /* DGRID_CUDA_BLOCK */
   int warps_sm;  /* DGRID_CUDA_WARPS */
   int nstreams;  /* DGRID_CUDA_STREAMS */
-  dg_cuda_table table[DG_CUDA_NMODELS];
+  char arch[16]; /* the device's, for NVRTC: "sm_90" */
+  char tool[2048];
+  model_slot slot[DG_CUDA_SLOTS];
+  int nslots;
   /* the current pass (see "Streams" above) */
   cudaStream_t stream[DG_CUDA_MAX_STREAMS];
   cudaEvent_t done[DG_CUDA_MAX_STREAMS];
   int in_pass, pos;
   int last_pass;
   unsigned used, prev_used, waited; /* stream bit masks */
-  unsigned char configured[DG_CUDA_NMODELS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
 };
 
 backend_state st;
@@ -133,8 +172,9 @@ int do_init(void) {
     DG_CUDA_CHECK(cudaStreamCreate(&st.stream[i]), "");
     DG_CUDA_CHECK(cudaEventCreateWithFlags(&st.done[i], cudaEventDisableTiming), "");
   }
-#define DG_CUDA_CALL_PART(model, name) dg_cuda_part_##name(st.table[model]);
-  DG_CUDA_FOR_EACH_PART(DG_CUDA_CALL_PART)
+  /* the stage kernels are compiled for this device */
+  DG_CALL(dg_cuda_nvrtc_arch(p.major, p.minor, st.arch, sizeof st.arch));
+  DG_CALL(dg_cuda_nvrtc_tool(st.arch, st.tool, sizeof st.tool));
   return 0;
 }
 
@@ -165,10 +205,8 @@ int pick_stream(const dg_stage_args *a, cudaStream_t *out) {
 
 /* Once per kernel: prefer L1 over shared memory (local scratch is cached in
  * L1), except for the team kernels, whose scratch is shared memory. */
-int configure(int model, int dim, int r, int q, int kind) {
-  unsigned char *done = &st.configured[model][dim - 2][r][q][kind];
-  if (*done) return 0;
-  const dg_cuda_kernel *k = &st.table[model][dim - 2][r][q][kind];
+int configure(dg_cuda_kernel *k) {
+  if (k->configured) return 0;
   if (k->team)
     DG_CUDA_CHECK(cudaFuncSetAttribute(k->fn, cudaFuncAttributeMaxDynamicSharedMemorySize, k->smem),
                   k->name);
@@ -176,7 +214,7 @@ int configure(int model, int dim, int r, int q, int kind) {
                                      k->team ? (int)cudaSharedmemCarveoutMaxShared
                                              : (int)cudaSharedmemCarveoutMaxL1),
                 k->name);
-  *done = 1;
+  k->configured = 1;
   return 0;
 }
 
@@ -254,19 +292,287 @@ void be_basis_free(void *h) { free(h); }
 #define DG_CUDA_TEAM_NX0 1
 #endif
 
+int be_model_slot(const char *header, int *slot) {
+  for (int i = 0; i < st.nslots; ++i)
+    if (strcmp(st.slot[i].header, header) == 0) {
+      *slot = i;
+      return 0;
+    }
+  if (st.nslots == DG_CUDA_SLOTS)
+    return dg_error(DG_ERR_ARG, "cuda backend: more than %d models in one process", DG_CUDA_SLOTS);
+  const char *base = strrchr(header, '/');
+  base = base ? base + 1 : header;
+  const size_t len = strcspn(base, ".");
+  model_slot *m = &st.slot[st.nslots];
+  if (len == 0 || len >= sizeof m->name)
+    return dg_error(DG_ERR_ARG, "model header '%s': not NAME.h", header);
+  m->header = strdup(header);
+  m->t = (dg_cuda_table *)calloc(1, sizeof(dg_cuda_table));
+  if (!m->header || !m->t) {
+    free(m->header);
+    free(m->t);
+    m->header = NULL;
+    m->t = NULL;
+    return dg_error(DG_ERR_MEM, "cuda backend: out of memory");
+  }
+  memcpy(m->name, base, len);
+  m->name[len] = '\0';
+  *slot = st.nslots++;
+  return 0;
+}
+
+/* The host's flux variant of slot m's model (dg_cuda_x_flow.h): the
+ * build's for its own models, else compiled (or taken from the cache) by
+ * the kernel compiler from the header. */
+int slot_x_flow(model_slot *m, dg_cuda_x_flow_fn *out) {
+  if (!m->x_flow_known) {
+    for (int i = 0; i < dg_cuda_nx_flows && !m->x_flow_known; ++i)
+      if (strcmp(dg_cuda_x_flows[i].header, m->header) == 0) {
+        m->x_flow = *dg_cuda_x_flows[i].fn;
+        m->x_flow_known = 1;
+      }
+  }
+  if (!m->x_flow_known) {
+    const int user = m->header[0] == '/';
+    char src[4096 + 512], what[160];
+    snprintf(what, sizeof what, "cuda host flux variant of %s", m->name);
+    const int n = snprintf(src, sizeof src,
+                           "/* dgrid kernel: %s */\n#include \"%s\"\n#include \"dg_stage_args.h\"\n"
+                           "#include <string.h>\n__attribute__((visibility(\"default\"))) int "
+                           "dg_cuda_x_flow(const dg_stage_args *a);\n"
+                           "int dg_cuda_x_flow(const dg_stage_args *a) {\n  dg_model_params p;\n"
+                           "  memcpy(&p, &a->model, sizeof p);\n  return dg_model_x_flow(&p);\n}\n",
+                           what, m->header);
+    if (n < 0 || (size_t)n >= sizeof src)
+      return dg_error(DG_ERR_ARG, "model header '%s': path too long", m->header);
+    const dg_jit_unit u = {what, src, user ? m->header : NULL, user};
+    void *h = NULL;
+    DG_CALL(dg_jit_load(1, &u, &h));
+    *(void **)&m->x_flow = dlsym(h, "dg_cuda_x_flow");
+    m->x_flow_known = 1;
+  }
+  if (!m->x_flow)
+    return dg_error(DG_ERR_BACKEND,
+                    "cuda backend: model %s declares flux variants, but its "
+                    "dg_model_x_flow is not available on the host",
+                    m->name);
+  *out = m->x_flow;
+  return 0;
+}
+
+/* One unit prepare needs: its text and what NVRTC makes of it. */
+struct pending_unit {
+  char src[4096 + 512], what[160];
+  dg_jit_unit u;
+  dg_cuda_nvrtc_ctx ctx;
+  int missing; /* not in the cache */
+  void *built; /* compiled by a build thread */
+  size_t built_len;
+  int rc;         /* a build thread's status ... */
+  char msg[2048]; /* ... and message */
+};
+
+int verbose; /* jit_verbose */
+
+int unit_init(pending_unit *p, const model_slot *m, int dim, int r, int q) {
+  memset(p, 0, sizeof *p);
+  DG_CALL(dg_cuda_nvrtc_source(m->header, dim, r, q, p->src, sizeof p->src));
+  snprintf(p->what, sizeof p->what, "cuda %s %dD r=%d q=%d", m->name, dim, r, q);
+  p->u.what = p->what;
+  p->u.source = p->src;
+  p->u.user = m->header[0] == '/';
+  p->u.model_path = p->u.user ? m->header : NULL;
+  snprintf(p->ctx.arch, sizeof p->ctx.arch, "%s", st.arch);
+  p->ctx.dim = dim;
+  p->ctx.r = r;
+  p->ctx.q = q;
+  return 0;
+}
+
+/* dg_jit_build_fns: the first only notes that the cache lacks the unit,
+ * the second hands over what a build thread made. */
+int note_missing(void *ctx, const dg_jit_unit *u, void **bytes, size_t *len) {
+  ((pending_unit *)ctx)->missing = 1;
+  return dg_error(DG_ERR_BACKEND, "kernel %s: not in the cache", u->what);
+}
+int take_built(void *ctx, const dg_jit_unit *u, void **bytes, size_t *len) {
+  pending_unit *p = (pending_unit *)ctx;
+  if (!p->built) return dg_error(DG_ERR_BACKEND, "kernel %s: not built", u->what);
+  *bytes = p->built;
+  *len = p->built_len;
+  p->built = NULL;
+  return 0;
+}
+
+/* Build threads: NVRTC is thread-safe, the cache is not (dg_jit.c), so
+ * the threads only compile; prepare publishes. */
+struct build_pool {
+  pending_unit **units;
+  int n, next;
+};
+void *build_thread(void *arg) {
+  build_pool *pool = (build_pool *)arg;
+  for (int i; (i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED)) < pool->n;) {
+    pending_unit *p = pool->units[i];
+    p->rc = dg_cuda_nvrtc_build(&p->ctx, &p->u, &p->built, &p->built_len);
+    if (p->rc) snprintf(p->msg, sizeof p->msg, "%s", dg_error_message()); /* thread-local */
+  }
+  return NULL;
+}
+
+/* Compile the n units on up to as many threads as there are processors. */
+int build_all(pending_unit **units, int n) {
+  build_pool pool = {units, n, 0};
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  int nt = (int)(ncpu < 1 ? 1 : ncpu > 16 ? 16 : ncpu);
+  if (nt > n) nt = n;
+  pthread_t th[16];
+  int started = 0;
+  for (; started < nt - 1; ++started)
+    if (pthread_create(&th[started], NULL, build_thread, &pool)) break;
+  build_thread(&pool); /* this thread too */
+  for (int i = 0; i < started; ++i) pthread_join(th[i], NULL);
+  for (int i = 0; i < n; ++i)
+    if (units[i]->rc) return dg_error(units[i]->rc, "%s", units[i]->msg);
+  return 0;
+}
+
+/* Load a unit's kernels (its bytes: dg_cuda_nvrtc.h) into slot m's table. */
+int install_unit(model_slot *m, const pending_unit *p, void *bytes, size_t len) {
+  const int dim = p->ctx.dim, r = p->ctx.r, q = p->ctx.q;
+  dg_cuda_unit unit;
+  int rc = dg_cuda_unit_parse(bytes, len, &unit);
+  dg_cuda_x_flow_fn xf = NULL;
+  if (!rc && unit.flows > 0) rc = slot_x_flow(m, &xf);
+  static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
+  char *names = NULL;
+  cudaLibrary_t lib = NULL;
+  dg_cuda_kernel k[DG_CUDA_KINDS];
+  memset(k, 0, sizeof k);
+  if (!rc && !(names = (char *)malloc(DG_CUDA_KINDS * 96)))
+    rc = dg_error(DG_ERR_MEM, "cuda backend: out of memory");
+  cudaError_t e = cudaSuccess;
+  if (!rc &&
+      (e = cudaLibraryLoadData(&lib, unit.cubin, NULL, NULL, 0, NULL, NULL, 0)) != cudaSuccess)
+    rc = cuda_fail(e, "cudaLibraryLoadData", p->what);
+  for (int i = 0; i < DG_CUDA_KINDS && !rc; ++i) {
+    if (!unit.name[i]) continue;
+    cudaKernel_t kern;
+    if ((e = cudaLibraryGetKernel(&kern, lib, unit.name[i])) != cudaSuccess) {
+      rc = cuda_fail(e, "cudaLibraryGetKernel", unit.name[i]);
+      break;
+    }
+    k[i].fn = (const void *)kern;
+    k[i].name = names + 96 * i;
+    snprintf(names + 96 * i, 96, "%s %dD r=%d q=%d", kind_name[i], dim, r, q);
+    if ((i >= 3 && i <= 5) || i >= 12) { /* the team kinds */
+      k[i].team = unit.team;
+      k[i].smem = unit.smem;
+    }
+    if (i >= 1 && i <= 4) k[i].x_flow = xf; /* picks the copies 8..15 on the sphere */
+  }
+  if (!rc && !k[1].fn)
+    rc = dg_error(DG_ERR_BACKEND, "cuda backend: %s has no update kernel", p->what);
+  if (rc) {
+    if (lib) cudaLibraryUnload(lib);
+    free(names);
+    free(bytes);
+    return rc;
+  }
+  /* the library may read the CUBIN later (lazy loading): bytes stay */
+  memcpy((*m->t)[dim - 2][r][q], k, sizeof k);
+  return 0;
+}
+
+/* Load the kernels of the (r, q) pairs of slot m that are not loaded yet:
+ * from the cache, else compiled by NVRTC now, several units at once. */
+int load_units(model_slot *m, int dim, int n, const int (*rq)[2]) {
+  pending_unit *all = (pending_unit *)calloc((size_t)(n ? n : 1), sizeof *all);
+  pending_unit **miss = (pending_unit **)calloc((size_t)(n ? n : 1), sizeof *miss);
+  void **bytes = (void **)calloc((size_t)(n ? n : 1), sizeof *bytes);
+  size_t *len = (size_t *)calloc((size_t)(n ? n : 1), sizeof *len);
+  int rc = 0, np = 0, nmiss = 0;
+  if (!all || !miss || !bytes || !len) {
+    rc = dg_error(DG_ERR_MEM, "cuda backend: out of memory");
+    goto out;
+  }
+  for (int i = 0; i < n && !rc; ++i) {
+    const int r = rq[i][0], q = rq[i][1];
+    int dup = (*m->t)[dim - 2][r][q][1].fn != NULL;
+    for (int k = 0; k < np; ++k) dup |= all[k].ctx.r == r && all[k].ctx.q == q;
+    if (!dup) rc = unit_init(&all[np++], m, dim, r, q);
+  }
+  /* from the cache, noting what it lacks; a single missing unit is
+     compiled right away (then the cache records its time) */
+  for (int i = 0; i < np && !rc; ++i) {
+    rc = dg_jit_load_blob(&all[i].u, st.tool, np == 1 ? dg_cuda_nvrtc_build : note_missing,
+                          np == 1 ? (void *)&all[i].ctx : (void *)&all[i], &bytes[i], &len[i]);
+    if (rc && all[i].missing) {
+      rc = 0;
+      dg_error_clear();
+      miss[nmiss++] = &all[i];
+    }
+  }
+  if (!rc && nmiss) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = build_all(miss, nmiss);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!rc && verbose)
+      fprintf(stderr, "dgrid: compiled %d kernel units at once (NVRTC) in %.2f s\n", nmiss,
+              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    /* publish; where another process did first, its entry comes back */
+    for (int i = 0; i < np && !rc; ++i)
+      if (all[i].missing)
+        rc = dg_jit_load_blob(&all[i].u, st.tool, take_built, &all[i], &bytes[i], &len[i]);
+  }
+  for (int i = 0; i < np && !rc; ++i) {
+    rc = install_unit(m, &all[i], bytes[i], len[i]);
+    bytes[i] = NULL; /* kept or freed there */
+  }
+out:
+  for (int i = 0; all && bytes && i < np; ++i) {
+    free(bytes[i]);
+    free(all[i].built);
+  }
+  free(all);
+  free(miss);
+  free(bytes);
+  free(len);
+  return rc;
+}
+
+/* Load (compile where the cache lacks them) the kernels of (r[i], q[i]). */
+int be_prepare(int slot, int dim, int n, const int (*rq)[2]) {
+  DG_CALL(be_init());
+  if (slot < 0 || slot >= st.nslots || dim < 2 || dim > 3 || n < 0)
+    return dg_error(DG_ERR_ARG, "cuda backend: no model slot %d or dimension %d", slot, dim);
+  for (int i = 0; i < n; ++i)
+    if (rq[i][0] < 0 || rq[i][0] > DG_MAX_DEGREE || rq[i][1] <= rq[i][0] || rq[i][1] > DG_MAX_Q)
+      return dg_error(DG_ERR_ARG, "cuda backend: no stages for degree %d with %d points", rq[i][0],
+                      rq[i][1]);
+  return load_units(&st.slot[slot], dim, n, rq);
+}
+
+void be_jit_verbose(int on) {
+  verbose = on;
+  dg_jit_set_verbose(on);
+}
+
 int be_available(int model, int dim, int r, int q) {
-  if (be_init() || model < 0 || model >= DG_CUDA_NMODELS || dim < 2 || dim > 3 || r < 0 ||
-      r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
+  if (model < 0 || model >= st.nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
+      q <= r || q > DG_MAX_Q)
     return 0;
-  return st.table[model][dim - 2][r][q][1].fn != NULL;
+  return (*st.slot[model].t)[dim - 2][r][q][1].fn != NULL;
 }
 
 int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   DG_CALL(be_init());
-  if (a->model_id >= DG_CUDA_NMODELS || a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
+  if (a->model_id >= st.nslots || a->dim < 2 || a->dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
       q <= r || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "cuda backend: no stage for model %d, dim %d, degree %d, %d points",
                     a->model_id, a->dim, r, q);
+  dg_cuda_kernel *t = (*st.slot[a->model_id].t)[a->dim - 2][r][q];
   if (kind == 1 && a->nbr_coeffs)
     kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
   else if (kind == 1 && a->bc)
@@ -274,24 +580,24 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   if ((kind == 1 || kind == 2 || kind == 3 || kind == 4) && a->geom && a->metric) {
     /* a model with flux variants: the running variant's copy; the team
        update's kernels for planar grids (3, 4) carry no metric terms */
-    const dg_cuda_kernel *g = &st.table[a->model_id][a->dim - 2][r][q][kind];
+    const dg_cuda_kernel *g = &t[kind];
     const int v = g->x_flow ? g->x_flow(a) : -1;
     if (v >= 0 && v < DG_CUDA_XF_MAX)
       kind = kind <= 2 ? 8 + 2 * v + (kind == 2) : 12 + 2 * v + (kind == 4);
     else if (kind >= 3)
       return dg_error(DG_ERR_BACKEND,
                       "cuda backend: the team update on the sphere needs a model that declares its "
-                      "flux variants (DG_MODEL_X_FLOWS; model %d)",
-                      a->model_id);
+                      "flux variants (DG_MODEL_X_FLOWS; model %s)",
+                      st.slot[a->model_id].name);
   }
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
-  const dg_cuda_kernel *k = &st.table[a->model_id][a->dim - 2][r][q][kind];
+  dg_cuda_kernel *k = &t[kind];
   if (!k->fn)
     return dg_error(DG_ERR_BACKEND,
-                    "cuda backend: no %s kernel compiled for model %d, dim %d, degree %d, q %d",
-                    kind_name[kind], a->model_id, a->dim, r, q);
+                    "cuda backend: no %s kernel loaded for model %s, dim %d, degree %d, q %d",
+                    kind_name[kind], st.slot[a->model_id].name, a->dim, r, q);
   if (a->nblock <= 0) return 0;
-  DG_CALL(configure(a->model_id, a->dim, r, q, kind));
+  DG_CALL(configure(k));
   /* microblocks per block: one for a team kernel, else one per warp */
   const int wpb = k->team ? 1 : st.block / DG_W;
   const dim3 threads = k->team ? dim3(DG_W, (unsigned)k->team) : dim3((unsigned)st.block);
@@ -449,36 +755,49 @@ int be_parallelism(void) {
 #define DG_CUDA_OWN_Q_MIN 65536
 #endif
 
-extern const dg_backend_ops ops;
-int be_plan(const dg_plan_in *in, dg_plan *out) { return dg_plan_choose(&ops, in, out); }
+int be_plan(const dg_plan_in *in, dg_plan *out) { return dg_plan_choose(dg_backend(), in, out); }
 
-const dg_backend_ops ops = {
-    "cuda",                                           /* name */
-    DG_W,                                             /* lane_width */
-    0,                                                /* host_is_device */
-    DG_CUDA_REUSE_TRACES,                             /* reuse_traces */
-    {DG_CUDA_COEFFS_RMAX_2D, DG_CUDA_COEFFS_RMAX_3D}, /* coeffs_rmax */
-    {DG_CUDA_TEAM_QMIN_2D, DG_MAX_Q + 1},             /* team_qmin */
-    DG_CUDA_OWN_Q_MIN,                                /* own_q_min */
-    be_init,                                          /* init */
-    be_alloc,                                         /* alloc */
-    be_free,                                          /* free */
-    be_to_device,                                     /* to_device */
-    be_to_host,                                       /* to_host */
-    be_basis_create,                                  /* basis_create */
-    be_basis_free,                                    /* basis_free */
-    be_plan,                                          /* plan */
-    dg_plan_describe,                                 /* describe */
-    be_available,                                     /* available */
-    be_trace,                                         /* trace */
-    be_update,                                        /* update */
-    be_rate,                                          /* rate */
-    be_max,                                           /* max */
-    be_sync,                                          /* sync */
-    be_triad,                                         /* triad */
-    be_parallelism,                                   /* parallelism */
-};
+/* By member, not by position: robust to the table's order. */
+dg_backend_ops make_ops(void) {
+  dg_backend_ops o;
+  memset(&o, 0, sizeof o);
+  o.name = "cuda";
+  o.lane_width = DG_W;
+  o.host_is_device = 0;
+  o.reuse_traces = DG_CUDA_REUSE_TRACES;
+  o.coeffs_rmax[0] = DG_CUDA_COEFFS_RMAX_2D;
+  o.coeffs_rmax[1] = DG_CUDA_COEFFS_RMAX_3D;
+  o.team_qmin[0] = DG_CUDA_TEAM_QMIN_2D;
+  o.team_qmin[1] = DG_MAX_Q + 1;
+  o.own_q_min = DG_CUDA_OWN_Q_MIN;
+  o.init = be_init;
+  o.alloc = be_alloc;
+  o.free = be_free;
+  o.to_device = be_to_device;
+  o.to_host = be_to_host;
+  o.basis_create = be_basis_create;
+  o.basis_free = be_basis_free;
+  o.plan = be_plan;
+  o.describe = dg_plan_describe;
+  o.model_slot = be_model_slot;
+  o.prepare = be_prepare;
+  o.available = be_available;
+  o.jit_verbose = be_jit_verbose;
+  o.load_model = dg_jit_load_model;
+  o.cache = dg_jit_cache;
+  o.trace = be_trace;
+  o.update = be_update;
+  o.rate = be_rate;
+  o.max = be_max;
+  o.sync = be_sync;
+  o.triad = be_triad;
+  o.parallelism = be_parallelism;
+  return o;
+}
 
 } // namespace
 
-extern "C" const dg_backend_ops *dg_backend(void) { return &ops; }
+extern "C" const dg_backend_ops *dg_backend(void) {
+  static const dg_backend_ops ops = make_ops();
+  return &ops;
+}

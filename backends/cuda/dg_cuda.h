@@ -1,14 +1,15 @@
-/* dg_cuda.h - private to backends/cuda: the kernel table shared by the
- * backend (dg_backend_cuda.cu) and the stage parts (dg_cuda_stages.cuh,
- * compiled as several translation units so a parallel build splits them). */
+/* dg_cuda.h - private to backends/cuda: the kernel table of the backend
+ * (dg_backend_cuda.cu) and the constants the stage kernels share with it
+ * (dg_cuda_stages.cuh, which NVRTC compiles: plain declarations only). */
 #ifndef DG_CUDA_H
 #define DG_CUDA_H
 
 #include "dg_basis.h"
 #include "dg_stage_args.h"
 
-/* One compiled stage kernel.  fn is the kernel's host handle (for
- * cudaLaunchKernel and cudaFuncGetAttributes); every kernel takes
+/* One loaded stage kernel.  fn is the kernel's handle (a cudaKernel_t of
+ * the unit's library, which cudaLaunchKernel, cudaFuncSetAttribute and
+ * cudaFuncGetAttributes take as a function); every kernel takes
  * (dg_stage_args, dg_basis) by value. */
 typedef struct {
   const void *fn;
@@ -19,6 +20,7 @@ typedef struct {
      stencils/dg_stage_model.h): the running variant v, whose copy (kind 8 + 2 v
      and 9 + 2 v) forms only the position's lanes that v reads; else NULL */
   int (*x_flow)(const dg_stage_args *a);
+  int configured; /* its attributes are set (dg_backend_cuda.cu, configure) */
 } dg_cuda_kernel;
 
 /* t[dim-2][r][q][kind] of one model, kind 0 = trace, 1 = update, 2 = update
@@ -49,10 +51,5 @@ typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA
 /* Threads per block of the stage kernels (a multiple of 32: one warp per
  * microblock); the __launch_bounds__ of every stage kernel. */
 #define DG_CUDA_BLOCK 128
-
-/* The parts: dg_cuda_part_<model>_<dim>_<part>(t) fills the entries it
- * compiled into its model's table.  The list and the part counts come from
- * the generated dg_cuda_parts.h. */
-#include "dg_cuda_parts.h"
 
 #endif

@@ -1,13 +1,14 @@
-/* dg_cuda_stages.cuh - the stencils/ stages as CUDA kernels, one kernel per
- * (DIM, R, Q) and stage, and one part of the dispatch table.
+/* dg_cuda_stages.cuh - the stencils/ stages as CUDA kernel templates, one
+ * kernel per (DIM, R, Q) and stage: the body of the units the backend
+ * compiles with NVRTC when a run first needs them (dg_cuda_nvrtc.c;
+ * docs/ARCHITECTURE.md, "Kernels on demand").
  *
- * Included by the generated files dg_cuda_<model>_<dim>_<part>.cu
- * (CMakeLists.txt) with DG_CUDA_MODEL_HEADER, DG_CUDA_DIM, DG_CUDA_PART,
- * DG_CUDA_NPARTS, DG_CUDA_QMAX and DG_CUDA_PART_FN set: that file compiles
- * the (R, Q) pairs of DG_FOR_EACH_RQ with Q <= QMAX whose position in the
- * list is PART modulo NPARTS, so the pairs x stages of one model and
- * dimension spread evenly over NPARTS translation units that a parallel
- * build compiles at once.
+ * A unit is a few lines: DG_CUDA_DIM and DG_CUDA_MODEL_HEADER defined, then
+ * this file.  Nothing here is instantiated by itself: the unit's kernels are
+ * the instantiations its name expressions ask for (dg_cuda_nvrtc_build:
+ * the (DIM, R, Q) of the unit, each stage kind), and dg_cuda_info<> tells
+ * the host what it needs to know of the unit.  NVRTC compiles device code
+ * only: every function here is __global__, __device__ or both.
  *
  * A thread computes one element: warp w of the grid takes microblock w (the
  * DG_W = 32 elements of a microblock are one warp, lane = threadIdx.x % 32,
@@ -21,19 +22,17 @@
  * the constant cache exactly like a __constant__ symbol (every lane of a
  * warp reads the same entry: one broadcast), with no symbol to keep in step
  * when several discretisations with different tables are alive. */
+#if !defined(DG_CUDA_DIM) || !defined(DG_CUDA_MODEL_HEADER)
+#error "define DG_CUDA_DIM and DG_CUDA_MODEL_HEADER first"
+#endif
 /* 2D: unroll every stage loop, so the per-thread scratch becomes registers
  * (2-4x faster at degree 4-7 on the H100; 3D would spill). Must precede the
- * stencils headers. */
-#if defined(DG_CUDA_DIM) && DG_CUDA_DIM == 2
+ * stencils headers, which the model header includes. */
+#if DG_CUDA_DIM == 2
 #define DG_FULL_UNROLL 1
-#endif
-#if !defined(DG_CUDA_DIM) || !defined(DG_CUDA_PART) || !defined(DG_CUDA_NPARTS) ||                 \
-    !defined(DG_CUDA_QMAX) || !defined(DG_CUDA_PART_FN) || !defined(DG_CUDA_MODEL_HEADER)
-#error "define DG_CUDA_MODEL_HEADER, _DIM, _PART, _NPARTS, _QMAX and _PART_FN first"
 #endif
 #include DG_CUDA_MODEL_HEADER
 #include "dg_cuda.h"
-#include "dg_instances.h"
 #include "dg_stages.h"
 #include "dg_team.h"
 
@@ -59,7 +58,7 @@
 #ifndef DG_CUDA_MIN_BLOCKS
 #define DG_CUDA_MIN_BLOCKS -1
 #endif
-constexpr int dg_cuda_min_blocks(int dim, int r, int q) {
+__host__ __device__ constexpr int dg_cuda_min_blocks(int dim, int r, int q) {
   return DG_CUDA_MIN_BLOCKS > 0 ? DG_CUDA_MIN_BLOCKS
                                 : (dim != 2 ? 1
                                             : ((r == 1 && q == 2) || (r == 2 && q <= 5)
@@ -67,7 +66,9 @@ constexpr int dg_cuda_min_blocks(int dim, int r, int q) {
                                                    : (r == 3 && q <= 5 ? 3 : (r == 5 ? 2 : 1))));
 }
 
-namespace {
+/* No anonymous namespace: a unit is a program of its own (no other unit
+ * links with it), and the host looks its kernels up by their lowered
+ * names, which must be visible symbols of the CUBIN. */
 
 /* Warp w of the grid takes microblock w (striding over the bucket); both
  * stage kernels are this loop around their stencils/ stage.  XF: the
@@ -102,26 +103,24 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
   dg_cuda_blocks<DIM, R, Q, 2, false>(a, b);
 }
 
-template <int DIM, int R, int Q, bool NBRC, int XF = -1>
-__global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
-    dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
-  dg_cuda_blocks<DIM, R, Q, 1, NBRC, XF>(a, b);
-}
-
+/* XF: the flux variant of a model that declares them (kinds 8..11; -1:
+ * every variant's lanes).  A copy of the update per flux variant forms only
+ * the lanes of the position that variant's flux reads: the wind's run-time
+ * test of the flow otherwise keeps every variant's lanes live (the sphere:
+ * 11 lanes per point for its two flows, where Williamson's wind reads 5;
+ * BENCHMARKS.md, "The sphere's flows on the GPU").  The host picks the
+ * running variant's copy (dg_cuda_kernel.x_flow).  A unit asks for every
+ * variant's kernel before it knows how many the model has (dg_cuda_nvrtc.c):
+ * a variant the model lacks is an empty kernel, which the host never uses. */
 #if DG_MODEL_X_FLOWS
 static_assert(DG_MODEL_X_FLOWS <= DG_CUDA_XF_MAX,
               "at most DG_CUDA_XF_MAX flux variants (DG_MODEL_X_FLOWS) on the CUDA backend");
-/* The running flux variant (host; dg_cuda_kernel.x_flow).  A copy of the
- * update per variant forms only the lanes of the position that variant's
- * flux reads: the wind's run-time test of the flow otherwise keeps every
- * variant's lanes live (the sphere: 11 lanes per point for its two flows,
- * where Williamson's wind reads 5; BENCHMARKS.md, "The sphere's flows on
- * the GPU"). */
-[[maybe_unused]] int dg_cuda_x_flow(const dg_stage_args *a) {
-  const dg_model_params p = dg_model_unpack(&a->model);
-  return dg_model_x_flow(&p);
-}
 #endif
+template <int DIM, int R, int Q, bool NBRC, int XF = -1>
+__global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
+    dg_cuda_update(const __grid_constant__ dg_stage_args a, const __grid_constant__ dg_basis b) {
+  if constexpr (XF < DG_MODEL_X_FLOWS) dg_cuda_blocks<DIM, R, Q, 1, NBRC, XF>(a, b);
+}
 
 /* The update on a box with boundaries (traces only: the plan refuses
  * neighbours' coefficients there). */
@@ -194,7 +193,8 @@ __host__ __device__ constexpr int dg_cuda_team_min_blocks(int r, int q, int regs
 }
 
 /* XF: -2 (kinds 3..5) a grid without metric; the sphere runs a copy per
- * flux variant (kinds 12..15, XF >= 0). */
+ * flux variant (kinds 12..15, XF >= 0; empty for a variant the model
+ * lacks, as dg_cuda_update). */
 template <int R, int Q, bool TR, bool NX, int XF = -2>
 __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q),
                                   dg_cuda_team_min_blocks(R, Q,
@@ -202,80 +202,21 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q),
                                                                   : DG_CUDA_TEAM_MIN_REGS))
     dg_cuda_update_team(const __grid_constant__ dg_stage_args a,
                         const __grid_constant__ dg_basis b) {
-  extern __shared__ dg_real dg_cuda_team_smem[];
-  dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
-  for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
-    dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y,
-                         dg_cuda_team_threads(R, Q), R, Q, TR, NX, XF, wk,
-                         dg_cuda_team_stride(R, Q));
-    __syncthreads(); /* the next microblock overwrites the scratch */
+  if constexpr (XF < DG_MODEL_X_FLOWS) {
+    extern __shared__ dg_real dg_cuda_team_smem[];
+    dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
+    for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
+      dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y,
+                           dg_cuda_team_threads(R, Q), R, Q, TR, NX, XF, wk,
+                           dg_cuda_team_stride(R, Q));
+      __syncthreads(); /* the next microblock overwrites the scratch */
+    }
   }
 }
 
-/* Position of (R, Q) in DG_FOR_EACH_RQ: pairs come by Q, then R. */
-constexpr int dg_cuda_rq_index(int r, int q) { return q * (q - 1) / 2 + r; }
-
-template <int DIM, int R, int Q, bool MINE> struct dg_cuda_fill {
-  static void run(dg_cuda_table, const char *const *) {}
-};
-
-template <int DIM, int R, int Q> struct dg_cuda_fill<DIM, R, Q, true> {
-  /* name[kind]: the kernels' names for messages */
-  static void run(dg_cuda_table t, const char *const *name) {
-    dg_cuda_kernel *k = t[DIM - 2][R][Q];
-    k[0].fn = (const void *)dg_cuda_trace<DIM, R, Q>;
-    k[1].fn = (const void *)dg_cuda_update<DIM, R, Q, false>;
-    k[6].fn = (const void *)dg_cuda_rate<DIM, R, Q>;
-    k[7].fn = (const void *)dg_cuda_update_bc<DIM, R, Q>;
-    if constexpr (Q == R + 1) /* a plain if would compile it for every Q */
-      k[2].fn = (const void *)dg_cuda_update<DIM, R, Q, true>;
-#if DG_MODEL_X_FLOWS
-    k[1].x_flow = dg_cuda_x_flow;
-    k[8].fn = (const void *)dg_cuda_update<DIM, R, Q, false, 0>;
-    if constexpr (DG_MODEL_X_FLOWS > 1)
-      k[10].fn = (const void *)dg_cuda_update<DIM, R, Q, false, 1>;
-    if constexpr (Q == R + 1) {
-      k[2].x_flow = dg_cuda_x_flow;
-      k[9].fn = (const void *)dg_cuda_update<DIM, R, Q, true, 0>;
-      if constexpr (DG_MODEL_X_FLOWS > 1)
-        k[11].fn = (const void *)dg_cuda_update<DIM, R, Q, true, 1>;
-    }
-#endif
-    if constexpr (DIM == 2) {
-      k[3].fn = (const void *)dg_cuda_update_team<R, Q, false, true>;
-      k[4].fn = (const void *)dg_cuda_update_team<R, Q, true, true>;
-      k[5].fn = (const void *)dg_cuda_update_team<R, Q, true, false>;
-#if DG_MODEL_X_FLOWS
-      k[3].x_flow = k[4].x_flow = dg_cuda_x_flow;
-      k[12].fn = (const void *)dg_cuda_update_team<R, Q, false, true, 0>;
-      k[13].fn = (const void *)dg_cuda_update_team<R, Q, true, true, 0>;
-      if constexpr (DG_MODEL_X_FLOWS > 1) {
-        k[14].fn = (const void *)dg_cuda_update_team<R, Q, false, true, 1>;
-        k[15].fn = (const void *)dg_cuda_update_team<R, Q, true, true, 1>;
-      }
-#endif
-      for (int i : {3, 4, 5, 12, 13, 14, 15}) { /* the team kinds */
-        k[i].team = dg_cuda_team_threads(R, Q);
-        k[i].smem = dg_cuda_team_bytes(R, Q);
-      }
-    }
-    for (int i = 0; i < DG_CUDA_KINDS; ++i)
-      if (k[i].fn) k[i].name = name[i];
-  }
-};
-
-} // namespace
-
-#define DG_CUDA_STR_(x) #x
-#define DG_CUDA_STR(x)  DG_CUDA_STR_(x)
-
-#define DG_CUDA_FILL(R, Q)                                                                         \
-  {                                                                                                \
-    static const char *const name[DG_CUDA_KINDS] = {                                               \
-        DG_CUDA_KIND_NAMES(" " DG_CUDA_STR(DG_CUDA_DIM) "D r=" #R " q=" #Q)};                      \
-    dg_cuda_fill<DG_CUDA_DIM, R, Q,                                                                \
-                 Q <= DG_CUDA_QMAX &&                                                              \
-                     dg_cuda_rq_index(R, Q) % DG_CUDA_NPARTS == DG_CUDA_PART>::run(t, name);       \
-  }
-
-void DG_CUDA_PART_FN(dg_cuda_table t) { DG_FOR_EACH_RQ(DG_CUDA_FILL) }
+/* What the host needs to know of a unit, in the lowered name of the
+ * instantiation dg_cuda_info<DG_MODEL_X_FLOWS, dg_cuda_team_threads(R, Q),
+ * dg_cuda_team_bytes(R, Q)> (dg_cuda_nvrtc.c reads its template arguments):
+ * the model's flux variants, and a team kernel's threads per element and
+ * dynamic shared memory per block, which depend on the model (DG_NVAR). */
+template <int FLOWS, int TEAM, int SMEM> __global__ void dg_cuda_info() {}

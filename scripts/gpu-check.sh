@@ -18,8 +18,10 @@
 # Environment (all optional):
 #   OUT              where logs, CSVs and the table go            [./gpu-check-out]
 #   JOBS             parallel build jobs                          [nproc]
-#   GPU_CHECK_PARTS  "N2 N3": translation units for the 2D and 3D stage kernels
-#                    (more than the CI default, so many cores build faster)  [4 12]
+#   GPU_CHECK_SANITIZER 0: skip compute-sanitizer                  [1]
+#   GPU_CHECK_BIG    0: skip the largest kernels (their NVRTC compile takes minutes) [1]
+#   GPU_CHECK_CTEST_LIMIT seconds for the CUDA build's ctest (a cold kernel cache
+#                    compiles what the tests run)                 [300]
 #   GPU_CHECK_BENCH  full | quick | none                          [full]
 #   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
 #                    VAR=VALUE ("DGRID_CUDA_STREAMS=1 DGRID_CUDA_BLOCK=64"; backends/cuda/
@@ -35,7 +37,6 @@ FINAL=${OUT:-$ROOT/gpu-check-out}
 OUT=$FINAL/logs # every log; packed at the end
 mkdir -p "$OUT"
 JOBS=${JOBS:-$(nproc)}
-read -r PARTS2 PARTS3 <<<"${GPU_CHECK_PARTS:-4 12}"
 BENCH=${GPU_CHECK_BENCH:-full}
 TABLE=$FINAL/table.txt
 : >"$TABLE"
@@ -83,8 +84,7 @@ note "configure"
 check "configure omp" "$OUT/configure-omp.log" 120 cmake -S . -B build-omp "${cmake_args[@]}" ||
   { tail -n 30 "$OUT/configure-omp.log"; }
 check "configure cuda" "$OUT/configure-cuda.log" 120 cmake -S . -B build-cuda "${cmake_args[@]}" \
-  -DDGRID_BACKEND=cuda -DDGRID_CUDA_RESOURCE_USAGE=ON -DDGRID_CUDA_PARTS_2D="$PARTS2" \
-  -DDGRID_CUDA_PARTS_3D="$PARTS3" -DDGRID_OMP_ADVECT="$ROOT/build-omp/apps/advect" ||
+  -DDGRID_BACKEND=cuda -DDGRID_OMP_ADVECT="$ROOT/build-omp/apps/advect" ||
   { tail -n 30 "$OUT/configure-cuda.log"; }
 note "build (jobs $JOBS)"
 tb=$(date +%s)
@@ -102,19 +102,6 @@ for v in omp cuda; do
     grep -E "error|Error" "$OUT/build-$v.log" | head -n 20
   fi
 done
-# registers, stack frame (local memory) and spills of every stage kernel, one line each,
-# from ptxas's report in the build log (DGRID_CUDA_RESOURCE_USAGE)
-perl -ne '
-  if (/Compiling entry function .*dg_cuda_(trace|update)ILi(\d+)ELi(\d+)ELi(\d+)E(Lb1)?/) {
-    ($k, $d, $r, $q) = ($1, $2, $3, $4); $k = "coeffs" if $5; next }
-  if (/Compiling entry function .*dg_cuda_update_teamILi(\d+)ELi(\d+)ELb([01])ELb([01])E/) {
-    ($k, $d, $r, $q) = (($3 ? "teamtr" : "team") . ($4 ? "" : "0x"), 2, $1, $2); next }
-  if (defined $k && /(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads/) {
-    ($st, $ss, $sl) = ($1, $2, $3); next }
-  if (defined $k && /Used (\d+) registers/) {
-    printf "%-6s %dD r=%-2d q=%-2d regs %3d stack %6d spill_st %5d spill_ld %5d\n",
-      $k, $d, $r, $q, $1, $st, $ss, $sl;
-    undef $k }' "$OUT/build-cuda.log" | sort -k2,2 -k1,1 -k3,3V -k4,4V >"$FINAL/resource-usage.txt"
 A=build-cuda/apps/advect
 if [ ! -x $A ]; then
   echo "no CUDA advect: stopping"
@@ -122,24 +109,27 @@ if [ ! -x $A ]; then
   exit 1
 fi
 
-# ---- tests
-note "ctest (CUDA build)"
-check "ctest cuda (all but gpu.*)" "$OUT/ctest-cuda.log" 300 \
-  ctest --test-dir build-cuda --output-on-failure -j 8 -LE gpu
-grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-cuda.log" | tail -n 15
-note "consistency CUDA vs OpenMP (ctest -L gpu: gpu.consistency)"
+# ---- tests: the backends against each other first (every model), then the
+# CUDA build's own suite; both fill the build's kernel cache (cold at first)
+note "consistency CUDA vs OpenMP (ctest -L gpu: gpu.consistency, gpu.solver_consistency)"
 check "consistency (1e-12)" "$OUT/consistency.log" 300 \
   ctest --test-dir build-cuda --output-on-failure -V -L gpu
 grep -E "^[0-9]+: consistency:|tests passed|No tests" "$OUT/consistency.log"
 cp build-cuda/tests/gpu/consistency/summary.txt "$OUT/consistency-cases.txt" 2>/dev/null
 row "  largest rel_l2_diff" "" "$(sed -n 's/.*largest rel_l2_diff //p' "$OUT/consistency.log")"
+note "ctest (CUDA build)"
+check "ctest cuda (all but gpu.*, slow)" "$OUT/ctest-cuda.log" "${GPU_CHECK_CTEST_LIMIT:-300}" \
+  ctest --test-dir build-cuda --output-on-failure -j 8 -LE "gpu|slow"
+grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-cuda.log" | tail -n 15
 
 note "compute-sanitizer"
 small=(--cells 8x6 --map random --degree-min 0 --degree 4 --velocity rotation --steps 2
   --integrator ssprk3 --quiet --output /tmp/san.h5)
 small3=(--dim 3 --cells 3x3x2 --map band --degree-min 1 --degree 3 --steps 1 --quiet
   --output /tmp/san3.h5)
-for tool in memcheck racecheck; do
+tools="memcheck racecheck"
+[ "${GPU_CHECK_SANITIZER:-1}" = 1 ] || tools=""
+for tool in $tools; do
   extra=()
   [ $tool = memcheck ] && extra=(--leak-check full)
   check "sanitizer $tool" "$OUT/sanitizer-$tool.log" 240 bash -c "
@@ -148,10 +138,12 @@ for tool in memcheck racecheck; do
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$OUT/sanitizer-$tool.log"
 done
 note "largest kernels and the no-GPU message"
-check "3D r=10 q=12 (largest scratch)" "$OUT/big3d.log" 120 $A --dim 3 --cells 2x2x2 --degree 10 \
-  --q 12 --steps 1 --integrator rk4 --quiet --output /tmp/big3.h5
-check "2D r=10 q=12" "$OUT/big2d.log" 120 $A --cells 8x8 --degree 10 --q 12 --steps 2 --quiet \
-  --output /tmp/big2.h5
+if [ "${GPU_CHECK_BIG:-1}" = 1 ]; then
+  check "3D r=10 q=12 (largest scratch)" "$OUT/big3d.log" 400 $A --dim 3 --cells 2x2x2 --degree 10 \
+    --q 12 --steps 1 --integrator rk4 --quiet --output /tmp/big3.h5
+  check "2D r=10 q=12" "$OUT/big2d.log" 200 $A --cells 8x8 --degree 10 --q 12 --steps 2 --quiet \
+    --output /tmp/big2.h5
+fi
 CUDA_VISIBLE_DEVICES= timeout 60 $A --steps 1 --quiet --output /tmp/nogpu.h5 >"$OUT/nogpu.log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] && grep -q "no CUDA device" "$OUT/nogpu.log"; then
@@ -166,10 +158,13 @@ B=build-cuda/apps/bench
 if [ "$BENCH" != none ] && [ -x $B ]; then
   note "bench"
   bargs=(--quiet --min-time 0.1 --repeats 3 --warmup 0.1)
-  [ "$BENCH" = quick ] && bargs=(--quiet --min-time 0.05 --repeats 2 --warmup 0.05)
-  check "bench uniform+band 1..7, 16M" "$OUT/bench-16M.log" 420 $B --dims 2 --degrees 1-7 \
-    --sizes 16M --maps uniform,band --degree-min 1 --integrators euler,lsrk4 "${bargs[@]}" \
-    --csv "$OUT/bench-16M.csv"
+  cases=(--degrees 1-7 --maps uniform,band --integrators euler,lsrk4)
+  if [ "$BENCH" = quick ]; then
+    bargs=(--quiet --min-time 0.05 --repeats 2 --warmup 0.05)
+    cases=(--degrees 1,3,5,7 --maps uniform --integrators lsrk4)
+  fi
+  check "bench 2D 16M" "$OUT/bench-16M.log" 420 $B --dims 2 --sizes 16M --degree-min 1 \
+    "${cases[@]}" "${bargs[@]}" --csv "$OUT/bench-16M.csv"
   cp "$OUT/bench-16M.log" "$FINAL/bench-16M.txt"
   check "bench gridtools 200x200" "$OUT/bench-gridtools.log" 120 $B --gridtools \
     --csv "$OUT/bench-gridtools.csv" --quiet

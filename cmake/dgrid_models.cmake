@@ -5,11 +5,8 @@
 #                    DGRID_MODEL_DIRS (searched first) or in models/
 #   DGRID_MODEL_DIRS more folders holding model headers (a user's own models)
 #
-# A model header says which kernels to build on one line of its own:
-#   dgrid: dims=2,3 qmax=12
-# (the dimensions, and the most Gauss points per direction: degrees up to
-# qmax - 1, on any degree map whose highest degree is below qmax).  This sets,
-# for each model M: DGRID_MODEL_M_HEADER, DGRID_MODEL_M_DIMS, DGRID_MODEL_M_QMAX.
+# Their kernels are compiled when a run needs them (docs/ARCHITECTURE.md,
+# "Kernels on demand"); this sets, for each model M, DGRID_MODEL_M_HEADER.
 set(DGRID_MODELS "advection;deformation;burgers;acoustics;advection_reaction;advection_field;sphere_advection;advection_diffusion" CACHE STRING
     "Models to build, in registry order (NAME.h in models/ or DGRID_MODEL_DIRS)")
 set(DGRID_MODEL_DIRS "" CACHE STRING "More folders with model headers")
@@ -40,16 +37,5 @@ foreach(m ${DGRID_MODELS})
   if(NOT hdr)
     message(FATAL_ERROR "DGRID_MODELS: no ${m}.h in ${dgrid_model_dirs}")
   endif()
-  file(STRINGS ${hdr} line REGEX "dgrid: dims=[0-9,]+ qmax=[0-9]+" LIMIT_COUNT 1)
-  if(NOT line MATCHES "dgrid: dims=([23](,[23])?) qmax=([0-9]+)")
-    message(FATAL_ERROR "${hdr}: needs a line 'dgrid: dims=2[,3] qmax=Q' (1 <= Q <= 12)")
-  endif()
-  string(REPLACE "," ";" dims "${CMAKE_MATCH_1}")
-  set(qmax ${CMAKE_MATCH_3})
-  if(qmax LESS 1 OR qmax GREATER 12)
-    message(FATAL_ERROR "${hdr}: qmax=${qmax} is outside 1..12")
-  endif()
   set(DGRID_MODEL_${m}_HEADER ${hdr})
-  set(DGRID_MODEL_${m}_DIMS ${dims})
-  set(DGRID_MODEL_${m}_QMAX ${qmax})
 endforeach()

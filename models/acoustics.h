@@ -1,6 +1,5 @@
 /* acoustics.h - 2D linear acoustics, the system (nvar = 3) for (p, u, v):
  *   p_t + K div(u, v) = 0,   u_t + p_x / rho = 0,   v_t + p_y / rho = 0.
- * dgrid: dims=2 qmax=6
  *
  * Sound speed c = sqrt(K / rho); the flux is linear and independent of x.
  * Exact solutions (--shape): the plane wave p = A sin(k.x - c|k| t),

@@ -1,5 +1,4 @@
 /* advection.h - linear advection u_t + div(beta(x, t) u) = 0.
- * dgrid: dims=2,3 qmax=12
  *
  * Velocity fields:
  *   const    beta constant;

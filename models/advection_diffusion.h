@@ -1,6 +1,5 @@
 /* advection_diffusion.h - linear advection-diffusion (2D and 3D)
  *   u_t + div(beta u) = nu lap u,   beta constant.
- * dgrid: dims=2,3 qmax=6
  *
  * The stages see the advective part only (flux beta u, Rusanov): the
  * diffusion nu lap u is the implicit integrators' part (implicit/: the SIPG

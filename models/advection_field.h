@@ -1,7 +1,6 @@
 /* advection_field.h - linear advection u_t + div(b u) = 0 by a velocity b
  * held as data: the model's auxiliary values (DG_MODEL_NAUX = 2), sampled
  * once at every volume and face point, not computed in the stages.
- * dgrid: dims=2 qmax=6
  *
  * The model's own sample is a velocity field given by formula, so that the
  * data path can be checked against the formula path to round-off: rotation

@@ -1,7 +1,6 @@
 /* advection_reaction.h - advection with a linear reaction and a periodic
  * forcing, the model with a source term (2D):
  *   u_t + div(beta u) = -lambda u + a cos(w t).
- * dgrid: dims=2 qmax=6
  *
  * The source is fused into the update (tested against every mode at the
  * volume points, like the flux).  Exact solution for u0 = prod sin(2 pi x_d

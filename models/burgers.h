@@ -1,5 +1,4 @@
 /* burgers.h - Burgers' equation u_t + div(u^2/2 (1, 1)) = nu lap u (2D).
- * dgrid: dims=2 qmax=6
  *
  * The stages see the flux only: the viscosity nu lap u is the implicit
  * integrators' part (implicit/: the SIPG operator of solvers/, with the host

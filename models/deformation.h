@@ -4,7 +4,6 @@
  *   beta = cos(pi t / T) (sin^2(pi x) sin(2 pi y), -sin^2(pi y) sin(2 pi x)),
  * which stretches the initial data and brings it back: at t = k T the
  * solution is the initial state again.
- * dgrid: dims=2 qmax=6
  *
  * The flux is linear in u but depends on x, so no plan integrates with
  * fewer points (own q); the time factor is computed once per launch on the

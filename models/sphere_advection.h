@@ -10,7 +10,6 @@
  * a^2 cos(theta) is in the mass matrix, which the stages invert exactly per
  * row (docs/ARCHITECTURE.md).  Physical wind: u = w_lam / a, v = w_th /
  * (a cos theta).
- * dgrid: dims=2 qmax=6
  *
  * Flows (--flow):
  *   williamson     Williamson et al. (1992) test 1, solid-body rotation at

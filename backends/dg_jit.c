@@ -1,15 +1,10 @@
 /* dg_jit.c - compile, cache and load kernels on demand (dg_jit.h;
- * docs/ARCHITECTURE.md, "Kernels on demand").
- *
- * Cache layout under the root ($DGRID_CACHE_DIR, else $XDG_CACHE_HOME/dgrid,
- * else $HOME/.cache/dgrid), every folder 0700 and owned by the user:
- *   v1/src-<hash>/   the library's sources, written out for the compiler
- *   v1/k/<key>.so    a kernel object; <key>.meta its record (size, checksum,
- *                    compiler version, what), written last: the commit mark
- *   v1/k/<key>.lock  held while one process compiles that key
- *   v1/tmp/          compiler scratch, renamed into k/ when complete */
+ * docs/ARCHITECTURE.md, "Kernels on demand"): the library's sources written
+ * out for the compiler, the system C compiler found and run, entries keyed,
+ * checked, locked, published and loaded; in-process compilers' bytes
+ * (NVRTC) the same way.  The cache's folder: dg_jit_cache.c. */
 #define _GNU_SOURCE
-#include "dg_jit.h"
+#include "dg_jit_internal.h"
 
 #include "dg_error.h"
 
@@ -44,33 +39,20 @@ extern char **environ;
 #define DG_JIT_WERROR_FLAG ""
 #endif
 
-enum { PATH_CAP = 4096, KEY_HEX = 32 };
-
-/* snprintf for paths and records: a too long result is cut, and every
- * path it cuts fails to open; the wrapper keeps gcc's truncation warnings
- * for the rest of dgrid. */
-static int fmt(char *buf, size_t cap, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static int fmt(char *buf, size_t cap, const char *f, ...) {
-  va_list ap;
-  va_start(ap, f);
-  int n = vsnprintf(buf, cap, f, ap);
-  va_end(ap);
-  return n;
-}
-
 static int verbose;
-static char root[PATH_CAP]; /* the cache root, "" until resolved */
-static char kdir[PATH_CAP]; /* where new entries go (k/ or a private temporary one) */
-static char vdir[PATH_CAP]; /* the folder above kdir: src-*, tmp/ */
-static char rdir[PATH_CAP]; /* read-only fallback: the user's k/ when it is not writable */
-static char srcdir[PATH_CAP];
-static char cc_path[PATH_CAP];
+static char srcdir[DG_JIT_PATH];
+static char cc_path[DG_JIT_PATH];
 static char cc_version[256];
 static int cc_state; /* 0 unknown, 1 found, -1 missing */
 static uint64_t src_hash[2];
 static int src_hashed;
 
 void dg_jit_set_verbose(int on) { verbose = on; }
+
+void dg_jit_forget(void) {
+  dg_jit_root[0] = dg_jit_kdir[0] = dg_jit_vdir[0] = dg_jit_rdir[0] = '\0';
+  srcdir[0] = '\0';
+}
 
 /* ---- hashing: two independent 64-bit streams (FNV-1a and a multiply-xorshift) ---- */
 typedef struct {
@@ -90,8 +72,9 @@ static void h_add(hash2 *h, const void *p, size_t n) {
   }
 }
 static void h_str(hash2 *h, const char *s) { h_add(h, s, strlen(s) + 1); }
-static void h_hex(const hash2 *h, char out[KEY_HEX + 1]) {
-  fmt(out, KEY_HEX + 1, "%016llx%016llx", (unsigned long long)h->a, (unsigned long long)h->b);
+static void h_hex(const hash2 *h, char out[DG_JIT_KEY + 1]) {
+  dg_jit_fmt(out, DG_JIT_KEY + 1, "%016llx%016llx", (unsigned long long)h->a,
+             (unsigned long long)h->b);
 }
 
 static double now_s(void) {
@@ -99,161 +82,6 @@ static double now_s(void) {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
-
-/* ---- the cache folder: private, or refused ---- */
-
-/* A folder others can write into could hold a kernel of theirs: refuse it.
- * The root's parent may be shared only with the sticky bit (/tmp). */
-static int check_private(const char *dir, int is_parent) {
-  struct stat st;
-  if (stat(dir, &st) != 0)
-    return dg_error(DG_ERR_IO, "kernel cache: cannot read folder %s (%s)", dir, strerror(errno));
-  if (!S_ISDIR(st.st_mode)) return dg_error(DG_ERR_IO, "kernel cache: %s is not a folder", dir);
-  if (is_parent) {
-    if ((st.st_mode & 0002) && !(st.st_mode & S_ISVTX))
-      return dg_error(DG_ERR_IO,
-                      "kernel cache: %s, the folder above the cache, is writable by others "
-                      "without the sticky bit: refusing to load kernels under it (set "
-                      "DGRID_CACHE_DIR to a private folder)",
-                      dir);
-    return 0;
-  }
-  if (st.st_uid != geteuid())
-    return dg_error(DG_ERR_IO,
-                    "kernel cache: folder %s belongs to user %u, not to you (%u): refusing to "
-                    "load kernels from it (set DGRID_CACHE_DIR to a folder of yours)",
-                    dir, (unsigned)st.st_uid, (unsigned)geteuid());
-  if (st.st_mode & 0022)
-    return dg_error(DG_ERR_IO,
-                    "kernel cache: folder %s is writable by others (mode %04o): refusing to "
-                    "load kernels from it (chmod 700 %s, or set DGRID_CACHE_DIR)",
-                    dir, (unsigned)(st.st_mode & 07777), dir);
-  return 0;
-}
-
-/* mkdir -p with 0700 for what it creates. */
-static int make_dirs(const char *path) {
-  char buf[PATH_CAP];
-  if (fmt(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-    return dg_error(DG_ERR_IO, "kernel cache: path too long: %s", path);
-  for (char *p = buf + 1; *p; ++p) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-      return dg_error(DG_ERR_IO, "kernel cache: cannot create %s (%s)", buf, strerror(errno));
-    *p = '/';
-  }
-  if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-    return dg_error(DG_ERR_IO, "kernel cache: cannot create %s (%s)", buf, strerror(errno));
-  return 0;
-}
-
-static int rm_tree(const char *path) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
-  if (!S_ISDIR(st.st_mode)) return unlink(path);
-  DIR *d = opendir(path);
-  if (!d) return -1;
-  struct dirent *e;
-  int rc = 0;
-  char sub[PATH_CAP];
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    if (fmt(sub, sizeof sub, "%s/%s", path, e->d_name) >= (int)sizeof sub) {
-      rc = -1;
-      continue;
-    }
-    rc |= rm_tree(sub);
-  }
-  closedir(d);
-  return rc | rmdir(path);
-}
-
-static char private_tmp[PATH_CAP];
-static void remove_private_tmp(void) {
-  if (private_tmp[0]) rm_tree(private_tmp);
-}
-
-static int resolve_root(void) {
-  if (root[0]) return 0;
-  const char *env = getenv("DGRID_CACHE_DIR");
-  char base[PATH_CAP];
-  if (env && *env) {
-    if (env[0] != '/')
-      return dg_error(DG_ERR_ARG, "DGRID_CACHE_DIR: '%s' is not an absolute path", env);
-    fmt(base, sizeof base, "%s", env);
-  } else if ((env = getenv("XDG_CACHE_HOME")) && env[0] == '/') {
-    fmt(base, sizeof base, "%s/dgrid", env);
-  } else if ((env = getenv("HOME")) && env[0] == '/') {
-    fmt(base, sizeof base, "%s/.cache/dgrid", env);
-  } else {
-    return dg_error(DG_ERR_IO, "kernel cache: neither DGRID_CACHE_DIR, XDG_CACHE_HOME nor HOME "
-                               "is set: set DGRID_CACHE_DIR to a private folder");
-  }
-  size_t n = strlen(base);
-  while (n > 1 && base[n - 1] == '/') base[--n] = '\0';
-  if (n + 64 >= PATH_CAP) return dg_error(DG_ERR_IO, "kernel cache: path too long: %s", base);
-  struct stat st;
-  if (stat(base, &st) != 0) {
-    /* create it; its parent must not be open to others */
-    char parent[PATH_CAP];
-    fmt(parent, sizeof parent, "%s", base);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) *slash = '\0';
-    if (stat(parent, &st) == 0) DG_CALL(check_private(parent, 1));
-    DG_CALL(make_dirs(base));
-  }
-  DG_CALL(check_private(base, 0));
-  {
-    char parent[PATH_CAP];
-    fmt(parent, sizeof parent, "%s", base);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-      *slash = '\0';
-      DG_CALL(check_private(parent, 1));
-    }
-  }
-  char k[PATH_CAP];
-  fmt(k, sizeof k, "%s/v1/k", base);
-  /* read-only: no permission, or made so by its owner (chmod a-w), which
-     holds for root too */
-  struct stat kst;
-  const int owner_ro = stat(base, &st) == 0 && !(st.st_mode & S_IWUSR);
-  if (!owner_ro && make_dirs(k) == 0 && access(k, W_OK) == 0 && stat(k, &kst) == 0 &&
-      (kst.st_mode & S_IWUSR)) {
-    fmt(kdir, sizeof kdir, "%s", k);
-  } else {
-    /* read-only: use what is there, compile what is missing in a private
-       temporary folder that goes when the process ends */
-    dg_error_clear();
-    if (stat(k, &st) == 0) {
-      DG_CALL(check_private(k, 0));
-      fmt(rdir, sizeof rdir, "%s", k);
-    }
-    const char *t = getenv("TMPDIR");
-    char tmpl[PATH_CAP];
-    fmt(tmpl, sizeof tmpl, "%s/dgrid-cache-XXXXXX", t && t[0] == '/' ? t : "/tmp");
-    if (!mkdtemp(tmpl))
-      return dg_error(DG_ERR_IO,
-                      "kernel cache: %s is read-only and no private folder could be "
-                      "made in %s: set DGRID_CACHE_DIR to a writable folder",
-                      base, t && t[0] == '/' ? t : "/tmp");
-    fmt(private_tmp, sizeof private_tmp, "%s", tmpl);
-    atexit(remove_private_tmp);
-    fmt(kdir, sizeof kdir, "%s/v1/k", tmpl);
-    DG_CALL(make_dirs(kdir));
-    fprintf(stderr,
-            "dgrid: note: kernel cache %s is read-only: kernels it lacks are compiled into "
-            "%s, removed when the process ends\n",
-            base, tmpl);
-  }
-  fmt(root, sizeof root, "%s", base);
-  fmt(vdir, sizeof vdir, "%s", kdir);
-  *strrchr(vdir, '/') = '\0';
-  return 0;
-}
-
-const char *dg_jit_cache_dir(void) { return resolve_root() ? NULL : root; }
 
 /* ---- the library's sources, for the compiler ---- */
 
@@ -292,16 +120,16 @@ static int write_file(const char *path, const void *data, size_t len) {
 static int write_sources(void) {
   if (srcdir[0]) return 0;
   hash_sources();
-  char dir[PATH_CAP];
-  fmt(dir, sizeof dir, "%s/src-%016llx%016llx", vdir, (unsigned long long)src_hash[0],
-      (unsigned long long)src_hash[1]);
+  char dir[DG_JIT_PATH];
+  dg_jit_fmt(dir, sizeof dir, "%s/src-%016llx%016llx", dg_jit_vdir, (unsigned long long)src_hash[0],
+             (unsigned long long)src_hash[1]);
   struct stat st;
   if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
     /* verify: a file edited or removed since is written again */
     int ok = 1;
     for (int i = 0; i < dg_jit_nsources && ok; ++i) {
-      char p[PATH_CAP];
-      fmt(p, sizeof p, "%s/%s", dir, dg_jit_sources[i].path);
+      char p[DG_JIT_PATH];
+      dg_jit_fmt(p, sizeof p, "%s/%s", dir, dg_jit_sources[i].path);
       FILE *f = fopen(p, "rb");
       if (!f) {
         ok = 0;
@@ -317,43 +145,43 @@ static int write_sources(void) {
       if (off != dg_jit_sources[i].len) ok = 0;
     }
     if (ok) {
-      fmt(srcdir, sizeof srcdir, "%s", dir);
+      dg_jit_fmt(srcdir, sizeof srcdir, "%s", dir);
       return 0;
     }
-    rm_tree(dir);
+    dg_jit_rm_tree(dir);
   }
-  char tmp[PATH_CAP];
-  fmt(tmp, sizeof tmp, "%s/tmp/src-XXXXXX", vdir);
+  char tmp[DG_JIT_PATH];
+  dg_jit_fmt(tmp, sizeof tmp, "%s/tmp/src-XXXXXX", dg_jit_vdir);
   {
-    char t2[PATH_CAP];
-    fmt(t2, sizeof t2, "%s/tmp", vdir);
-    DG_CALL(make_dirs(t2));
+    char t2[DG_JIT_PATH];
+    dg_jit_fmt(t2, sizeof t2, "%s/tmp", dg_jit_vdir);
+    DG_CALL(dg_jit_make_dirs(t2));
   }
   if (!mkdtemp(tmp))
-    return dg_error(DG_ERR_IO, "kernel cache: cannot create a folder in %s/tmp (%s)", vdir,
+    return dg_error(DG_ERR_IO, "kernel cache: cannot create a folder in %s/tmp (%s)", dg_jit_vdir,
                     strerror(errno));
   for (int i = 0; i < dg_jit_nsources; ++i) {
-    char p[PATH_CAP];
-    fmt(p, sizeof p, "%s/%s", tmp, dg_jit_sources[i].path);
+    char p[DG_JIT_PATH];
+    dg_jit_fmt(p, sizeof p, "%s/%s", tmp, dg_jit_sources[i].path);
     char *slash = strrchr(p, '/');
     *slash = '\0';
-    if (make_dirs(p)) {
-      rm_tree(tmp);
+    if (dg_jit_make_dirs(p)) {
+      dg_jit_rm_tree(tmp);
       return DG_ERR_IO;
     }
     *slash = '/';
     if (write_file(p, dg_jit_sources[i].data, dg_jit_sources[i].len)) {
       int e = errno;
-      rm_tree(tmp);
+      dg_jit_rm_tree(tmp);
       return dg_error(DG_ERR_IO, "kernel cache: cannot write %s (%s)", p, strerror(e));
     }
   }
   if (rename(tmp, dir) != 0) {
-    rm_tree(tmp); /* another process published it first: use theirs */
+    dg_jit_rm_tree(tmp); /* another process published it first: use theirs */
     if (stat(dir, &st) != 0)
       return dg_error(DG_ERR_IO, "kernel cache: cannot publish %s (%s)", dir, strerror(errno));
   }
-  fmt(srcdir, sizeof srcdir, "%s", dir);
+  dg_jit_fmt(srcdir, sizeof srcdir, "%s", dir);
   return 0;
 }
 
@@ -401,10 +229,10 @@ static const char *compiler(void) {
  * once.  Sets cc_state. */
 static void probe_compiler(void) {
   if (cc_state) return;
-  fmt(cc_path, sizeof cc_path, "%s", compiler());
-  char out[PATH_CAP];
+  dg_jit_fmt(cc_path, sizeof cc_path, "%s", compiler());
+  char out[DG_JIT_PATH];
   const char *t = getenv("TMPDIR");
-  fmt(out, sizeof out, "%s/dgrid-ccv-%ld", t && t[0] == '/' ? t : "/tmp", (long)getpid());
+  dg_jit_fmt(out, sizeof out, "%s/dgrid-ccv-%ld", t && t[0] == '/' ? t : "/tmp", (long)getpid());
   char *argv[] = {cc_path, (char *)"--version", NULL};
   int rc = run_to_file(argv, out, NULL);
   cc_state = -1;
@@ -433,16 +261,16 @@ static int no_compiler(void) {
 
 typedef struct {
   const dg_jit_unit *u;
-  char key[KEY_HEX + 1];
+  char key[DG_JIT_KEY + 1];
   void *handle;
   int lock_fd;
   pid_t pid;
-  char tmp_so[PATH_CAP], tmp_c[PATH_CAP], tmp_err[PATH_CAP];
+  char tmp_so[DG_JIT_PATH], tmp_c[DG_JIT_PATH], tmp_err[DG_JIT_PATH];
   double t0;
 } job;
 
 static const char *cpu_id(void) {
-  static char id[KEY_HEX + 1];
+  static char id[DG_JIT_KEY + 1];
   if (id[0]) return id;
   hash2 h;
   h_init(&h);
@@ -464,14 +292,14 @@ static const char *cpu_id(void) {
 
 static const char *unit_flags(const dg_jit_unit *u) {
   static char f[2][1024];
-  fmt(f[u->user != 0], sizeof f[0], "%s %s%s", DG_JIT_CFLAGS, DG_JIT_WARN,
-      u->user ? "" : DG_JIT_WERROR_FLAG);
+  dg_jit_fmt(f[u->user != 0], sizeof f[0], "%s %s%s", DG_JIT_CFLAGS, DG_JIT_WARN,
+             u->user ? "" : DG_JIT_WERROR_FLAG);
   return f[u->user != 0];
 }
 
 /* The key: the library's sources, the model file's text, the compiler,
  * the flags, the CPU (flags hold -march=native), the unit's text. */
-static int unit_key(const dg_jit_unit *u, char out[KEY_HEX + 1]) {
+static int unit_key(const dg_jit_unit *u, char out[DG_JIT_KEY + 1]) {
   hash_sources();
   hash2 h;
   h_init(&h);
@@ -495,7 +323,7 @@ static int unit_key(const dg_jit_unit *u, char out[KEY_HEX + 1]) {
 }
 
 /* The checksum of an open file's contents, and its size. */
-static int file_sum(int fd, char sum[KEY_HEX + 1], long *size) {
+static int file_sum(int fd, char sum[DG_JIT_KEY + 1], long *size) {
   hash2 h;
   h_init(&h);
   unsigned char buf[65536];
@@ -516,12 +344,12 @@ static int file_sum(int fd, char sum[KEY_HEX + 1], long *size) {
  * private, of the recorded size and checksum, built by this compiler where
  * one is present.  1 loaded, 0 absent, -1 present but bad (rebuild). */
 static int try_load(const char *dir, job *j) {
-  char meta[PATH_CAP], so[PATH_CAP];
-  fmt(meta, sizeof meta, "%s/%s.meta", dir, j->key);
-  fmt(so, sizeof so, "%s/%s.so", dir, j->key);
+  char meta[DG_JIT_PATH], so[DG_JIT_PATH];
+  dg_jit_fmt(meta, sizeof meta, "%s/%s.meta", dir, j->key);
+  dg_jit_fmt(so, sizeof so, "%s/%s.so", dir, j->key);
   FILE *m = fopen(meta, "r");
   if (!m) return 0;
-  char line[512], sum_rec[KEY_HEX + 1] = "", ver[256] = "";
+  char line[512], sum_rec[DG_JIT_KEY + 1] = "", ver[256] = "";
   long size_rec = -1;
   int magic = 0;
   while (fgets(line, sizeof line, m)) {
@@ -531,9 +359,9 @@ static int try_load(const char *dir, job *j) {
     else if (!strncmp(line, "size ", 5))
       size_rec = strtol(line + 5, NULL, 10);
     else if (!strncmp(line, "sum ", 4))
-      fmt(sum_rec, sizeof sum_rec, "%s", line + 4);
+      dg_jit_fmt(sum_rec, sizeof sum_rec, "%s", line + 4);
     else if (!strncmp(line, "compiler ", 9))
-      fmt(ver, sizeof ver, "%s", line + 9);
+      dg_jit_fmt(ver, sizeof ver, "%s", line + 9);
   }
   fclose(m);
   if (!magic || size_rec < 0 || !sum_rec[0]) return -1;
@@ -541,7 +369,7 @@ static int try_load(const char *dir, job *j) {
   int fd = open(so, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return -1;
   struct stat st;
-  char sum[KEY_HEX + 1];
+  char sum[DG_JIT_KEY + 1];
   long size;
   if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 0022) ||
       file_sum(fd, sum, &size) || size != size_rec || strcmp(sum, sum_rec)) {
@@ -559,14 +387,14 @@ static int try_load(const char *dir, job *j) {
 }
 
 static int lookup(job *j) {
-  int rc = try_load(kdir, j);
-  if (rc == 0 && rdir[0]) rc = try_load(rdir, j);
+  int rc = try_load(dg_jit_kdir, j);
+  if (rc == 0 && dg_jit_rdir[0]) rc = try_load(dg_jit_rdir, j);
   return rc;
 }
 
 static int lock_entry(job *j, int block) {
-  char p[PATH_CAP];
-  fmt(p, sizeof p, "%s/%s.lock", kdir, j->key);
+  char p[DG_JIT_PATH];
+  dg_jit_fmt(p, sizeof p, "%s/%s.lock", dg_jit_kdir, j->key);
   j->lock_fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (j->lock_fd < 0)
     return dg_error(DG_ERR_IO, "kernel cache: cannot open lock %s (%s)", p, strerror(errno));
@@ -588,20 +416,20 @@ static void unlock_entry(job *j) {
 static int start_compile(job *j) {
   if (cc_state != 1) return no_compiler();
   DG_CALL(write_sources());
-  char tdir[PATH_CAP];
-  fmt(tdir, sizeof tdir, "%s/tmp", vdir);
-  DG_CALL(make_dirs(tdir));
-  fmt(j->tmp_c, sizeof j->tmp_c, "%s/%s.%ld.c", tdir, j->key, (long)getpid());
-  fmt(j->tmp_so, sizeof j->tmp_so, "%s/%s.%ld.so", tdir, j->key, (long)getpid());
-  fmt(j->tmp_err, sizeof j->tmp_err, "%s/%s.%ld.err", tdir, j->key, (long)getpid());
+  char tdir[DG_JIT_PATH];
+  dg_jit_fmt(tdir, sizeof tdir, "%s/tmp", dg_jit_vdir);
+  DG_CALL(dg_jit_make_dirs(tdir));
+  dg_jit_fmt(j->tmp_c, sizeof j->tmp_c, "%s/%s.%ld.c", tdir, j->key, (long)getpid());
+  dg_jit_fmt(j->tmp_so, sizeof j->tmp_so, "%s/%s.%ld.so", tdir, j->key, (long)getpid());
+  dg_jit_fmt(j->tmp_err, sizeof j->tmp_err, "%s/%s.%ld.err", tdir, j->key, (long)getpid());
   if (write_file(j->tmp_c, j->u->source, strlen(j->u->source)))
     return dg_error(DG_ERR_IO, "kernel cache: cannot write %s (%s)", j->tmp_c, strerror(errno));
   char flags[2048];
-  fmt(flags, sizeof flags, "%s", unit_flags(j->u));
-  char inc[4][PATH_CAP];
-  fmt(inc[0], sizeof inc[0], "-I%s/stencils", srcdir);
-  fmt(inc[1], sizeof inc[1], "-I%s/models", srcdir);
-  fmt(inc[2], sizeof inc[2], "-I%s/backends/omp", srcdir);
+  dg_jit_fmt(flags, sizeof flags, "%s", unit_flags(j->u));
+  char inc[4][DG_JIT_PATH];
+  dg_jit_fmt(inc[0], sizeof inc[0], "-I%s/stencils", srcdir);
+  dg_jit_fmt(inc[1], sizeof inc[1], "-I%s/models", srcdir);
+  dg_jit_fmt(inc[2], sizeof inc[2], "-I%s/backends/omp", srcdir);
   char *argv[96];
   int n = 0;
   argv[n++] = cc_path;
@@ -625,7 +453,7 @@ static int start_compile(job *j) {
  * (file:line of the header at fault), and its first error line into
  * `first` for the one-line message. */
 static void compiler_lines(const char *path, char *first, size_t cap) {
-  fmt(first, cap, "see the compiler's lines above");
+  dg_jit_fmt(first, cap, "see the compiler's lines above");
   FILE *f = fopen(path, "r");
   if (!f) return;
   char line[512];
@@ -634,7 +462,7 @@ static void compiler_lines(const char *path, char *first, size_t cap) {
     if (k++ < 12) fputs(line, stderr);
     if (!found && strstr(line, "error")) {
       line[strcspn(line, "\n")] = '\0';
-      fmt(first, cap, "%s", line);
+      dg_jit_fmt(first, cap, "%s", line);
       found = 1;
     }
     if (k >= 12 && found) break;
@@ -642,7 +470,7 @@ static void compiler_lines(const char *path, char *first, size_t cap) {
   fclose(f);
 }
 
-/* Wait for j's compiler, check, publish into kdir (object first, record
+/* Wait for j's compiler, check, publish into dg_jit_kdir (object first, record
  * last) and load. */
 static int finish_compile(job *j) {
   int st;
@@ -658,7 +486,7 @@ static int finish_compile(job *j) {
     goto out;
   }
   int fd = open(j->tmp_so, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  char sum[KEY_HEX + 1];
+  char sum[DG_JIT_KEY + 1];
   long size;
   if (fd < 0 || file_sum(fd, sum, &size)) {
     if (fd >= 0) close(fd);
@@ -666,20 +494,20 @@ static int finish_compile(job *j) {
     goto out;
   }
   close(fd);
-  char meta_tmp[PATH_CAP], meta[PATH_CAP], so[PATH_CAP], text[1024];
-  fmt(meta_tmp, sizeof meta_tmp, "%s.meta", j->tmp_so);
-  fmt(meta, sizeof meta, "%s/%s.meta", kdir, j->key);
-  fmt(so, sizeof so, "%s/%s.so", kdir, j->key);
-  int len = fmt(text, sizeof text,
-                "dgrid-kernel 1\nsize %ld\nsum %s\ncompiler %s\nwhat %s\nseconds %.2f\n", size, sum,
-                cc_version, j->u->what, dt);
+  char meta_tmp[DG_JIT_PATH], meta[DG_JIT_PATH], so[DG_JIT_PATH], text[1024];
+  dg_jit_fmt(meta_tmp, sizeof meta_tmp, "%s.meta", j->tmp_so);
+  dg_jit_fmt(meta, sizeof meta, "%s/%s.meta", dg_jit_kdir, j->key);
+  dg_jit_fmt(so, sizeof so, "%s/%s.so", dg_jit_kdir, j->key);
+  int len = dg_jit_fmt(text, sizeof text,
+                       "dgrid-kernel 1\nsize %ld\nsum %s\ncompiler %s\nwhat %s\nseconds %.2f\n",
+                       size, sum, cc_version, j->u->what, dt);
   if (write_file(meta_tmp, text, (size_t)len) || rename(j->tmp_so, so) || rename(meta_tmp, meta)) {
     rc = dg_error(DG_ERR_IO, "kernel cache: cannot publish %s (%s)", so, strerror(errno));
     unlink(meta_tmp);
     goto out;
   }
   if (verbose) fprintf(stderr, "dgrid: compiled %s in %.2f s\n", j->u->what, dt);
-  if (try_load(kdir, j) != 1)
+  if (try_load(dg_jit_kdir, j) != 1)
     rc = dg_error(DG_ERR_BACKEND, "kernel %s: cannot load %s (%s)", j->u->what, so,
                   dlerror() ? dlerror() : "bad entry");
 out:
@@ -696,7 +524,7 @@ static int ncpus(void) {
 
 int dg_jit_load(int n, const dg_jit_unit *u, void **handles) {
   if (n <= 0) return 0;
-  DG_CALL(resolve_root());
+  DG_CALL(dg_jit_resolve());
   job *jobs = calloc((size_t)n, sizeof *jobs);
   if (!jobs) return dg_error(DG_ERR_MEM, "out of memory");
   int rc = 0, nbad = 0;
@@ -749,7 +577,7 @@ int dg_jit_load(int n, const dg_jit_unit *u, void **handles) {
     fprintf(stderr,
             "dgrid: note: %d kernel cache entr%s in %s did not verify (truncated, "
             "altered or of another compiler): rebuilt\n",
-            nbad, nbad == 1 ? "y" : "ies", kdir);
+            nbad, nbad == 1 ? "y" : "ies", dg_jit_kdir);
   for (int i = 0; i < n && !rc; ++i) {
     if (!jobs[i].handle) {
       rc = dg_error(DG_ERR_BACKEND, "kernel %s: not built", u[i].what);
@@ -784,11 +612,12 @@ int dg_jit_load_model(const char *path, const void **desc) {
                       "model file %s: '%s' is not a model name (lower case, digits, _; the "
                       "header defines dg_model_%s)",
                       path, name, name);
-  char src[PATH_CAP + 128], what[160], sym[96];
-  fmt(src, sizeof src,
-      "/* dgrid kernel: host part of %s */\n#define DG_MODEL_HOST\n#include \"%s\"\n", name, path);
-  fmt(what, sizeof what, "host %s", name);
-  fmt(sym, sizeof sym, "dg_model_%s", name);
+  char src[DG_JIT_PATH + 128], what[160], sym[96];
+  dg_jit_fmt(src, sizeof src,
+             "/* dgrid kernel: host part of %s */\n#define DG_MODEL_HOST\n#include \"%s\"\n", name,
+             path);
+  dg_jit_fmt(what, sizeof what, "host %s", name);
+  dg_jit_fmt(sym, sizeof sym, "dg_model_%s", name);
   dg_jit_unit u = {what, src, path, 1};
   void *h = NULL;
   DG_CALL(dg_jit_load(1, &u, &h));
@@ -800,7 +629,7 @@ int dg_jit_load_model(const char *path, const void **desc) {
 
 /* ---- entries built in process (NVRTC): bytes, not objects ---- */
 
-static int blob_key(const dg_jit_unit *u, const char *tool, char out[KEY_HEX + 1]) {
+static int blob_key(const dg_jit_unit *u, const char *tool, char out[DG_JIT_KEY + 1]) {
   hash_sources();
   hash2 h;
   h_init(&h);
@@ -823,12 +652,12 @@ static int blob_key(const dg_jit_unit *u, const char *tool, char out[KEY_HEX + 1
 
 /* Read and check the entry key in dir: 1 read (*bytes malloc'd), 0 absent, -1 bad. */
 static int blob_read(const char *dir, const char *key, void **bytes, size_t *len) {
-  char meta[PATH_CAP], bin[PATH_CAP];
-  fmt(meta, sizeof meta, "%s/%s.meta", dir, key);
-  fmt(bin, sizeof bin, "%s/%s.bin", dir, key);
+  char meta[DG_JIT_PATH], bin[DG_JIT_PATH];
+  dg_jit_fmt(meta, sizeof meta, "%s/%s.meta", dir, key);
+  dg_jit_fmt(bin, sizeof bin, "%s/%s.bin", dir, key);
   FILE *m = fopen(meta, "r");
   if (!m) return 0;
-  char line[512], sum_rec[KEY_HEX + 1] = "";
+  char line[512], sum_rec[DG_JIT_KEY + 1] = "";
   long size_rec = -1;
   int magic = 0;
   while (fgets(line, sizeof line, m)) {
@@ -838,7 +667,7 @@ static int blob_read(const char *dir, const char *key, void **bytes, size_t *len
     else if (!strncmp(line, "size ", 5))
       size_rec = strtol(line + 5, NULL, 10);
     else if (!strncmp(line, "sum ", 4))
-      fmt(sum_rec, sizeof sum_rec, "%s", line + 4);
+      dg_jit_fmt(sum_rec, sizeof sum_rec, "%s", line + 4);
   }
   fclose(m);
   if (!magic || size_rec < 0 || !sum_rec[0]) return -1;
@@ -860,7 +689,7 @@ static int blob_read(const char *dir, const char *key, void **bytes, size_t *len
   close(fd);
   hash2 h;
   h_init(&h);
-  char sum[KEY_HEX + 1];
+  char sum[DG_JIT_KEY + 1];
   if (b) h_add(&h, b, got);
   h_hex(&h, sum);
   if (!b || got != (size_t)size_rec || strcmp(sum, sum_rec)) {
@@ -876,43 +705,43 @@ int dg_jit_load_blob(const dg_jit_unit *u, const char *tool, dg_jit_build_fn bui
                      void **bytes, size_t *len) {
   *bytes = NULL;
   *len = 0;
-  DG_CALL(resolve_root());
+  DG_CALL(dg_jit_resolve());
   job j;
   memset(&j, 0, sizeof j);
   j.u = u;
   j.lock_fd = -1;
   DG_CALL(blob_key(u, tool, j.key));
-  int r = blob_read(kdir, j.key, bytes, len);
-  if (r == 0 && rdir[0]) r = blob_read(rdir, j.key, bytes, len);
+  int r = blob_read(dg_jit_kdir, j.key, bytes, len);
+  if (r == 0 && dg_jit_rdir[0]) r = blob_read(dg_jit_rdir, j.key, bytes, len);
   if (r == 1) return 0;
   const int bad = r < 0;
   DG_CALL(lock_entry(&j, 1));
   int rc = 0;
-  if (blob_read(kdir, j.key, bytes, len) == 1) goto out; /* built while we waited */
+  if (blob_read(dg_jit_kdir, j.key, bytes, len) == 1) goto out; /* built while we waited */
   const double t0 = now_s();
   void *b = NULL;
   size_t n = 0;
   if ((rc = build(ctx, u, &b, &n))) goto out;
   const double dt = now_s() - t0;
-  char tmp[PATH_CAP], meta_tmp[PATH_CAP], bin[PATH_CAP], meta[PATH_CAP], text[1024];
-  char tdir[PATH_CAP];
-  fmt(tdir, sizeof tdir, "%s/tmp", vdir);
-  if ((rc = make_dirs(tdir))) {
+  char tmp[DG_JIT_PATH], meta_tmp[DG_JIT_PATH], bin[DG_JIT_PATH], meta[DG_JIT_PATH], text[1024];
+  char tdir[DG_JIT_PATH];
+  dg_jit_fmt(tdir, sizeof tdir, "%s/tmp", dg_jit_vdir);
+  if ((rc = dg_jit_make_dirs(tdir))) {
     free(b);
     goto out;
   }
-  fmt(tmp, sizeof tmp, "%s/%s.%ld.bin", tdir, j.key, (long)getpid());
-  fmt(meta_tmp, sizeof meta_tmp, "%s.meta", tmp);
-  fmt(bin, sizeof bin, "%s/%s.bin", kdir, j.key);
-  fmt(meta, sizeof meta, "%s/%s.meta", kdir, j.key);
+  dg_jit_fmt(tmp, sizeof tmp, "%s/%s.%ld.bin", tdir, j.key, (long)getpid());
+  dg_jit_fmt(meta_tmp, sizeof meta_tmp, "%s.meta", tmp);
+  dg_jit_fmt(bin, sizeof bin, "%s/%s.bin", dg_jit_kdir, j.key);
+  dg_jit_fmt(meta, sizeof meta, "%s/%s.meta", dg_jit_kdir, j.key);
   hash2 h;
   h_init(&h);
   h_add(&h, b, n);
-  char sum[KEY_HEX + 1];
+  char sum[DG_JIT_KEY + 1];
   h_hex(&h, sum);
-  int tl = fmt(text, sizeof text,
-               "dgrid-kernel 1\nsize %zu\nsum %s\ncompiler %s\nwhat %s\nseconds %.2f\n", n, sum,
-               tool, u->what, dt);
+  int tl = dg_jit_fmt(text, sizeof text,
+                      "dgrid-kernel 1\nsize %zu\nsum %s\ncompiler %s\nwhat %s\nseconds %.2f\n", n,
+                      sum, tool, u->what, dt);
   if (write_file(tmp, b, n) || write_file(meta_tmp, text, (size_t)tl) || rename(tmp, bin) ||
       rename(meta_tmp, meta)) {
     rc = dg_error(DG_ERR_IO, "kernel cache: cannot publish %s (%s)", bin, strerror(errno));
@@ -926,66 +755,10 @@ int dg_jit_load_blob(const dg_jit_unit *u, const char *tool, dg_jit_build_fn bui
     fprintf(stderr,
             "dgrid: note: kernel cache entry %s/%s did not verify (truncated or "
             "altered): rebuilt\n",
-            kdir, j.key);
+            dg_jit_kdir, j.key);
   *bytes = b;
   *len = n;
 out:
   unlock_entry(&j);
   return rc;
-}
-
-/* ---- dgrid cache list | clear ---- */
-
-int dg_jit_cache_list(void) {
-  DG_CALL(resolve_root());
-  DIR *d = opendir(kdir);
-  if (!d) return dg_error(DG_ERR_IO, "kernel cache: cannot read %s (%s)", kdir, strerror(errno));
-  printf("kernel cache %s\n", root);
-  struct dirent *e;
-  int count = 0;
-  long bytes = 0;
-  while ((e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len < 6 || strcmp(e->d_name + len - 5, ".meta")) continue;
-    char p[PATH_CAP];
-    fmt(p, sizeof p, "%s/%s", kdir, e->d_name);
-    FILE *f = fopen(p, "r");
-    if (!f) continue;
-    char line[512], what[512] = "?", secs[32] = "?";
-    long size = 0;
-    while (fgets(line, sizeof line, f)) {
-      line[strcspn(line, "\n")] = '\0';
-      if (!strncmp(line, "what ", 5))
-        fmt(what, sizeof what, "%s", line + 5);
-      else if (!strncmp(line, "size ", 5))
-        size = strtol(line + 5, NULL, 10);
-      else if (!strncmp(line, "seconds ", 8))
-        fmt(secs, sizeof secs, "%s", line + 8);
-    }
-    fclose(f);
-    printf("  %.*s  %8ld bytes  %6s s  %s\n", 16, e->d_name, size, secs, what);
-    ++count;
-    bytes += size;
-  }
-  closedir(d);
-  printf("%d kernel%s, %.1f MiB\n", count, count == 1 ? "" : "s", (double)bytes / 1048576.0);
-  return 0;
-}
-
-int dg_jit_cache_clear(void) {
-  DG_CALL(resolve_root());
-  char v1[PATH_CAP];
-  fmt(v1, sizeof v1, "%s/v1", root);
-  if (rm_tree(v1) != 0)
-    return dg_error(DG_ERR_IO, "kernel cache: cannot remove %s (%s)", v1, strerror(errno));
-  printf("kernel cache %s: cleared\n", root);
-  root[0] = '\0';
-  kdir[0] = srcdir[0] = '\0';
-  return 0;
-}
-
-int dg_jit_cache(const char *what) {
-  if (!strcmp(what, "list")) return dg_jit_cache_list();
-  if (!strcmp(what, "clear")) return dg_jit_cache_clear();
-  return dg_error(DG_ERR_ARG, "kernel cache: no command '%s' (list, clear)", what);
 }

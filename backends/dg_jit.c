@@ -297,16 +297,16 @@ static const char *unit_flags(const dg_jit_unit *u) {
   return f[u->user != 0];
 }
 
-/* The key: the library's sources, the model file's text, the compiler,
- * the flags, the CPU (flags hold -march=native), the unit's text. */
-static int unit_key(const dg_jit_unit *u, char out[DG_JIT_KEY + 1]) {
+/* The key of unit u: the library's sources, what builds it (`tool`: the
+ * compiler, its flags, the CPU where they hold -march=native; or an
+ * in-process compiler's name, version and options), the unit's text and the
+ * model file's text. */
+static int key_of(const dg_jit_unit *u, const char *tool, char out[DG_JIT_KEY + 1]) {
   hash_sources();
   hash2 h;
   h_init(&h);
   h_add(&h, src_hash, sizeof src_hash);
-  h_str(&h, compiler());
-  h_str(&h, unit_flags(u));
-  if (strstr(DG_JIT_CFLAGS, "-march=native")) h_str(&h, cpu_id());
+  h_str(&h, tool);
   h_str(&h, u->source);
   if (u->model_path) {
     FILE *f = fopen(u->model_path, "rb");
@@ -320,6 +320,14 @@ static int unit_key(const dg_jit_unit *u, char out[DG_JIT_KEY + 1]) {
   }
   h_hex(&h, out);
   return 0;
+}
+
+/* The system compiler's unit: its tool is the compiler, the flags and the CPU. */
+static int unit_key(const dg_jit_unit *u, char out[DG_JIT_KEY + 1]) {
+  char tool[2048];
+  dg_jit_fmt(tool, sizeof tool, "%s|%s|%s", compiler(), unit_flags(u),
+             strstr(DG_JIT_CFLAGS, "-march=native") ? cpu_id() : "");
+  return key_of(u, tool, out);
 }
 
 /* The checksum of an open file's contents, and its size. */
@@ -629,27 +637,6 @@ int dg_jit_load_model(const char *path, const void **desc) {
 
 /* ---- entries built in process (NVRTC): bytes, not objects ---- */
 
-static int blob_key(const dg_jit_unit *u, const char *tool, char out[DG_JIT_KEY + 1]) {
-  hash_sources();
-  hash2 h;
-  h_init(&h);
-  h_add(&h, src_hash, sizeof src_hash);
-  h_str(&h, tool);
-  h_str(&h, u->source);
-  if (u->model_path) {
-    FILE *f = fopen(u->model_path, "rb");
-    if (!f)
-      return dg_error(DG_ERR_IO, "model file %s: cannot read it (%s)", u->model_path,
-                      strerror(errno));
-    unsigned char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h_add(&h, buf, n);
-    fclose(f);
-  }
-  h_hex(&h, out);
-  return 0;
-}
-
 /* Read and check the entry key in dir: 1 read (*bytes malloc'd), 0 absent, -1 bad. */
 static int blob_read(const char *dir, const char *key, void **bytes, size_t *len) {
   char meta[DG_JIT_PATH], bin[DG_JIT_PATH];
@@ -710,7 +697,7 @@ int dg_jit_load_blob(const dg_jit_unit *u, const char *tool, dg_jit_build_fn bui
   memset(&j, 0, sizeof j);
   j.u = u;
   j.lock_fd = -1;
-  DG_CALL(blob_key(u, tool, j.key));
+  DG_CALL(key_of(u, tool, j.key));
   int r = blob_read(dg_jit_kdir, j.key, bytes, len);
   if (r == 0 && dg_jit_rdir[0]) r = blob_read(dg_jit_rdir, j.key, bytes, len);
   if (r == 1) return 0;

@@ -206,7 +206,7 @@ static int run(run_state *r, const im_args *a) {
   if (!c->quiet) {
     printf("advdiff: %s backend, model %s, %dD, %ld elements, degrees %d..%d, %ld dofs, scheme %s "
            "(%s%s), nu=%g, dt=%.6g, %ld steps, rtol=%g, %s multigrid\n",
-           dg_backend()->name, dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
+           dg_backend_resource(c->be), dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
            dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dofs, a->scheme,
            dg_im_treatment(kind) == DG_IM_IMPLICIT ? "implicit"
            : dg_im_treatment(kind) == DG_IM_IMEX   ? "imex"

@@ -365,7 +365,7 @@ static int run(run_state *r) {
                r->adaptive ? " (dt re-estimated every step)" : "");
     printf("advect: %s backend, model %s, %dD, %ld elements, degrees %d..%d, q=%d, %ld dofs, %s, "
            "dt=%.6g, %s\n",
-           dg_backend()->name, dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
+           dg_backend_resource(c->be), dg_model_name(r->set.model), c->dim, r->set.grid.nelem,
            dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dg_disc_q(d), dofs, c->integrator,
            r->dt, nsteps);
     if (r->dt_note)
@@ -395,7 +395,7 @@ static int run(run_state *r) {
   long sprev = r->step0, step = r->step0;
   /* every step, a non-finite cell mean stops the run (host memory only: on
      a device it would cost a copy; there the checks below find it) */
-  const int each_step = dg_backend()->host_is_device;
+  const int each_step = c->be->ops->host_is_device;
   const double t_end = c->t_end;
   for (;;) {
     if (r->adaptive) {
@@ -456,7 +456,7 @@ static int run(run_state *r) {
       }
     }
   }
-  DG_CALL(dg_backend()->sync());
+  DG_CALL(c->be->ops->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
   if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
@@ -498,7 +498,7 @@ static int run(run_state *r) {
     snprintf(drifts + od, sizeof drifts - od, " mass_drift_abs=%.3e", drift_abs);
   printf("advect: backend=%s dofs=%ld steps=%ld t=%.17g dt=%.17g l2_error=%.17g linf_error=%.17g "
          "mass=%.17g%s wall_s=%.6f dof_stage_per_s=%.6e model=%s%s\n",
-         dg_backend()->name, dofs, nsteps, t, r->dt, l2, linf, mass[0], drifts, wall_s,
+         dg_backend_name(c->be), dofs, nsteps, t, r->dt, l2, linf, mass[0], drifts, wall_s,
          wall_s > 0 ? (double)dofs * nst * (double)nsteps / wall_s : 0.0,
          dg_model_name(r->set.model), pervar);
   return 0;

@@ -78,7 +78,7 @@ static int fill_config(const bench_opts *o, const plan_item *p, dg_app_config *c
  * timed: the repeat measures the steady state of a long run. */
 static int timed_repeat(dg_disc *d, dg_ts *ts, dg_field *u, dg_field *u_init, long steps, double dt,
                         double *t_step, double *tr_step, double *up_step) {
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = dg_disc_backend(d)->ops;
   DG_CALL(dg_field_copy(u, u_init));
   DG_CALL(dg_field_to_device(u));
   DG_CALL(dg_ts_step(ts, u, 0, dt));
@@ -511,7 +511,7 @@ int main(int argc, char **argv) {
   bench_run b;
   memset(&b, 0, sizeof b);
   b.o = &o;
-  b.be = dg_backend();
+  b.be = o.base.be ? o.base.be->ops : NULL;
   b.peak_gflops = NAN;
   b.st1.gbs_median = NAN;
   plan_item *plan = malloc(MAX_PLAN * sizeof *plan);
@@ -565,7 +565,10 @@ int main(int argc, char **argv) {
     bench_cpu_model(b.cpu, sizeof b.cpu);
   }
   phase = "backend";
-  if ((rc = b.be->init())) goto out;
+  if (!b.be) {
+    rc = dg_error(DG_ERR_ARG, "no backend");
+    goto out;
+  }
   b.threads = b.be->parallelism();
   b.load0 = b.load1 = NAN;
   {
@@ -584,7 +587,7 @@ int main(int argc, char **argv) {
               "bench: %ld cases; %s backend, %d threads, %s; stream triad on 3 x %.0f MiB\n", n,
               b.be->name, b.threads, DG_REAL_NAME, mib);
     phase = "stream triad";
-    if ((rc = bench_measure_stream(mib, 10, &b.st0))) goto out;
+    if ((rc = bench_measure_stream(b.be, mib, 10, &b.st0))) goto out;
     if (o.peak && b.be->host_is_device) b.peak_gflops = bench_measure_peak();
     char peak[32] = "n/a";
     if (isfinite(b.peak_gflops)) snprintf(peak, sizeof peak, "%.1f GFLOP/s", b.peak_gflops);
@@ -596,7 +599,7 @@ int main(int argc, char **argv) {
     rc = sweep(&b, plan, n);
     if (!rc) {
       phase = "stream triad (end)";
-      rc = bench_measure_stream(mib, 10, &b.st1);
+      rc = bench_measure_stream(b.be, mib, 10, &b.st1);
     }
     double l;
     if (getloadavg(&l, 1) == 1) b.load1 = l;

@@ -127,7 +127,7 @@ void bench_cpu_model(char *out, size_t cap);
 /* The SIMD instruction set the build targets. */
 const char *bench_simd_name(void);
 /* STREAM triad of the backend over 3 arrays of mib MiB, reps repeats. */
-int bench_measure_stream(double mib, int reps, stream_result *res);
+int bench_measure_stream(const dg_backend_ops *be, double mib, int reps, stream_result *res);
 /* Peak GFLOP/s of a multiply-add kernel: the best of 10 parallel trials. */
 double bench_measure_peak(void);
 

@@ -127,8 +127,7 @@ const char *bench_simd_name(void) {
 
 /* STREAM triad a = b + s c of the backend over 3 arrays of `mib` MiB:
  * 3 x sizeof(dg_real) bytes per element (no write-allocate counted). */
-int bench_measure_stream(double mib, int reps, stream_result *res) {
-  const dg_backend_ops *be = dg_backend();
+int bench_measure_stream(const dg_backend_ops *be, double mib, int reps, stream_result *res) {
   const size_t n = (size_t)(mib * 1048576.0 / sizeof(dg_real));
   const size_t bytes = n * sizeof(dg_real);
   void *a = NULL, *b = NULL, *c = NULL;

@@ -195,8 +195,8 @@ static int parse_cells(const char *opt, const char *s, int *cells, int *n) {
 
 /* Options handed to dg_app_parse (model, time step, map file), and every
  * parameter of a model of the build. */
-static const char *const forwarded[] = {"box", "map-file", "seed", "q",      "model",
-                                        "dt",  "cfl",      "grid", "radius", NULL};
+static const char *const forwarded[] = {"box", "map-file", "seed",   "q",       "model",      "dt",
+                                        "cfl", "grid",     "radius", "backend", "model-file", NULL};
 static int is_forwarded(const char *name) {
   for (int i = 0; forwarded[i]; ++i)
     if (!strcmp(name, forwarded[i])) return 1;

@@ -116,13 +116,15 @@ void dg_app_help(FILE *f, const char *prog) {
           "  --restart PATH       continue the run of a snapshot with the configuration\n"
           "                       it holds; options may change only t-end, steps,\n"
           "                       output, output-every, text-output, view-samples,\n"
-          "                       progress-every, history, quiet, verbose;\n"
+          "                       progress-every, history, quiet, verbose, backend;\n"
           "                       --steps/--t-end still count from t=0    [none]\n"
           "  --progress-every N   progress line every N steps (0: off)    [100]\n"
           "  --history            record mass and L2 error at each progress line\n"
           "  --quiet              no progress lines\n"
           "  --verbose            print the backend's plan (how the stages run) and, on\n"
           "                       stderr, the kernels compiled and how long they took\n"
+          "  --backend B          omp (CPU threads), cuda or cuda:N (GPU N) where the\n"
+          "                       build has CUDA     [DGRID_BACKEND, else the build's]\n"
           "  --help               this text\n"
           "\n"
           "The last line on stdout is a machine-readable summary:\n"
@@ -315,6 +317,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   /* taken before the other options (dg_app_parse) */
   if (!strcmp(name, "model")) return 0;
   if (!strcmp(name, "model-file")) return 0;
+  if (!strcmp(name, "backend")) return 0;
   if (!strcmp(name, "integrator"))
     return parse_word(opt, v, tss, c->integrator, sizeof c->integrator);
   if (!strcmp(name, "dt")) {
@@ -377,7 +380,17 @@ static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
     const dg_app_opt *vo = dg_app_layers_find(L, "verbose");
     int on = 0;
     if (vo) DG_CALL(dg_app_opt_fail(vo, dg_app_parse_bool("verbose", vo->value, &on)));
-    dg_backend()->jit_verbose(on); /* before a model file is compiled */
+    dg_backend_verbose(on); /* before a model file is compiled */
+    const dg_app_opt *bo = dg_app_layers_find(L, "backend");
+    if (bo && bo->value) {
+      if (!bo->value[0] || strlen(bo->value) >= sizeof c->backend)
+        return dg_app_opt_fail(bo,
+                               dg_error(DG_ERR_ARG, "option --backend: not omp, cuda or cuda:N"));
+      snprintf(c->backend, sizeof c->backend, "%s", bo->value);
+    }
+    dg_backend_destroy(&c->be);
+    const int brc = dg_backend_create(&c->be, c->backend);
+    if (brc) return dg_app_opt_fail(bo, brc);
     const dg_app_opt *mo = dg_app_layers_find(L, "model");
     const dg_app_opt *mf = dg_app_layers_find(L, "model-file");
     if (mo && mf && mo->value && mf->value)
@@ -521,7 +534,7 @@ static int step_map(dg_app_setup *s, const dg_app_config *c) {
   int rc = !rate || !row || !deg ? dg_error(DG_ERR_MEM, "out of memory for --map step") : 0;
   if (!rc) rc = dg_degree_map_create_uniform(&uni, g, c->degree);
   if (!rc) rc = dg_model_finish_grid(c->model, g);
-  if (!rc) rc = dg_disc_create(&d, g, uni, c->q, c->model);
+  if (!rc) rc = dg_disc_create(&d, c->be, g, uni, c->q, c->model);
   if (!rc) rc = dg_field_create(&u, d);
   if (!rc) rc = dg_project_solution(d, u, 0.0);
   if (!rc) rc = dg_disc_element_rates(d, u, 0.0, rate);
@@ -591,7 +604,7 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
   DG_CALL(dg_app_check_memory(c, s->map));
   DG_CALL(dg_model_finish_grid(c->model, g));
   s->model = c->model;
-  DG_CALL(dg_disc_create(&s->disc, g, s->map, c->q, c->model));
+  DG_CALL(dg_disc_create(&s->disc, c->be, g, s->map, c->q, c->model));
   DG_CALL(dg_ts_parse(c->integrator, &s->ts_kind));
   return 0;
 }
@@ -621,6 +634,7 @@ int dg_app_model_nu(const dg_model *m, double *nu) {
 
 void dg_app_config_free(dg_app_config *c) {
   dg_model_destroy(&c->model);
+  dg_backend_destroy(&c->be);
   for (int i = 0; i < c->nparams; ++i) {
     free(c->keys[i]);
     free(c->values[i]);

@@ -5,6 +5,7 @@
 #ifndef DG_APP_H
 #define DG_APP_H
 
+#include "dg_backends.h"
 #include "dg_degree_map.h"
 #include "dg_disc.h"
 #include "dg_model.h"
@@ -32,6 +33,8 @@ typedef struct {
   char model_file[512]; /* --model-file: a model header outside the tree */
   dg_model *model;      /* the model with the values of its options (owned) */
   int verbose;          /* --verbose: print the backend's plan */
+  char backend[24];     /* --backend ("": DGRID_BACKEND or the build's default) */
+  dg_backend *be;       /* the backend the run uses (owned) */
   char integrator[16];
   double dt, cfl, t_end;
   long steps;

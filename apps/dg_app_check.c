@@ -139,7 +139,7 @@ static void degree_counts(const dg_app_config *c, uint64_t n[DG_MAX_DEGREE + 1])
 }
 
 uint64_t dg_app_bytes_needed(const dg_app_config *c, const dg_degree_map *m) {
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = c->be->ops;
   const int dim = c->dim, nv = dg_model_nvar(c->model);
   const uint64_t W = (uint64_t)(be->lane_width > 0 ? be->lane_width : 1);
   uint64_t n[DG_MAX_DEGREE + 1];

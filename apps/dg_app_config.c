@@ -48,6 +48,7 @@ static const struct {
     {"history", DG_APP_OUTPUT},
     {"quiet", DG_APP_OUTPUT},
     {"verbose", DG_APP_OUTPUT},
+    {"backend", DG_APP_OUTPUT},
 };
 enum { NKEYS = (int)(sizeof keys / sizeof keys[0]) };
 
@@ -352,6 +353,7 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   DG_CALL(add(out, "history", "%s", c->history ? "true" : "false"));
   DG_CALL(add(out, "quiet", "%s", c->quiet ? "true" : "false"));
   DG_CALL(add(out, "verbose", "%s", c->verbose ? "true" : "false"));
+  if (c->backend[0]) DG_CALL(add(out, "backend", "%s", c->backend));
   return 0;
 }
 

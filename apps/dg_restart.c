@@ -13,8 +13,9 @@
 #include <string.h>
 
 static const char *const may_change[] = {
-    "t-end",          "steps",   "output", "output-every", "text-output", "view-samples",
-    "progress-every", "history", "quiet",  "verbose",      "restart",     NULL};
+    "t-end",        "steps",          "output",  "output-every", "text-output",
+    "view-samples", "progress-every", "history", "quiet",        "verbose",
+    "restart",      "backend",        NULL};
 
 int dg_restart_may_change(const char *key) {
   for (int i = 0; may_change[i]; ++i)
@@ -65,7 +66,7 @@ static int refuse(const dg_restart *r, const char *key, const char *a, const cha
   else
     snprintf(kb, sizeof kb, "not set");
   const char *why = "a restart changes only t-end, steps, output, output-every, text-output, "
-                    "view-samples, progress-every, history, quiet, verbose";
+                    "view-samples, progress-every, history, quiet, verbose, backend";
   if (strcmp(key, bkey) != 0)
     return dg_error(DG_ERR_ARG, "restart %s: %s is %s in the file, this run has %s %s instead (%s)",
                     lab, key, ka, bkey, kb, why);

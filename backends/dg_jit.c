@@ -297,10 +297,71 @@ static const char *unit_flags(const dg_jit_unit *u) {
   return f[u->user != 0];
 }
 
+/* Add the text of the header at `path` to h, and that of every header it
+ * includes with #include "NAME" that lies beside it (recursively, `depth`
+ * levels, at most 64 files in all): a modeller's header may split itself.
+ * Names that are not there (dg_lane.h, ...) come from the library's
+ * sources, which the key holds already. */
+static int hash_header(hash2 *h, const char *path, int depth, int *nfiles) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return dg_error(DG_ERR_IO, "model file %s: cannot read it (%s)", path, strerror(errno));
+  if (++*nfiles > 64) {
+    fclose(f);
+    return dg_error(DG_ERR_ARG, "model file %s: more than 64 headers included", path);
+  }
+  h_str(h, path);
+  char *text = NULL;
+  size_t len = 0, cap = 0;
+  unsigned char buf[8192];
+  size_t n;
+  int rc = 0;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !rc) {
+    h_add(h, buf, n);
+    if (len + n + 1 > cap) {
+      cap = 2 * (len + n + 1);
+      char *t = realloc(text, cap);
+      if (!t)
+        rc = dg_error(DG_ERR_MEM, "out of memory");
+      else
+        text = t;
+    }
+    if (!rc) memcpy(text + len, buf, n), len += n;
+  }
+  const int bad = ferror(f);
+  fclose(f);
+  if (!rc && bad) rc = dg_error(DG_ERR_IO, "model file %s: read error", path);
+  if (!rc && text && depth > 0) {
+    text[len] = '\0';
+    const char *slash = strrchr(path, '/');
+    const size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    for (char *line = text; line && *line && !rc;
+         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+      const char *p = line + strspn(line, " \t");
+      if (*p != '#') continue;
+      p += 1 + strspn(p + 1, " \t");
+      if (strncmp(p, "include", 7)) continue;
+      p += 7 + strspn(p + 7, " \t");
+      if (*p != '"') continue;
+      const char *end = strchr(p + 1, '"');
+      const char *nl = strchr(p + 1, '\n');
+      if (!end || (nl && nl < end) || end == p + 1 || p[1] == '/') continue;
+      char inc[4096];
+      if (dirlen + (size_t)(end - p - 1) + 1 > sizeof inc) continue;
+      memcpy(inc, path, dirlen);
+      memcpy(inc + dirlen, p + 1, (size_t)(end - p - 1));
+      inc[dirlen + (size_t)(end - p - 1)] = '\0';
+      struct stat st;
+      if (stat(inc, &st) == 0 && S_ISREG(st.st_mode)) rc = hash_header(h, inc, depth - 1, nfiles);
+    }
+  }
+  free(text);
+  return rc;
+}
+
 /* The key of unit u: the library's sources, what builds it (`tool`: the
  * compiler, its flags, the CPU where they hold -march=native; or an
  * in-process compiler's name, version and options), the unit's text and the
- * model file's text. */
+ * model file's text, with the headers beside it that it includes. */
 static int key_of(const dg_jit_unit *u, const char *tool, char out[DG_JIT_KEY + 1]) {
   hash_sources();
   hash2 h;
@@ -308,16 +369,8 @@ static int key_of(const dg_jit_unit *u, const char *tool, char out[DG_JIT_KEY + 
   h_add(&h, src_hash, sizeof src_hash);
   h_str(&h, tool);
   h_str(&h, u->source);
-  if (u->model_path) {
-    FILE *f = fopen(u->model_path, "rb");
-    if (!f)
-      return dg_error(DG_ERR_IO, "model file %s: cannot read it (%s)", u->model_path,
-                      strerror(errno));
-    unsigned char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h_add(&h, buf, n);
-    fclose(f);
-  }
+  int nfiles = 0;
+  if (u->model_path) DG_CALL(hash_header(&h, u->model_path, 8, &nfiles));
   h_hex(&h, out);
   return 0;
 }

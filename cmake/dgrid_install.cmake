@@ -14,7 +14,7 @@ include(CMakePackageConfigHelpers)
 set(DGRID_PUBLIC_HEADERS
     core/dgrid.h core/dg_error.h core/dg_grid.h core/dg_degree_map.h core/dg_model.h
     core/dg_disc.h core/dg_disc_op.h core/dg_field.h core/dg_ts.h core/dg_eval.h core/dg_io.h core/dg_output.h
-    models/dg_model_desc.h stencils/dg_real.h)
+    backends/dg_backends.h models/dg_model_desc.h stencils/dg_real.h)
 list(TRANSFORM DGRID_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/)
 install(FILES ${DGRID_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dgrid)
 
@@ -32,7 +32,7 @@ install(EXPORT dgridTargets NAMESPACE dgrid:: DESTINATION ${dgrid_cmakedir})
 
 # dgridConfig.cmake finds what the archive links (find_dependency)
 if(DGRID_BACKEND STREQUAL "cuda")
-  set(DGRID_CONFIG_BACKEND_DEP "find_dependency(CUDAToolkit)")
+  set(DGRID_CONFIG_BACKEND_DEP "find_dependency(CUDAToolkit)\nfind_dependency(OpenMP COMPONENTS C)")
 else()
   set(DGRID_CONFIG_BACKEND_DEP "find_dependency(OpenMP COMPONENTS C)")
 endif()
@@ -57,9 +57,8 @@ foreach(lib ${HDF5_C_LIBRARIES})
 endforeach()
 if(DGRID_BACKEND STREQUAL "cuda")
   string(APPEND pc_libs " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -lnvrtc -ldl -lrt -lpthread -lstdc++")
-else()
-  string(APPEND pc_libs " ${OpenMP_C_FLAGS}")
 endif()
+string(APPEND pc_libs " ${OpenMP_C_FLAGS}")
 if(DGRID_SANITIZE)
   string(APPEND pc_libs " -fsanitize=address,undefined")
 endif()

@@ -1,8 +1,11 @@
-/* dg_backend.h - the ops table through which core drives the one backend
- * chosen at build time (-DDGRID_BACKEND=omp|cuda).  Core never includes
- * OpenMP or CUDA headers; backends/omp and backends/cuda each define
- * dg_backend() and fill this table.  Every function returns 0 or a DG_ERR_*
- * code with a recorded message naming the failed call. */
+/* dg_backend.h - the backend object through which core drives hardware:
+ * an ops table and the device it runs on (docs/ARCHITECTURE.md, "One
+ * backend layer").  Core never includes OpenMP or CUDA headers and never
+ * names a backend: backends/omp and backends/cuda fill the table, and
+ * dg_backend_create (backends/dg_backends.h) makes the object from a
+ * resource string ("omp", "cuda", "cuda:1") for the program to hand to
+ * dg_disc_create.  Every function returns 0 or a DG_ERR_* code with a
+ * recorded message naming the failed call. */
 #ifndef DG_BACKEND_H
 #define DG_BACKEND_H
 
@@ -67,8 +70,9 @@ struct dg_backend_ops {
                          least this many such elements (a launch more per
                          degree); it takes the team update with traces at
                          degree changes for that.  0: never */
-  /* Check that the backend can run here (CUDA: a device is present). */
-  int (*init)(void);
+  /* Check that the backend can run here on device `device` (CUDA: that
+   * device is present; the CPU: 0) and make it ready. */
+  int (*init)(int device);
   /* Device memory, zero-filled. */
   int (*alloc)(void **p, size_t bytes);
   void (*free)(void *p);
@@ -95,12 +99,6 @@ struct dg_backend_ops {
   int (*available)(int model_id, int dim, int r, int q);
   /* Say on stderr what is compiled or loaded, and how long it took. */
   void (*jit_verbose)(int on);
-  /* Compile (or take from the cache) the host part of the model header at
-   * `path` (absolute; NAME.h defines dg_model_NAME) and return its
-   * description (a dg_model_desc, models/dg_model_desc.h). */
-  int (*load_model)(const char *path, const void **desc);
-  /* The kernel cache: "list" prints its entries, "clear" removes them. */
-  int (*cache)(const char *what);
   /* Run one stage over a bucket (all a->nblock microblocks of degree r) with
    * the kernels of model a->model_id: the face traces, the RK update, or the
    * elements' CFL rates (dg_stage_rate: into a->u_out, weights in a->k). */
@@ -117,8 +115,13 @@ struct dg_backend_ops {
   int (*parallelism)(void);
 };
 
-/* The build's backend. */
-const dg_backend_ops *dg_backend(void);
+/* A backend: what dg_backend_create made (backends/dg_backends.h); core
+ * reads it, never makes one. */
+typedef struct dg_backend {
+  const dg_backend_ops *ops;
+  int device;        /* the device index of "cuda:N"; 0 on the CPU */
+  char resource[24]; /* "omp", "cuda:0", ... as it runs */
+} dg_backend;
 
 /* The plan of backends/dg_plan.c for backend be (its constants), and its
  * description; the backends' plan and describe entries. */

@@ -171,7 +171,7 @@ int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
       }
     }
   }
-  if (!rc) rc = dg_backend()->to_device(d->d_aux, a, bytes);
+  if (!rc) rc = d->be->to_device(d->d_aux, a, bytes);
   free(a);
   return rc;
 }
@@ -189,19 +189,27 @@ static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
   return 0;
 }
 
-int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,
-                   const dg_model *model) {
-  const dg_backend_ops *be = dg_backend();
+int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
+                   const dg_degree_map *m, int q, const dg_model *model) {
+  if (!out) return dg_error(DG_ERR_ARG, "dg_disc_create: NULL handle");
   *out = NULL;
+  if (!backend || !g || !m || !model)
+    return dg_error(DG_ERR_ARG, "dg_disc_create: NULL %s",
+                    !backend ? "backend"
+                    : !g     ? "grid"
+                    : !m     ? "degree map"
+                             : "model");
+  const dg_backend_ops *be = backend->ops;
   if (m->nelem != g->nelem)
     return dg_error(DG_ERR_ARG, "degree map has %ld elements, grid has %ld", m->nelem, g->nelem);
   if (q == 0) q = m->rmax + 1;
   if (q < m->rmax + 1 || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "q = %d: need max degree + 1 = %d <= q <= %d", q, m->rmax + 1,
                     DG_MAX_Q);
-  DG_CALL(be->init());
   dg_disc *d = calloc(1, sizeof *d);
   if (!d) return dg_error(DG_ERR_MEM, "out of memory");
+  d->be = be;
+  d->backend = backend;
   int rc = 0;
   int *nbr = NULL;
   dg_real *geom = NULL;
@@ -412,7 +420,7 @@ fail:
 /* Make the kernels of every launch of d's plan ready (once). */
 static int disc_kernels(dg_disc *d) {
   if (d->kernels_ready) return 0;
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = d->be;
   int rq[2 * (DG_MAX_DEGREE + 1)][2], nrq = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     if (d->bk[r].n == 0) continue;
@@ -435,7 +443,7 @@ static int disc_kernels(dg_disc *d) {
 void dg_disc_destroy(dg_disc **dp) {
   if (!dp || !*dp) return;
   dg_disc *d = *dp;
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = d->be;
   if (d->basis_dev) be->basis_free(d->basis_dev);
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
     if (d->basis_own[r]) be->basis_free(d->basis_own[r]);
@@ -515,7 +523,7 @@ int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rates) {
 }
 
 static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double *rates) {
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = d->be;
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "stable step: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
@@ -560,10 +568,12 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
   return 0;
 }
 
+const dg_backend *dg_disc_backend(const dg_disc *d) { return d->backend; }
+
 void dg_disc_describe(const dg_disc *d, char *buf, size_t cap) {
   char plan[600];
-  dg_backend()->describe(&d->plan, &d->pin, plan, sizeof plan);
-  snprintf(buf, cap, "plan: backend=%s model=%s nvar=%d q=%d %s", dg_backend()->name,
+  d->be->describe(&d->plan, &d->pin, plan, sizeof plan);
+  snprintf(buf, cap, "plan: backend=%s model=%s nvar=%d q=%d %s", d->backend->resource,
            dg_model_name(d->model), d->nvar, d->q, plan);
 }
 
@@ -579,7 +589,7 @@ void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
 
 int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, double dt,
                   const dg_rk_coeffs *rk) {
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = d->be;
   if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
     return dg_error(DG_ERR_ARG, "RK stage needs a register that was not given");
   DG_CALL(disc_kernels(d));

@@ -32,16 +32,19 @@ typedef struct {
   double bytes_moved; /* what the implementation moves (traces, tables) */
 } dg_work;
 
-/* Build the discretisation.  q = 0 selects rmax+1; otherwise rmax+1 <= q <=
- * DG_MAX_Q.  The model is copied; its parameters are finished for the grid
+/* Build the discretisation on backend be (dg_backend_create; it must
+ * outlive d).  q = 0 selects rmax+1; otherwise rmax+1 <= q <= DG_MAX_Q.
+ * The model is copied; its parameters are finished for the grid
  * (dg_model_finish) unless they already are for this dimension.  The
- * backend chooses how stages run (its plan: dg_disc_describe); a degree or
- * q whose stages the build lacks for the model is an error naming them. */
-int dg_disc_create(dg_disc **d, const dg_grid *g, const dg_degree_map *m, int q,
-                   const dg_model *model);
+ * backend chooses how stages run (its plan: dg_disc_describe); its kernels
+ * are compiled or taken from the cache at the first stage. */
+int dg_disc_create(dg_disc **d, const dg_backend *be, const dg_grid *g, const dg_degree_map *m,
+                   int q, const dg_model *model);
 void dg_disc_destroy(dg_disc **d);
 
 const dg_grid *dg_disc_grid(const dg_disc *d);
+/* The backend d runs on. */
+const dg_backend *dg_disc_backend(const dg_disc *d);
 const dg_degree_map *dg_disc_degrees(const dg_disc *d);
 const dg_model *dg_disc_model(const dg_disc *d);
 int dg_disc_q(const dg_disc *d);

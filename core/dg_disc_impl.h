@@ -23,6 +23,8 @@ typedef struct {
 } bucket;
 
 struct dg_disc {
+  const dg_backend_ops *be;  /* backend->ops */
+  const dg_backend *backend; /* the program's; outlives d */
   dg_grid grid;
   dg_degree_map map; /* own copy */
   dg_model *model;   /* own copy, parameters finished for the grid */

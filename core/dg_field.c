@@ -13,11 +13,14 @@ static long next_stamp(void) {
 }
 
 int dg_field_create(dg_field **f, const dg_disc *d) {
-  const dg_backend_ops *be = dg_backend();
+  if (!f) return dg_error(DG_ERR_ARG, "dg_field_create: NULL handle");
   *f = NULL;
+  if (!d) return dg_error(DG_ERR_ARG, "dg_field_create: NULL discretisation");
+  const dg_backend_ops *be = dg_disc_backend(d)->ops;
   dg_field *p = calloc(1, sizeof *p);
   if (!p) return dg_error(DG_ERR_MEM, "field: out of memory");
   p->disc = d;
+  p->backend = dg_disc_backend(d);
   p->n = dg_disc_len(d);
   const size_t bytes = (size_t)p->n * sizeof(dg_real);
   void *dev = NULL;
@@ -46,7 +49,7 @@ int dg_field_create(dg_field **f, const dg_disc *d) {
 
 void dg_field_destroy(dg_field **f) {
   if (!f || !*f) return;
-  const dg_backend_ops *be = dg_backend();
+  const dg_backend_ops *be = (*f)->backend->ops;
   if ((*f)->h != (*f)->dev) free((*f)->h);
   be->free((*f)->dev);
   free(*f);
@@ -55,14 +58,14 @@ void dg_field_destroy(dg_field **f) {
 
 int dg_field_to_host(dg_field *f) {
   if (f->host_valid) return 0;
-  DG_CALL(dg_backend()->to_host(f->h, f->dev, (size_t)f->n * sizeof(dg_real)));
+  DG_CALL(f->backend->ops->to_host(f->h, f->dev, (size_t)f->n * sizeof(dg_real)));
   f->host_valid = 1;
   return 0;
 }
 
 int dg_field_to_device(dg_field *f) {
   if (f->dev_valid) return 0;
-  DG_CALL(dg_backend()->to_device(f->dev, f->h, (size_t)f->n * sizeof(dg_real)));
+  DG_CALL(f->backend->ops->to_device(f->dev, f->h, (size_t)f->n * sizeof(dg_real)));
   f->dev_valid = 1;
   return 0;
 }

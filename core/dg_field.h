@@ -13,12 +13,13 @@ extern "C" {
 
 struct dg_field {
   const dg_disc *disc;
-  long n;         /* reals, dg_disc_len */
-  dg_real *h;     /* host copy */
-  dg_real *dev;   /* device copy (== h for the OpenMP backend) */
-  int host_valid; /* host copy up to date */
-  int dev_valid;  /* device copy up to date */
-  long stamp;     /* changes on every modification (unique across fields) */
+  const dg_backend *backend; /* the disc's (outlives the field) */
+  long n;                    /* reals, dg_disc_len */
+  dg_real *h;                /* host copy */
+  dg_real *dev;              /* device copy (== h for the OpenMP backend) */
+  int host_valid;            /* host copy up to date */
+  int dev_valid;             /* device copy up to date */
+  long stamp;                /* changes on every modification (unique across fields) */
 };
 
 /* A zero field (both copies valid). */

@@ -63,39 +63,20 @@ int dg_model_create(dg_model **out, const char *name) {
   return model_new(out, dg_models[id], id, dg_model_headers[id]);
 }
 
-int dg_model_load(dg_model **out, const char *path) {
-  if (!out) return dg_error(DG_ERR_ARG, "dg_model_load: NULL handle");
+int dg_model_from_desc(dg_model **out, const dg_model_desc *desc, const char *header) {
+  if (!out || !desc || !header) return dg_error(DG_ERR_ARG, "dg_model_from_desc: NULL argument");
   *out = NULL;
-  if (!path || !*path) return dg_error(DG_ERR_ARG, "option --model-file: empty path");
-  char esc[320];
-  char *abs = realpath(path, NULL);
-  if (!abs)
-    return dg_error(DG_ERR_IO, "option --model-file: cannot open '%s' (%s)",
-                    dg_escape(esc, sizeof esc, path), strerror(errno));
-  FILE *f = fopen(abs, "r");
-  if (!f) {
-    int e = errno;
-    free(abs);
-    return dg_error(DG_ERR_IO, "option --model-file: cannot read '%s' (%s)",
-                    dg_escape(esc, sizeof esc, path), strerror(e));
-  }
-  fclose(f);
-  const void *desc = NULL;
-  int rc = dg_backend()->load_model(abs, &desc);
-  if (!rc) rc = model_new(out, (const dg_model_desc *)desc, -1, abs);
-  free(abs);
-  return rc;
+  return model_new(out, desc, -1, header);
 }
 
-int dg_model_warm(const dg_model *m, int dim, int n, const int (*rq)[2]) {
-  if (!m || (n > 0 && !rq)) return dg_error(DG_ERR_ARG, "dg_model_warm: NULL argument");
+int dg_model_warm(const dg_backend *be, const dg_model *m, int dim, int n, const int (*rq)[2]) {
+  if (!be || !m || (n > 0 && !rq)) return dg_error(DG_ERR_ARG, "dg_model_warm: NULL argument");
   if (dim < 2 || dim > 3 ||
       (!(m->desc->dims & (1 << dim)) && !(dim == 2 && (m->desc->dims & DG_MODEL_SPHERE))))
     return dg_error(DG_ERR_ARG, "model %s does not run in %d dimensions", m->desc->name, dim);
-  const dg_backend_ops *be = dg_backend();
   int slot;
-  DG_CALL(be->model_slot(m->header, &slot));
-  return be->prepare(slot, dim, n, rq);
+  DG_CALL(be->ops->model_slot(m->header, &slot));
+  return be->ops->prepare(slot, dim, n, rq);
 }
 
 int dg_model_dims(const dg_model *m) { return m ? m->desc->dims : 0; }

@@ -17,22 +17,17 @@ extern "C" {
 #endif
 
 typedef struct dg_model dg_model;
+typedef struct dg_backend dg_backend;
 
 /* The model `name` of the registry, with its default parameters; an unknown
  * name is an error listing the models of the build. */
 int dg_model_create(dg_model **m, const char *name);
-/* The model of a header outside the tree (NAME.h, models/README.md): its
- * host part is compiled and loaded now, its stages when a discretisation
- * needs them, by the backend's kernel compiler (docs/ARCHITECTURE.md,
- * "Kernels on demand"); dgrid is not rebuilt.  A compile error returns
- * DG_ERR_ARG with the compiler's first lines. */
-int dg_model_load(dg_model **m, const char *path);
 void dg_model_destroy(dg_model **m);
-/* Make the model's stages ready for dimension dim and the n (degree,
- * points) pairs rq[]: from the kernel cache, or compiled into it (what
- * `dgrid cache warm` does; a discretisation does it for the pairs it
- * needs). */
-int dg_model_warm(const dg_model *m, int dim, int n, const int (*rq)[2]);
+/* Make the model's stages on backend be ready for dimension dim and the n
+ * (degree, points) pairs rq[]: from the kernel cache, or compiled into it
+ * (what `dgrid cache warm` does; a discretisation does it for the pairs it
+ * needs).  A modeller's header: dg_model_load (dg_backends.h). */
+int dg_model_warm(const dg_backend *be, const dg_model *m, int dim, int n, const int (*rq)[2]);
 /* The dimensions the model runs in (bit d: dimension d; bit 4: the sphere). */
 int dg_model_dims(const dg_model *m);
 /* A copy of src (parameters included). */

@@ -28,6 +28,10 @@ struct dg_model {
   unsigned char set[DG_MODEL_MAX_PARAMS]; /* 1 where a value was given */
 };
 
+/* A model object for desc whose device part is the header at `header` (an
+ * absolute path): how dg_model_load (backends/dg_backends.c) makes one. */
+int dg_model_from_desc(dg_model **m, const dg_model_desc *desc, const char *header);
+
 /* The boundary kinds the model supports besides periodic and outflow
  * (DG_MODEL_BC_* bits of dg_model_desc.bc). */
 int dg_model_bc(const dg_model *m);

@@ -1,7 +1,9 @@
 /* dgrid.h - the installed API in one include: #include <dgrid/dgrid.h>.
  *
- * A program builds a grid (dg_grid.h), a degree map (dg_degree_map.h), a
- * model of the build by name (dg_model.h), the discretisation (dg_disc.h)
+ * A program makes a backend (dg_backends.h: "omp", "cuda", "cuda:1"),
+ * builds a grid (dg_grid.h), a degree map (dg_degree_map.h), a model of
+ * the build by name (dg_model.h) or from a header (dg_model_load), the
+ * discretisation on the backend (dg_disc.h)
  * and fields (dg_field.h); projects initial data and measures errors and
  * mass (dg_eval.h); steps with an integrator (dg_ts.h); writes and reads
  * snapshots (dg_io.h, dg_output.h).  Every function returns 0 or a DG_ERR_*
@@ -9,6 +11,7 @@
 #ifndef DGRID_H
 #define DGRID_H
 
+#include "dg_backends.h"
 #include "dg_degree_map.h"
 #include "dg_disc.h"
 #include "dg_disc_op.h"

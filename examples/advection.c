@@ -65,6 +65,7 @@ int main(int argc, char **argv) {
   }
   int status = 1;
   dg_degree_map *map = NULL;
+  dg_backend *be = NULL;
   dg_model *model = NULL;
   dg_disc *disc = NULL;
   dg_field *u = NULL;
@@ -94,9 +95,11 @@ int main(int argc, char **argv) {
   TRY(dg_model_set(model, "bell-radius", "0.15"));
   TRY(dg_model_set(model, "bell-height", "1"));
 
-  /* 3. the discretisation (q = 0: rmax + 1 Gauss points) and the field,
-   * projected from our own initial data */
-  TRY(dg_disc_create(&disc, &grid, map, 0, model));
+  /* 3. the backend (NULL: DGRID_BACKEND, else the build's default; "omp",
+   * "cuda" or "cuda:1" to choose), the discretisation on it (q = 0: rmax + 1
+   * Gauss points) and the field, projected from our own initial data */
+  TRY(dg_backend_create(&be, NULL));
+  TRY(dg_disc_create(&disc, be, &grid, map, 0, model));
   TRY(dg_field_create(&u, disc));
   TRY(dg_project(disc, u, hump_at, &h));
   double mass0, mass;
@@ -221,6 +224,7 @@ out:
   dg_ts_destroy(&ts);
   dg_field_destroy(&u);
   dg_disc_destroy(&disc);
+  dg_backend_destroy(&be);
   dg_model_destroy(&model);
   dg_degree_map_destroy(&map);
   return status;

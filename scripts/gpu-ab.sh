@@ -18,7 +18,7 @@ mkdir -p "$OUT"
 case $mode in
 build)
   (cd "$base" && cmake -S . -B build-cuda "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
-    -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_PARTS_2D=8 -DDGRID_CUDA_PARTS_3D=16 \
+    -DDGRID_FORTRAN_REFERENCE=OFF \
     >"$OUT/base-configure.log" 2>&1 &&
     cmake --build build-cuda -j "$(nproc)" --target bench >"$OUT/base-build.log" 2>&1)
   echo "baseline build: rc=$?"

@@ -22,8 +22,8 @@ cells=${1:-768x768}
 r=${2:-7}
 . scripts/gpu-deps.sh
 # shellcheck disable=SC2086
-cmake -S . -B build-band "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 \
-  -DDGRID_CUDA_PARTS_2D="$(nproc)" -DDGRID_FORTRAN_REFERENCE=OFF ${BAND_CMAKE:-} \
+cmake -S . -B build-band "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
+  -DDGRID_FORTRAN_REFERENCE=OFF ${BAND_CMAKE:-} \
   >"$OUT/configure.log" 2>&1 &&
   cmake --build build-band -j "$(nproc)" --target bench >"$OUT/build.log" 2>&1 ||
   {

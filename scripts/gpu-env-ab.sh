@@ -25,8 +25,8 @@ if [ $# -eq 0 ]; then
     --min-time 0.05 --repeats 3
 fi
 B=build-cuda-envab
-if ! { cmake -S . -B $B "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 \
-  -DDGRID_CUDA_PARTS_2D="$(nproc)" -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_RESOURCE_USAGE=ON \
+if ! { cmake -S . -B $B "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
+  -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_RESOURCE_USAGE=ON \
   >"$LOG/configure.log" 2>&1 && cmake --build $B -j "$(nproc)" >"$LOG/build.log" 2>&1; }; then
   echo "gpu-env-ab: the build failed:" >&2
   grep -h -E "error|Error" "$LOG/build.log" "$LOG/configure.log" | head -n 20 >&2

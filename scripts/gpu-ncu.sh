@@ -24,7 +24,7 @@ left() { echo $((BUDGET - $(date +%s) + T0)); }
 . scripts/gpu-deps.sh
 B=build-ncu
 timeout 90 cmake -S . -B $B "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_FORTRAN_REFERENCE=OFF \
-  -DDGRID_MODELS='advection;sphere_advection;advection_diffusion' -DDGRID_CUDA_DIMS=2 \
+  -DDGRID_MODELS='advection;sphere_advection;advection_diffusion' \
   >"$OUT/configure.log" 2>&1 || {
   tail -20 "$OUT/configure.log"
   exit 1

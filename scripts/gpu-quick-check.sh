@@ -48,8 +48,7 @@ cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF "-DDGRID_MODELS=advection;sphere_adve
 (cmake -S . -B build-omp-q "${cmake_args[@]}" &&
   cmake --build build-omp-q -j "$JOBS" --target advect bench compare) >"$OUT/build-omp.log" 2>&1 &
 omp=$!
-step configure-cuda 60 cmake -S . -B build-cuda-q "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
-  -DDGRID_CUDA_DIMS=2
+step configure-cuda 60 cmake -S . -B build-cuda-q "${cmake_args[@]}" -DDGRID_BACKEND=cuda
 step build-cuda "${QUICK_BUILD_S:-480}" cmake --build build-cuda-q -j "$JOBS" --target advect bench poisson \
   test_solvers_lane || tail -20 "$OUT/build-cuda.log"
 wait $omp || note "build-omp: FAIL"

@@ -25,7 +25,7 @@ for step in "$@"; do
     cmake -S . -B build-omp-s "${cmake_args[@]}" -DDGRID_MODELS=advection >"$OUT/cfg-omp.log" 2>&1 &&
       cmake --build build-omp-s -j "$JOBS" --target advect poisson compare >"$OUT/build-omp.log" 2>&1 ||
       { echo "OpenMP build failed"; tail -20 "$OUT/build-omp.log"; rc=1; }
-    cmake -S . -B build-cuda-s "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 -DDGRID_CUDA_PARTS_2D=${GPU_PARTS:-16} \
+    cmake -S . -B build-cuda-s "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
       '-DDGRID_MODELS=advection;advection_diffusion' -DDGRID_OMP_ADVECT="$PWD/build-omp-s/apps/advect" \
       >"$OUT/cfg-cuda.log" 2>&1 &&
       cmake --build build-cuda-s -j "$JOBS" >"$OUT/build-cuda.log" 2>&1 ||

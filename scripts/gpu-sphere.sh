@@ -37,7 +37,7 @@ build)
   cmake -S . -B build-omp "${cmake_args[@]}" -DDGRID_FORTRAN_REFERENCE=OFF \
     >"$OUT/configure-omp.log" 2>&1 || tail -20 "$OUT/configure-omp.log"
   cmake -S . -B build-cuda "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_FORTRAN_REFERENCE=OFF \
-    -DDGRID_CUDA_PARTS_2D=8 -DDGRID_CUDA_PARTS_3D=16 -DDGRID_OMP_ADVECT="$ROOT/build-omp/apps/advect" \
+    -DDGRID_OMP_ADVECT="$ROOT/build-omp/apps/advect" \
     >"$OUT/configure-cuda.log" 2>&1 || tail -20 "$OUT/configure-cuda.log"
   pids=()
   cmake --build build-omp -j 5 >"$OUT/build-omp.log" 2>&1 &
@@ -50,8 +50,8 @@ build)
       cmake --build build-omp -j 2 --target bench >"$OUT/base-build-omp.log" 2>&1) &
     pids+=($!)
     (cd "$base" && cmake -S . -B build-cuda "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
-      -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_MODELS=advection -DDGRID_CUDA_PARTS_2D=8 \
-      -DDGRID_CUDA_PARTS_3D=16 >"$OUT/base-configure-cuda.log" 2>&1 &&
+      -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_MODELS=advection \
+      >"$OUT/base-configure-cuda.log" 2>&1 &&
       cmake --build build-cuda -j 3 --target bench >"$OUT/base-build-cuda.log" 2>&1) &
     pids+=($!)
   fi

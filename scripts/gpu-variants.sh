@@ -29,8 +29,8 @@ for v in "${variants[@]}"; do
   name=${v%%=*}
   args=${v#*=}
   # shellcheck disable=SC2086
-  (cmake -S . -B "build-var-$name" "${cmake_args[@]}" -DDGRID_BACKEND=cuda -DDGRID_CUDA_DIMS=2 \
-    -DDGRID_CUDA_PARTS_2D="$jobs" -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_RESOURCE_USAGE=ON \
+  (cmake -S . -B "build-var-$name" "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
+    -DDGRID_FORTRAN_REFERENCE=OFF -DDGRID_CUDA_RESOURCE_USAGE=ON \
     $args >"$LOG/configure-$name.log" 2>&1 &&
     cmake --build "build-var-$name" -j "$jobs" --target bench >"$LOG/build-$name.log" 2>&1) &
   pids+=($!)

@@ -28,7 +28,10 @@ static struct {
 } slots[DG_OMP_SLOTS];
 static int nslots;
 
-static int be_init(void) { return 0; }
+static int be_init(int device) {
+  if (device != 0) return dg_error(DG_ERR_ARG, "omp backend: no device %d (the CPU is 0)", device);
+  return 0;
+}
 
 static int be_model_slot(const char *header, int *slot) {
   for (int i = 0; i < nslots; ++i)
@@ -247,8 +250,6 @@ static const dg_backend_ops ops = {
     .model_slot = be_model_slot,
     .prepare = be_prepare,
     .jit_verbose = dg_jit_set_verbose,
-    .load_model = dg_jit_load_model,
-    .cache = dg_jit_cache,
     .alloc = be_alloc,
     .free = be_free,
     .to_device = be_copy,
@@ -267,4 +268,4 @@ static const dg_backend_ops ops = {
     .parallelism = be_parallelism,
 };
 
-const dg_backend_ops *dg_backend(void) { return &ops; }
+const dg_backend_ops *dg_backend_omp_ops(void) { return &ops; }

@@ -462,7 +462,7 @@ config)
            "--model advection_diffusion --nu 0.05" \
            "--dim 3 --beta 1,-0.5,0.25 --map band --degree-min 1" "--map-file ok.map --cells 3x2" \
            "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1" \
-           "--model-file tilted.h --beta 0.5,2"; do
+           "--model-file tilted.h --beta 0.5,2" "--backend omp --degree 1"; do
     sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/' \
       "$(dirname "$DG_APP_C")/../models/advection.h" > tilted.h
     printf '1 2 3\n3 2 1\n' > ok.map
@@ -724,7 +724,7 @@ EOF
   same_coeffs "restart" cli.h5 re.h5
   run --restart cli_000002.h5 --output re2.h5 --bc outflow
   want_rc 2 "restart --bc outflow"
-  want_err "restart --bc outflow" "advect: restart cli_000002.h5: bc is 'inflow,outflow,inflow,outflow' in the file, 'outflow' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)"
+  want_err "restart --bc outflow" "advect: restart cli_000002.h5: bc is 'inflow,outflow,inflow,outflow' in the file, 'outflow' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)"
   ;;
 
 restart_refuse)
@@ -736,7 +736,7 @@ restart_refuse)
   printf 'velocity = const\n' > vel.cfg
   printf '[physics]\nomega = 2\n' > omega.cfg
   before=$(listing)
-  W="(a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)"
+  W="(a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)"
   while IFS='|' read -r args msg; do
     [ -z "$args" ] && continue
     # shellcheck disable=SC2086
@@ -859,20 +859,20 @@ restart_mismatch)
     [ -s "$DIR/out" ] && bad "$args: wrote to stdout: $(cat "$DIR/out")"
     [ "$(listing)" = "$before" ] || bad "$args: files changed: $(listing)"
   done << 'EOF'
---cells 6x5 --dt 0.01 --restart r4.h5|advect: restart r4.h5: cells is '6x4' in the file, '6x5' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 5x4 --dt 0.01 --restart r4.h5|advect: restart r4.h5: cells is '6x4' in the file, '5x4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --box 0,2,0,1 --restart r4.h5|advect: restart r4.h5: box is '0,1,0,1' in the file, '0,2,0,1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --box 0,1,-1,1 --restart r4.h5|advect: restart r4.h5: box is '0,1,0,1' in the file, '0,1,-1,1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---dim 3 --cells 6x4x2 --dt 0.01 --restart r4.h5|advect: restart r4.h5: dim is '2' in the file, '3' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: cells is '6x4x2' in the file, '6x4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---dim 2 --cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: dim is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --velocity rotation --restart r4.h5|advect: restart r4.h5: velocity is 'const' in the file, 'rotation' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --q 4 --restart r4.h5|advect: restart r4.h5: q is '3' in the file, '4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --map band --degree-min 1 --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --map band --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.01 --map random --degree-min 0 --seed 4 --restart rmap.h5|advect: restart rmap.h5: degree is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --dt 0.02 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, '0.02' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
---cells 6x4 --cfl 0.3 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, this run has cfl '0.3' instead (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose)
+--cells 6x5 --dt 0.01 --restart r4.h5|advect: restart r4.h5: cells is '6x4' in the file, '6x5' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 5x4 --dt 0.01 --restart r4.h5|advect: restart r4.h5: cells is '6x4' in the file, '5x4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --box 0,2,0,1 --restart r4.h5|advect: restart r4.h5: box is '0,1,0,1' in the file, '0,2,0,1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --box 0,1,-1,1 --restart r4.h5|advect: restart r4.h5: box is '0,1,0,1' in the file, '0,1,-1,1' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--dim 3 --cells 6x4x2 --dt 0.01 --restart r4.h5|advect: restart r4.h5: dim is '2' in the file, '3' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: cells is '6x4x2' in the file, '6x4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--dim 2 --cells 6x4 --dt 0.01 --restart r3d.h5|advect: restart r3d.h5: dim is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --velocity rotation --restart r4.h5|advect: restart r4.h5: velocity is 'const' in the file, 'rotation' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --q 4 --restart r4.h5|advect: restart r4.h5: q is '3' in the file, '4' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --map band --degree-min 1 --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --map band --restart r4.h5|advect: restart r4.h5: map is 'uniform' in the file, 'band' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.01 --map random --degree-min 0 --seed 4 --restart rmap.h5|advect: restart rmap.h5: degree is '3' in the file, '2' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --dt 0.02 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, '0.02' in this run (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
+--cells 6x4 --cfl 0.3 --restart r4.h5|advect: restart r4.h5: dt is '0.01' in the file, this run has cfl '0.3' instead (a restart changes only t-end, steps, output, output-every, text-output, view-samples, progress-every, history, quiet, verbose, backend)
 --cells 6x4 --dt 0.01 --steps 3 --restart r4.h5|advect: option --steps given twice
 --cells 6x4 --dt 0.01 --restart nope.h5|advect: restart: nope.h5: cannot open: No such file or directory
 --cells 6x4 --dt 0.01 --restart trunc.h5|advect: restart: trunc.h5: size mismatch: the checksum block covers * bytes after the user block, the file has * (truncated or appended to)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # consistency.sh - the CUDA backend against the OpenMP backend.
 #
-# Runs the same advect configurations with two advect executables (a build
-# has one backend) and compares their final modal coefficients with
+# Runs the same advect configurations on both backends (--backend cuda and
+# --backend omp; a CUDA build has both, so --cuda and --omp may name the same
+# executable) and compares their final modal coefficients with
 # `compare --tol TOL` (relative L2 norm of the difference; DESIGN.md: never
 # bit for bit, 1e-12 relative).  Configurations: uniform degrees 0..7, a
 # band map 1..7, a random map 0..7 (degree jumps between neighbours), one
@@ -64,7 +65,7 @@ run() {
   for b in cuda omp; do
     exe=$cuda
     [ "$b" = omp ] && exe=$omp
-    if ! "$exe" "$@" --quiet --output "$work/$name.$b.h5" --text-output "$work/$name.$b.txt" \
+    if ! "$exe" "$@" --backend "$b" --quiet --output "$work/$name.$b.h5" --text-output "$work/$name.$b.txt" \
       >"$work/$name.$b.log" 2>&1; then
       echo "FAIL $name: $b advect failed: $(tail -n 1 "$work/$name.$b.log")" | tee -a "$summary"
       err=$((err + 1))

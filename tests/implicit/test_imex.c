@@ -56,7 +56,7 @@ static void problem_create_dim(problem *p, int dim, int n, int r, const char *be
   OK(dg_model_set(p->model, "beta", beta));
   OK(dg_model_set(p->model, "wave", wave));
   OK(dg_model_finish_grid(p->model, &p->grid));
-  OK(dg_disc_create(&p->disc, &p->grid, p->map, 0, p->model));
+  OK(dg_disc_create(&p->disc, dg_test_backend(), &p->grid, p->map, 0, p->model));
   OK(dg_field_create(&p->u, p->disc));
   OK(dg_project_solution(p->disc, p->u, 0));
   p->nu = nu;

@@ -54,7 +54,7 @@ static void problem_create(problem *p, int n, int r, double nu) {
   snprintf(buf, sizeof buf, "%.17g", nu);
   OK(dg_model_set(p->model, "nu", buf));
   OK(dg_model_finish_grid(p->model, &p->grid));
-  OK(dg_disc_create(&p->disc, &p->grid, p->map, 0, p->model));
+  OK(dg_disc_create(&p->disc, dg_test_backend(), &p->grid, p->map, 0, p->model));
   OK(dg_field_create(&p->u, p->disc));
   OK(dg_project_solution(p->disc, p->u, 0));
   p->nu = nu;

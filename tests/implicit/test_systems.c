@@ -45,7 +45,7 @@ static void problem_create(problem *p, int n, int r) {
   OK(dg_degree_map_create_uniform(&p->map, &p->grid, r));
   OK(dg_model_create(&p->model, "acoustics"));
   OK(dg_model_finish_grid(p->model, &p->grid));
-  OK(dg_disc_create(&p->disc, &p->grid, p->map, 0, p->model));
+  OK(dg_disc_create(&p->disc, dg_test_backend(), &p->grid, p->map, 0, p->model));
   OK(dg_field_create(&p->u, p->disc));
   OK(dg_project_solution(p->disc, p->u, 0));
   p->n = dg_disc_compact_len(p->disc);
@@ -210,7 +210,7 @@ static void case_bad(void) {
   OK(dg_model_create(&p.model, "acoustics"));
   OK(dg_model_set(p.model, "shape", "standing"));
   OK(dg_model_finish_grid(p.model, &p.grid));
-  OK(dg_disc_create(&p.disc, &p.grid, p.map, 0, p.model));
+  OK(dg_disc_create(&p.disc, dg_test_backend(), &p.grid, p.map, 0, p.model));
   dg_im_opts o = dg_im_default_opts();
   dg_im *im = NULL;
   const int rc = dg_im_create(&im, p.disc, DG_IM_SDIRK2, &o);

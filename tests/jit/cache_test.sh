@@ -107,3 +107,21 @@ grep -q "broken.h:$line:[0-9]*: error:" "$work/m.err" || fail "no file:line of t
 grep -q "^advect: compiling host broken failed (.*): .*broken.h:$line:" "$work/m.err" ||
   fail "no one-line message: $(cat "$work/m.err")"
 echo "a compile error in a model file: broken.h:$line shown, exit 2"
+
+# 8. a modeller's header split in two: the part it includes joins the key
+sed -e 's/dg_model_advection\b/dg_model_split/; s/"advection",/"split",/' \
+  -e '0,/#include "dg_lane.h"/s//#include "dg_lane.h"\n#include "split_part.h"/' \
+  "$src/models/advection.h" >"$work/m/split.h"
+grep -q '#include "split_part.h"' "$work/m/split.h" || fail "the split header includes no part"
+echo "/* part, first version */" >"$work/m/split_part.h"
+split_run() {
+  "$advect" --model-file "$work/m/split.h" --cells 8x8 --degree 1 --t-end 0.1 --quiet --verbose \
+    --output "$work/sp.h5" >/dev/null 2>"$work/sp$1.err" || fail "split.h run $1: $(tail -n 1 "$work/sp$1.err")"
+}
+split_run 1
+split_run 2
+[ "$(count "compiled" "$work/sp2.err")" = 0 ] || fail "an unchanged split header compiled again"
+echo "/* part, second version */" >"$work/m/split_part.h"
+split_run 3
+[ "$(count "compiled" "$work/sp3.err")" -gt 0 ] || fail "a changed included part did not recompile"
+echo "a header's included part: unchanged, nothing compiled; changed, compiled again"

@@ -2,6 +2,7 @@
 #ifndef DG_TEST_H
 #define DG_TEST_H
 
+#include "dg_backends.h"
 #include "dg_error.h"
 
 #include <math.h>
@@ -23,6 +24,21 @@ static inline double test_rel_l2(const double *a, const double *b, long n) {
     den += a[i] * a[i];
   }
   return sqrt(num / (den > 0 ? den : 1));
+}
+
+/* The backend a test runs on: DGRID_BACKEND, else the build's default
+ * (dg_backend_create with NULL); made once, released at exit. */
+static dg_backend *dg_test_be_;
+static inline void dg_test_backend_free(void) { dg_backend_destroy(&dg_test_be_); }
+static inline const dg_backend *dg_test_backend(void) {
+  if (!dg_test_be_) {
+    if (dg_backend_create(&dg_test_be_, NULL)) {
+      printf("FAIL: no backend: %s\n", dg_error_message());
+      exit(1);
+    }
+    atexit(dg_test_backend_free);
+  }
+  return dg_test_be_;
 }
 
 #define CHECK(cond, ...)                                                                           \

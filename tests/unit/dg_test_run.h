@@ -104,7 +104,7 @@ static inline int test_run(const test_case *c, test_result *res, dg_disc **out_d
     m = own;
   }
   dg_model *model = test_model(c);
-  OK(dg_disc_create(&d, &g, m, c->q, model));
+  OK(dg_disc_create(&d, dg_test_backend(), &g, m, c->q, model));
   dg_model_destroy(&model);
   OK(dg_field_create(&u, d));
   OK(dg_project_solution(d, u, 0.0));

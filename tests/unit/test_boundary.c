@@ -68,7 +68,7 @@ static double run_error(const dg_grid *g, const dg_degree_map *map, const dg_mod
   dg_disc *d;
   dg_field *u;
   dg_ts *ts;
-  OK(dg_disc_create(&d, g, map, 0, m));
+  OK(dg_disc_create(&d, dg_test_backend(), g, map, 0, m));
   OK(dg_field_create(&u, d));
   OK(dg_project_solution(d, u, 0.0));
   OK(dg_ts_create(&ts, d, DG_TS_RK4));
@@ -182,7 +182,7 @@ static void case_balance(void) {
     dg_disc *d;
     dg_field *u;
     dg_ts *ts;
-    OK(dg_disc_create(&d, &g, map, 0, m));
+    OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
     const dg_model *dm = dg_disc_model(d);
     OK(dg_field_create(&u, d));
     OK(dg_project_solution(d, u, 0.0));
@@ -267,7 +267,7 @@ static void case_walls(void) {
     dg_disc *d;
     dg_field *u;
     dg_ts *ts;
-    OK(dg_disc_create(&d, &g, map, 0, m));
+    OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
     OK(dg_field_create(&u, d));
     OK(dg_project(d, u, pulse, NULL));
     OK(dg_ts_create(&ts, d, DG_TS_SSPRK3));
@@ -314,7 +314,7 @@ static void refused(const char *name, const int bc[6], const char *env, const ch
   OK(dg_model_create(&m, name));
   if (env) setenv(env, value, 1);
   dg_disc *d = NULL;
-  const int rc = dg_disc_create(&d, &g, map, 0, m);
+  const int rc = dg_disc_create(&d, dg_test_backend(), &g, map, 0, m);
   if (env) unsetenv(env);
   CHECK(rc != 0 && !strcmp(dg_error_message(), msg), "%s: got rc %d '%s', expected '%s'", name, rc,
         rc ? dg_error_message() : "", msg);
@@ -354,7 +354,7 @@ static void case_refuse(void) {
   OK(dg_grid_set_bc(&g, inout));
   OK(dg_degree_map_create_uniform(&map, &g, 3));
   OK(dg_model_create(&m, "advection"));
-  OK(dg_disc_create(&d, &g, map, 0, m));
+  OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
   char buf[1024];
   dg_disc_describe(d, buf, sizeof buf);
   CHECK(!dg_disc_team(d) && !dg_disc_nbr_coeffs(d) && !dg_disc_own_q(d) &&

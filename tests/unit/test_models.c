@@ -75,7 +75,7 @@ static void run_model(const model_case *mc, model_result *res) {
   for (int i = 0; mc->params && mc->params[i]; i += 2)
     OK(dg_model_set(m, mc->params[i], mc->params[i + 1]));
   dg_disc *d;
-  OK(dg_disc_create(&d, &g, map, 0, m));
+  OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
   dg_model_destroy(&m);
   const int acoustics = !strcmp(mc->model, "acoustics");
   dg_field *u;
@@ -206,7 +206,7 @@ static void test_burgers(void) {
     OK(dg_model_set(m, "mean", "-0.3"));
     OK(dg_model_set(m, "amplitude", "0.6"));
     dg_disc *d;
-    OK(dg_disc_create(&d, &g, map, 0, m));
+    OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
     dg_model_destroy(&m);
     dg_field *u;
     OK(dg_field_create(&u, d));
@@ -329,7 +329,7 @@ static long aux_run(const char *model, const char *const *params, const dg_degre
   OK(dg_model_create(&m, model));
   for (int i = 0; params[i]; i += 2) OK(dg_model_set(m, params[i], params[i + 1]));
   dg_disc *d;
-  OK(dg_disc_create(&d, &g, map, 0, m));
+  OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
   dg_model_destroy(&m);
   if (fn) OK(dg_disc_set_aux(d, fn, NULL));
   dg_field *u;
@@ -432,7 +432,7 @@ static void test_aux(void) {
   dg_model *m;
   OK(dg_model_create(&m, "advection_field"));
   dg_disc *d = NULL;
-  const int rc = dg_disc_create(&d, &g, map, 0, m);
+  const int rc = dg_disc_create(&d, dg_test_backend(), &g, map, 0, m);
   printf("aux with DGRID_UPDATE=team: %s\n", rc ? dg_error_message() : "accepted");
   CHECK(rc != 0 && strstr(dg_error_message(), "auxiliary data"),
         "the team update must be refused for a model with auxiliary data");

@@ -64,7 +64,7 @@ int main(void) {
   /* the one-element update (own q would take the team: unit.own_q) */
   OK(setenv("DGRID_OWN_Q", "off", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "coeffs", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g, band, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "coeffs on a band map was accepted");
   char want[192];
   snprintf(want, sizeof want,
@@ -74,14 +74,14 @@ int main(void) {
   CHECK(band->rmin < band->rmax && strcmp(dg_error_message(), want) == 0, "message: %s",
         dg_error_message());
   OK(setenv("DGRID_NEIGHBOURS", "Coeffs", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g, uni, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "DGRID_NEIGHBOURS=Coeffs was accepted");
   CHECK(strcmp(dg_error_message(), "DGRID_NEIGHBOURS='Coeffs': expected traces, coeffs or auto") ==
             0,
         "message: %s", dg_error_message());
   /* auto: the backend's choice, and a band map at q < 5 uses traces on both backends */
   OK(setenv("DGRID_NEIGHBOURS", "auto", 1) ? DG_ERR_ARG : 0);
-  OK(dg_disc_create(&d, &g, band, 0, mp));
+  OK(dg_disc_create(&d, dg_test_backend(), &g, band, 0, mp));
   CHECK(dg_disc_nbr_coeffs(d) == 0, "auto on a band map: nbr_coeffs");
   dg_disc_destroy(&d);
   unsetenv("DGRID_NEIGHBOURS");

@@ -44,10 +44,11 @@ static int default_own(const dg_grid *g, const dg_degree_map *m, int q) {
     }
   /* the highest degree at q = r + 1 only where its update is not the team's
      (DGRID_UPDATE=auto here) */
-  const long min = dg_backend()->own_q_min;
+  const long min = dg_test_backend()->ops->own_q_min;
   long split = 0;
   for (int r = 0; min > 0 && r + 1 <= q; ++r)
-    if (own[r] >= min && (r + 1 < q || r + 1 < dg_backend()->team_qmin[0])) split += own[r];
+    if (own[r] >= min && (r + 1 < q || r + 1 < dg_test_backend()->ops->team_qmin[0]))
+      split += own[r];
   return split > 0 && 2 * split >= g->nelem; /* at least half of the elements */
 }
 
@@ -59,7 +60,7 @@ static double stage_flops(const test_case *c, const char *own) {
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", own);
   dg_disc *d;
-  OK(dg_disc_create(&d, &g, c->map, c->q, mp));
+  OK(dg_disc_create(&d, dg_test_backend(), &g, c->map, c->q, mp));
   dg_model_destroy(&mp);
   const double f = dg_disc_work(d, 0).flops;
   dg_disc_destroy(&d);
@@ -147,21 +148,21 @@ int main(void) {
                      "changes (DGRID_UPDATE=team on a 2D map with degree changes)";
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", "on");
-  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "own q with a rotating velocity was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
   dg_model_destroy(&mp);
   mp = test_velocity_model(DG_VELOCITY_CONSTANT);
-  CHECK(dg_disc_create(&d, &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "own q on a uniform map was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
   set("DGRID_UPDATE", "element");
-  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "own q with the element update was accepted");
   CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
   set("DGRID_UPDATE", "team");
   set("DGRID_OWN_Q", "On");
-  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "DGRID_OWN_Q=On was accepted");
   CHECK(strcmp(dg_error_message(), "DGRID_OWN_Q='On': expected off, on or auto") == 0,
         "message: %s", dg_error_message());
@@ -173,7 +174,7 @@ int main(void) {
   {
     dg_model *bm = NULL;
     OK(dg_model_create(&bm, "burgers"));
-    CHECK(dg_disc_create(&d, &g2, band, 0, bm) == DG_ERR_ARG && d == NULL,
+    CHECK(dg_disc_create(&d, dg_test_backend(), &g2, band, 0, bm) == DG_ERR_ARG && d == NULL,
           "own q with Burgers' nonlinear flux was accepted");
     CHECK(strcmp(dg_error_message(), need) == 0, "message: %s", dg_error_message());
     dg_model_destroy(&bm);

@@ -80,7 +80,7 @@ int main(void) {
       dg_model *mp;
       OK(dg_model_create(&mp, "advection"));
       dg_disc *d;
-      OK(dg_disc_create(&d, &g, m, 0, mp));
+      OK(dg_disc_create(&d, dg_test_backend(), &g, m, 0, mp));
       dg_model_destroy(&mp);
       dg_field *u;
       OK(dg_field_create(&u, d));

@@ -66,7 +66,7 @@ static void sphere_make_flow(sphere *s, int n, const char *map, int r, int q, co
   snprintf(buf, sizeof buf, "%.17g", alpha);
   OK(dg_model_set(s->model, "alpha", buf));
   OK(dg_model_set(s->model, "initial", initial));
-  OK(dg_disc_create(&s->d, &s->g, s->map, q, s->model));
+  OK(dg_disc_create(&s->d, dg_test_backend(), &s->g, s->map, q, s->model));
   OK(dg_field_create(&s->u, s->d));
   OK(dg_project_solution(s->d, s->u, 0.0));
 }

@@ -114,36 +114,36 @@ int main(void) {
   /* a band map: the team update, on coefficients and traces */
   OK(setenv("DGRID_UPDATE", "team", 1) ? DG_ERR_ARG : 0);
   unsetenv("DGRID_NEIGHBOURS");
-  OK(dg_disc_create(&d, &g2, band, 0, mp));
+  OK(dg_disc_create(&d, dg_test_backend(), &g2, band, 0, mp));
   CHECK(dg_disc_team(d) && dg_disc_nbr_coeffs(d) && dg_disc_nbr_traces(d),
         "band map, team: team %d coeffs %d traces %d", dg_disc_team(d), dg_disc_nbr_coeffs(d),
         dg_disc_nbr_traces(d));
   dg_disc_destroy(&d);
-  OK(dg_disc_create(&d, &g2, uni, 0, mp));
+  OK(dg_disc_create(&d, dg_test_backend(), &g2, uni, 0, mp));
   CHECK(dg_disc_team(d) && !dg_disc_nbr_traces(d), "uniform map, team: traces");
   dg_disc_destroy(&d);
   dg_model *mp3 = test_velocity_model_dim(DG_VELOCITY_CONSTANT, 3);
-  CHECK(dg_disc_create(&d, &g3, uni3, 0, mp3) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g3, uni3, 0, mp3) == DG_ERR_ARG && d == NULL,
         "team in 3D was accepted");
   dg_model_destroy(&mp3);
   CHECK(strcmp(dg_error_message(), "DGRID_UPDATE=team needs a 2D grid") == 0, "message: %s",
         dg_error_message());
   OK(setenv("DGRID_NEIGHBOURS", "traces", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "team on traces was accepted");
   CHECK(strcmp(dg_error_message(),
                "DGRID_UPDATE=team reads the neighbours' coefficients: it cannot run with "
                "DGRID_NEIGHBOURS=traces") == 0,
         "message: %s", dg_error_message());
   OK(setenv("DGRID_UPDATE", "Team", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, uni, 0, mp) == DG_ERR_ARG && d == NULL,
         "DGRID_UPDATE=Team was accepted");
   CHECK(strcmp(dg_error_message(), "DGRID_UPDATE='Team': expected element, team or auto") == 0,
         "message: %s", dg_error_message());
   /* the one-element update reads coefficients only on a uniform map */
   OK(setenv("DGRID_UPDATE", "element", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "coeffs", 1) ? DG_ERR_ARG : 0);
-  CHECK(dg_disc_create(&d, &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
+  CHECK(dg_disc_create(&d, dg_test_backend(), &g2, band, 0, mp) == DG_ERR_ARG && d == NULL,
         "element update on coefficients of a band map was accepted");
   char want[192];
   snprintf(want, sizeof want,
@@ -154,7 +154,7 @@ int main(void) {
   /* auto: never a team on traces, whatever the backend's choice */
   OK(setenv("DGRID_UPDATE", "auto", 1) ? DG_ERR_ARG : 0);
   OK(setenv("DGRID_NEIGHBOURS", "traces", 1) ? DG_ERR_ARG : 0);
-  OK(dg_disc_create(&d, &g2, uni, 0, mp));
+  OK(dg_disc_create(&d, dg_test_backend(), &g2, uni, 0, mp));
   CHECK(dg_disc_team(d) == 0, "auto on traces: team");
   dg_disc_destroy(&d);
   unsetenv("DGRID_NEIGHBOURS");

@@ -1,0 +1,299 @@
+/* dg_cuda_units.cu - the CUDA backend's model slots and kernel units: the
+ * stage kernels of a (model, dim, R, Q) are one unit of dg_cuda_stages.cuh
+ * that NVRTC compiles for the running device when a discretisation first
+ * needs it (dg_cuda_nvrtc.c), kept in the per-user kernel cache
+ * (dg_jit_load_blob) and loaded as a CUDA library; its kernels go into the
+ * slot's table, which dg_backend_cuda.cu launches from.  Units the cache
+ * lacks are compiled on several threads at once (NVRTC is thread-safe; the
+ * cache is driven from the calling thread only). */
+#include "dg_cuda_nvrtc.h"
+#include "dg_cuda_state.h"
+#include "dg_jit.h"
+
+#include <cuda_runtime.h>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace dg_cuda {
+
+int be_model_slot(const char *header, int *slot) {
+  for (int i = 0; i < st.nslots; ++i)
+    if (strcmp(st.slot[i].header, header) == 0) {
+      *slot = i;
+      return 0;
+    }
+  if (st.nslots == DG_CUDA_SLOTS)
+    return dg_error(DG_ERR_ARG, "cuda backend: more than %d models in one process", DG_CUDA_SLOTS);
+  const char *base = strrchr(header, '/');
+  base = base ? base + 1 : header;
+  const size_t len = strcspn(base, ".");
+  model_slot *m = &st.slot[st.nslots];
+  if (len == 0 || len >= sizeof m->name)
+    return dg_error(DG_ERR_ARG, "model header '%s': not NAME.h", header);
+  m->header = strdup(header);
+  m->t = (dg_cuda_table *)calloc(1, sizeof(dg_cuda_table));
+  if (!m->header || !m->t) {
+    free(m->header);
+    free(m->t);
+    m->header = NULL;
+    m->t = NULL;
+    return dg_error(DG_ERR_MEM, "cuda backend: out of memory");
+  }
+  memcpy(m->name, base, len);
+  m->name[len] = '\0';
+  *slot = st.nslots++;
+  return 0;
+}
+
+/* The host's flux variant of slot m's model (dg_cuda_x_flow.h): the
+ * build's for its own models, else compiled (or taken from the cache) by
+ * the kernel compiler from the header. */
+int slot_x_flow(model_slot *m, dg_cuda_x_flow_fn *out) {
+  if (!m->x_flow_known) {
+    for (int i = 0; i < dg_cuda_nx_flows && !m->x_flow_known; ++i)
+      if (strcmp(dg_cuda_x_flows[i].header, m->header) == 0) {
+        m->x_flow = *dg_cuda_x_flows[i].fn;
+        m->x_flow_known = 1;
+      }
+  }
+  if (!m->x_flow_known) {
+    const int user = m->header[0] == '/';
+    char src[4096 + 512], what[160];
+    snprintf(what, sizeof what, "cuda host flux variant of %s", m->name);
+    const int n = snprintf(src, sizeof src,
+                           "/* dgrid kernel: %s */\n#include \"%s\"\n#include \"dg_stage_args.h\"\n"
+                           "#include <string.h>\n__attribute__((visibility(\"default\"))) int "
+                           "dg_cuda_x_flow(const dg_stage_args *a);\n"
+                           "int dg_cuda_x_flow(const dg_stage_args *a) {\n  dg_model_params p;\n"
+                           "  memcpy(&p, &a->model, sizeof p);\n  return dg_model_x_flow(&p);\n}\n",
+                           what, m->header);
+    if (n < 0 || (size_t)n >= sizeof src)
+      return dg_error(DG_ERR_ARG, "model header '%s': path too long", m->header);
+    const dg_jit_unit u = {what, src, user ? m->header : NULL, user};
+    void *h = NULL;
+    DG_CALL(dg_jit_load(1, &u, &h));
+    *(void **)&m->x_flow = dlsym(h, "dg_cuda_x_flow");
+    m->x_flow_known = 1;
+  }
+  if (!m->x_flow)
+    return dg_error(DG_ERR_BACKEND,
+                    "cuda backend: model %s declares flux variants, but its "
+                    "dg_model_x_flow is not available on the host",
+                    m->name);
+  *out = m->x_flow;
+  return 0;
+}
+
+/* One unit prepare needs: its text and what NVRTC makes of it. */
+struct pending_unit {
+  char src[4096 + 512], what[160];
+  dg_jit_unit u;
+  dg_cuda_nvrtc_ctx ctx;
+  int missing; /* not in the cache */
+  void *built; /* compiled by a build thread */
+  size_t built_len;
+  int rc;         /* a build thread's status ... */
+  char msg[2048]; /* ... and message */
+};
+
+int verbose; /* jit_verbose */
+
+int unit_init(pending_unit *p, const model_slot *m, int dim, int r, int q) {
+  memset(p, 0, sizeof *p);
+  DG_CALL(dg_cuda_nvrtc_source(m->header, dim, r, q, p->src, sizeof p->src));
+  snprintf(p->what, sizeof p->what, "cuda %s %dD r=%d q=%d", m->name, dim, r, q);
+  p->u.what = p->what;
+  p->u.source = p->src;
+  p->u.user = m->header[0] == '/';
+  p->u.model_path = p->u.user ? m->header : NULL;
+  snprintf(p->ctx.arch, sizeof p->ctx.arch, "%s", st.arch);
+  p->ctx.dim = dim;
+  p->ctx.r = r;
+  p->ctx.q = q;
+  return 0;
+}
+
+/* dg_jit_build_fns: the first only notes that the cache lacks the unit,
+ * the second hands over what a build thread made. */
+int note_missing(void *ctx, const dg_jit_unit *u, void **bytes, size_t *len) {
+  ((pending_unit *)ctx)->missing = 1;
+  return dg_error(DG_ERR_BACKEND, "kernel %s: not in the cache", u->what);
+}
+int take_built(void *ctx, const dg_jit_unit *u, void **bytes, size_t *len) {
+  pending_unit *p = (pending_unit *)ctx;
+  if (!p->built) return dg_error(DG_ERR_BACKEND, "kernel %s: not built", u->what);
+  *bytes = p->built;
+  *len = p->built_len;
+  p->built = NULL;
+  return 0;
+}
+
+/* Build threads: NVRTC is thread-safe, the cache is not (dg_jit.c), so
+ * the threads only compile; prepare publishes. */
+struct build_pool {
+  pending_unit **units;
+  int n, next;
+};
+void *build_thread(void *arg) {
+  build_pool *pool = (build_pool *)arg;
+  for (int i; (i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED)) < pool->n;) {
+    pending_unit *p = pool->units[i];
+    p->rc = dg_cuda_nvrtc_build(&p->ctx, &p->u, &p->built, &p->built_len);
+    if (p->rc) snprintf(p->msg, sizeof p->msg, "%s", dg_error_message()); /* thread-local */
+  }
+  return NULL;
+}
+
+/* Compile the n units on up to as many threads as there are processors. */
+int build_all(pending_unit **units, int n) {
+  build_pool pool = {units, n, 0};
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  int nt = (int)(ncpu < 1 ? 1 : ncpu > 16 ? 16 : ncpu);
+  if (nt > n) nt = n;
+  pthread_t th[16];
+  int started = 0;
+  for (; started < nt - 1; ++started)
+    if (pthread_create(&th[started], NULL, build_thread, &pool)) break;
+  build_thread(&pool); /* this thread too */
+  for (int i = 0; i < started; ++i) pthread_join(th[i], NULL);
+  for (int i = 0; i < n; ++i)
+    if (units[i]->rc) return dg_error(units[i]->rc, "%s", units[i]->msg);
+  return 0;
+}
+
+/* Load a unit's kernels (its bytes: dg_cuda_nvrtc.h) into slot m's table. */
+int install_unit(model_slot *m, const pending_unit *p, void *bytes, size_t len) {
+  const int dim = p->ctx.dim, r = p->ctx.r, q = p->ctx.q;
+  dg_cuda_unit unit;
+  int rc = dg_cuda_unit_parse(bytes, len, &unit);
+  dg_cuda_x_flow_fn xf = NULL;
+  if (!rc && unit.flows > 0) rc = slot_x_flow(m, &xf);
+  static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
+  char *names = NULL;
+  cudaLibrary_t lib = NULL;
+  dg_cuda_kernel k[DG_CUDA_KINDS];
+  memset(k, 0, sizeof k);
+  if (!rc && !(names = (char *)malloc(DG_CUDA_KINDS * 96)))
+    rc = dg_error(DG_ERR_MEM, "cuda backend: out of memory");
+  cudaError_t e = cudaSuccess;
+  if (!rc &&
+      (e = cudaLibraryLoadData(&lib, unit.cubin, NULL, NULL, 0, NULL, NULL, 0)) != cudaSuccess)
+    rc = cuda_fail(e, "cudaLibraryLoadData", p->what);
+  for (int i = 0; i < DG_CUDA_KINDS && !rc; ++i) {
+    if (!unit.name[i]) continue;
+    cudaKernel_t kern;
+    if ((e = cudaLibraryGetKernel(&kern, lib, unit.name[i])) != cudaSuccess) {
+      rc = cuda_fail(e, "cudaLibraryGetKernel", unit.name[i]);
+      break;
+    }
+    k[i].fn = (const void *)kern;
+    k[i].name = names + 96 * i;
+    snprintf(names + 96 * i, 96, "%s %dD r=%d q=%d", kind_name[i], dim, r, q);
+    if ((i >= 3 && i <= 5) || i >= 12) { /* the team kinds */
+      k[i].team = unit.team;
+      k[i].smem = unit.smem;
+    }
+    if (i >= 1 && i <= 4) k[i].x_flow = xf; /* picks the copies 8..15 on the sphere */
+  }
+  if (!rc && !k[1].fn)
+    rc = dg_error(DG_ERR_BACKEND, "cuda backend: %s has no update kernel", p->what);
+  if (rc) {
+    if (lib) cudaLibraryUnload(lib);
+    free(names);
+    free(bytes);
+    return rc;
+  }
+  /* the library may read the CUBIN later (lazy loading): bytes stay */
+  memcpy((*m->t)[dim - 2][r][q], k, sizeof k);
+  return 0;
+}
+
+/* Load the kernels of the (r, q) pairs of slot m that are not loaded yet:
+ * from the cache, else compiled by NVRTC now, several units at once. */
+int load_units(model_slot *m, int dim, int n, const int (*rq)[2]) {
+  pending_unit *all = (pending_unit *)calloc((size_t)(n ? n : 1), sizeof *all);
+  pending_unit **miss = (pending_unit **)calloc((size_t)(n ? n : 1), sizeof *miss);
+  void **bytes = (void **)calloc((size_t)(n ? n : 1), sizeof *bytes);
+  size_t *len = (size_t *)calloc((size_t)(n ? n : 1), sizeof *len);
+  int rc = 0, np = 0, nmiss = 0;
+  if (!all || !miss || !bytes || !len) {
+    rc = dg_error(DG_ERR_MEM, "cuda backend: out of memory");
+    goto out;
+  }
+  for (int i = 0; i < n && !rc; ++i) {
+    const int r = rq[i][0], q = rq[i][1];
+    int dup = (*m->t)[dim - 2][r][q][1].fn != NULL;
+    for (int k = 0; k < np; ++k) dup |= all[k].ctx.r == r && all[k].ctx.q == q;
+    if (!dup) rc = unit_init(&all[np++], m, dim, r, q);
+  }
+  /* from the cache, noting what it lacks; a single missing unit is
+     compiled right away (then the cache records its time) */
+  for (int i = 0; i < np && !rc; ++i) {
+    rc = dg_jit_load_blob(&all[i].u, st.tool, np == 1 ? dg_cuda_nvrtc_build : note_missing,
+                          np == 1 ? (void *)&all[i].ctx : (void *)&all[i], &bytes[i], &len[i]);
+    if (rc && all[i].missing) {
+      rc = 0;
+      dg_error_clear();
+      miss[nmiss++] = &all[i];
+    }
+  }
+  if (!rc && nmiss) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = build_all(miss, nmiss);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!rc && verbose)
+      fprintf(stderr, "dgrid: compiled %d kernel units at once (NVRTC) in %.2f s\n", nmiss,
+              (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    /* publish; where another process did first, its entry comes back */
+    for (int i = 0; i < np && !rc; ++i)
+      if (all[i].missing)
+        rc = dg_jit_load_blob(&all[i].u, st.tool, take_built, &all[i], &bytes[i], &len[i]);
+  }
+  for (int i = 0; i < np && !rc; ++i) {
+    rc = install_unit(m, &all[i], bytes[i], len[i]);
+    bytes[i] = NULL; /* kept or freed there */
+  }
+out:
+  for (int i = 0; all && bytes && i < np; ++i) {
+    free(bytes[i]);
+    free(all[i].built);
+  }
+  free(all);
+  free(miss);
+  free(bytes);
+  free(len);
+  return rc;
+}
+
+/* Load (compile where the cache lacks them) the kernels of (r[i], q[i]). */
+int be_prepare(int slot, int dim, int n, const int (*rq)[2]) {
+  DG_CALL(be_init());
+  if (slot < 0 || slot >= st.nslots || dim < 2 || dim > 3 || n < 0)
+    return dg_error(DG_ERR_ARG, "cuda backend: no model slot %d or dimension %d", slot, dim);
+  for (int i = 0; i < n; ++i)
+    if (rq[i][0] < 0 || rq[i][0] > DG_MAX_DEGREE || rq[i][1] <= rq[i][0] || rq[i][1] > DG_MAX_Q)
+      return dg_error(DG_ERR_ARG, "cuda backend: no stages for degree %d with %d points", rq[i][0],
+                      rq[i][1]);
+  return load_units(&st.slot[slot], dim, n, rq);
+}
+
+void be_jit_verbose(int on) {
+  verbose = on;
+  dg_jit_set_verbose(on);
+}
+
+int be_available(int model, int dim, int r, int q) {
+  if (model < 0 || model >= st.nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
+      q <= r || q > DG_MAX_Q)
+    return 0;
+  return (*st.slot[model].t)[dim - 2][r][q][1].fn != NULL;
+}
+
+} // namespace dg_cuda

@@ -1,0 +1,151 @@
+/* dg_backends.c - backend objects from resource strings, the backends this
+ * build has, and what programs reach the kernel compiler for
+ * (dg_backends.h; docs/ARCHITECTURE.md, "One backend layer"). */
+#include "dg_backends.h"
+
+#include "dg_backend.h"
+#include "dg_error.h"
+#include "dg_escape.h"
+#include "dg_jit.h"
+#include "dg_model_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each backend's table (backends/omp, backends/cuda). */
+const dg_backend_ops *dg_backend_omp_ops(void);
+#ifdef DG_HAVE_CUDA
+const dg_backend_ops *dg_backend_cuda_ops(void);
+#endif
+
+const char *dg_backend_default(void) {
+#ifdef DG_HAVE_CUDA
+  return "cuda";
+#else
+  return "omp";
+#endif
+}
+
+const char *dg_backend_list(void) {
+#ifdef DG_HAVE_CUDA
+  return "omp, cuda";
+#else
+  return "omp";
+#endif
+}
+
+#ifdef DG_HAVE_CUDA
+/* "N" as a device index 0..999; -1 otherwise. */
+static int device_index(const char *s) {
+  if (!s || !*s || strlen(s) > 3) return -1;
+  int v = 0;
+  for (; *s; ++s) {
+    if (*s < '0' || *s > '9') return -1;
+    v = 10 * v + (*s - '0');
+  }
+  return v;
+}
+#endif
+
+int dg_backend_create(dg_backend **out, const char *resource) {
+  if (!out) return dg_error(DG_ERR_ARG, "dg_backend_create: NULL handle");
+  *out = NULL;
+  const char *from = "backend '%s'";
+  if (!resource || !*resource) {
+    const char *env = getenv("DGRID_BACKEND");
+    resource = env && *env ? env : dg_backend_default();
+    if (env && *env) from = "DGRID_BACKEND='%s'";
+  }
+  char esc[80], what[120];
+  dg_escape(esc, sizeof esc, resource);
+  snprintf(what, sizeof what, from, esc);
+  const dg_backend_ops *ops = NULL;
+  int device = 0;
+  if (strcmp(resource, "omp") == 0) {
+    ops = dg_backend_omp_ops();
+  } else if (strncmp(resource, "cuda", 4) == 0 && (resource[4] == '\0' || resource[4] == ':')) {
+#ifdef DG_HAVE_CUDA
+    if (resource[4] == ':') {
+      device = device_index(resource + 5);
+      if (device < 0)
+        return dg_error(DG_ERR_ARG, "%s: the device is not a number (cuda:0, cuda:1, ...)", what);
+    } else {
+      const char *env = getenv("DGRID_CUDA_DEVICE");
+      if (env && *env && (device = device_index(env)) < 0) {
+        char e2[80];
+        return dg_error(DG_ERR_ARG, "DGRID_CUDA_DEVICE='%s' is not a device number",
+                        dg_escape(e2, sizeof e2, env));
+      }
+    }
+    ops = dg_backend_cuda_ops();
+#else
+    return dg_error(DG_ERR_ARG,
+                    "%s: this dgrid was built without CUDA (backends: %s; build with "
+                    "-DDGRID_BACKEND=cuda)",
+                    what, dg_backend_list());
+#endif
+  } else {
+    return dg_error(DG_ERR_ARG, "%s: not a backend of this build (%s%s)", what, dg_backend_list(),
+#ifdef DG_HAVE_CUDA
+                    ", cuda:N"
+#else
+                    ""
+#endif
+    );
+  }
+  DG_CALL(ops->init(device));
+  dg_backend *be = calloc(1, sizeof *be);
+  if (!be) return dg_error(DG_ERR_MEM, "out of memory");
+  be->ops = ops;
+  be->device = device;
+  if (strcmp(ops->name, "cuda") == 0)
+    snprintf(be->resource, sizeof be->resource, "cuda:%d", device);
+  else
+    snprintf(be->resource, sizeof be->resource, "%s", ops->name);
+  *out = be;
+  return 0;
+}
+
+void dg_backend_destroy(dg_backend **be) {
+  if (!be || !*be) return;
+  free(*be);
+  *be = NULL;
+}
+
+const char *dg_backend_name(const dg_backend *be) { return be ? be->ops->name : "(none)"; }
+const char *dg_backend_resource(const dg_backend *be) { return be ? be->resource : "(none)"; }
+
+void dg_backend_verbose(int on) {
+  dg_backend_omp_ops()->jit_verbose(on);
+#ifdef DG_HAVE_CUDA
+  dg_backend_cuda_ops()->jit_verbose(on);
+#endif
+}
+
+int dg_backend_cache(const char *what) { return dg_jit_cache(what); }
+
+int dg_model_load(dg_model **out, const char *path) {
+  if (!out) return dg_error(DG_ERR_ARG, "dg_model_load: NULL handle");
+  *out = NULL;
+  if (!path || !*path) return dg_error(DG_ERR_ARG, "option --model-file: empty path");
+  char esc[320];
+  char *abs = realpath(path, NULL);
+  if (!abs)
+    return dg_error(DG_ERR_IO, "option --model-file: cannot open '%s' (%s)",
+                    dg_escape(esc, sizeof esc, path), strerror(errno));
+  FILE *f = fopen(abs, "r");
+  if (!f) {
+    int e = errno;
+    free(abs);
+    return dg_error(DG_ERR_IO, "option --model-file: cannot read '%s' (%s)",
+                    dg_escape(esc, sizeof esc, path), strerror(e));
+  }
+  fclose(f);
+  const void *desc = NULL;
+  int rc = dg_jit_load_model(abs, &desc);
+  if (!rc) rc = dg_model_from_desc(out, (const dg_model_desc *)desc, abs);
+  free(abs);
+  return rc;
+}

@@ -1,0 +1,51 @@
+/* dg_backends.h - the backend layer's entry points for programs: a backend
+ * object made from a resource string (docs/ARCHITECTURE.md, "One backend
+ * layer"), a modeller's header loaded by the kernel compiler, and the
+ * kernel cache.  Installed with the API (dgrid.h includes it). */
+#ifndef DG_BACKENDS_H
+#define DG_BACKENDS_H
+
+#include "dg_model.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dg_backend dg_backend;
+
+/* A backend for `resource`: "omp" (OpenMP threads on this CPU), "cuda" (the
+ * first GPU, or DGRID_CUDA_DEVICE) or "cuda:N" (GPU N); NULL or "" takes
+ * DGRID_BACKEND from the environment, else the build's default
+ * (dg_backend_default).  The backend is made ready now: a GPU that is not
+ * there, or a backend this build lacks, is an error naming it.  One process
+ * drives one GPU; omp and cuda may be used side by side. */
+int dg_backend_create(dg_backend **be, const char *resource);
+void dg_backend_destroy(dg_backend **be);
+/* "omp" or "cuda", and the resource as it runs ("omp", "cuda:0"). */
+const char *dg_backend_name(const dg_backend *be);
+const char *dg_backend_resource(const dg_backend *be);
+/* The build's default backend ("omp", or "cuda" in a CUDA build), and the
+ * backends it has, as "omp" or "omp, cuda". */
+const char *dg_backend_default(void);
+const char *dg_backend_list(void);
+/* Say on stderr what the kernel compiler compiles or loads, and how long it
+ * takes (every backend of the process). */
+void dg_backend_verbose(int on);
+
+/* The model of a header outside the tree (NAME.h, models/README.md): its
+ * host part is compiled and loaded now, its stages when a discretisation
+ * needs them, by the kernel compiler (docs/ARCHITECTURE.md, "Kernels on
+ * demand"); dgrid is not rebuilt.  A compile error returns DG_ERR_ARG with
+ * the compiler's first lines. */
+int dg_model_load(dg_model **m, const char *path);
+
+/* The per-user kernel cache: "list" prints its entries on stdout, "clear"
+ * removes them. */
+int dg_backend_cache(const char *what);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -49,8 +49,9 @@ typedef struct {
 enum { NFLD_MAX = 64 };
 
 /* The fields of result r; cells and label are the caller's buffers (64).  The
- * required CSV columns come first (BENCHMARKS.md; tools/plot and bench.smoke
- * read columns by name, bench.smoke reads nbr_coeffs as the last one). */
+ * required CSV columns come first (BENCHMARKS.md, "What bench measures";
+ * tools/plot and bench.smoke read columns by name, bench.smoke reads
+ * nbr_coeffs as the last one). */
 static int case_fields(const bench_run *b, const result *r, fld *f, char *cells, char *label) {
   int n = 0;
   bench_cells_label(r->p.cells, r->p.dim, cells, 64);

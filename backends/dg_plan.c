@@ -72,8 +72,8 @@ static int own_ok(const dg_plan_in *in) {
 /* DGRID_OWN_Q: off, on, or auto: where the buckets that would split
  * (own_split) hold at least half of the elements away from degree changes:
  * own q takes the team update for the elements at degree changes, and on a
- * random map, where nearly all are, that costs more than own q saves (CPU:
- * 1.3-1.7x the step time; BENCHMARKS.md, own q on band maps).  A bad value is
+ * random map, where nearly all are, that costs more than own q saves
+ * (docs/ARCHITECTURE.md, "Decisions and why": own q).  A bad value is
  * reported by choose_own_q. */
 static int own_q_wanted(const dg_backend_ops *be, const dg_plan_in *in) {
   if (!own_ok(in) || env_is("DGRID_OWN_Q", "off")) return 0;
@@ -169,11 +169,9 @@ int dg_plan_choose(const dg_backend_ops *be, const dg_plan_in *in, dg_plan *p) {
   DG_CALL(choose_own_q(be, in, p));
   /* With own q, the launch with the most DOFs first, so that on a GPU it
      fills the device at once while the small, latency-bound launches of the
-     elements at degree changes queue behind it on the other streams (band
-     1..7 at 768x768 with forward Euler on the H100: 0.93-0.97x the step time
-     of plain degree order).  Without own q, plain degree order: largest
-     first took band 1..7 at 512x512 1.02-1.03x as long (BENCHMARKS.md,
-     launch order). */
+     elements at degree changes queue behind it on the other streams.
+     Without own q, plain degree order, which measured faster there
+     (docs/ARCHITECTURE.md, "One time step"). */
   p->largest_first = p->own_q;
   return 0;
 }

@@ -82,8 +82,8 @@ static inline long dg_disc_ipow(long b, int e) {
  * boundaries then a mask per face (dg_stage_args.bc); on the sphere only the
  * row-table offset and the lambda faces' cos and sin (dg_stage_args.metric,
  * DG_GEOM_METRIC): its models read the trigonometric entries, never the
- * coordinates, and at degree 1 the 6 reals of coordinates were an eighth of
- * the bytes of a stage (BENCHMARKS.md, the sphere). */
+ * coordinates, which at low degree were a large share of a stage's bytes
+ * (docs/ARCHITECTURE.md, "Geometry"). */
 static inline int dg_disc_geom_stride(const dg_disc *d) {
   return (d->metric ? DG_GEOM_METRIC : 3 * d->grid.dim) + (d->bnd ? 2 * d->grid.dim : 0);
 }

@@ -5,7 +5,7 @@
  *   rotation solid-body rotation about (cx, cy): beta = omega (-(y-cy), x-cx, 0).
  * (A velocity varying in space and time with transcendental functions is a
  * model of its own, deformation.h, so that its code stays out of these
- * kernels: BENCHMARKS.md, models as plug-ins.)
+ * kernels: docs/ARCHITECTURE.md, "Decisions and why".)
  * The flux is linear in u; it depends on x except for const (then a plan
  * may integrate an element whose neighbours share its degree with r + 1
  * points: every integrand is a polynomial of degree 2r).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sphere-speed.sh - sphere advection throughput against planar advection at
 # the same degree and about the same DOFs, one build, interleaved rounds
-# (BENCHMARKS.md, "The sphere").
+# (BENCHMARKS.md, "The sphere against planar advection").
 #
 #   scripts/sphere-speed.sh BUILD [ROUNDS [DEGREES [SIZE [bench options]]]]
 #

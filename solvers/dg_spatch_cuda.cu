@@ -11,7 +11,8 @@
  *   thread per patch, with its arrays in local memory, was dropped: up to 170
  *   KB of local memory per thread, and its one GPU run (under
  *   DGRID_CUDA_SOP=element) failed, which the element-mode SIPG kernels also
- *   do alone at degree 2 (BENCHMARKS.md), so it was never shown correct.
+ *   do alone at degree 2 (docs/MULTIGRID.md, "The operator"), so it was never
+ *   shown correct.
  *
  * Memory: the object's tables (vertex info, the patch list by colour, V and
  * lam of both precisions) are solver memory (dg_svec_alloc: managed on this

@@ -16,8 +16,8 @@
  * each stage's fraction of the step). */
 typedef struct {
   dg_real ka, kc, ua, u0a, uk, ul;
-  int use_k, use_u0, save_u0; /* ints, not bytes: the RK update reads them per mode
-                                 (BENCHMARKS.md, models as plug-ins) */
+  int use_k, use_u0, save_u0; /* ints, not bytes: as bytes the GPU update ran slower
+                                 (docs/ARCHITECTURE.md, "Decisions and why") */
 } dg_rk_coeffs;
 
 /* A model's parameters as the stages carry them: the bytes of the model
@@ -31,9 +31,9 @@ typedef struct {
 } dg_model_block;
 
 /* Keep the size (264 bytes with double): the CUDA kernels take it by value
- * ahead of the basis tables, and at 280 bytes the same degree-7 team kernel
- * ran 12% slower on the H100 (BENCHMARKS.md, team update); new fields go into
- * the alignment holes or are measured. */
+ * ahead of the basis tables, and a larger struct made the same kernels
+ * slower (docs/ARCHITECTURE.md, "Decisions and why"); new fields go into the
+ * alignment holes or are measured. */
 typedef struct {
   dg_real *u;          /* this bucket's coefficients (block 0) */
   dg_real *u0;         /* RK register, same layout (or NULL) */

@@ -41,9 +41,8 @@
 #endif
 /* From this much scratch per microblock (bytes) the update prefetches the
  * next microblock's streams into L2 only: into L1 they evicted the scratch
- * and were evicted before use (32 KB L1 on the CPUs here; 2D degree 5,
- * 17.7 KB of scratch, 1.12-1.58x faster; below about 8 KB, degrees 0-2,
- * L1 is faster: degree 0 2.5x; BENCHMARKS.md, prefetch into L2). */
+ * and were evicted before use; with less scratch L1 is faster
+ * (docs/ARCHITECTURE.md, "One time step": dg_prefetch). */
 #ifndef DG_PREFETCH_L2_FROM
 #define DG_PREFETCH_L2_FROM 8192
 #endif

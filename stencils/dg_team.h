@@ -2,7 +2,7 @@
  *
  * dg_stage_update (dg_stages.h) gives one element to one thread; from 5
  * points per direction on a 2D element no longer fits in a GPU thread's
- * registers (255 registers, spills; BENCHMARKS.md, team update).  Here T threads share one
+ * registers (it spills; docs/ARCHITECTURE.md, "Decisions and why").  Here T threads share one
  * element: the work is cut into phases, each a list of independent items
  * (a row of modes, a column of points, a face point, ...) that the team's
  * threads take in turn (item it goes to thread it % T), with a barrier
@@ -202,7 +202,7 @@ DG_HD static inline void dg_team_rk(const dg_rk_coeffs *rk, dg_lane *c, const dg
  * with the derivative is one Q x Q table (B->Dp), and a source (tested like
  * ay, as: NULL without one) is its own value.  Then J and one contraction back to modes: T r to
  * round-off in two contractions where testing r and applying T take four,
- * and the lambda faces are not lifted (BENCHMARKS.md, the sphere's phase 4). */
+ * and the lambda faces are not lifted (docs/ARCHITECTURE.md, "Geometry"). */
 DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int uni,
                                             const dg_stage_basis *B, const int N, const dg_lane *ax,
                                             const dg_lane *ay, const dg_lane *as, const dg_lane *fn,

@@ -238,11 +238,10 @@ void be_basis_free(void *h) { free(h); }
 
 /* Team updates with traces at degree changes (band and random maps) of
  * models without coordinates run the kernels compiled for them (NX = 0 in
- * dg_stage_update_team: 20-30% fewer instructions in a band map's
- * low-degree buckets; band 1..7 0.90-0.93x the step time on the H100).  Uniform
- * maps keep the general kernel: there NX = 0 made ptxas spill more (2D
- * degree 4: 68 B instead of 16, 1.14x the step time; BENCHMARKS.md, team
- * update).
+ * dg_stage_update_team: the position branches fold, which matters most in a
+ * band map's low-degree buckets).  Uniform maps keep the general kernel:
+ * there NX = 0 made ptxas spill more and the step slower
+ * (docs/ARCHITECTURE.md, "One time step": position branches).
  * 0 (an experiment's baseline): the general kernels everywhere. */
 #ifndef DG_CUDA_TEAM_NX0
 #define DG_CUDA_TEAM_NX0 1
@@ -405,10 +404,10 @@ int be_parallelism(void) {
 #endif
 /* Uniform 2D maps up to this degree read the neighbours' coefficients
  * instead of face traces (dg_stage_args.nbr_coeffs): the trace bytes are
- * gone, the neighbours' coefficients come from L1/L2; 1.1-1.5x faster at
- * degrees 1-7 on the H100 (BENCHMARKS.md, neighbour values).  Not in 3D, where the kernels
- * keep their scratch in local memory and it measured 1.1-3.5x slower
- * (-DDG_CUDA_COEFFS_RMAX_2D/3D=r override). */
+ * gone, the neighbours' coefficients come from L1/L2.  Not in 3D, where the
+ * kernels keep their scratch in local memory and it measured slower
+ * (docs/ARCHITECTURE.md, "One time step"; -DDG_CUDA_COEFFS_RMAX_2D/3D=r
+ * override). */
 #ifndef DG_CUDA_COEFFS_RMAX_2D
 #define DG_CUDA_COEFFS_RMAX_2D 10
 #endif
@@ -429,10 +428,8 @@ int be_parallelism(void) {
  * from degree changes at their own q = r + 1 (dg_backend_ops.own_q_min) in
  * the degrees with at least this many of them: below that the extra launch
  * per degree and the small kernel of the elements at degree changes cost
- * more than the points save (band 1..7 at 512x512, 37K elements per degree:
- * 1.04x the step time; at 768x768, 84K: 0.91x with Euler, 0.97x with
- * LSRK4; the 200x200 GridTools case, 10K: 1.4x; BENCHMARKS.md, own q on band maps).  0: never
- * (DGRID_OWN_Q=on still splits every degree). */
+ * more than the points save (docs/ARCHITECTURE.md, "Decisions and why": own
+ * q).  0: never (DGRID_OWN_Q=on still splits every degree). */
 #ifndef DG_CUDA_OWN_Q_MIN
 #define DG_CUDA_OWN_Q_MIN 65536
 #endif

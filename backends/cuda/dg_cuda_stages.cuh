@@ -47,14 +47,13 @@
  * once the element no longer fits).  DG_CUDA_MIN_BLOCKS (CMake
  * DGRID_CUDA_MIN_BLOCKS) sets it for every update kernel; -1 (auto) takes
  * the per-degree choice below, measured on the H100 with 128-thread blocks
- * (BENCHMARKS.md, registers of the GPU element update): 2D degrees 1 (at Q = 2 only) and 2 at 4
- * blocks (<= 128 registers; degree 1 for the constant-velocity path, which shares its kernel with
- * the sphere's larger one), degree 2 +3%, degree 3 at 3 (<= 168, +27%), degree 5 at 2 (the register
- * limit stays 255, but ptxas allocates differently: +10%); tighter caps cost degrees 4-7 20-50%
- * (they spill more).  The caps of degrees 2 and 3 hold up to Q = 5 points: at the Q of a higher
- * degree (the buckets of a band map) they need more registers (degree 2 at Q = 8: 166) and spilled
- * up to 0.8 KB under the cap (uncapped at every Q: band 1..7 LSRK4 3% faster, band 1..4 7% slower).
- */
+ * (docs/ARCHITECTURE.md, "One time step": CUDA register caps): 2D degrees 1
+ * (at Q = 2 only: the constant-velocity path shares its kernel with the
+ * sphere's larger one) and 2 at 4 blocks, degree 3 at 3, degree 5 at 2 (the
+ * register limit stays 255, but ptxas allocates differently); tighter caps
+ * make degrees 4-7 spill more and run slower.  The caps of degrees 2 and 3
+ * hold up to Q = 5 points: at the Q of a higher degree (the buckets of a
+ * band map) they need more registers and spill under the cap. */
 #ifndef DG_CUDA_MIN_BLOCKS
 #define DG_CUDA_MIN_BLOCKS -1
 #endif
@@ -108,7 +107,7 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
  * the lanes of the position that variant's flux reads: the wind's run-time
  * test of the flow otherwise keeps every variant's lanes live (the sphere:
  * 11 lanes per point for its two flows, where Williamson's wind reads 5;
- * BENCHMARKS.md, "The sphere's flows on the GPU").  The host picks the
+ * docs/ARCHITECTURE.md, "Geometry").  The host picks the
  * running variant's copy (dg_cuda_kernel.x_flow).  A unit asks for every
  * variant's kernel before it knows how many the model has (dg_cuda_nvrtc.c):
  * a variant the model lacks is an empty kernel, which the host never uses. */
@@ -142,12 +141,10 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK, dg_cuda_min_blocks(DIM, R, Q))
 #endif
 /* Elements with at most ceil(q/2) modes per direction (a band map's
  * low-degree buckets) get ceil(q/2) threads, so that about twice as many
- * elements are in flight per SM (band 1..7 LSRK4 7% faster on the H100;
- * band 1..4, degree 2 at q = 5: 4-7%; BENCHMARKS.md, team update), and ceil(q/4) with
- * at most a quarter as many (degree 1 at q = 8: 2 threads, a quarter fewer
- * instructions per element than 4; band 1..7 1-2% faster).  Not more
- * (degree 4 at q = 8 with 4 threads: band 1..7 1.5% slower, with degree 5
- * too 8%).  DG_CUDA_TEAM_LOW_T=1: only the first rule; 0: q threads for
+ * elements are in flight per SM, and ceil(q/4) with at most a quarter as
+ * many (fewer instructions per element); not more, where the larger
+ * buckets ran slower (docs/ARCHITECTURE.md, "Decisions and why": the team's
+ * size).  DG_CUDA_TEAM_LOW_T=1: only the first rule; 0: q threads for
  * all. */
 #ifndef DG_CUDA_TEAM_LOW_T
 #define DG_CUDA_TEAM_LOW_T 2
@@ -172,13 +169,11 @@ __host__ __device__ constexpr int dg_cuda_max(int a, int b) { return a > b ? a :
 #ifndef DG_CUDA_TEAM_MIN_REGS
 #define DG_CUDA_TEAM_MIN_REGS 56
 #endif
-/* The same for the sphere's copies (XF >= 0), kept apart for experiments.
- * While phase 4 applied the row's mass inverse by five contractions
- * (dg_team_row_mass), degree 4 at q = 5 spilled 80 bytes at 56 and ran
- * faster at 64 (6 blocks per SM instead of 7); since it forms the row at the
- * points (dg_team_row_points) it spills 24 bytes at 56, and 56 is 9% faster
- * there than 64, the same elsewhere (BENCHMARKS.md, the sphere's register
- * floor). */
+/* The same for the sphere's copies (XF >= 0), kept apart for experiments:
+ * while phase 4 applied the row's mass inverse by contractions
+ * (dg_team_row_mass) degree 4 spilled at 56 and 64 was faster; since it
+ * forms the row at the points (dg_team_row_points) 56 is faster again
+ * (docs/ARCHITECTURE.md, "One time step": CUDA register caps). */
 #ifndef DG_CUDA_TEAM_SPHERE_MIN_REGS
 #define DG_CUDA_TEAM_SPHERE_MIN_REGS 56
 #endif

@@ -226,8 +226,8 @@ static int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, s
 static int be_parallelism(void) { return omp_get_max_threads(); }
 
 /* The CPU stages are compute-bound: reading the element's own old face
- * values (a few more bytes) beats computing them again (BENCHMARKS.md,
- * neighbour values). */
+ * values (a few more bytes) beats computing them again (docs/ARCHITECTURE.md,
+ * "One time step": reuse_traces). */
 #ifndef DG_OMP_REUSE_TRACES
 #define DG_OMP_REUSE_TRACES 1
 #endif
@@ -244,7 +244,7 @@ static const dg_backend_ops ops = {
        (DGRID_UPDATE=team, for tests) */
     .team_qmin = {DG_MAX_Q + 1, DG_MAX_Q + 1},
     /* a parallel region more per degree costs little: every degree that
-       has such elements (BENCHMARKS.md, own q on band maps) */
+       has such elements (docs/ARCHITECTURE.md, "Decisions and why": own q) */
     .own_q_min = 1,
     .init = be_init,
     .model_slot = be_model_slot,

@@ -48,7 +48,7 @@ static int one(const dg_backend *omp, const dg_backend *cuda, const char *name, 
   double *ca = NULL, *cb = NULL;
   char what[160];
   int rc = dg_model_create(&model, name);
-  const int sphere = !rc && dim == 2 && !(dg_model_dims(model) & (1 << 2));
+  const int sphere = !rc && dim == 2 && (dg_model_dims(model) & DG_MODEL_SPHERE);
   snprintf(what, sizeof what, "%s %dD%s %s", name, dim, sphere ? " sphere" : "",
            map ? "band 1..4" : "uniform 3");
   if (!rc) {

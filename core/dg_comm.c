@@ -1,0 +1,238 @@
+/* dg_comm.c - the ranks of a run (dg_comm.h): MPI in an MPI build
+ * (DG_HAVE_MPI, set by CMake for this library only), one rank otherwise. */
+#include "dg_comm.h"
+
+#include "dg_error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef DG_HAVE_MPI
+#include "dg_comm_mpi.h"
+#include <mpi.h>
+#endif
+
+struct dg_comm {
+  int rank, size;
+#ifdef DG_HAVE_MPI
+  MPI_Comm comm; /* MPI_COMM_NULL for dg_comm_create_self */
+#endif
+};
+
+#ifdef DG_HAVE_MPI
+static int dg_comm_live;        /* world communicators alive */
+static int dg_comm_initialised; /* MPI_Init was ours: finalise with the last one */
+
+/* Record MPI's message for a failed call; DG_ERR_LIB. */
+static int mpi_fail(int err, const char *call) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(err, text, &len) != MPI_SUCCESS)
+    snprintf(text, sizeof text, "error %d", err);
+  return dg_error(DG_ERR_LIB, "MPI: %s failed: %s", call, text);
+}
+#define MPI_CHECK(call, name)                                                                      \
+  do {                                                                                             \
+    const int dg_mpi_err_ = (call);                                                                \
+    if (dg_mpi_err_ != MPI_SUCCESS) return mpi_fail(dg_mpi_err_, name);                            \
+  } while (0)
+
+MPI_Comm dg_comm_mpi(const dg_comm *c) { return c->comm; }
+#endif
+
+int dg_comm_mpi_built(void) {
+#ifdef DG_HAVE_MPI
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+int dg_comm_create_self(dg_comm **c) {
+  if (!c) return dg_error(DG_ERR_ARG, "dg_comm_create_self: NULL handle");
+  *c = calloc(1, sizeof **c);
+  if (!*c) return dg_error(DG_ERR_MEM, "communicator: out of memory");
+  (*c)->rank = 0;
+  (*c)->size = 1;
+#ifdef DG_HAVE_MPI
+  (*c)->comm = MPI_COMM_NULL;
+#endif
+  return 0;
+}
+
+int dg_comm_create_world(dg_comm **c, int *argc, char ***argv) {
+#ifndef DG_HAVE_MPI
+  (void)argc;
+  (void)argv;
+  return dg_comm_create_self(c);
+#else
+  if (!c) return dg_error(DG_ERR_ARG, "dg_comm_create_world: NULL handle");
+  *c = NULL;
+  int up = 0, down = 0;
+  MPI_CHECK(MPI_Initialized(&up), "MPI_Initialized");
+  MPI_CHECK(MPI_Finalized(&down), "MPI_Finalized");
+  if (down) return dg_error(DG_ERR_LIB, "MPI: already finalised, no communicator can be made");
+  if (!up) {
+    MPI_CHECK(MPI_Init(argc, argv), "MPI_Init");
+    dg_comm_initialised = 1;
+  }
+  dg_comm *p = calloc(1, sizeof *p);
+  if (!p) return dg_error(DG_ERR_MEM, "communicator: out of memory");
+  int rc = 0, err;
+  if ((err = MPI_Comm_dup(MPI_COMM_WORLD, &p->comm)) != MPI_SUCCESS) {
+    rc = mpi_fail(err, "MPI_Comm_dup");
+    p->comm = MPI_COMM_NULL;
+  }
+  /* errors come back as codes on this communicator, never abort */
+  if (rc == 0 && (err = MPI_Comm_set_errhandler(p->comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS)
+    rc = mpi_fail(err, "MPI_Comm_set_errhandler");
+  if (rc == 0 && (err = MPI_Comm_rank(p->comm, &p->rank)) != MPI_SUCCESS)
+    rc = mpi_fail(err, "MPI_Comm_rank");
+  if (rc == 0 && (err = MPI_Comm_size(p->comm, &p->size)) != MPI_SUCCESS)
+    rc = mpi_fail(err, "MPI_Comm_size");
+  if (rc != 0) {
+    if (p->comm != MPI_COMM_NULL) MPI_Comm_free(&p->comm); /* already failing: its code is moot */
+    free(p);
+    return rc;
+  }
+  dg_comm_live++;
+  *c = p;
+  return 0;
+#endif
+}
+
+int dg_comm_destroy(dg_comm **c) {
+  if (!c || !*c) return 0;
+  int rc = 0;
+#ifdef DG_HAVE_MPI
+  if ((*c)->comm != MPI_COMM_NULL) {
+    int err = MPI_Comm_free(&(*c)->comm);
+    if (err != MPI_SUCCESS) rc = mpi_fail(err, "MPI_Comm_free");
+    if (--dg_comm_live == 0 && dg_comm_initialised) {
+      dg_comm_initialised = 0;
+      err = MPI_Finalize();
+      if (err != MPI_SUCCESS && rc == 0) rc = mpi_fail(err, "MPI_Finalize");
+    }
+  }
+#endif
+  free(*c);
+  *c = NULL;
+  return rc;
+}
+
+int dg_comm_rank(const dg_comm *c) { return c->rank; }
+int dg_comm_size(const dg_comm *c) { return c->size; }
+
+int dg_comm_allreduce_max(dg_comm *c, const double *in, double *out, int n) {
+  if (!c || n < 0 || (n > 0 && (!in || !out)))
+    return dg_error(DG_ERR_ARG, "dg_comm_allreduce_max: bad arguments");
+  if (c->size == 1) {
+    if (out != in) memmove(out, in, (size_t)n * sizeof *out);
+    return 0;
+  }
+#ifdef DG_HAVE_MPI
+  /* NaN compares false either way: reduce a flag beside each value */
+  double *buf = malloc(2 * (size_t)n * sizeof *buf + 1);
+  if (!buf) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d maxima", n);
+  for (int i = 0; i < n; ++i) {
+    buf[i] = isnan(in[i]) ? -INFINITY : in[i];
+    buf[n + i] = isnan(in[i]) ? 1 : 0;
+  }
+  const int err = MPI_Allreduce(MPI_IN_PLACE, buf, 2 * n, MPI_DOUBLE, MPI_MAX, c->comm);
+  if (err != MPI_SUCCESS) {
+    free(buf);
+    return mpi_fail(err, "MPI_Allreduce (max)");
+  }
+  for (int i = 0; i < n; ++i) out[i] = buf[n + i] > 0 ? NAN : buf[i];
+  free(buf);
+  return 0;
+#else
+  return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
+#endif
+}
+
+/* The int64 words of one accumulator on the wire: limbs, NaNs, infinities. */
+#define XSUM_WORDS (DG_XSUM_LIMBS + 3)
+
+int dg_comm_allreduce_xsum(dg_comm *c, dg_xsum *s, int n) {
+  if (!c || n < 0 || (n > 0 && !s))
+    return dg_error(DG_ERR_ARG, "dg_comm_allreduce_xsum: bad arguments");
+  for (int i = 0; i < n; ++i) dg_xsum_normalize(&s[i]);
+  if (c->size == 1) return 0;
+#ifdef DG_HAVE_MPI
+  /* normalised limbs are below 2^32: the sum over 2^31 ranks fits an int64 */
+  int64_t *buf = malloc((size_t)n * XSUM_WORDS * sizeof *buf + 1);
+  if (!buf) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d sums", n);
+  for (int i = 0; i < n; ++i) {
+    memcpy(buf + (size_t)i * XSUM_WORDS, s[i].limb, sizeof s[i].limb);
+    buf[(size_t)i * XSUM_WORDS + DG_XSUM_LIMBS] = s[i].nan;
+    buf[(size_t)i * XSUM_WORDS + DG_XSUM_LIMBS + 1] = s[i].pinf;
+    buf[(size_t)i * XSUM_WORDS + DG_XSUM_LIMBS + 2] = s[i].ninf;
+  }
+  const int err = MPI_Allreduce(MPI_IN_PLACE, buf, n * XSUM_WORDS, MPI_INT64_T, MPI_SUM, c->comm);
+  if (err != MPI_SUCCESS) {
+    free(buf);
+    return mpi_fail(err, "MPI_Allreduce (exact sum)");
+  }
+  for (int i = 0; i < n; ++i) {
+    memcpy(s[i].limb, buf + (size_t)i * XSUM_WORDS, sizeof s[i].limb);
+    s[i].nan = buf[(size_t)i * XSUM_WORDS + DG_XSUM_LIMBS];
+    s[i].pinf = buf[(size_t)i * XSUM_WORDS + DG_XSUM_LIMBS + 1];
+    s[i].ninf = buf[(size_t)i * XSUM_WORDS + DG_XSUM_LIMBS + 2];
+    s[i].pending = 0;
+    dg_xsum_normalize(&s[i]);
+  }
+  free(buf);
+  return 0;
+#else
+  return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
+#endif
+}
+
+int dg_comm_allreduce_sum(dg_comm *c, const double *in, double *out, int n) {
+  if (!c || n < 0 || (n > 0 && (!in || !out)))
+    return dg_error(DG_ERR_ARG, "dg_comm_allreduce_sum: bad arguments");
+  dg_xsum *s = malloc((size_t)n * sizeof *s + 1);
+  if (!s) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d sums", n);
+  for (int i = 0; i < n; ++i) {
+    dg_xsum_init(&s[i]);
+    dg_xsum_add(&s[i], in[i]);
+  }
+  const int rc = dg_comm_allreduce_xsum(c, s, n);
+  for (int i = 0; rc == 0 && i < n; ++i) out[i] = dg_xsum_value(&s[i]);
+  free(s);
+  return rc;
+}
+
+int dg_comm_agree(dg_comm *c, int rc) {
+  if (!c) return dg_error(DG_ERR_ARG, "dg_comm_agree: NULL communicator");
+  if (c->size == 1) return rc;
+#ifdef DG_HAVE_MPI
+  int mine = rc != 0 ? c->rank : c->size, first = c->size;
+  MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm), "MPI_Allreduce (agree)");
+  if (first == c->size) return 0;
+  /* the lowest failing rank's code and message, to every rank */
+  char msg[1024];
+  int code = rc;
+  if (c->rank == first) snprintf(msg, sizeof msg, "%s", dg_error_message());
+  MPI_CHECK(MPI_Bcast(&code, 1, MPI_INT, first, c->comm), "MPI_Bcast (agree)");
+  MPI_CHECK(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, c->comm), "MPI_Bcast (agree)");
+  msg[sizeof msg - 1] = '\0';
+  return dg_error(code, "rank %d: %s", first, msg);
+#else
+  return rc;
+#endif
+}
+
+void dg_comm_abort(dg_comm *c, int status) {
+#ifdef DG_HAVE_MPI
+  int up = 0, down = 0;
+  if (MPI_Initialized(&up) == MPI_SUCCESS && up && MPI_Finalized(&down) == MPI_SUCCESS && !down)
+    MPI_Abort(c && c->comm != MPI_COMM_NULL ? c->comm : MPI_COMM_WORLD, status);
+#else
+  (void)c;
+  (void)status;
+#endif
+}

@@ -1,0 +1,86 @@
+/* dg_comm.h - the ranks of a run (docs/ARCHITECTURE.md, "Runs across
+ * ranks"): who am I, how many are we, reductions, and the agreement on
+ * failure.  Wraps an MPI communicator in an MPI build (DGRID_MPI); in a
+ * build without MPI the same calls work on one rank and no MPI header is
+ * seen anywhere (this header never includes one: the handle for backends
+ * is in dg_comm_mpi.h).
+ *
+ * Every MPI call is checked: the communicator returns errors instead of
+ * aborting (MPI_ERRORS_RETURN), and a failed call records a message with
+ * MPI's own text and returns DG_ERR_LIB.
+ *
+ * Results that must not depend on the number of ranks:
+ * - dg_comm_allreduce_max: a maximum is exact in any order;
+ * - dg_comm_allreduce_xsum: exact sums (dg_xsum.h), rounded once: the same
+ *   bits for every number of ranks when each rank adds its own terms;
+ * - dg_comm_allreduce_sum: the per-rank values summed exactly, so the order
+ *   of the ranks does not matter, but each rank's value is its own rounded
+ *   partial sum: independent of the number of ranks only to round-off
+ *   (printed norms, 1e-14), never for anything the solution depends on.
+ *
+ * Failure agreement: a rank that fails records its message and goes on to
+ * the next agreement point (after input is read and checked: options,
+ * configuration, maps, files), where every rank calls dg_comm_agree with
+ * its status; all of them then return the same code and hold the same
+ * message, the lowest failing rank's, so the app prints it once (on rank 0)
+ * and every rank exits with status 2: no rank waits for one that left. */
+#ifndef DG_COMM_H
+#define DG_COMM_H
+
+#include "dg_xsum.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dg_comm dg_comm;
+
+/* The ranks of the job: MPI_COMM_WORLD (duplicated), initialising MPI if
+ * nobody has (then dg_comm_destroy finalises it); argc, argv may be NULL.
+ * Without MPI one rank.  DG_ERR_LIB with MPI's message, DG_ERR_MEM. */
+int dg_comm_create_world(dg_comm **c, int *argc, char ***argv);
+
+/* One rank alone, whatever the build (a program that runs on one process,
+ * or a test of the one-rank path). */
+int dg_comm_create_self(dg_comm **c);
+
+/* Free the communicator; finalises MPI where dg_comm_create_world
+ * initialised it and this was the last communicator.  Sets *c to NULL.
+ * Returns 0 or DG_ERR_LIB. */
+int dg_comm_destroy(dg_comm **c);
+
+int dg_comm_rank(const dg_comm *c);
+int dg_comm_size(const dg_comm *c);
+
+/* 1 when the build runs across MPI ranks (DGRID_MPI), else 0. */
+int dg_comm_mpi_built(void);
+
+/* out[i] = the largest in[i] over the ranks, i < n (in == out allowed).
+ * Exact.  A NaN on any rank gives NaN. */
+int dg_comm_allreduce_max(dg_comm *c, const double *in, double *out, int n);
+
+/* s[i] = the sum of every rank's s[i], exactly (i < n); dg_xsum_value
+ * then gives the same bits on every rank and for every number of ranks. */
+int dg_comm_allreduce_xsum(dg_comm *c, dg_xsum *s, int n);
+
+/* out[i] = the sum over the ranks of in[i], rounded once (in == out
+ * allowed); see above for what does not depend on the ranks. */
+int dg_comm_allreduce_sum(dg_comm *c, const double *in, double *out, int n);
+
+/* The failure agreement (collective): every rank passes its status (0 or a
+ * DG_ERR_* code, with its message recorded).  Returns 0 on every rank when
+ * all passed 0; else, on every rank, the code of the lowest failing rank,
+ * whose message every rank then holds (dg_error_message), prefixed with
+ * "rank R: " when there are several ranks.  Without MPI it returns rc. */
+int dg_comm_agree(dg_comm *c, int rc);
+
+/* End every rank now (MPI_Abort with `status`) after a failure that ranks
+ * cannot agree on (one rank fails inside a step while the others wait in
+ * an exchange).  For apps only: the library never exits.  Without MPI it
+ * returns; the caller exits. */
+void dg_comm_abort(dg_comm *c, int status);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -9,8 +9,8 @@
 #   OFF   MPI is not looked for, the serial HDF5 is preferred: nothing changes
 #         and no MPI header is seen anywhere.
 #   ON    MPI and a parallel HDF5 are required (an error says which is missing).
-#   AUTO  ON where both are found, else OFF (the default: a machine without
-#         MPI builds as before).
+#   AUTO  ON where both are found, else OFF.
+# The default is OFF until the apps run across ranks (CMakeLists.txt).
 # Sets DG_MPI (0 or 1) and, with MPI, links MPI::MPI_C (DG_MPI_LINK).
 string(TOUPPER "${DGRID_MPI}" dg_mpi_req)
 if(dg_mpi_req MATCHES "^(1|TRUE|YES|Y)$")

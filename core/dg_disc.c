@@ -3,6 +3,7 @@
  * stable step and the stage driver that hand buckets to the backend. */
 #include "dg_disc.h"
 
+#include "dg_arg.h"
 #include "dg_disc_impl.h"
 #include "dg_error.h"
 #include "dg_field.h"
@@ -108,6 +109,7 @@ static int model_aux(const double x[3], double *out, void *ctx) {
 }
 
 int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
+  DG_ARG_NONNULL("dg_disc_set_aux", d);
   const int naux = dg_model_naux(d->model);
   if (naux == 0 || !d->d_aux)
     return dg_error(DG_ERR_ARG, "model %s has no auxiliary data", dg_model_name(d->model));
@@ -192,7 +194,11 @@ static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
 int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int q,
                    const dg_model *model) {
   const dg_backend_ops *be = dg_backend();
+  DG_ARG_NONNULL("dg_disc_create", out);
   *out = NULL;
+  DG_ARG_NONNULL("dg_disc_create", g);
+  DG_ARG_NONNULL("dg_disc_create", m);
+  DG_ARG_NONNULL("dg_disc_create", model);
   if (m->nelem != g->nelem)
     return dg_error(DG_ERR_ARG, "degree map has %ld elements, grid has %ld", m->nelem, g->nelem);
   if (q == 0) q = m->rmax + 1;
@@ -506,10 +512,14 @@ static unsigned pass_id;
 static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double *rates);
 
 int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt) {
+  DG_ARG_CHECK(dg_arg_field("dg_disc_stable_dt", d, u, "u"));
+  DG_ARG_NONNULL("dg_disc_stable_dt", dt);
   return rates_and_step(d, u, t, dt, NULL);
 }
 
 int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rates) {
+  DG_ARG_CHECK(dg_arg_field("dg_disc_element_rates", d, u, "u"));
+  DG_ARG_NONNULL("dg_disc_element_rates", rates);
   double dt;
   return rates_and_step(d, u, t, &dt, rates);
 }

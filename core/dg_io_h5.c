@@ -12,6 +12,7 @@
  * atomic writer of dg_io_file.c. */
 #include "dg_io.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_io_internal.h"
@@ -351,6 +352,8 @@ static int build_h5(const char *path, const dg_snapshot *s, unsigned char **imag
 }
 
 int dg_snapshot_write(const char *path, const dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_write", path);
+  DG_ARG_NONNULL("dg_snapshot_write", s);
   if (!path || !s) return dg_error(DG_ERR_ARG, "dg_snapshot_write: NULL path or snapshot");
   char *label = dg_escape_dup(path);
   if (!label) return dg_error(DG_ERR_MEM, "dg_snapshot_write: out of memory");

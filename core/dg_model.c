@@ -2,6 +2,7 @@
  * (dg_model.h). */
 #include "dg_model.h"
 
+#include "dg_arg.h"
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -111,6 +112,9 @@ void dg_model_destroy(dg_model **mp) {
 }
 
 int dg_model_clone(dg_model **out, const dg_model *src) {
+  DG_ARG_NONNULL("dg_model_clone", out);
+  *out = NULL;
+  DG_ARG_NONNULL("dg_model_clone", src);
   DG_CALL(model_new(out, src->desc, src->id, src->header));
   dg_model *m = *out;
   m->dev = src->dev;
@@ -136,6 +140,9 @@ static int find_param(const dg_model *m, const char *key) {
 int dg_model_has_param(const dg_model *m, const char *key) { return find_param(m, key) >= 0; }
 
 int dg_model_set(dg_model *m, const char *key, const char *value) {
+  DG_ARG_NONNULL("dg_model_set", m);
+  DG_ARG_NONNULL("dg_model_set", key);
+  DG_ARG_NONNULL("dg_model_set", value);
   const int i = find_param(m, key);
   if (i < 0)
     return dg_error(DG_ERR_ARG, "unknown option '--%s' (model %s; see --help)", key, m->desc->name);
@@ -195,6 +202,9 @@ static int parse_param(dg_model *m, int i, const char *text, int given, int dim)
 }
 
 int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]) {
+  DG_ARG_NONNULL("dg_model_finish", m);
+  DG_ARG_NONNULL("dg_model_finish", lo);
+  DG_ARG_NONNULL("dg_model_finish", hi);
   dg_model_domain dom;
   memset(&dom, 0, sizeof dom);
   dom.dim = dim;
@@ -219,6 +229,8 @@ static void grid_domain(const dg_grid *g, dg_model_domain *dom) {
 }
 
 int dg_model_finish_grid(dg_model *m, const dg_grid *g) {
+  DG_ARG_NONNULL("dg_model_finish_grid", m);
+  DG_ARG_NONNULL("dg_model_finish_grid", g);
   dg_model_domain dom;
   grid_domain(g, &dom);
   return dg_model_finish_domain(m, &dom);
@@ -232,6 +244,8 @@ int dg_model_finished_for(const dg_model *m, const dg_grid *g) {
 }
 
 int dg_model_finish_domain(dg_model *m, const dg_model_domain *dom) {
+  DG_ARG_NONNULL("dg_model_finish_domain", m);
+  DG_ARG_NONNULL("dg_model_finish_domain", dom);
   const dg_model_desc *desc = m->desc;
   const int dim = dom->dim;
   if (dom->latlon && !(desc->dims & DG_MODEL_SPHERE))
@@ -274,6 +288,9 @@ const char *dg_model_aux_name(const dg_model *m, int i) {
   return i >= 0 && i < m->desc->naux && m->desc->aux_names ? m->desc->aux_names[i] : NULL;
 }
 int dg_model_aux(const dg_model *m, const double x[3], double *out) {
+  DG_ARG_NONNULL("dg_model_aux", m);
+  DG_ARG_NONNULL("dg_model_aux", x);
+  DG_ARG_NONNULL("dg_model_aux", out);
   if (!m->desc->aux)
     return dg_error(DG_ERR_ARG,
                     "model %s has no sampler for its auxiliary data: set it with "
@@ -301,6 +318,8 @@ void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out) {
 }
 
 int dg_model_set_params(dg_model *m, const void *params, size_t size) {
+  DG_ARG_NONNULL("dg_model_set_params", m);
+  DG_ARG_NONNULL("dg_model_set_params", params);
   if (size != m->desc->device_size)
     return dg_error(DG_ERR_ARG, "model %s: parameters of %zu bytes, its dg_model_params has %zu",
                     m->desc->name, size, m->desc->device_size);

@@ -150,6 +150,7 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, d
 static int run(run_state *r, const im_args *a) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_check_config(c));
+  DG_CALL(dg_app_check_outputs(c));
   DG_CALL(dg_app_setup_create(&r->set, c));
   dg_disc *d = r->set.disc;
   dg_im_kind kind;

@@ -325,6 +325,41 @@ int dg_app_xdmf_path(char *buf, size_t cap, const char *output) {
              : 0;
 }
 
+/* Outputs never replace inputs: each output path (the file itself, through
+ * links too: device and inode) against each file the run reads.  The one
+ * place of this rule for every program that writes snapshots. */
+static int check_not_input(const dg_app_config *c, const char *opt, const char *path) {
+  struct stat so, si;
+  if (!path[0] || stat(path, &so) != 0) return 0; /* a new file replaces nothing */
+  const struct {
+    const char *what, *path;
+  } in[] = {{"the configuration file", c->config},
+            {"--map-file", c->map_file},
+            {"--restart", c->restart},
+            {"--model-file", c->model_file}};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
+    if (in[i].path[0] && stat(in[i].path, &si) == 0 && si.st_dev == so.st_dev &&
+        si.st_ino == so.st_ino) {
+      char e1[600], e2[600];
+      return dg_error(DG_ERR_ARG, "option %s: %s would replace %s %s, an input of this run", opt,
+                      dg_escape(e1, sizeof e1, path), in[i].what,
+                      dg_escape(e2, sizeof e2, in[i].path));
+    }
+  return 0;
+}
+
+/* Whether name (a canonical path) is one of the series snapshots of --output
+ * (canonical: a): "<stem>_<digits>.h5" in the same folder. */
+static int in_series(const char *a, const char *name) {
+  const char *dot = strrchr(a, '.'), *slash = strrchr(a, '/');
+  const size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - a) : strlen(a);
+  if (strncmp(a, name, stem) != 0 || name[stem] != '_') return 0;
+  const char *p = name + stem + 1;
+  size_t nd = 0;
+  while (p[nd] >= '0' && p[nd] <= '9') ++nd;
+  return nd >= 6 && !strcmp(p + nd, ".h5");
+}
+
 int dg_app_check_outputs(const dg_app_config *c) {
   char esc[600];
   DG_CALL(check_path("--output", c->output));
@@ -358,7 +393,18 @@ int dg_app_check_outputs(const dg_app_config *c) {
     if (x[0] && !strcmp(b, x))
       return dg_error(DG_ERR_ARG, "option --text-output: %s is the XDMF series of --output-every",
                       dg_escape(esc, sizeof esc, c->text_output));
+    if (c->output_every > 0 && in_series(a, b)) {
+      char e2[600];
+      return dg_error(DG_ERR_ARG,
+                      "option --text-output: %s would replace a snapshot of the series of "
+                      "--output %s",
+                      dg_escape(esc, sizeof esc, c->text_output),
+                      dg_escape(e2, sizeof e2, c->output));
+    }
   }
+  DG_CALL(check_not_input(c, "--output", c->output));
+  DG_CALL(check_not_input(c, "--text-output", c->text_output));
+  if (xdmf[0]) DG_CALL(check_not_input(c, "--output-every", xdmf));
   return 0;
 }
 

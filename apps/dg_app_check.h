@@ -50,8 +50,10 @@ int dg_app_check_memory(const dg_app_config *c, const dg_degree_map *m);
 /* Every output path before the first step: the folders of --output and
  * --text-output exist and are writable, neither is a folder, they are not
  * the same file, and with --output-every the XDMF series can name the
- * snapshots (no ':' or control character) and is not one of them.  One line
- * naming the option. */
+ * snapshots (no ':' or control character) and is not one of them, --text-output
+ * is none of the series' snapshots, and no output is a file the run reads
+ * (the configuration file, --map-file, --restart, --model-file; compared by
+ * device and inode).  One line naming the option and both files. */
 int dg_app_check_outputs(const dg_app_config *c);
 
 /* The XDMF series of --output-every: PATH with its extension replaced by

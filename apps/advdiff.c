@@ -147,8 +147,18 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, d
   return rc;
 }
 
+/* advect's options that advdiff does not honour: refused, not ignored */
+static const char *const unused[][2] = {
+    {"restart", "does not restart from a snapshot (it runs from t = 0)"},
+    {"output-every", "writes only the final snapshot (--output)"},
+    {"text-output", "writes only the HDF5 snapshot of --output"},
+    {"history", "keeps no history (its progress lines give the mass)"},
+    {"integrator", "steps with --scheme, not --integrator"},
+    {NULL, NULL}};
+
 static int run(run_state *r, const im_args *a) {
   dg_app_config *c = &r->cfg;
+  DG_CALL(dg_app_refuse_unused(c, "advdiff", unused));
   DG_CALL(dg_app_check_config(c));
   DG_CALL(dg_app_check_outputs(c));
   DG_CALL(dg_app_setup_create(&r->set, c));
@@ -171,6 +181,9 @@ static int run(run_state *r, const im_args *a) {
   DG_CALL(dg_field_create(&r->u, d));
   DG_CALL(dg_project_solution(d, r->u, 0));
   DG_CALL(dg_im_create(&r->im, d, kind, &o));
+  /* the snapshot's configuration names the scheme that made it, so that
+     advect --restart refuses to continue it with another method */
+  snprintf(c->integrator, sizeof c->integrator, "%s", a->scheme);
   DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
   double dt;
   if (c->dt_set) {

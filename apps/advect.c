@@ -39,6 +39,7 @@ typedef struct {
   double dt, t0, mass0[DG_MAX_NVAR];
   double mass_scale[DG_MAX_NVAR]; /* sum of |cell mean| x volume at the start */
   int dt_note;                    /* --dt was shortened to land on --t-end */
+  double dt_asked;                /* the --dt given, when dt_note */
   double t;                       /* the time of u */
   int adaptive;                   /* dt re-estimated every step (the model's speed changes) */
   long step0, steps;
@@ -236,6 +237,10 @@ static int setup_time(run_state *r) {
   const double dt = c->t_end / (double)r->steps; /* land on t_end exactly */
   r->dt_note = c->dt_set && fabs(dt - c->dt) > 1e-12 * c->dt;
   r->dt = dt;
+  if (r->dt_note) { /* the configuration a snapshot stores says the dt used */
+    r->dt_asked = c->dt;
+    c->dt = dt;
+  }
   return 0;
 }
 
@@ -325,7 +330,6 @@ static int run(run_state *r) {
   dg_disc *d = r->set.disc;
   const int nv = dg_disc_nvar(d);
   DG_CALL(dg_field_create(&r->u, d));
-  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
   if (r->restarting) {
     const dg_snapshot *s = &r->rs.snap;
     DG_CALL(dg_field_from_snapshot(d, r->u, s, c->restart));
@@ -335,6 +339,7 @@ static int run(run_state *r) {
     DG_CALL(dg_project_solution(d, r->u, 0.0));
   }
   DG_CALL(setup_time(r));
+  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
   if (r->restarting) {
     if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
@@ -369,7 +374,7 @@ static int run(run_state *r) {
            dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dg_disc_q(d), dofs, c->integrator,
            r->dt, nsteps);
     if (r->dt_note)
-      printf("advect: note: --dt %g does not divide --t-end %g: dt=%.6g (%ld steps)\n", c->dt,
+      printf("advect: note: --dt %g does not divide --t-end %g: dt=%.6g (%ld steps)\n", r->dt_asked,
              c->t_end, r->dt, r->steps);
   }
   dg_app_notes(stderr, c, "advect");

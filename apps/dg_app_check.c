@@ -21,6 +21,13 @@ static int given(const dg_app_config *c, const char *name) {
   return 0;
 }
 
+int dg_app_refuse_unused(const dg_app_config *c, const char *prog, const char *const (*unused)[2]) {
+  for (int i = 0; unused[i][0]; ++i)
+    if (given(c, unused[i][0]))
+      return dg_error(DG_ERR_ARG, "option --%s: %s %s", unused[i][0], prog, unused[i][1]);
+  return 0;
+}
+
 static int check_box(const dg_app_config *c) {
   static const char axis[3] = {'x', 'y', 'z'};
   for (int d = 0; d < c->dim; ++d) {

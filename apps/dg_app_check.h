@@ -18,6 +18,12 @@
  * Returns 0 or DG_ERR_ARG with one message. */
 int dg_app_check_config(const dg_app_config *c);
 
+/* Options of the shared parser that program `prog` does not honour: each
+ * {name, reason} of unused[] (ended by {NULL, NULL}) given on the command line
+ * or in a configuration file is refused, "option --NAME: PROG REASON", rather
+ * than accepted and ignored. */
+int dg_app_refuse_unused(const dg_app_config *c, const char *prog, const char *const (*unused)[2]);
+
 /* Print "PROG: note: ..." lines to f for what the run will do differently
  * from what was asked (a band map that cannot reach --degree on the grid's
  * rows).  Returns the number of notes. */

@@ -70,6 +70,51 @@ inputs)
   want_rc 0 "--text-output a new file"
   ;;
 
+restart)
+  # The dt used is the one stored: a --dt that does not divide --t-end is
+  # shortened, and the run's own snapshot restarts.
+  runp "$ADV" --cells 6x4 --degree 1 --dt 0.03 --t-end 0.1 --output a.h5 --quiet
+  want_rc 0 "--dt 0.03 to 0.1"
+  [ "$(key dt)" = "0.025000000000000001" ] || bad "--dt 0.03 to 0.1: dt=$(key dt), expected 0.025000000000000001"
+  runp "$ADV" --restart a.h5 --t-end 0.2 --output b.h5 --quiet
+  want_rc 0 "restart of a shortened --dt"
+  [ "$(key t)" = "0.20000000000000001" ] || bad "restart of a shortened --dt: t=$(key t)"
+  # advect does not continue advdiff's implicit scheme with an explicit one
+  runp "$ADD" --cells 4x4 --degree 1 --dt 0.01 --steps 1 --output ad.h5 --quiet
+  want_rc 0 "advdiff run"
+  refuse "advect --restart of an advdiff snapshot" \
+    "advect: restart ad.h5: integrator is 'sdirk2' in the file (advdiff's scheme); advect continues only its explicit integrators (euler, ssprk2, ssprk3, rk4, lsrk4)" \
+    "$ADV" --restart ad.h5 --steps 2 --output x.h5
+  # advdiff refuses --restart (even of a missing file) rather than ignoring it
+  refuse "advdiff --restart" \
+    "advdiff: option --restart: advdiff does not restart from a snapshot (it runs from t = 0)" \
+    "$ADD" --restart a.h5 --output y.h5
+  refuse "advdiff --restart of a missing file" \
+    "advdiff: option --restart: advdiff does not restart from a snapshot (it runs from t = 0)" \
+    "$ADD" --restart missing.h5
+  # poisson's snapshot: a steady state, said so (not "an older dgrid")
+  runp "$POI" --n 4 --r 1 --quiet --out p.h5
+  want_rc 0 "poisson --out"
+  refuse "advect --restart of a poisson snapshot" \
+    "advect: restart p.h5: a solution of poisson (model poisson-sipg), a steady state with no time step: there is no run to continue (compare and tools/plot read it)" \
+    "$ADV" --restart p.h5 --steps 3 --output z.h5
+  runp "$CMP" --quiet p.h5 p.h5
+  want_rc 0 "compare reads poisson's snapshot"
+  ;;
+
+ignored)
+  # advdiff refuses advect's options it does not honour (command line or file)
+  refuse "advdiff --output-every" "advdiff: option --output-every: advdiff writes only the final snapshot (--output)" \
+    "$ADD" --cells 4x4 --steps 1 --output-every 1
+  refuse "advdiff --text-output" "advdiff: option --text-output: advdiff writes only the HDF5 snapshot of --output" \
+    "$ADD" --cells 4x4 --steps 1 --text-output t.txt
+  refuse "advdiff --history" "advdiff: option --history: advdiff keeps no history (its progress lines give the mass)" \
+    "$ADD" --cells 4x4 --steps 1 --history
+  printf 'cells = 4x4\nintegrator = rk4\n' > i.cfg
+  refuse "advdiff integrator in a file" "advdiff: option --integrator: advdiff steps with --scheme, not --integrator" \
+    "$ADD" --config i.cfg --steps 1
+  ;;
+
 *)
   echo "unknown case $CASE" >&2
   exit 2

@@ -340,7 +340,7 @@ int main(int argc, char **argv) {
     dg_app_help(stdout, "advdiff");
     dg_app_config_free(&r.cfg);
     free(rest);
-    return 0;
+    return dg_app_stdout_status("advdiff", 0);
   }
   if (rc == 0 && r.cfg.print_config) /* advect's format has no place for the implicit options */
     rc = dg_error(DG_ERR_ARG, "option --print-config: advdiff cannot print its configuration");
@@ -356,5 +356,5 @@ int main(int argc, char **argv) {
   dg_app_config_free(&r.cfg);
   free(r.config_text);
   free(rest);
-  return rc ? 2 : 0;
+  return dg_app_stdout_status("advdiff", rc ? 2 : 0);
 }

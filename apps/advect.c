@@ -540,7 +540,7 @@ int main(int argc, char **argv) {
   if (rc == DG_APP_HELP) {
     dg_app_help(stdout, "advect");
     cleanup(&r);
-    return 0;
+    return dg_app_stdout_status("advect", 0);
   }
   if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
   if (rc == 0 && r.cfg.print_config)
@@ -554,5 +554,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "advect: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
   }
   cleanup(&r);
-  return rc ? 2 : 0;
+  return dg_app_stdout_status("advect", rc ? 2 : 0);
 }

@@ -21,6 +21,15 @@ static int given(const dg_app_config *c, const char *name) {
   return 0;
 }
 
+int dg_app_stdout_status(const char *prog, int status) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+  const int e = errno;
+  fprintf(stderr, "%s: cannot write to standard output%s%s%s\n", prog, e ? " (" : "",
+          e ? strerror(e) : "", e ? ")" : "");
+  return 2;
+}
+
 int dg_app_refuse_unused(const dg_app_config *c, const char *prog, const char *const (*unused)[2]) {
   for (int i = 0; unused[i][0]; ++i)
     if (given(c, unused[i][0]))

@@ -18,6 +18,12 @@
  * Returns 0 or DG_ERR_ARG with one message. */
 int dg_app_check_config(const dg_app_config *c);
 
+/* A program's exit status once its output is out: `status`, or 2 after one
+ * line "PROG: cannot write to standard output (REASON)" where stdout could not
+ * be written in full (a full device, a closed pipe): a summary that was lost
+ * is not a success. */
+int dg_app_stdout_status(const char *prog, int status);
+
 /* Options of the shared parser that program `prog` does not honour: each
  * {name, reason} of unused[] (ended by {NULL, NULL}) given on the command line
  * or in a configuration file is refused, "option --NAME: PROG REASON", rather

@@ -33,6 +33,7 @@
 #include "dg_sop.h"
 #include "dg_svec.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -524,8 +525,11 @@ static int fail(void) {
 
 /* Standard output written in full (a full device, a closed pipe): else one line. */
 static int stdout_ok(void) {
+  errno = 0;
   if (fflush(stdout) == 0 && !ferror(stdout)) return 1;
-  fprintf(stderr, "poisson: cannot write to standard output\n");
+  const int e = errno;
+  fprintf(stderr, "poisson: cannot write to standard output%s%s%s\n", e ? " (" : "",
+          e ? strerror(e) : "", e ? ")" : "");
   return 0;
 }
 

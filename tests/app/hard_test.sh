@@ -171,6 +171,52 @@ unconverged)
   [ -e e2.h5 ] && bad "advdiff --rtol not met: e2.h5 written"
   ;;
 
+stdout)
+  # stdout that cannot be written (a full device): one line and status 2,
+  # not a success without the summary; --help likewise
+  [ -w /dev/full ] || { echo "no /dev/full: skipped"; exit 0; }
+  for p in "$ADV --cells 4x4 --degree 1 --steps 1 --dt 0.01 --output f.h5" \
+    "$ADD --cells 4x4 --degree 1 --steps 1 --dt 0.01 --output g.h5" \
+    "$POI --n 4 --r 1 --quiet" "$ADV --help" "$ADD --help" "$POI --help" "$CMP --help"; do
+    # shellcheck disable=SC2086
+    $p > /dev/full 2> "$DIR/err"
+    RC=$?
+    prog=$(basename "${p%% *}")
+    want_rc 2 "$prog > /dev/full"
+    want_err "$prog > /dev/full" "$prog: cannot write to standard output (No space left on device)"
+  done
+  "$CMP" f.h5 f.h5 > /dev/full 2> "$DIR/err"
+  RC=$?
+  want_rc 2 "compare > /dev/full"
+  want_err "compare > /dev/full" "compare: cannot write to standard output (No space left on device)"
+  ;;
+
+help)
+  # every program answers --help with its options, on stdout, status 0
+  for p in "$ADV" "$ADD" "$POI" "$CMP"; do
+    runp "$p" --help
+    want_rc 0 "$(basename "$p") --help"
+    [ -s "$DIR/err" ] && bad "$(basename "$p") --help wrote to stderr: $(cat "$DIR/err")"
+    grep -q -- "--" "$DIR/out" || bad "$(basename "$p") --help lists no option"
+  done
+  runp "$ADV" --help
+  grep -q -- "--map KIND .*latitude | step" "$DIR/out" || bad "advect --help omits the latitude and step maps"
+  ;;
+
+sphere)
+  # compare: a sphere's snapshot and a planar one on the same (lambda, theta)
+  # box and cells are not the same grid
+  runp "$ADV" --model sphere_advection --grid latlon --cells 4 --degree 1 --steps 1 --dt 1 --output sph.h5 --quiet
+  want_rc 0 "sphere run"
+  runp "$ADV" --cells 8x4 --box 0,6.2831853071795862,-1.5707963267948966,1.5707963267948966 --degree 1 \
+    --steps 1 --dt 0.01 --output pl.h5 --quiet
+  want_rc 0 "planar run"
+  runp "$CMP" sph.h5 pl.h5
+  want_rc 2 "compare sphere plane"
+  want_err "compare sphere plane" \
+    "compare: grids differ: A is a latitude-longitude sphere (radius 6371220), B a planar box"
+  ;;
+
 *)
   echo "unknown case $CASE" >&2
   exit 2

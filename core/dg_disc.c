@@ -259,16 +259,9 @@ int dg_disc_create(dg_disc **out, const dg_grid *g, const dg_degree_map *m, int 
   if (d->metric) d->geom0 = (DG_TRIG_LEN + d->W - 1) / d->W * d->W;
   /* a box with boundaries: every side's kind must be one the model has */
   d->bnd = g->kind == DG_GRID_BOX && dg_grid_has_bc(g);
+  if ((rc = dg_model_check_bc(d->model, g))) goto fail;
   for (int f = 0; d->bnd && f < 2 * g->dim; ++f) {
     const int k = g->bc[f];
-    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW
-                     : k == DG_BC_WALL ? DG_MODEL_BC_WALL
-                                       : 0;
-    if (need && !(dg_model_bc(d->model) & need)) {
-      rc = dg_error(DG_ERR_ARG, "boundary %s: model %s has no %s", dg_bc_side_name(f),
-                    dg_model_name(d->model), k == DG_BC_WALL ? "wall reflection" : "inflow data");
-      goto fail;
-    }
     if (k != DG_BC_PERIODIC) d->bc |= (unsigned short)(k << (2 * f));
     if (k == DG_BC_INFLOW) {
       const long rb = (long)sizeof(dg_real) * d->W;

@@ -304,6 +304,22 @@ int dg_model_solution(const dg_model *m, const double x[3], double t, double *u)
 }
 void *dg_model_device_params(dg_model *m) { return &m->dev; }
 int dg_model_bc(const dg_model *m) { return m->desc->bc; }
+
+int dg_model_check_bc(const dg_model *m, const dg_grid *g) {
+  DG_ARG_NONNULL("dg_model_check_bc", m);
+  DG_ARG_NONNULL("dg_model_check_bc", g);
+  if (g->kind != DG_GRID_BOX || !dg_grid_has_bc(g)) return 0;
+  for (int f = 0; f < 2 * g->dim; ++f) {
+    const int k = g->bc[f];
+    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW
+                     : k == DG_BC_WALL ? DG_MODEL_BC_WALL
+                                       : 0;
+    if (need && !(m->desc->bc & need))
+      return dg_error(DG_ERR_ARG, "boundary %s: model %s has no %s", dg_bc_side_name(f),
+                      m->desc->name, k == DG_BC_WALL ? "wall reflection" : "inflow data");
+  }
+  return 0;
+}
 size_t dg_model_bdata_size(const dg_model *m) {
   return m->desc->bc & DG_MODEL_BC_INFLOW ? m->desc->bdata_size : 0;
 }

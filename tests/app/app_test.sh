@@ -689,7 +689,7 @@ EOF
   printf '[grid]\nbc = inflow,outflow,wall,outflow\n' > bad.cfg
   run bad.cfg --steps 1 --quiet --output bad.h5
   want_rc 2 "bad.cfg"
-  want_err "bad.cfg" "advect: boundary y-: model advection has no wall reflection"
+  want_err "bad.cfg" "advect: bad.cfg:2: boundary y-: model advection has no wall reflection"
   printf '[grid]\nbc = inflow,sideways\n' > bad2.cfg
   run bad2.cfg --steps 1 --quiet --output bad.h5
   want_rc 2 "bad2.cfg"

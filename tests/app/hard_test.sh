@@ -217,6 +217,24 @@ sphere)
     "compare: grids differ: A is a latitude-longitude sphere (radius 6371220), B a planar box"
   ;;
 
+cfgline)
+  # a value of a configuration file refused by the model's domain check names file:line
+  printf 'model = burgers\ncells = 4x4\nbc = wall\n' > b1.cfg
+  refuse "bc = wall" "advect: b1.cfg:3: boundary x-: model burgers has no wall reflection" "$ADV" b1.cfg
+  printf 'model = burgers\ncells = 4x4\ngrid = latlon\n' > b2.cfg
+  refuse "grid = latlon" "advect: b2.cfg:3: option --grid latlon: model burgers does not run on the sphere" \
+    "$ADV" b2.cfg
+  printf 'model = burgers\ncells = 4x4x4\ndim = 3\n' > b3.cfg
+  refuse "dim = 3" "advect: b3.cfg:3: model burgers does not run in 3D" "$ADV" b3.cfg
+  # the model from the file, the grid from the command line: the model's line
+  printf '# burgers\nmodel = burgers\n' > b4.cfg
+  refuse "model in a file, --bc wall" "advect: b4.cfg:2: boundary x-: model burgers has no wall reflection" \
+    "$ADV" b4.cfg --cells 4x4 --bc wall
+  # on the command line alone: no line to name
+  refuse "--bc wall" "advect: boundary x-: model burgers has no wall reflection" \
+    "$ADV" --model burgers --cells 4x4 --bc wall
+  ;;
+
 *)
   echo "unknown case $CASE" >&2
   exit 2

@@ -483,7 +483,7 @@ int dg_app_parse_base(dg_app_config *c, int argc, char **argv, const char *prog,
   (void)prog;
   dg_app_layers L;
   int rc = dg_app_layers_build(&L, argc, argv, base);
-  if (rc == 0) rc = parse_layers(c, &L);
+  if (rc == 0) rc = dg_app_layers_blame(&L, parse_layers(c, &L));
   dg_app_layers_free(&L);
   return rc;
 }

@@ -82,6 +82,10 @@ int dg_app_check_config(const dg_app_config *c) {
     return dg_error(DG_ERR_ARG,
                     "option --degree-min: has no effect with --map uniform (give --map band or "
                     "random)");
+  if (strcmp(c->grid, "latlon") != 0 && given(c, "radius"))
+    return dg_error(DG_ERR_ARG,
+                    "option --radius: has no effect on a box grid (it is the sphere's radius: "
+                    "--grid latlon)");
   return check_box(c);
 }
 
@@ -343,7 +347,9 @@ int dg_app_xdmf_path(char *buf, size_t cap, const char *output) {
 
 /* Outputs never replace inputs: each output path (the file itself, through
  * links too: device and inode) against each file the run reads.  The one
- * place of this rule for every program that writes snapshots. */
+ * place of this rule for every program that writes snapshots.  The restart
+ * file is not among them: it is read whole before the first step, and a run
+ * continued over its own file (its stored --output) is a documented use. */
 static int check_not_input(const dg_app_config *c, const char *opt, const char *path) {
   struct stat so, si;
   if (!path[0] || stat(path, &so) != 0) return 0; /* a new file replaces nothing */
@@ -351,7 +357,6 @@ static int check_not_input(const dg_app_config *c, const char *opt, const char *
     const char *what, *path;
   } in[] = {{"the configuration file", c->config},
             {"--map-file", c->map_file},
-            {"--restart", c->restart},
             {"--model-file", c->model_file}};
   for (size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
     if (in[i].path[0] && stat(in[i].path, &si) == 0 && si.st_dev == so.st_dev &&

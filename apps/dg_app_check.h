@@ -64,8 +64,8 @@ int dg_app_check_memory(const dg_app_config *c, const dg_degree_map *m);
  * the same file, and with --output-every the XDMF series can name the
  * snapshots (no ':' or control character) and is not one of them, --text-output
  * is none of the series' snapshots, and no output is a file the run reads
- * (the configuration file, --map-file, --restart, --model-file; compared by
- * device and inode).  One line naming the option and both files. */
+ * (the configuration file, --map-file, --model-file; compared by device and
+ * inode; a restart may continue over its own file).  One line naming the option and both files. */
 int dg_app_check_outputs(const dg_app_config *c);
 
 /* The XDMF series of --output-every: PATH with its extension replaced by

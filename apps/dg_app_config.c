@@ -245,7 +245,7 @@ int dg_app_layers_check_model(const dg_app_layers *L, dg_app_config *c) {
   if (rc == 0) return 0;
   char key[64] = "";
   const char *msg = dg_error_message();
-  if (sscanf(msg, "option --%63[a-z0-9-]:", key) != 1) {
+  if (sscanf(msg, "option --%63[a-z0-9-]", key) != 1) {
     if (!strncmp(msg, "boundary ", 9))
       snprintf(key, sizeof key, "bc");
     else if (strstr(msg, " does not run in "))
@@ -254,6 +254,13 @@ int dg_app_layers_check_model(const dg_app_layers *L, dg_app_config *c) {
   const dg_app_opt *o = key[0] ? dg_app_layers_find(L, key) : NULL;
   if (!o || !o->from) o = dg_app_layers_find(L, "model"); /* else the model's line */
   return dg_app_opt_fail(o, rc);
+}
+
+int dg_app_layers_blame(const dg_app_layers *L, int rc) {
+  char key[64];
+  if (rc && rc != DG_APP_HELP && sscanf(dg_error_message(), "option --%63[a-z0-9-]", key) == 1)
+    return dg_app_opt_fail(dg_app_layers_find(L, key), rc);
+  return rc;
 }
 
 int dg_app_peek(int argc, char **argv, const char *key, char *out, size_t cap, int *found) {

@@ -70,9 +70,13 @@ inputs)
   refuse "--text-output a series snapshot" \
     "advect: option --text-output: ./s_000001.h5 would replace a snapshot of the series of --output s.h5" \
     "$ADV" $S --output s.h5 --output-every 1 --text-output ./s_000001.h5
-  refuse "--output the restart file" \
-    "advect: option --output: s_000001.h5 would replace --restart s_000001.h5, an input of this run" \
-    "$ADV" --restart s_000001.h5 --steps 2 --output s_000001.h5
+  # a model header is an input too
+  cp "$(dirname "$0")/../../models/advection.h" ./advection.h 2> /dev/null || true
+  if [ -f advection.h ]; then
+    refuse "--output the model file" \
+      "advect: option --output: advection.h would replace --model-file advection.h, an input of this run" \
+      "$ADV" $S --model-file advection.h --output advection.h
+  fi
   # a new name, or another run's file, is written as before
   runp "$ADV" --cells 6x4 --dt 0.01 --steps 2 --quiet --map-file m.map --text-output other.txt
   want_rc 0 "--text-output a new file"
@@ -121,6 +125,14 @@ ignored)
   printf 'cells = 4x4\nintegrator = rk4\n' > i.cfg
   refuse "advdiff integrator in a file" "advdiff: option --integrator: advdiff takes --scheme (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)" \
     "$ADD" --config i.cfg --steps 1
+  # --radius is the sphere's: on a box it would be ignored
+  refuse "--radius on a box" \
+    "advect: option --radius: has no effect on a box grid (it is the sphere's radius: --grid latlon)" \
+    "$ADV" --cells 4x4 --radius 5 --steps 1 --dt 0.01
+  printf 'cells = 4x4\nradius = 7\n' > r.cfg
+  refuse "radius = 7 on a box, in a file" \
+    "advect: r.cfg:2: option --radius: has no effect on a box grid (it is the sphere's radius: --grid latlon)" \
+    "$ADV" r.cfg --steps 1 --dt 0.01
   ;;
 
 poisson)

@@ -166,6 +166,8 @@ void dg_snapshot_free(dg_snapshot *s) {
   free(s->param_values);
   free(s->history);
   free(s->config);
+  free(s->mass0);
+  free(s->mass_scale);
   memset(s, 0, sizeof *s);
 }
 

@@ -114,6 +114,38 @@ restart)
   want_rc 0 "compare reads poisson's snapshot"
   ;;
 
+drift)
+  # After a restart the mass drift is measured from t = 0's mass (stored in
+  # the snapshot), with t = 0's choice of relative or absolute drift.
+  runp "$ADV" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 4 --output ar4.h5 --quiet
+  want_rc 0 "advection_reaction, 4 steps"
+  d4=$(key mass_drift_abs)
+  runp "$ADV" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 2 --output ar2.h5 --quiet
+  runp "$ADV" --restart ar2.h5 --steps 4 --output ar24.h5 --quiet
+  want_rc 0 "advection_reaction, 2 + 2 steps"
+  [ -n "$d4" ] && [ "$(key mass_drift_abs)" = "$d4" ] ||
+    bad "restart: mass_drift_abs=$(key mass_drift_abs) mass_drift=$(key mass_drift), uninterrupted mass_drift_abs=$d4"
+  ;;
+
+series)
+  # A restart from one of the series' own snapshots keeps the XDMF's earlier
+  # entries: the same XDMF as the uninterrupted run.
+  runp "$ADV" --cells 6x4 --degree 1 --dt 0.01 --steps 4 --output s.h5 --output-every 1
+  want_rc 0 "series of 4"
+  cp s.xdmf full.xdmf
+  runp "$ADV" --restart s_000002.h5
+  want_rc 0 "restart from s_000002.h5"
+  cmp -s full.xdmf s.xdmf || bad "the XDMF after the restart differs: $(diff full.xdmf s.xdmf | head -5)"
+  # an earlier snapshot gone: left out, and said so
+  rm s_000001.h5
+  runp "$ADV" --restart s_000002.h5
+  want_rc 0 "restart with s_000001.h5 gone"
+  grep -q "^advect: note: restart: 1 earlier snapshot of the series of s.h5 is missing or another run's: left out of its XDMF$" "$DIR/out" ||
+    bad "no note of the missing snapshot: $(cat "$DIR/out")"
+  grep -q "s_000001.h5" s.xdmf && bad "the XDMF names the missing s_000001.h5"
+  grep -q "s_000000.h5" s.xdmf || bad "the XDMF lost s_000000.h5"
+  ;;
+
 ignored)
   # advdiff refuses advect's options it does not honour (command line or file)
   refuse "advdiff --output-every" "advdiff: option --output-every: advdiff writes only the final snapshot (--output)" \

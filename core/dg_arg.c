@@ -1,6 +1,9 @@
 /* dg_arg.c - the argument checks of the public API (dg_arg.h). */
 #include "dg_arg.h"
 
+#include "dg_disc.h"
+#include "dg_field.h"
+
 #include <math.h>
 
 int dg_arg_field(const char *fn, const dg_disc *d, const dg_field *f, const char *name) {

@@ -8,9 +8,13 @@
 #ifndef DG_ARG_H
 #define DG_ARG_H
 
-#include "dg_disc.h"
 #include "dg_error.h"
-#include "dg_field.h"
+
+/* The handles by their struct names: the file readers that the fuzz targets
+ * compile alone include this header without the model headers dg_disc.h
+ * needs. */
+struct dg_disc;
+struct dg_field;
 
 /* Return DG_ERR_ARG from the calling function when pointer `p` is NULL (a
  * macro, so the file readers that the fuzz targets compile need no more). */
@@ -23,9 +27,10 @@
 #define DG_ARG_CHECK(expr) DG_CALL(expr)
 
 /* f is non-NULL and was created for d (dg_field_create(&f, d)). */
-int dg_arg_field(const char *fn, const dg_disc *d, const dg_field *f, const char *name);
+int dg_arg_field(const char *fn, const struct dg_disc *d, const struct dg_field *f,
+                 const char *name);
 /* 0 <= e < the number of elements of d's grid. */
-int dg_arg_elem(const char *fn, const dg_disc *d, long e);
+int dg_arg_elem(const char *fn, const struct dg_disc *d, long e);
 /* v is a finite number. */
 int dg_arg_finite(const char *fn, const char *name, double v);
 

@@ -367,7 +367,7 @@ static const char usage[] =
     "  --r N                 degree (0..10)                                [3]\n"
     "  --map KIND            uniform | band | random (degrees r-1..r)      [uniform]\n"
     "  --solver KIND         fp64 | mixed | fp32 (one solve only)          [fp64]\n"
-    "  --rtol X              CG's relative residual, in (0, 1)             [1e-10]\n"
+    "  --rtol X              CG's relative residual, in [1e-16, 1)         [1e-10]\n"
     "  --smooth N            Chebyshev smoothing steps                     [6]\n"
     "  --smoother KIND       block | patch                                 [block]\n"
     "  --coarse-dense N      dense coarsest solve up to N unknowns         [256]\n"
@@ -438,8 +438,9 @@ static int parse(int argc, char **argv, poisson_opts *o) {
     else if (!strcmp(a, "--rtol") && v) {
       char *end;
       o->rtol = strtod(v, &end);
-      if (end == v || *end || !(o->rtol > 0 && o->rtol < 1))
-        return dg_error(DG_ERR_ARG, "option --rtol: '%s' is not a number in (0, 1)",
+      /* below 1e-16 the fp64 residual cannot get: CG would stop for another reason */
+      if (end == v || *end || !(o->rtol >= 1e-16 && o->rtol < 1))
+        return dg_error(DG_ERR_ARG, "option --rtol: '%s' is not a number in [1e-16, 1)",
                         dg_escape(esc, sizeof esc, v));
       o->given_rtol = 1;
       ++i;

@@ -279,6 +279,19 @@ cfgline)
     "$ADV" --model burgers --cells 4x4 --bc wall
   ;;
 
+range)
+  # a well-formed number out of the range of a double is said to be so
+  refuse "--value 1e-310" \
+    "advect: option --value: '1e-310' is below the smallest normal double (2.23e-308): give 0 or a larger magnitude" \
+    "$ADV" --init constant --value 1e-310 --cells 4x4
+  refuse "--dt 1e400" "advect: option --dt: '1e400' is beyond the largest double (1.8e+308)" \
+    "$ADV" --cells 4x4 --dt 1e400
+  refuse "--dt 1e-3x" "advect: option --dt: '1e-3x' is not a finite number" "$ADV" --cells 4x4 --dt 1e-3x
+  # a tolerance fp64 cannot reach is refused before the solve, not blamed on the operator
+  refuse "poisson --rtol 1e-300" "poisson: option --rtol: '1e-300' is not a number in [1e-16, 1)" \
+    "$POI" --rtol 1e-300
+  ;;
+
 *)
   echo "unknown case $CASE" >&2
   exit 2

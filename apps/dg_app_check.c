@@ -110,6 +110,17 @@ int dg_app_notes(FILE *f, const dg_app_config *c, const char *prog) {
       ++n;
     }
   }
+  if (!c->map_file[0] && !strcmp(c->map, "latitude")) {
+    /* dg_degree_map_create_latitude: r = rmin + dist, dist <= (ny - 1) / 2 */
+    const int far = c->degree_min + (c->cells[1] - 1) / 2;
+    if (far < c->degree) {
+      fprintf(f,
+              "%s: note: --map latitude reaches degree %d, not --degree %d, on %d rows (it "
+              "needs %d)\n",
+              prog, far, c->degree, c->cells[1], 2 * (c->degree - c->degree_min) + 1);
+      ++n;
+    }
+  }
   return n;
 }
 

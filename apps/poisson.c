@@ -94,6 +94,11 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
     DG_CALL(dg_degree_map_create_random(&P->map, &g, r > 1 ? r - 1 : 1, r, 99));
   else
     return dg_error(DG_ERR_ARG, "--map %s: expected uniform, band or random", map);
+  if (P->map->rmax < r) /* too few rows for the band to reach --r: said, not silent */
+    fprintf(stderr,
+            "poisson: note: --map %s reaches degree %d, not --r %d, on %d rows in y (it needs "
+            "3)\n",
+            map, P->map->rmax, r, nel);
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
   DG_CALL(dg_sop_create(&P->op, &g, P->map->deg, &p));
@@ -491,6 +496,9 @@ static int parse(int argc, char **argv, poisson_opts *o) {
                       dg_escape(esc, sizeof esc, a));
     }
   }
+  if (strcmp(o->map, "uniform") != 0 && o->r < 1)
+    return dg_error(DG_ERR_ARG, "option --r: %d is below 1, the lowest degree of --map %s", o->r,
+                    o->map);
   if ((o->dim != 2 && o->dim != 3) || o->nel < 1 || o->r < 0 || o->r > DG_MAX_DEGREE ||
       o->repeat < 1 || g_k < 1)
     return dg_error(DG_ERR_ARG, "need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1, --k >= 1",

@@ -295,6 +295,23 @@ acoustics)
   case $(key l2_error) in 0.0*) ;; *) bad "standing of even modes, periodic: l2_error=$(key l2_error)" ;; esac
   ;;
 
+notes)
+  # a map that cannot reach the degree asked for on so few rows says so
+  runp "$ADV" --model sphere_advection --grid latlon --cells 4 --map latitude --degree 4 --steps 1 --dt 1 \
+    --quiet --output la.h5
+  want_rc 0 "--map latitude on 4 rows"
+  want_err "--map latitude on 4 rows" "advect: note: --map latitude reaches degree 1, not --degree 4, on 4 rows (it needs 9)"
+  runp "$ADV" --model sphere_advection --grid latlon --cells 10 --map latitude --degree 4 --steps 1 --dt 1 \
+    --quiet --output lb.h5
+  want_rc 0 "--map latitude on 10 rows"
+  [ -s "$DIR/err" ] && bad "--map latitude on 10 rows: stderr $(cat "$DIR/err")"
+  runp "$POI" --map band --r 3 --n 2 --quiet
+  want_rc 0 "poisson --map band on 2 rows"
+  want_err "poisson --map band on 2 rows" "poisson: note: --map band reaches degree 2, not --r 3, on 2 rows in y (it needs 3)"
+  refuse "poisson --map band --r 0" "poisson: option --r: 0 is below 1, the lowest degree of --map band" \
+    "$POI" --map band --r 0
+  ;;
+
 range)
   # a well-formed number out of the range of a double is said to be so
   refuse "--value 1e-310" \

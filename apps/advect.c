@@ -17,6 +17,7 @@
 #include "dg_restart.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,18 @@ static int setup_time(run_state *r) {
     if (!isfinite(est))
       return dg_error(DG_ERR_ARG, "option --cfl: the wave speed is zero everywhere, give --dt");
     r->dt = c->cfl * est;
+    if (!(est > 0) || est < DBL_MIN) { /* the speed overflowed: the model's values, not --cfl */
+      char given[400] = "", v[120];
+      for (int i = 0; i < c->nparams; ++i)
+        if (dg_model_has_param(r->set.model, c->keys[i]))
+          snprintf(given + strlen(given), sizeof given - strlen(given), "%s--%s %s",
+                   given[0] ? ", " : "", c->keys[i], dg_escape(v, sizeof v, c->values[i]));
+      return dg_error(DG_ERR_ARG,
+                      "model %s: the stable step at t = 0 is %g, the wave speed too large for a "
+                      "double step (%s)",
+                      dg_model_name(r->set.model), est,
+                      given[0] ? given : "its default parameters");
+    }
     if (!(r->dt > 0) || !isfinite(r->dt))
       return dg_error(DG_ERR_ARG, "option --cfl: %g x the stable estimate %g is not a usable step",
                       c->cfl, est);

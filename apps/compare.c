@@ -119,8 +119,10 @@ static void fmt_mode(char *buf, size_t len, int dim, const int m[3]) {
     snprintf(buf, len, "(%d,%d)", m[0], m[1]);
 }
 
-/* Same dim, cells, box and nvar, else one message and status 2. */
-static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b) {
+/* Same dim, cells, box and nvar, else one message and status 2; with
+ * `radii` (both files HDF5, whose format says whether a grid is the sphere;
+ * the text format does not) also the same kind of grid. */
+static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b, int radii) {
   char x[256], y[256];
   if (a->dim != b->dim) {
     fprintf(stderr, "compare: grids differ: A has dim %d, B has dim %d\n", a->dim, b->dim);
@@ -145,7 +147,7 @@ static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b) {
       return EXIT_ERR;
     }
   }
-  if (a->radius != b->radius) { /* a sphere's (lambda, theta) box is not a plane's */
+  if (radii && a->radius != b->radius) { /* a sphere's (lambda, theta) box is not a plane's */
     if (a->radius > 0 && b->radius > 0)
       fprintf(stderr, "compare: grids differ: A is a sphere of radius %.17g, B of radius %.17g\n",
               a->radius, b->radius);
@@ -292,7 +294,7 @@ int main(int argc, char **argv) {
     dg_snapshot_free(&a);
     return EXIT_ERR;
   }
-  int status = check_same_grid(&a, &b);
+  int status = check_same_grid(&a, &b, is_hdf5(files[0]) && is_hdf5(files[1]));
   if (status != 0) {
     dg_snapshot_free(&a);
     dg_snapshot_free(&b);

@@ -43,6 +43,7 @@ static double wall(void) {
 typedef struct {
   char scheme[16];
   double rtol, eta;
+  int rtol_given; /* an unconverged solve is then an error, not a warning */
   long maxit, newton_maxit;
   int mixed;
 } im_args;
@@ -52,6 +53,7 @@ typedef struct {
 static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest) {
   snprintf(a->scheme, sizeof a->scheme, "sdirk2");
   a->rtol = 1e-10;
+  a->rtol_given = 0;
   a->maxit = 200;
   a->mixed = 0;
   a->newton_maxit = 10;
@@ -93,6 +95,7 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
       snprintf(a->scheme, sizeof a->scheme, "%s", v);
     } else if (!strcmp(name, "rtol")) {
       DG_CALL(dg_app_parse_real(opt, v, 1e-16, 0.5, &a->rtol));
+      a->rtol_given = 1;
     } else if (!strcmp(name, "maxit")) {
       DG_CALL(dg_app_parse_long(opt, v, 1, 100000, &a->maxit));
     } else if (!strcmp(name, "newton-maxit")) {
@@ -147,9 +150,20 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, d
   return rc;
 }
 
+/* advect's options that advdiff does not honour: refused, not ignored */
+static const char *const unused[][2] = {
+    {"restart", "does not restart from a snapshot (it runs from t = 0)"},
+    {"output-every", "writes only the final snapshot (--output)"},
+    {"text-output", "writes only the HDF5 snapshot of --output"},
+    {"history", "keeps no history (its progress lines give the mass)"},
+    {"integrator", "takes --scheme (be, cn, sdirk2, sdirk3, ars222, ars443, rk4)"},
+    {NULL, NULL}};
+
 static int run(run_state *r, const im_args *a) {
   dg_app_config *c = &r->cfg;
+  DG_CALL(dg_app_refuse_unused(c, "advdiff", unused));
   DG_CALL(dg_app_check_config(c));
+  DG_CALL(dg_app_check_outputs(c));
   DG_CALL(dg_app_setup_create(&r->set, c));
   dg_disc *d = r->set.disc;
   dg_im_kind kind;
@@ -170,6 +184,9 @@ static int run(run_state *r, const im_args *a) {
   DG_CALL(dg_field_create(&r->u, d));
   DG_CALL(dg_project_solution(d, r->u, 0));
   DG_CALL(dg_im_create(&r->im, d, kind, &o));
+  /* the snapshot's configuration names the scheme that made it, so that
+     advect --restart refuses to continue it with another method */
+  snprintf(c->integrator, sizeof c->integrator, "%s", a->scheme);
   DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
   double dt;
   if (c->dt_set) {
@@ -237,7 +254,14 @@ static int run(run_state *r, const im_args *a) {
     newton_tot += st.newton;
     newton_since += st.newton;
     rel_since = fmax(rel_since, st.rel_max);
-    if (!st.converged && !c->quiet)
+    /* a tolerance asked for and not met is no result: an error; the default
+       one a warning (also with --quiet) */
+    if (!st.converged && a->rtol_given)
+      return dg_error(DG_ERR_NUMERIC,
+                      "option --rtol: step %ld: a solve stopped at residual %.3e > --rtol %g "
+                      "(no output written)",
+                      step, st.rel_max, o.rtol);
+    if (!st.converged)
       fprintf(stderr, "advdiff: warning: step %ld: a solve stopped at residual %.3e > --rtol %g\n",
               step, st.rel_max, o.rtol);
     if (c->progress_every > 0 && step % c->progress_every == 0 && !c->quiet) {
@@ -305,6 +329,8 @@ int main(int argc, char **argv) {
     printf("advdiff: implicit / IMEX advection-diffusion (implicit/dg_imex.h)\n"
            "  --scheme NAME        be | cn | sdirk2 | sdirk3 | ars222 | ars443 | rk4  [sdirk2]\n"
            "  --rtol X             relative residual of every stage solve     [1e-10]\n"
+           "                       (a solve that stops above it: a warning; an error, exit 2,\n"
+           "                       where --rtol was given: a tolerance asked for and not met)\n"
            "  --maxit N            Krylov iterations per solve                [200]\n"
            "  --precond KIND       fp64 | mixed multigrid preconditioner      [fp64]\n"
            "  --newton-maxit N     Newton iterations per stage (nonlinear)    [10]\n"
@@ -314,7 +340,7 @@ int main(int argc, char **argv) {
     dg_app_help(stdout, "advdiff");
     dg_app_config_free(&r.cfg);
     free(rest);
-    return 0;
+    return dg_app_stdout_status("advdiff", 0);
   }
   if (rc == 0 && r.cfg.print_config) /* advect's format has no place for the implicit options */
     rc = dg_error(DG_ERR_ARG, "option --print-config: advdiff cannot print its configuration");
@@ -330,5 +356,5 @@ int main(int argc, char **argv) {
   dg_app_config_free(&r.cfg);
   free(r.config_text);
   free(rest);
-  return rc ? 2 : 0;
+  return dg_app_stdout_status("advdiff", rc ? 2 : 0);
 }

@@ -17,6 +17,7 @@
 #include "dg_restart.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,7 @@ typedef struct {
   double dt, t0, mass0[DG_MAX_NVAR];
   double mass_scale[DG_MAX_NVAR]; /* sum of |cell mean| x volume at the start */
   int dt_note;                    /* --dt was shortened to land on --t-end */
+  double dt_asked;                /* the --dt given, when dt_note */
   double t;                       /* the time of u */
   int adaptive;                   /* dt re-estimated every step (the model's speed changes) */
   long step0, steps;
@@ -97,6 +99,8 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.history = r->hist;
   s.config = r->config_text;
   s.dt = r->dt;
+  s.mass0 = r->mass0; /* the drift of a restart is measured from t = 0 */
+  s.mass_scale = r->mass_scale;
   int rc = text ? dg_snapshot_write_text(path, &s) : dg_snapshot_write(path, &s);
   /* the borrowed arrays are not the snapshot's to free */
   s.nparams = 0;
@@ -104,6 +108,7 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.nhist = 0;
   s.history = NULL;
   s.config = NULL;
+  s.mass0 = s.mass_scale = NULL;
   dg_snapshot_free(&s);
   return rc;
 }
@@ -119,6 +124,43 @@ static int record_snapshot(run_state *r, const char *path, double t) {
   if (!r->snap_paths[r->nsnap]) return dg_error(DG_ERR_MEM, "out of memory");
   r->snap_times[r->nsnap++] = t;
   return 0;
+}
+
+/* A series restarted from one of its own snapshots (--restart names the file
+ * the series of --output has at the restart's step) keeps its earlier
+ * entries: the snapshots of steps 0, E, 2E, ... before it that are on disk
+ * and hold their step (E = --output-every), then the restart file itself.
+ * Earlier files that are gone or belong to another run are left out, and a
+ * note says how many. */
+static int series_so_far(run_state *r) {
+  const dg_app_config *c = &r->cfg;
+  char own[600], p[600];
+  struct stat a, b;
+  snap_name(own, sizeof own, c->output, r->step0);
+  if (stat(own, &a) != 0 || stat(c->restart, &b) != 0 || a.st_dev != b.st_dev ||
+      a.st_ino != b.st_ino)
+    return 0; /* not a snapshot of this series: the series starts after it */
+  long missing = 0;
+  for (long k = 0; k < r->step0; k += c->output_every) {
+    snap_name(p, sizeof p, c->output, k);
+    dg_snapshot s;
+    memset(&s, 0, sizeof s);
+    if (access(p, F_OK) == 0 && dg_snapshot_read(p, &s) == 0 && s.step == k) {
+      const double t = s.time;
+      dg_snapshot_free(&s);
+      DG_CALL(record_snapshot(r, p, t));
+    } else {
+      dg_snapshot_free(&s);
+      ++missing;
+    }
+  }
+  dg_error_clear();
+  if (missing && !c->quiet)
+    printf("advect: note: restart: %ld earlier snapshot%s of the series of %s %s missing or "
+           "another run's: left out of its XDMF\n",
+           missing, missing > 1 ? "s" : "", dg_escape(p, sizeof p, c->output),
+           missing > 1 ? "are" : "is");
+  return record_snapshot(r, own, r->t);
 }
 
 static int write_xdmf(run_state *r) {
@@ -171,6 +213,18 @@ static int setup_time(run_state *r) {
     if (!isfinite(est))
       return dg_error(DG_ERR_ARG, "option --cfl: the wave speed is zero everywhere, give --dt");
     r->dt = c->cfl * est;
+    if (!(est > 0) || est < DBL_MIN) { /* the speed overflowed: the model's values, not --cfl */
+      char given[400] = "", v[120];
+      for (int i = 0; i < c->nparams; ++i)
+        if (dg_model_has_param(r->set.model, c->keys[i]))
+          snprintf(given + strlen(given), sizeof given - strlen(given), "%s--%s %s",
+                   given[0] ? ", " : "", c->keys[i], dg_escape(v, sizeof v, c->values[i]));
+      return dg_error(DG_ERR_ARG,
+                      "model %s: the stable step at t = 0 is %g, the wave speed too large for a "
+                      "double step (%s)",
+                      dg_model_name(r->set.model), est,
+                      given[0] ? given : "its default parameters");
+    }
     if (!(r->dt > 0) || !isfinite(r->dt))
       return dg_error(DG_ERR_ARG, "option --cfl: %g x the stable estimate %g is not a usable step",
                       c->cfl, est);
@@ -236,6 +290,10 @@ static int setup_time(run_state *r) {
   const double dt = c->t_end / (double)r->steps; /* land on t_end exactly */
   r->dt_note = c->dt_set && fabs(dt - c->dt) > 1e-12 * c->dt;
   r->dt = dt;
+  if (r->dt_note) { /* the configuration a snapshot stores says the dt used */
+    r->dt_asked = c->dt;
+    c->dt = dt;
+  }
   return 0;
 }
 
@@ -325,7 +383,6 @@ static int run(run_state *r) {
   dg_disc *d = r->set.disc;
   const int nv = dg_disc_nvar(d);
   DG_CALL(dg_field_create(&r->u, d));
-  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
   if (r->restarting) {
     const dg_snapshot *s = &r->rs.snap;
     DG_CALL(dg_field_from_snapshot(d, r->u, s, c->restart));
@@ -335,6 +392,10 @@ static int run(run_state *r) {
     DG_CALL(dg_project_solution(d, r->u, 0.0));
   }
   DG_CALL(setup_time(r));
+  DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
+  DG_CALL(dg_mass(d, r->u, r->mass0));
+  const double mass_start = r->mass0[0];
+  DG_CALL(mass_scales(r));
   if (r->restarting) {
     if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
@@ -347,12 +408,18 @@ static int run(run_state *r) {
     for (int64_t i = 0; c->history && i < s->nhist; ++i)
       DG_CALL(add_history(r, (long)s->history[4 * i], s->history[4 * i + 1], s->history[4 * i + 2],
                           s->history[4 * i + 3]));
+    /* the drift goes on from t = 0's mass where the file has it (files
+       written before it had mass0: from the file's state) */
+    if (s->mass0 && s->mass_scale)
+      for (int v = 0; v < nv; ++v) {
+        r->mass0[v] = s->mass0[v];
+        r->mass_scale[v] = s->mass_scale[v];
+      }
     /* the file's arrays are in u now: not kept through the run */
     dg_snapshot_free(&r->rs.snap);
     c->restart_degrees = NULL;
+    if (c->output_every > 0) DG_CALL(series_so_far(r));
   }
-  DG_CALL(dg_mass(d, r->u, r->mass0));
-  DG_CALL(mass_scales(r));
   DG_CALL(dg_ts_create(&r->ts, d, r->set.ts_kind));
   const long dofs = dg_disc_ndofs(d);
   const int nst = dg_ts_stages(r->set.ts_kind);
@@ -369,7 +436,7 @@ static int run(run_state *r) {
            dg_disc_degrees(d)->rmin, dg_disc_degrees(d)->rmax, dg_disc_q(d), dofs, c->integrator,
            r->dt, nsteps);
     if (r->dt_note)
-      printf("advect: note: --dt %g does not divide --t-end %g: dt=%.6g (%ld steps)\n", c->dt,
+      printf("advect: note: --dt %g does not divide --t-end %g: dt=%.6g (%ld steps)\n", r->dt_asked,
              c->t_end, r->dt, r->steps);
   }
   dg_app_notes(stderr, c, "advect");
@@ -381,7 +448,7 @@ static int run(run_state *r) {
            (double)dg_app_bytes_needed(c, dg_disc_degrees(d)) / 1048576.0,
            (double)dg_app_bytes_available() / 1048576.0);
   }
-  if (c->history && r->nhist == 0) DG_CALL(add_history(r, r->step0, r->t, r->mass0[0], NAN));
+  if (c->history && r->nhist == 0) DG_CALL(add_history(r, r->step0, r->t, mass_start, NAN));
   /* a series starts with the initial state (a restarted one goes on after its file) */
   if (c->output_every > 0 && !r->restarting && r->steps != 0) {
     char path[600];
@@ -535,7 +602,7 @@ int main(int argc, char **argv) {
   if (rc == DG_APP_HELP) {
     dg_app_help(stdout, "advect");
     cleanup(&r);
-    return 0;
+    return dg_app_stdout_status("advect", 0);
   }
   if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
   if (rc == 0 && r.cfg.print_config)
@@ -549,5 +616,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "advect: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
   }
   cleanup(&r);
-  return rc ? 2 : 0;
+  return dg_app_stdout_status("advect", rc ? 2 : 0);
 }

@@ -11,6 +11,7 @@
  * BENCHMARKS.md.  Exit status: 0 done, 1 a run failed, 2 bad options. */
 #include "bench.h"
 #include "dg_app.h"
+#include "dg_app_check.h"
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -501,7 +502,7 @@ int main(int argc, char **argv) {
   if (rc == BENCH_HELP) {
     bench_help(stdout);
     bench_opts_free(&o);
-    return 0;
+    return dg_app_stdout_status("bench", 0);
   }
   if (rc) {
     fprintf(stderr, "bench: %s\n", message());
@@ -628,5 +629,5 @@ out:
   free(b.skipped);
   free(plan);
   bench_opts_free(&o);
-  return status;
+  return dg_app_stdout_status("bench", status);
 }

@@ -2,6 +2,7 @@
  * text modal file (docs/FILE_FORMAT.md).  Coefficients are compared on the
  * modes both sides have; the L2 norm uses the diagonal Legendre mass matrix.
  * Exit status: 0 compared (and within --tol), 1 beyond --tol, 2 error. */
+#include "dg_app_check.h"
 #include "dg_app.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -118,8 +119,10 @@ static void fmt_mode(char *buf, size_t len, int dim, const int m[3]) {
     snprintf(buf, len, "(%d,%d)", m[0], m[1]);
 }
 
-/* Same dim, cells, box and nvar, else one message and status 2. */
-static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b) {
+/* Same dim, cells, box and nvar, else one message and status 2; with
+ * `radii` (both files HDF5, whose format says whether a grid is the sphere;
+ * the text format does not) also the same kind of grid. */
+static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b, int radii) {
   char x[256], y[256];
   if (a->dim != b->dim) {
     fprintf(stderr, "compare: grids differ: A has dim %d, B has dim %d\n", a->dim, b->dim);
@@ -143,6 +146,18 @@ static int check_same_grid(const dg_snapshot *a, const dg_snapshot *b) {
       fprintf(stderr, "compare: grids differ: A has box %s, B has %s\n", x, y);
       return EXIT_ERR;
     }
+  }
+  if (radii && a->radius != b->radius) { /* a sphere's (lambda, theta) box is not a plane's */
+    if (a->radius > 0 && b->radius > 0)
+      fprintf(stderr, "compare: grids differ: A is a sphere of radius %.17g, B of radius %.17g\n",
+              a->radius, b->radius);
+    else
+      fprintf(stderr,
+              "compare: grids differ: %s is a latitude-longitude sphere (radius %.17g), %s "
+              "a planar box\n",
+              a->radius > 0 ? "A" : "B", a->radius > 0 ? a->radius : b->radius,
+              a->radius > 0 ? "B" : "A");
+    return EXIT_ERR;
   }
   if (a->nvar != b->nvar) {
     fprintf(stderr, "compare: variables differ: A has nvar %d, B has nvar %d\n", a->nvar, b->nvar);
@@ -225,7 +240,7 @@ int main(int argc, char **argv) {
         opts_done = 1;
       } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
         usage(stdout);
-        return 0;
+        return dg_app_stdout_status("compare", 0);
       } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
         quiet = 1;
       } else if (strcmp(arg, "--unverified") == 0) {
@@ -279,7 +294,7 @@ int main(int argc, char **argv) {
     dg_snapshot_free(&a);
     return EXIT_ERR;
   }
-  int status = check_same_grid(&a, &b);
+  int status = check_same_grid(&a, &b, is_hdf5(files[0]) && is_hdf5(files[1]));
   if (status != 0) {
     dg_snapshot_free(&a);
     dg_snapshot_free(&b);
@@ -332,6 +347,5 @@ int main(int argc, char **argv) {
   }
   dg_snapshot_free(&a);
   dg_snapshot_free(&b);
-  if (fflush(stdout) != 0) return EXIT_ERR;
-  return status;
+  return dg_app_stdout_status("compare", status);
 }

@@ -74,7 +74,10 @@ void dg_app_help(FILE *f, const char *prog) {
              "  --degree R           uniform degree; max of the other maps   [3]\n"
              "  --degree-min R       min degree of band/random/latitude/step (an error\n"
              "                       with a uniform map or a map file)       [0]\n"
-             "  --map KIND           uniform | band | random                 [uniform]\n"
+             "  --map KIND           uniform | band | random | latitude | step [uniform]\n"
+             "                       (latitude, --grid latlon: one degree less per row\n"
+             "                       toward the poles; step: each row's degree from its\n"
+             "                       stable step)\n"
              "                       (band: degree-min at y edges up to --degree in the\n"
              "                       middle; on fewer than 2(R-Rmin)+1 rows it stops\n"
              "                       below --degree and a note says so)\n"
@@ -493,7 +496,7 @@ int dg_app_parse_base(dg_app_config *c, int argc, char **argv, const char *prog,
   (void)prog;
   dg_app_layers L;
   int rc = dg_app_layers_build(&L, argc, argv, base);
-  if (rc == 0) rc = parse_layers(c, &L);
+  if (rc == 0) rc = dg_app_layers_blame(&L, parse_layers(c, &L));
   dg_app_layers_free(&L);
   return rc;
 }

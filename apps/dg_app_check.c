@@ -21,6 +21,22 @@ static int given(const dg_app_config *c, const char *name) {
   return 0;
 }
 
+int dg_app_stdout_status(const char *prog, int status) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+  const int e = errno;
+  fprintf(stderr, "%s: cannot write to standard output%s%s%s\n", prog, e ? " (" : "",
+          e ? strerror(e) : "", e ? ")" : "");
+  return 2;
+}
+
+int dg_app_refuse_unused(const dg_app_config *c, const char *prog, const char *const (*unused)[2]) {
+  for (int i = 0; unused[i][0]; ++i)
+    if (given(c, unused[i][0]))
+      return dg_error(DG_ERR_ARG, "option --%s: %s %s", unused[i][0], prog, unused[i][1]);
+  return 0;
+}
+
 static int check_box(const dg_app_config *c) {
   static const char axis[3] = {'x', 'y', 'z'};
   for (int d = 0; d < c->dim; ++d) {
@@ -66,6 +82,10 @@ int dg_app_check_config(const dg_app_config *c) {
     return dg_error(DG_ERR_ARG,
                     "option --degree-min: has no effect with --map uniform (give --map band or "
                     "random)");
+  if (strcmp(c->grid, "latlon") != 0 && given(c, "radius"))
+    return dg_error(DG_ERR_ARG,
+                    "option --radius: has no effect on a box grid (it is the sphere's radius: "
+                    "--grid latlon)");
   return check_box(c);
 }
 
@@ -87,6 +107,17 @@ int dg_app_notes(FILE *f, const dg_app_config *c, const char *prog) {
               "%s: note: --map band reaches degree %d, not --degree %d, on %d rows in y (it "
               "needs %d)\n",
               prog, reach, c->degree, c->cells[1], need);
+      ++n;
+    }
+  }
+  if (!c->map_file[0] && !strcmp(c->map, "latitude")) {
+    /* dg_degree_map_create_latitude: r = rmin + dist, dist <= (ny - 1) / 2 */
+    const int far = c->degree_min + (c->cells[1] - 1) / 2;
+    if (far < c->degree) {
+      fprintf(f,
+              "%s: note: --map latitude reaches degree %d, not --degree %d, on %d rows (it "
+              "needs %d)\n",
+              prog, far, c->degree, c->cells[1], 2 * (c->degree - c->degree_min) + 1);
       ++n;
     }
   }
@@ -325,6 +356,42 @@ int dg_app_xdmf_path(char *buf, size_t cap, const char *output) {
              : 0;
 }
 
+/* Outputs never replace inputs: each output path (the file itself, through
+ * links too: device and inode) against each file the run reads.  The one
+ * place of this rule for every program that writes snapshots.  The restart
+ * file is not among them: it is read whole before the first step, and a run
+ * continued over its own file (its stored --output) is a documented use. */
+static int check_not_input(const dg_app_config *c, const char *opt, const char *path) {
+  struct stat so, si;
+  if (!path[0] || stat(path, &so) != 0) return 0; /* a new file replaces nothing */
+  const struct {
+    const char *what, *path;
+  } in[] = {{"the configuration file", c->config},
+            {"--map-file", c->map_file},
+            {"--model-file", c->model_file}};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
+    if (in[i].path[0] && stat(in[i].path, &si) == 0 && si.st_dev == so.st_dev &&
+        si.st_ino == so.st_ino) {
+      char e1[600], e2[600];
+      return dg_error(DG_ERR_ARG, "option %s: %s would replace %s %s, an input of this run", opt,
+                      dg_escape(e1, sizeof e1, path), in[i].what,
+                      dg_escape(e2, sizeof e2, in[i].path));
+    }
+  return 0;
+}
+
+/* Whether name (a canonical path) is one of the series snapshots of --output
+ * (canonical: a): "<stem>_<digits>.h5" in the same folder. */
+static int in_series(const char *a, const char *name) {
+  const char *dot = strrchr(a, '.'), *slash = strrchr(a, '/');
+  const size_t stem = (dot && (!slash || dot > slash)) ? (size_t)(dot - a) : strlen(a);
+  if (strncmp(a, name, stem) != 0 || name[stem] != '_') return 0;
+  const char *p = name + stem + 1;
+  size_t nd = 0;
+  while (p[nd] >= '0' && p[nd] <= '9') ++nd;
+  return nd >= 6 && !strcmp(p + nd, ".h5");
+}
+
 int dg_app_check_outputs(const dg_app_config *c) {
   char esc[600];
   DG_CALL(check_path("--output", c->output));
@@ -358,7 +425,18 @@ int dg_app_check_outputs(const dg_app_config *c) {
     if (x[0] && !strcmp(b, x))
       return dg_error(DG_ERR_ARG, "option --text-output: %s is the XDMF series of --output-every",
                       dg_escape(esc, sizeof esc, c->text_output));
+    if (c->output_every > 0 && in_series(a, b)) {
+      char e2[600];
+      return dg_error(DG_ERR_ARG,
+                      "option --text-output: %s would replace a snapshot of the series of "
+                      "--output %s",
+                      dg_escape(esc, sizeof esc, c->text_output),
+                      dg_escape(e2, sizeof e2, c->output));
+    }
   }
+  DG_CALL(check_not_input(c, "--output", c->output));
+  DG_CALL(check_not_input(c, "--text-output", c->text_output));
+  if (xdmf[0]) DG_CALL(check_not_input(c, "--output-every", xdmf));
   return 0;
 }
 

@@ -18,6 +18,18 @@
  * Returns 0 or DG_ERR_ARG with one message. */
 int dg_app_check_config(const dg_app_config *c);
 
+/* A program's exit status once its output is out: `status`, or 2 after one
+ * line "PROG: cannot write to standard output (REASON)" where stdout could not
+ * be written in full (a full device, a closed pipe): a summary that was lost
+ * is not a success. */
+int dg_app_stdout_status(const char *prog, int status);
+
+/* Options of the shared parser that program `prog` does not honour: each
+ * {name, reason} of unused[] (ended by {NULL, NULL}) given on the command line
+ * or in a configuration file is refused, "option --NAME: PROG REASON", rather
+ * than accepted and ignored. */
+int dg_app_refuse_unused(const dg_app_config *c, const char *prog, const char *const (*unused)[2]);
+
 /* Print "PROG: note: ..." lines to f for what the run will do differently
  * from what was asked (a band map that cannot reach --degree on the grid's
  * rows).  Returns the number of notes. */
@@ -50,8 +62,10 @@ int dg_app_check_memory(const dg_app_config *c, const dg_degree_map *m);
 /* Every output path before the first step: the folders of --output and
  * --text-output exist and are writable, neither is a folder, they are not
  * the same file, and with --output-every the XDMF series can name the
- * snapshots (no ':' or control character) and is not one of them.  One line
- * naming the option. */
+ * snapshots (no ':' or control character) and is not one of them, --text-output
+ * is none of the series' snapshots, and no output is a file the run reads
+ * (the configuration file, --map-file, --model-file; compared by device and
+ * inode; a restart may continue over its own file).  One line naming the option and both files. */
 int dg_app_check_outputs(const dg_app_config *c);
 
 /* The XDMF series of --output-every: PATH with its extension replaced by

@@ -4,6 +4,7 @@
 
 #include "dg_error.h"
 #include "dg_escape.h"
+#include "dg_model_internal.h"
 #include "dg_parse.h"
 
 #include <math.h>
@@ -233,15 +234,32 @@ int dg_app_parse_bool(const char *name, const char *value, int *on) {
 
 int dg_app_layers_check_model(const dg_app_layers *L, dg_app_config *c) {
   int any = 0;
-  for (int i = 0; i < L->nopt; ++i)
-    any |= L->opt[i].from && dg_model_has_param(c->model, L->opt[i].key);
+  for (int i = 0; i < L->nopt; ++i) any |= L->opt[i].from != NULL;
   if (!any) return 0;
-  /* on the run's grid: a model may need its kind (the sphere's) */
+  /* on the run's grid: a model may need its kind (the sphere's), its
+     dimension, its boundary kinds; a refusal names the line of the key at
+     fault where a file gave it */
   dg_grid g;
   int rc = dg_app_grid(c, &g);
   if (rc == 0) rc = dg_model_finish_grid(c->model, &g);
+  if (rc == 0) rc = dg_model_check_bc(c->model, &g);
+  if (rc == 0) return 0;
+  char key[64] = "";
+  const char *msg = dg_error_message();
+  if (sscanf(msg, "option --%63[a-z0-9-]", key) != 1) {
+    if (!strncmp(msg, "boundary ", 9))
+      snprintf(key, sizeof key, "bc");
+    else if (strstr(msg, " does not run in "))
+      snprintf(key, sizeof key, "dim");
+  }
+  const dg_app_opt *o = key[0] ? dg_app_layers_find(L, key) : NULL;
+  if (!o || !o->from) o = dg_app_layers_find(L, "model"); /* else the model's line */
+  return dg_app_opt_fail(o, rc);
+}
+
+int dg_app_layers_blame(const dg_app_layers *L, int rc) {
   char key[64];
-  if (rc && sscanf(dg_error_message(), "option --%63[a-z0-9-]:", key) == 1)
+  if (rc && rc != DG_APP_HELP && sscanf(dg_error_message(), "option --%63[a-z0-9-]", key) == 1)
     return dg_app_opt_fail(dg_app_layers_find(L, key), rc);
   return rc;
 }

@@ -67,6 +67,9 @@ int dg_app_parse_bool(const char *name, const char *value, int *on);
 /* After the options are applied: the model's parameters that a
  * configuration gave are parsed now, so that an error names their line. */
 int dg_app_layers_check_model(const dg_app_layers *L, dg_app_config *c);
+/* A refusal "option --KEY..." of a check across options, prefixed with the
+ * FILE:LINE of KEY where a configuration file gave it; rc unchanged. */
+int dg_app_layers_blame(const dg_app_layers *L, int rc);
 
 /* The value of option `key` that argv gives (command line over its
  * configuration file) without applying anything, into out[cap]; *found = 0

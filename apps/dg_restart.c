@@ -5,6 +5,7 @@
 #include "dg_app_config.h"
 #include "dg_error.h"
 #include "dg_escape.h"
+#include "dg_ts.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -37,6 +38,11 @@ int dg_restart_open(dg_restart *r, const char *path) {
   strcpy(r->path, path);
   int rc = dg_snapshot_read(path, &r->snap);
   if (rc) return dg_error_prefix(rc, "restart");
+  if (!r->snap.config && !strcmp(r->snap.model, "poisson-sipg"))
+    return dg_error(DG_ERR_ARG,
+                    "restart %s: a solution of poisson (model poisson-sipg), a steady state with "
+                    "no time step: there is no run to continue (compare and tools/plot read it)",
+                    lab);
   if (!r->snap.config)
     return dg_error(DG_ERR_ARG,
                     "restart %s: the file stores no configuration (attribute 'config' of /; "
@@ -47,6 +53,17 @@ int dg_restart_open(dg_restart *r, const char *path) {
   rc = dg_config_parse(&r->stored, label, r->snap.config, strlen(r->snap.config), dg_app_sections,
                        DG_APP_NSECTIONS);
   if (rc) return dg_error_prefix(rc, "restart");
+  /* advdiff stores its implicit or IMEX scheme as the integrator: advect's
+     explicit integrators would continue it with another method */
+  const int k = dg_config_find(&r->stored, "integrator");
+  dg_ts_kind kind;
+  if (k >= 0 && dg_ts_parse(r->stored.e[k].value, &kind) != 0) {
+    char v[160];
+    return dg_error(DG_ERR_ARG,
+                    "restart %s: integrator is '%s' in the file (advdiff's scheme); advect "
+                    "continues only its explicit integrators (euler, ssprk2, ssprk3, rk4, lsrk4)",
+                    lab, dg_escape(v, sizeof v, r->stored.e[k].value));
+  }
   return 0;
 }
 

@@ -8,7 +8,7 @@
  *           [--rtol 1e-10] [--k 1] [--quiet] [--out u.h5]
  *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
  *           [--repeat 3] [--smooth 6] [--smoother block|patch]
- *   poisson --throughput [--dim 2] [--n 256] [--r 3] [--repeat 20]
+ *   poisson --throughput [--dim 2] [--n 32] [--r 3] [--repeat 3]
  *   (--table and --throughput take --clock wall|cpu: wall by default; --smoother:
  *   what the Chebyshev smoother accelerates, element-block Jacobi or the
  *   additive vertex-patch Schwarz method, docs/MULTIGRID.md; every form takes
@@ -26,12 +26,14 @@
  * solve of each, medians; setup excluded). */
 #include "dg_degree_map.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_io.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
 #include "dg_svec.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -92,6 +94,11 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
     DG_CALL(dg_degree_map_create_random(&P->map, &g, r > 1 ? r - 1 : 1, r, 99));
   else
     return dg_error(DG_ERR_ARG, "--map %s: expected uniform, band or random", map);
+  if (P->map->rmax < r) /* too few rows for the band to reach --r: said, not silent */
+    fprintf(stderr,
+            "poisson: note: --map %s reaches degree %d, not --r %d, on %d rows in y (it needs "
+            "3)\n",
+            map, P->map->rmax, r, nel);
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
   DG_CALL(dg_sop_create(&P->op, &g, P->map->deg, &p));
@@ -332,7 +339,6 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
       DG_CALL(problem_create(&P, dim, nel, r, map, smooth));
       double f = 0, td[16], tm[16], ed = 0, em = 0, rel, es, s;
       int itd = 0, itm = 0, its;
-      if (repeat > 16) repeat = 16;
       DG_CALL(factor(&P, &f));
       /* one untimed solve of each first: the first solve of a problem takes
          its work vectors from the allocator fresh (first touch; on CUDA
@@ -356,25 +362,79 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
   return 0;
 }
 
-int main(int argc, char **argv) {
-  int dim = 2, nel = 32, r = 3, smooth = 6, quiet = 0, tab = 0, rmin = 1, rmax = 6, nmin = 16,
-      nmax = 256, repeat = 3;
-  double rtol = 1e-10;
-  const char *map = "uniform", *solver = "fp64", *out = NULL;
+static const char usage[] =
+    "poisson: SIPG Poisson -lap u = f on the unit square/cube, CG + hp-multigrid\n"
+    "  poisson [options]            one solve (progress per iteration, L2 error)\n"
+    "  poisson --table [options]    iterations, errors and times per degree and grid\n"
+    "  poisson --throughput [...]   operator and vector throughput\n"
+    "  --dim N               2 | 3                                         [2]\n"
+    "  --n N                 elements per direction                        [32]\n"
+    "  --r N                 degree (0..10)                                [3]\n"
+    "  --map KIND            uniform | band | random (degrees r-1..r)      [uniform]\n"
+    "  --solver KIND         fp64 | mixed | fp32 (one solve only)          [fp64]\n"
+    "  --rtol X              CG's relative residual, in [1e-16, 1)         [1e-10]\n"
+    "  --smooth N            Chebyshev smoothing steps                     [6]\n"
+    "  --smoother KIND       block | patch                                 [block]\n"
+    "  --coarse-dense N      dense coarsest solve up to N unknowns         [256]\n"
+    "  --k K                 the solution's wave number                    [1]\n"
+    "  --out FILE            write the solution as a snapshot (one solve)\n"
+    "  --quiet               no progress lines (one solve)\n"
+    "  --rmin, --rmax N      --table's degrees                             [1, 6]\n"
+    "  --nmin, --nmax N      --table's grids                               [16, 256]\n"
+    "  --repeat N            timed runs (--table: at most 16)              [3]\n"
+    "  --clock wall|cpu      --table and --throughput's clock              [wall]\n"
+    "  --help                this text\n"
+    "CG stops at its iteration limit (100; fp32: 40) if --rtol is not reached: a warning\n"
+    "on stderr with the default --rtol (fp32 stalls above it by design), an error (exit\n"
+    "2, nothing written) where --rtol was given: a tolerance asked for and not met is\n"
+    "not a result.\n";
+
+enum { POISSON_HELP = 100 };
+
+typedef struct {
+  int dim, nel, r, smooth, quiet, tab, rmin, rmax, nmin, nmax, repeat;
+  int given_map, given_solver, given_rtol, given_quiet;
+  double rtol;
+  const char *map, *solver, *out;
+} poisson_opts;
+
+/* The options, every value checked here (one line naming the option and
+ * its value, escaped) and every combination that would ignore one. */
+static int parse(int argc, char **argv, poisson_opts *o) {
+  char esc[160];
+  *o = (poisson_opts){.dim = 2,
+                      .nel = 32,
+                      .r = 3,
+                      .smooth = 6,
+                      .rmin = 1,
+                      .rmax = 6,
+                      .nmin = 16,
+                      .nmax = 256,
+                      .repeat = 3,
+                      .rtol = 1e-10,
+                      .map = "uniform",
+                      .solver = "fp64"};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return POISSON_HELP;
     static const char *const inames[] = {"--dim",  "--n",    "--r",    "--smooth", "--rmin",
                                          "--rmax", "--nmin", "--nmax", "--repeat", "--k"};
-    int *const ivars[] = {&dim, &nel, &r, &smooth, &rmin, &rmax, &nmin, &nmax, &repeat, &g_k};
+    int *const ivars[] = {&o->dim,  &o->nel,  &o->r,    &o->smooth, &o->rmin,
+                          &o->rmax, &o->nmin, &o->nmax, &o->repeat, &g_k};
+    static const char *const flags[] = {"--quiet", "--table", "--throughput"};
+    int is_flag = 0;
+    for (int k = 0; k < 3; ++k) is_flag |= !strcmp(a, flags[k]);
+    if (!is_flag && v && !strncmp(v, "--", 2)) /* "--out --quiet": not a file named --quiet */
+      return dg_error(DG_ERR_ARG, "option %s needs a value (the next argument is the option %s)",
+                      dg_escape(esc, sizeof esc, a), dg_escape(esc + 80, 80, v));
     int done = 0;
     for (int k = 0; k < 10 && !done; ++k)
       if (!strcmp(a, inames[k]) && v) {
         char *end;
         const long x = strtol(v, &end, 10);
-        if (end == v || *end || x < INT_MIN || x > INT_MAX) {
-          fprintf(stderr, "poisson: %s %s: expected an integer\n", a, v);
-          return 2;
-        }
+        if (end == v || *end || x < INT_MIN || x > INT_MAX)
+          return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", a,
+                          dg_escape(esc, sizeof esc, v));
         *ivars[k] = (int)x;
         done = 1;
       }
@@ -382,88 +442,153 @@ int main(int argc, char **argv) {
       ++i;
     else if (!strcmp(a, "--rtol") && v) {
       char *end;
-      rtol = strtod(v, &end);
-      if (end == v || *end || !(rtol > 0 && rtol < 1)) {
-        fprintf(stderr, "poisson: --rtol %s: expected a number in (0, 1)\n", v);
-        return 2;
-      }
+      o->rtol = strtod(v, &end);
+      /* below 1e-16 the fp64 residual cannot get: CG would stop for another reason */
+      if (end == v || *end || !(o->rtol >= 1e-16 && o->rtol < 1))
+        return dg_error(DG_ERR_ARG, "option --rtol: '%s' is not a number in [1e-16, 1)",
+                        dg_escape(esc, sizeof esc, v));
+      o->given_rtol = 1;
       ++i;
     } else if (!strcmp(a, "--map") && v) {
-      map = v;
+      if (strcmp(v, "uniform") && strcmp(v, "band") && strcmp(v, "random"))
+        return dg_error(DG_ERR_ARG, "option --map: '%s' is not one of uniform, band, random",
+                        dg_escape(esc, sizeof esc, v));
+      o->map = v;
+      o->given_map = 1;
       ++i;
     } else if (!strcmp(a, "--solver") && v) {
-      solver = v;
+      if (strcmp(v, "fp64") && strcmp(v, "mixed") && strcmp(v, "fp32"))
+        return dg_error(DG_ERR_ARG, "option --solver: '%s' is not one of fp64, mixed, fp32",
+                        dg_escape(esc, sizeof esc, v));
+      o->solver = v;
+      o->given_solver = 1;
       ++i;
-    } else if (!strcmp(a, "--clock") && v && (!strcmp(v, "cpu") || !strcmp(v, "wall"))) {
+    } else if (!strcmp(a, "--clock") && v) {
+      if (strcmp(v, "cpu") && strcmp(v, "wall"))
+        return dg_error(DG_ERR_ARG, "option --clock: '%s' is not one of wall, cpu",
+                        dg_escape(esc, sizeof esc, v));
       g_cpu_clock = !strcmp(v, "cpu");
       ++i;
     } else if (!strcmp(a, "--smoother") && v) {
-      if (strcmp(v, "block") && strcmp(v, "patch")) {
-        fprintf(stderr, "poisson: --smoother %s: expected block or patch\n", v);
-        return 2;
-      }
+      if (strcmp(v, "block") && strcmp(v, "patch"))
+        return dg_error(DG_ERR_ARG, "option --smoother: '%s' is not one of block, patch",
+                        dg_escape(esc, sizeof esc, v));
       g_smoother = !strcmp(v, "patch") ? DG_MG_PATCH : DG_MG_BLOCK;
       ++i;
     } else if (!strcmp(a, "--coarse-dense") && v) {
       char *end;
       g_coarse_dense = strtol(v, &end, 10);
-      if (end == v || *end || g_coarse_dense < 0 || g_coarse_dense > DG_MG_DENSE_LIMIT) {
-        fprintf(stderr, "poisson: --coarse-dense %s: expected a count of unknowns 0..%d\n", v,
-                DG_MG_DENSE_LIMIT);
-        return 2;
-      }
+      if (end == v || *end || g_coarse_dense < 0 || g_coarse_dense > DG_MG_DENSE_LIMIT)
+        return dg_error(DG_ERR_ARG, "option --coarse-dense: '%s' is not a count 0..%d",
+                        dg_escape(esc, sizeof esc, v), DG_MG_DENSE_LIMIT);
       ++i;
     } else if (!strcmp(a, "--out") && v) {
-      out = v;
+      o->out = v;
       ++i;
-    } else if (!strcmp(a, "--quiet"))
-      quiet = 1;
-    else if (!strcmp(a, "--table"))
-      tab = 1;
-    else if (!strcmp(a, "--throughput"))
-      tab = 2;
-    else {
-      fprintf(stderr, "poisson: unknown or incomplete option '%s'\n", a);
-      return 2;
+    } else if (!strcmp(a, "--quiet")) {
+      o->quiet = o->given_quiet = 1;
+    } else if (!strcmp(a, "--table")) {
+      o->tab = 1;
+    } else if (!strcmp(a, "--throughput")) {
+      o->tab = 2;
+    } else {
+      return dg_error(DG_ERR_ARG, "unknown or incomplete option '%s' (see --help)",
+                      dg_escape(esc, sizeof esc, a));
     }
   }
-  if ((dim != 2 && dim != 3) || nel < 1 || r < 0 || r > DG_MAX_DEGREE || repeat < 1 || g_k < 1) {
-    fprintf(stderr, "poisson: need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1, --k >= 1\n",
-            DG_MAX_DEGREE);
-    return 2;
+  if (strcmp(o->map, "uniform") != 0 && o->r < 1)
+    return dg_error(DG_ERR_ARG, "option --r: %d is below 1, the lowest degree of --map %s", o->r,
+                    o->map);
+  if ((o->dim != 2 && o->dim != 3) || o->nel < 1 || o->r < 0 || o->r > DG_MAX_DEGREE ||
+      o->repeat < 1 || g_k < 1)
+    return dg_error(DG_ERR_ARG, "need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1, --k >= 1",
+                    DG_MAX_DEGREE);
+  if (o->tab) { /* what --table and --throughput would ignore */
+    const char *mode = o->tab == 1 ? "--table" : "--throughput";
+    if (o->out)
+      return dg_error(DG_ERR_ARG, "option --out: %s writes no solution (run one solve for it)",
+                      mode);
+    if (o->given_solver)
+      return dg_error(DG_ERR_ARG, "option --solver: %s runs %s", mode,
+                      o->tab == 1 ? "fp64, mixed and fp32 each" : "no solve");
+    if (o->given_quiet)
+      return dg_error(DG_ERR_ARG, "option --quiet: %s prints no progress lines", mode);
+    if (o->tab == 2 && o->given_map)
+      return dg_error(DG_ERR_ARG, "option --map: --throughput measures the uniform map");
+    if (o->tab == 2 && o->given_rtol)
+      return dg_error(DG_ERR_ARG, "option --rtol: --throughput runs no solve");
+    if (o->tab == 1 && o->repeat > 16)
+      return dg_error(DG_ERR_ARG, "option --repeat: %d is above the 16 timed runs --table keeps",
+                      o->repeat);
   }
-  g_dim = dim;
-  if (tab == 2) {
-    if (throughput(dim, nel, r, repeat, smooth)) {
-      fprintf(stderr, "poisson: %s\n", dg_error_message());
-      return 2;
-    }
-    return 0;
+  return 0;
+}
+
+/* The one line of an error, escaped, and the status. */
+static int fail(void) {
+  char line[4200];
+  fflush(stdout);
+  fprintf(stderr, "poisson: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
+  return 2;
+}
+
+/* Standard output written in full (a full device, a closed pipe): else one line. */
+static int stdout_ok(void) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return 1;
+  const int e = errno;
+  fprintf(stderr, "poisson: cannot write to standard output%s%s%s\n", e ? " (" : "",
+          e ? strerror(e) : "", e ? ")" : "");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  poisson_opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc == POISSON_HELP) {
+    fputs(usage, stdout);
+    return stdout_ok() ? 0 : 2;
   }
-  if (tab) {
-    if (table(dim, rmin, rmax, nmin, nmax, repeat, smooth, map, rtol)) {
-      fprintf(stderr, "poisson: %s\n", dg_error_message());
-      return 2;
-    }
-    return 0;
+  if (rc) return fail();
+  g_dim = o.dim;
+  if (o.tab == 2) {
+    if (throughput(o.dim, o.nel, o.r, o.repeat, o.smooth)) return fail();
+    return stdout_ok() ? 0 : 2;
+  }
+  if (o.tab) {
+    if (table(o.dim, o.rmin, o.rmax, o.nmin, o.nmax, o.repeat, o.smooth, o.map, o.rtol))
+      return fail();
+    return stdout_ok() ? 0 : 2;
   }
   problem P;
   int its;
   double rel, err, secs, *u = NULL;
-  if (problem_create(&P, dim, nel, r, map, smooth) ||
-      solve(&P, solver, rtol, !quiet, &its, &rel, &err, &secs, &u) ||
-      (out && write_snapshot(&P, u, dim, out))) {
-    fprintf(stderr, "poisson: %s\n", dg_error_message());
+  rc = problem_create(&P, o.dim, o.nel, o.r, o.map, o.smooth);
+  if (!rc) rc = solve(&P, o.solver, o.rtol, !o.quiet, &its, &rel, &err, &secs, &u);
+  if (!rc && !(rel <= o.rtol)) {
+    if (o.given_rtol)
+      rc = dg_error(DG_ERR_NUMERIC,
+                    "option --rtol: %s CG stopped after %d iterations at relative residual %.3e, "
+                    "above --rtol %g%s",
+                    o.solver, its, rel, o.rtol, o.out ? " (no file written)" : "");
+    else
+      fprintf(stderr,
+              "poisson: warning: %s CG stopped after %d iterations at relative residual %.3e, "
+              "above --rtol %g\n",
+              o.solver, its, rel, o.rtol);
+  }
+  if (!rc && o.out) rc = write_snapshot(&P, u, o.dim, o.out);
+  if (rc) {
     dg_svec_free(u);
-    return 2;
+    return fail();
   }
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);
   printf("%s", buf);
-  printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n", solver,
-         P.n, its, rel, err, secs);
-  if (out) printf("wrote %s\n", out);
+  printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
+         o.solver, P.n, its, rel, err, secs);
+  if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));
   dg_svec_free(u);
   problem_destroy(&P);
-  return 0;
+  return stdout_ok() ? 0 : 2;
 }

@@ -1,6 +1,7 @@
 /* dg_degree_map.c - degree maps: uniform, band, random, file, callback. */
 #include "dg_degree_map.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_types.h"
@@ -49,6 +50,9 @@ static int check_range(const char *what, int rmin, int rmax) {
 }
 
 int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r) {
+  DG_ARG_NONNULL("dg_degree_map_create_uniform", m);
+  *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_uniform", g);
   DG_CALL(check_range("uniform degree map", r, r));
   DG_CALL(map_alloc(m, g));
   memset((*m)->deg, r, (size_t)g->nelem);
@@ -57,6 +61,9 @@ int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r) {
 }
 
 int dg_degree_map_create_band(dg_degree_map **m, const dg_grid *g, int rmin, int rmax) {
+  DG_ARG_NONNULL("dg_degree_map_create_band", m);
+  *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_band", g);
   DG_CALL(check_range("band degree map", rmin, rmax));
   DG_CALL(map_alloc(m, g));
   const int ny = g->n[1], half = (ny + 1) / 2, nb = rmax - rmin + 1;
@@ -72,6 +79,9 @@ int dg_degree_map_create_band(dg_degree_map **m, const dg_grid *g, int rmin, int
 }
 
 int dg_degree_map_create_latitude(dg_degree_map **m, const dg_grid *g, int rmin, int rmax) {
+  DG_ARG_NONNULL("dg_degree_map_create_latitude", m);
+  *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_latitude", g);
   DG_CALL(check_range("latitude degree map", rmin, rmax));
   DG_CALL(map_alloc(m, g));
   const int ny = g->n[1];
@@ -87,6 +97,10 @@ int dg_degree_map_create_latitude(dg_degree_map **m, const dg_grid *g, int rmin,
 }
 
 int dg_degree_map_create_rows(dg_degree_map **m, const dg_grid *g, const int *row_deg) {
+  DG_ARG_NONNULL("dg_degree_map_create_rows", m);
+  *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_rows", g);
+  DG_ARG_NONNULL("dg_degree_map_create_rows", row_deg);
   for (int j = 0; j < g->n[1]; ++j)
     if (row_deg[j] < 0 || row_deg[j] > DG_MAX_DEGREE)
       return dg_error(DG_ERR_ARG, "degree map: row %d has degree %d, outside 0..%d", j, row_deg[j],
@@ -153,6 +167,9 @@ static uint64_t splitmix64(uint64_t *s) {
 
 int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, int rmax,
                                 uint64_t seed) {
+  DG_ARG_NONNULL("dg_degree_map_create_random", m);
+  *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_random", g);
   DG_CALL(check_range("random degree map", rmin, rmax));
   DG_CALL(map_alloc(m, g));
   uint64_t s = seed;
@@ -163,6 +180,10 @@ int dg_degree_map_create_random(dg_degree_map **m, const dg_grid *g, int rmin, i
 }
 
 int dg_degree_map_create_callback(dg_degree_map **m, const dg_grid *g, dg_degree_fn fn, void *ctx) {
+  DG_ARG_NONNULL("dg_degree_map_create_callback", m);
+  *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_callback", g);
+  DG_ARG_NONNULL("dg_degree_map_create_callback", fn);
   DG_CALL(map_alloc(m, g));
   for (long e = 0; e < g->nelem; ++e) {
     int ijk[3];
@@ -235,7 +256,10 @@ static long read_line(FILE *f, char *buf, size_t cap, long *col) {
 }
 
 int dg_degree_map_create_file(dg_degree_map **m, const dg_grid *g, const char *raw_path) {
+  DG_ARG_NONNULL("dg_degree_map_create_file", m);
   *m = NULL;
+  DG_ARG_NONNULL("dg_degree_map_create_file", g);
+  DG_ARG_NONNULL("dg_degree_map_create_file", raw_path);
   char *path = dg_escape_dup(raw_path);
   if (!path) return dg_error(DG_ERR_MEM, "degree map: out of memory");
   /* Without blocking (a FIFO cannot stall us); regular files only. */
@@ -321,6 +345,9 @@ fail:
 }
 
 int dg_degree_map_write(const dg_degree_map *m, const dg_grid *g, const char *path) {
+  DG_ARG_NONNULL("dg_degree_map_write", m);
+  DG_ARG_NONNULL("dg_degree_map_write", g);
+  DG_ARG_NONNULL("dg_degree_map_write", path);
   FILE *f = fopen(path, "w");
   if (!f) return dg_error(DG_ERR_IO, "degree map %s: cannot write: %s", path, strerror(errno));
   fprintf(f, "# dgrid degree map: %d rows of %d degrees, first row j=0%s\n", g->n[1] * g->n[2],

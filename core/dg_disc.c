@@ -3,6 +3,7 @@
  * stable step and the stage driver that hand buckets to the backend. */
 #include "dg_disc.h"
 
+#include "dg_arg.h"
 #include "dg_disc_impl.h"
 #include "dg_error.h"
 #include "dg_field.h"
@@ -108,6 +109,7 @@ static int model_aux(const double x[3], double *out, void *ctx) {
 }
 
 int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
+  DG_ARG_NONNULL("dg_disc_set_aux", d);
   const int naux = dg_model_naux(d->model);
   if (naux == 0 || !d->d_aux)
     return dg_error(DG_ERR_ARG, "model %s has no auxiliary data", dg_model_name(d->model));
@@ -191,14 +193,12 @@ static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
 
 int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
                    const dg_degree_map *m, int q, const dg_model *model) {
-  if (!out) return dg_error(DG_ERR_ARG, "dg_disc_create: NULL handle");
+  DG_ARG_NONNULL("dg_disc_create", out);
   *out = NULL;
-  if (!backend || !g || !m || !model)
-    return dg_error(DG_ERR_ARG, "dg_disc_create: NULL %s",
-                    !backend ? "backend"
-                    : !g     ? "grid"
-                    : !m     ? "degree map"
-                             : "model");
+  DG_ARG_NONNULL("dg_disc_create", backend);
+  DG_ARG_NONNULL("dg_disc_create", g);
+  DG_ARG_NONNULL("dg_disc_create", m);
+  DG_ARG_NONNULL("dg_disc_create", model);
   const dg_backend_ops *be = backend->ops;
   if (m->nelem != g->nelem)
     return dg_error(DG_ERR_ARG, "degree map has %ld elements, grid has %ld", m->nelem, g->nelem);
@@ -261,16 +261,9 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
   if (d->metric) d->geom0 = (DG_TRIG_LEN + d->W - 1) / d->W * d->W;
   /* a box with boundaries: every side's kind must be one the model has */
   d->bnd = g->kind == DG_GRID_BOX && dg_grid_has_bc(g);
+  if ((rc = dg_model_check_bc(d->model, g))) goto fail;
   for (int f = 0; d->bnd && f < 2 * g->dim; ++f) {
     const int k = g->bc[f];
-    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW
-                     : k == DG_BC_WALL ? DG_MODEL_BC_WALL
-                                       : 0;
-    if (need && !(dg_model_bc(d->model) & need)) {
-      rc = dg_error(DG_ERR_ARG, "boundary %s: model %s has no %s", dg_bc_side_name(f),
-                    dg_model_name(d->model), k == DG_BC_WALL ? "wall reflection" : "inflow data");
-      goto fail;
-    }
     if (k != DG_BC_PERIODIC) d->bc |= (unsigned short)(k << (2 * f));
     if (k == DG_BC_INFLOW) {
       const long rb = (long)sizeof(dg_real) * d->W;
@@ -514,10 +507,14 @@ static unsigned pass_id;
 static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double *rates);
 
 int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt) {
+  DG_ARG_CHECK(dg_arg_field("dg_disc_stable_dt", d, u, "u"));
+  DG_ARG_NONNULL("dg_disc_stable_dt", dt);
   return rates_and_step(d, u, t, dt, NULL);
 }
 
 int dg_disc_element_rates(dg_disc *d, dg_field *u, double t, double *rates) {
+  DG_ARG_CHECK(dg_arg_field("dg_disc_element_rates", d, u, "u"));
+  DG_ARG_NONNULL("dg_disc_element_rates", rates);
   double dt;
   return rates_and_step(d, u, t, &dt, rates);
 }

@@ -2,6 +2,7 @@
  * compact <-> microblock conversions. */
 #include "dg_disc_op.h"
 
+#include "dg_arg.h"
 #include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_model.h"
@@ -11,6 +12,8 @@
 #include <string.h>
 
 int dg_disc_rhs(dg_disc *d, dg_field *u, double t, dg_field *out) {
+  DG_ARG_CHECK(dg_arg_field("dg_disc_rhs", d, u, "u"));
+  DG_ARG_CHECK(dg_arg_field("dg_disc_rhs", d, out, "out"));
   if (u == out) return dg_error(DG_ERR_ARG, "dg_disc_rhs: out must not be u");
   /* u <- 0 u + 1 dt L(u) with dt = 1: the forward-Euler stage's arithmetic
      with the old value weighted 0 (exact: 0 * finite = 0) */
@@ -27,6 +30,11 @@ static double host_amax(dg_field *f) {
 
 int dg_disc_jacvec(dg_disc *d, dg_field *u0, dg_field *lu0, dg_field *v, double t, dg_field *work,
                    dg_field *out) {
+  DG_ARG_CHECK(dg_arg_field("dg_disc_jacvec", d, v, "v"));
+  DG_ARG_CHECK(dg_arg_field("dg_disc_jacvec", d, out, "out"));
+  if (u0) DG_ARG_CHECK(dg_arg_field("dg_disc_jacvec", d, u0, "u0"));
+  if (lu0) DG_ARG_CHECK(dg_arg_field("dg_disc_jacvec", d, lu0, "lu0"));
+  if (work) DG_ARG_CHECK(dg_arg_field("dg_disc_jacvec", d, work, "work"));
   if (dg_model_linear(dg_disc_model(d))) return dg_disc_rhs(d, v, t, out);
   if (!u0 || !lu0 || !work)
     return dg_error(DG_ERR_ARG, "dg_disc_jacvec: a nonlinear model needs u0, L(u0) and work");
@@ -87,12 +95,16 @@ static void compact_walk(const dg_disc *d, dg_field *f, double *x, int to_field)
 }
 
 int dg_field_get_compact(const dg_disc *d, dg_field *f, double *x) {
+  DG_ARG_CHECK(dg_arg_field("dg_field_get_compact", d, f, "f"));
+  DG_ARG_NONNULL("dg_field_get_compact", x);
   DG_CALL(dg_field_to_host(f));
   compact_walk(d, f, x, 0);
   return 0;
 }
 
 int dg_field_set_compact(const dg_disc *d, dg_field *f, const double *x) {
+  DG_ARG_CHECK(dg_arg_field("dg_field_set_compact", d, f, "f"));
+  DG_ARG_NONNULL("dg_field_set_compact", x);
   DG_CALL(dg_field_to_host(f));
   compact_walk(d, f, (double *)x, 1);
   dg_field_host_modified(f);

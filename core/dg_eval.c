@@ -1,6 +1,7 @@
 /* dg_eval.c - host-side projection, sampling and norms (sum-factorised). */
 #include "dg_eval.h"
 
+#include "dg_arg.h"
 #include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_quadrature.h"
@@ -51,6 +52,9 @@ static void tensor(int dim, const double *in, double *out, int n, int m, const d
 }
 
 int dg_element_coeffs(const dg_disc *d, dg_field *f, long e, double *out) {
+  DG_ARG_CHECK(dg_arg_field("dg_element_coeffs", d, f, "f"));
+  DG_ARG_CHECK(dg_arg_elem("dg_element_coeffs", d, e));
+  DG_ARG_NONNULL("dg_element_coeffs", out);
   DG_CALL(dg_field_to_host(f));
   const int r = dg_disc_degrees(d)->deg[e], nv = dg_disc_nvar(d);
   const long M = ipow(r + 1, dg_disc_grid(d)->dim);
@@ -60,6 +64,9 @@ int dg_element_coeffs(const dg_disc *d, dg_field *f, long e, double *out) {
 }
 
 int dg_element_set_coeffs(const dg_disc *d, dg_field *f, long e, const double *in) {
+  DG_ARG_CHECK(dg_arg_field("dg_element_set_coeffs", d, f, "f"));
+  DG_ARG_CHECK(dg_arg_elem("dg_element_set_coeffs", d, e));
+  DG_ARG_NONNULL("dg_element_set_coeffs", in);
   DG_CALL(dg_field_to_host(f));
   const int r = dg_disc_degrees(d)->deg[e], nv = dg_disc_nvar(d);
   const long M = ipow(r + 1, dg_disc_grid(d)->dim);
@@ -76,6 +83,8 @@ static void phys(const dg_grid *g, const int ijk[3], const double *xi, double *x
 }
 
 int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx) {
+  DG_ARG_CHECK(dg_arg_field("dg_project", d, f, "f"));
+  DG_ARG_NONNULL("dg_project", fn);
   const dg_grid *g = dg_disc_grid(d);
   const dg_basis *B = dg_disc_basis(d);
   const int dim = g->dim, q = B->q, nv = dg_disc_nvar(d);
@@ -154,6 +163,8 @@ static double solution_fn(const double x[3], int v, void *ctx) {
 }
 
 int dg_project_solution(const dg_disc *d, dg_field *f, double t) {
+  DG_ARG_CHECK(dg_arg_field("dg_project_solution", d, f, "f"));
+  DG_ARG_CHECK(dg_arg_finite("dg_project_solution", "t", t));
   solution_ctx c = {dg_disc_model(d), t, 1};
   DG_CALL(dg_project(d, f, solution_fn, &c));
   if (!c.known)
@@ -163,6 +174,9 @@ int dg_project_solution(const dg_disc *d, dg_field *f, double t) {
 }
 
 int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *out) {
+  DG_ARG_CHECK(dg_arg_field("dg_sample", d, f, "f"));
+  DG_ARG_NONNULL("dg_sample", x1d);
+  DG_ARG_NONNULL("dg_sample", out);
   const dg_grid *g = dg_disc_grid(d);
   const int dim = g->dim, nv = dg_disc_nvar(d), rmax = dg_disc_degrees(d)->rmax;
   if (np < 1 || np > MAXN) return dg_error(DG_ERR_ARG, "sample: %d points, need 1..%d", np, MAXN);
@@ -243,6 +257,10 @@ static int error_sums_of(const dg_disc *d, dg_field *f, double t, error_sums *es
 }
 
 int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *linf) {
+  DG_ARG_CHECK(dg_arg_field("dg_error_norms", d, f, "f"));
+  DG_ARG_CHECK(dg_arg_finite("dg_error_norms", "t", t));
+  DG_ARG_NONNULL("dg_error_norms", l2);
+  DG_ARG_NONNULL("dg_error_norms", linf);
   error_sums es;
   int known;
   DG_CALL(error_sums_of(d, f, t, &es, &known));
@@ -255,6 +273,11 @@ int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *
 
 int dg_error_norms_rel(const dg_disc *d, dg_field *f, double t, double *l1, double *l2,
                        double *linf) {
+  DG_ARG_CHECK(dg_arg_field("dg_error_norms_rel", d, f, "f"));
+  DG_ARG_CHECK(dg_arg_finite("dg_error_norms_rel", "t", t));
+  DG_ARG_NONNULL("dg_error_norms_rel", l1);
+  DG_ARG_NONNULL("dg_error_norms_rel", l2);
+  DG_ARG_NONNULL("dg_error_norms_rel", linf);
   error_sums es;
   int known;
   DG_CALL(error_sums_of(d, f, t, &es, &known));
@@ -299,6 +322,8 @@ static int sphere_mass(const dg_disc *d, dg_field *f, double *mass) {
 }
 
 int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
+  DG_ARG_CHECK(dg_arg_field("dg_mass", d, f, "f"));
+  DG_ARG_NONNULL("dg_mass", mass);
   const dg_grid *g = dg_disc_grid(d);
   DG_CALL(dg_field_to_host(f));
   if (g->kind == DG_GRID_LATLON) return sphere_mass(d, f, mass);
@@ -312,6 +337,7 @@ int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
 }
 
 int dg_check_finite(const dg_disc *d, dg_field *f) {
+  DG_ARG_CHECK(dg_arg_field("dg_check_finite", d, f, "f"));
   const dg_grid *g = dg_disc_grid(d);
   DG_CALL(dg_field_to_host(f));
   for (long i = 0; i < f->n; ++i)

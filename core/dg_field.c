@@ -1,6 +1,7 @@
 /* dg_field.c - host/device field storage. */
 #include "dg_field.h"
 
+#include "dg_arg.h"
 #include "dg_backend.h"
 #include "dg_error.h"
 
@@ -13,9 +14,9 @@ static long next_stamp(void) {
 }
 
 int dg_field_create(dg_field **f, const dg_disc *d) {
-  if (!f) return dg_error(DG_ERR_ARG, "dg_field_create: NULL handle");
+  DG_ARG_NONNULL("dg_field_create", f);
   *f = NULL;
-  if (!d) return dg_error(DG_ERR_ARG, "dg_field_create: NULL discretisation");
+  DG_ARG_NONNULL("dg_field_create", d);
   const dg_backend_ops *be = dg_disc_backend(d)->ops;
   dg_field *p = calloc(1, sizeof *p);
   if (!p) return dg_error(DG_ERR_MEM, "field: out of memory");
@@ -57,6 +58,7 @@ void dg_field_destroy(dg_field **f) {
 }
 
 int dg_field_to_host(dg_field *f) {
+  DG_ARG_NONNULL("dg_field_to_host", f);
   if (f->host_valid) return 0;
   DG_CALL(f->backend->ops->to_host(f->h, f->dev, (size_t)f->n * sizeof(dg_real)));
   f->host_valid = 1;
@@ -64,6 +66,7 @@ int dg_field_to_host(dg_field *f) {
 }
 
 int dg_field_to_device(dg_field *f) {
+  DG_ARG_NONNULL("dg_field_to_device", f);
   if (f->dev_valid) return 0;
   DG_CALL(f->backend->ops->to_device(f->dev, f->h, (size_t)f->n * sizeof(dg_real)));
   f->dev_valid = 1;
@@ -90,6 +93,8 @@ void dg_field_swap_device(dg_field *f, dg_real **buf) {
 }
 
 int dg_field_copy(dg_field *dst, dg_field *src) {
+  DG_ARG_NONNULL("dg_field_copy", dst);
+  DG_ARG_NONNULL("dg_field_copy", src);
   if (dst->n != src->n)
     return dg_error(DG_ERR_ARG, "field copy: sizes %ld and %ld", dst->n, src->n);
   DG_CALL(dg_field_to_host(src));

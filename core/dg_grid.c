@@ -2,6 +2,7 @@
  * latitude-longitude sphere's per-row metric. */
 #include "dg_grid.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_quadrature.h"
 #include "dg_types.h"
@@ -10,6 +11,10 @@
 #include <stdio.h>
 
 int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const double hi[3]) {
+  DG_ARG_NONNULL("dg_grid_init", g);
+  DG_ARG_NONNULL("dg_grid_init", n);
+  DG_ARG_NONNULL("dg_grid_init", lo);
+  DG_ARG_NONNULL("dg_grid_init", hi);
   static const char axis[3] = {'x', 'y', 'z'};
   if (dim != 2 && dim != 3) return dg_error(DG_ERR_ARG, "dimension %d: must be 2 or 3", dim);
   g->dim = dim;
@@ -35,6 +40,7 @@ int dg_grid_init(dg_grid *g, int dim, const int n[3], const double lo[3], const 
 }
 
 int dg_grid_init_latlon(dg_grid *g, int n1, int n2, double radius) {
+  DG_ARG_NONNULL("dg_grid_init_latlon", g);
   if (n2 < 1 || n2 > (1 << 20)) return dg_error(DG_ERR_ARG, "cells: %d rows, must be 1..2^20", n2);
   if (n1 == 0) n1 = 2 * n2;
   if (n1 < 1) return dg_error(DG_ERR_ARG, "cells: %d elements in longitude, must be >= 1", n1);
@@ -60,6 +66,8 @@ const char *dg_bc_side_name(int side) {
 }
 
 int dg_grid_set_bc(dg_grid *g, const int bc[DG_GRID_SIDES]) {
+  DG_ARG_NONNULL("dg_grid_set_bc", g);
+  DG_ARG_NONNULL("dg_grid_set_bc", bc);
   int same = 1;
   for (int f = 0; f < 2 * g->dim; ++f) same &= bc[f] == g->bc[f];
   if (g->kind == DG_GRID_LATLON) {

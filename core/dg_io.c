@@ -10,6 +10,7 @@
  * dg_io_xdmf.c (XDMF sidecar). */
 #include "dg_io.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_io_internal.h"
@@ -165,6 +166,8 @@ void dg_snapshot_free(dg_snapshot *s) {
   free(s->param_values);
   free(s->history);
   free(s->config);
+  free(s->mass0);
+  free(s->mass_scale);
   memset(s, 0, sizeof *s);
 }
 
@@ -211,17 +214,25 @@ static int read_file(const char *path, dg_snapshot *s, int want, const char *fn)
 }
 
 int dg_snapshot_read(const char *path, dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_read", path);
+  DG_ARG_NONNULL("dg_snapshot_read", s);
   return read_file(path, s, WANT_HDF5, "dg_snapshot_read");
 }
 
 int dg_snapshot_read_unverified(const char *path, dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_read_unverified", path);
+  DG_ARG_NONNULL("dg_snapshot_read_unverified", s);
   return read_file(path, s, WANT_ANY_UNVERIFIED, "dg_snapshot_read_unverified");
 }
 
 int dg_snapshot_read_text(const char *path, dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_read_text", path);
+  DG_ARG_NONNULL("dg_snapshot_read_text", s);
   return read_file(path, s, WANT_TEXT, "dg_snapshot_read_text");
 }
 
 int dg_snapshot_read_any(const char *path, dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_read_any", path);
+  DG_ARG_NONNULL("dg_snapshot_read_any", s);
   return read_file(path, s, WANT_ANY, "dg_snapshot_read_any");
 }

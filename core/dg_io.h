@@ -56,6 +56,11 @@ typedef struct {
   /* Optional (attribute `dt` of /): the run's time step (fixed-step runs:
    * every step's; others: the last one's); 0 when absent (not written). */
   double dt;
+  /* Optional (attributes `mass0` and `mass_scale` of /, nvar values each): each
+   * variable's mass at t = 0 and the sum of |cell mean| x volume then, so that
+   * a restarted run measures its mass drift from the start; NULL when absent. */
+  double *mass0;
+  double *mass_scale;
 } dg_snapshot;
 
 #define DG_IO_MAX_CONFIG 32768

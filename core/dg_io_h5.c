@@ -12,6 +12,7 @@
  * atomic writer of dg_io_file.c. */
 #include "dg_io.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_io_internal.h"
@@ -137,6 +138,22 @@ static int w_attr(const h5w *w, hid_t loc, const char *obj, const char *name, hi
 }
 
 /* Fixed-length, NUL-terminated UTF-8 string attribute. */
+/* A one-dimensional float64 attribute of n values. */
+static int w_attr_vec(const h5w *w, hid_t loc, const char *obj, const char *name, int n,
+                      const double *val) {
+  int rc = 0;
+  const hsize_t dims[1] = {(hsize_t)n};
+  hid_t sp = H5I_INVALID_HID, at = H5I_INVALID_HID;
+  if ((sp = H5Screate_simple(1, dims, NULL)) < 0 ||
+      (at = H5Acreate2(loc, name, H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+      H5Awrite(at, H5T_NATIVE_DOUBLE, val) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot write attribute '%s' of %s%s", w->path, name, obj,
+                  dg_io_h5_why());
+  rc = dg_io_h5_close(&at, H5Aclose, rc, w->path, "attribute");
+  rc = dg_io_h5_close(&sp, H5Sclose, rc, w->path, "dataspace");
+  return rc;
+}
+
 static int w_attr_str(const h5w *w, hid_t loc, const char *obj, const char *name, const char *val) {
   int rc = 0;
   hid_t t = H5Tcopy(H5T_C_S1);
@@ -190,6 +207,8 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
   if (s->variables[0]) DG_CALL(w_attr_str(w, w->file, "/", "variables", s->variables));
   if (s->dt != 0) DG_CALL(w_attr(w, w->file, "/", "dt", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->dt));
   if (s->config) DG_CALL(w_attr_str(w, w->file, "/", "config", s->config));
+  if (s->mass0) DG_CALL(w_attr_vec(w, w->file, "/", "mass0", s->nvar, s->mass0));
+  if (s->mass_scale) DG_CALL(w_attr_vec(w, w->file, "/", "mass_scale", s->nvar, s->mass_scale));
   if (s->radius > 0)
     DG_CALL(
         w_attr(w, w->file, "/", "sphere_radius", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &s->radius));
@@ -351,6 +370,8 @@ static int build_h5(const char *path, const dg_snapshot *s, unsigned char **imag
 }
 
 int dg_snapshot_write(const char *path, const dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_write", path);
+  DG_ARG_NONNULL("dg_snapshot_write", s);
   if (!path || !s) return dg_error(DG_ERR_ARG, "dg_snapshot_write: NULL path or snapshot");
   char *label = dg_escape_dup(path);
   if (!label) return dg_error(DG_ERR_MEM, "dg_snapshot_write: out of memory");

@@ -111,6 +111,52 @@ static int r_attr_num(const h5r *r, hid_t loc, const char *obj, const char *name
   return rc;
 }
 
+/* An optional one-dimensional float attribute of exactly n finite values into
+ * a new malloc'd array (*out NULL when the file has none). */
+static int r_attr_vec(const h5r *r, hid_t loc, const char *obj, const char *name, int n,
+                      double **out) {
+  *out = NULL;
+  htri_t ex = H5Aexists(loc, name);
+  if (ex < 0)
+    return dg_error(DG_ERR_IO, "%s: cannot look up attribute '%s' of %s%s", r->path, name, obj,
+                    dg_io_h5_why());
+  if (ex == 0) return 0;
+  int rc = 0;
+  hid_t at = H5I_INVALID_HID, sp = H5I_INVALID_HID, ft = H5I_INVALID_HID;
+  H5T_class_t cls = H5T_NO_CLASS;
+  hssize_t npts = -1;
+  double *v = NULL;
+  if ((at = H5Aopen(loc, name, H5P_DEFAULT)) < 0 || (sp = H5Aget_space(at)) < 0 ||
+      (npts = H5Sget_simple_extent_npoints(sp)) < 0 || (ft = H5Aget_type(at)) < 0 ||
+      (cls = H5Tget_class(ft)) == H5T_NO_CLASS) {
+    rc = dg_error(DG_ERR_IO, "%s: cannot open attribute '%s' of %s%s", r->path, name, obj,
+                  dg_io_h5_why());
+  } else if (npts != n || H5Sget_simple_extent_ndims(sp) != 1) {
+    rc = dg_error(DG_ERR_IO, "%s: attribute '%s' of %s has %lld values, expected %d (nvar)",
+                  r->path, name, obj, (long long)npts, n);
+  } else if (cls != H5T_FLOAT) {
+    rc = dg_error(DG_ERR_IO, "%s: attribute '%s' of %s is %s, expected %s", r->path, name, obj,
+                  class_name(cls), class_name(H5T_FLOAT));
+  } else if (!(v = malloc((size_t)n * sizeof *v))) {
+    rc = dg_error(DG_ERR_MEM, "%s: out of memory for attribute '%s'", r->path, name);
+  } else if (H5Aread(at, H5T_NATIVE_DOUBLE, v) < 0) {
+    rc = dg_error(DG_ERR_IO, "%s: cannot read attribute '%s' of %s%s", r->path, name, obj,
+                  dg_io_h5_why());
+  }
+  for (int i = 0; rc == 0 && i < n; ++i)
+    if (!isfinite(v[i]))
+      rc = dg_error(DG_ERR_IO, "%s: attribute '%s' of %s: value %d is not finite", r->path, name,
+                    obj, i);
+  rc = dg_io_h5_close(&ft, H5Tclose, rc, r->path, "attribute type");
+  rc = dg_io_h5_close(&sp, H5Sclose, rc, r->path, "attribute dataspace");
+  rc = dg_io_h5_close(&at, H5Aclose, rc, r->path, "attribute");
+  if (rc)
+    free(v);
+  else
+    *out = v;
+  return rc;
+}
+
 /* Read a scalar string attribute (fixed- or variable-length) into a new
  * malloc'd string; Fortran-style space padding is stripped. */
 static int r_attr_str(const h5r *r, hid_t loc, const char *obj, const char *raw_name, char **out) {
@@ -423,6 +469,9 @@ static int r_root_attrs(const h5r *r, dg_snapshot *s) {
     return dg_error(DG_ERR_IO, "%s: attribute 'nvar' of / is %d, must be >= 1", r->path, s->nvar);
   if (s->q < 1 || s->q > 1000)
     return dg_error(DG_ERR_IO, "%s: attribute 'q' of / is %d, must be in [1, 1000]", r->path, s->q);
+  /* optional: the mass at t = 0 and its scale (files before them lack them) */
+  DG_CALL(r_attr_vec(r, r->file, "/", "mass0", s->nvar, &s->mass0));
+  DG_CALL(r_attr_vec(r, r->file, "/", "mass_scale", s->nvar, &s->mass_scale));
   return 0;
 }
 

@@ -8,6 +8,7 @@
  * arrive. */
 #include "dg_io.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_io_internal.h"
@@ -384,6 +385,8 @@ int dg_io_text_parse(const char *label, const char *buf, size_t len, dg_snapshot
 }
 
 int dg_snapshot_write_text(const char *path, const dg_snapshot *s) {
+  DG_ARG_NONNULL("dg_snapshot_write_text", path);
+  DG_ARG_NONNULL("dg_snapshot_write_text", s);
   if (!path || !s) return dg_error(DG_ERR_ARG, "dg_snapshot_write_text: NULL path or snapshot");
   const char *what = "write text snapshot";
   char *label = dg_escape_dup(path);

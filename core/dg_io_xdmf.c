@@ -3,6 +3,7 @@
  * through the atomic writer of dg_io_file.c. */
 #include "dg_io.h"
 
+#include "dg_arg.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_io_internal.h"
@@ -164,6 +165,7 @@ static void xdmf_attr(dg_io_out *o, const char *name, const char *h5rel, const c
 
 int dg_xdmf_write(const char *xdmf_path, int n, const char *const *h5_paths, const double *times,
                   const dg_snapshot *shape) {
+  DG_ARG_NONNULL("dg_xdmf_write", xdmf_path);
   if (!xdmf_path || !h5_paths || !times || !shape || n < 1)
     return dg_error(DG_ERR_ARG, "dg_xdmf_write: NULL argument or no snapshots (n = %d)", n);
   const char *what = "write XDMF";

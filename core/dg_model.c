@@ -2,6 +2,7 @@
  * (dg_model.h). */
 #include "dg_model.h"
 
+#include "dg_arg.h"
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -92,6 +93,9 @@ void dg_model_destroy(dg_model **mp) {
 }
 
 int dg_model_clone(dg_model **out, const dg_model *src) {
+  DG_ARG_NONNULL("dg_model_clone", out);
+  *out = NULL;
+  DG_ARG_NONNULL("dg_model_clone", src);
   DG_CALL(model_new(out, src->desc, src->id, src->header));
   dg_model *m = *out;
   m->dev = src->dev;
@@ -117,6 +121,9 @@ static int find_param(const dg_model *m, const char *key) {
 int dg_model_has_param(const dg_model *m, const char *key) { return find_param(m, key) >= 0; }
 
 int dg_model_set(dg_model *m, const char *key, const char *value) {
+  DG_ARG_NONNULL("dg_model_set", m);
+  DG_ARG_NONNULL("dg_model_set", key);
+  DG_ARG_NONNULL("dg_model_set", value);
   const int i = find_param(m, key);
   if (i < 0)
     return dg_error(DG_ERR_ARG, "unknown option '--%s' (model %s; see --help)", key, m->desc->name);
@@ -176,6 +183,9 @@ static int parse_param(dg_model *m, int i, const char *text, int given, int dim)
 }
 
 int dg_model_finish(dg_model *m, int dim, const double lo[3], const double hi[3]) {
+  DG_ARG_NONNULL("dg_model_finish", m);
+  DG_ARG_NONNULL("dg_model_finish", lo);
+  DG_ARG_NONNULL("dg_model_finish", hi);
   dg_model_domain dom;
   memset(&dom, 0, sizeof dom);
   dom.dim = dim;
@@ -200,6 +210,8 @@ static void grid_domain(const dg_grid *g, dg_model_domain *dom) {
 }
 
 int dg_model_finish_grid(dg_model *m, const dg_grid *g) {
+  DG_ARG_NONNULL("dg_model_finish_grid", m);
+  DG_ARG_NONNULL("dg_model_finish_grid", g);
   dg_model_domain dom;
   grid_domain(g, &dom);
   return dg_model_finish_domain(m, &dom);
@@ -213,6 +225,8 @@ int dg_model_finished_for(const dg_model *m, const dg_grid *g) {
 }
 
 int dg_model_finish_domain(dg_model *m, const dg_model_domain *dom) {
+  DG_ARG_NONNULL("dg_model_finish_domain", m);
+  DG_ARG_NONNULL("dg_model_finish_domain", dom);
   const dg_model_desc *desc = m->desc;
   const int dim = dom->dim;
   if (dom->latlon && !(desc->dims & DG_MODEL_SPHERE))
@@ -255,6 +269,9 @@ const char *dg_model_aux_name(const dg_model *m, int i) {
   return i >= 0 && i < m->desc->naux && m->desc->aux_names ? m->desc->aux_names[i] : NULL;
 }
 int dg_model_aux(const dg_model *m, const double x[3], double *out) {
+  DG_ARG_NONNULL("dg_model_aux", m);
+  DG_ARG_NONNULL("dg_model_aux", x);
+  DG_ARG_NONNULL("dg_model_aux", out);
   if (!m->desc->aux)
     return dg_error(DG_ERR_ARG,
                     "model %s has no sampler for its auxiliary data: set it with "
@@ -268,6 +285,22 @@ int dg_model_solution(const dg_model *m, const double x[3], double t, double *u)
 }
 void *dg_model_device_params(dg_model *m) { return &m->dev; }
 int dg_model_bc(const dg_model *m) { return m->desc->bc; }
+
+int dg_model_check_bc(const dg_model *m, const dg_grid *g) {
+  DG_ARG_NONNULL("dg_model_check_bc", m);
+  DG_ARG_NONNULL("dg_model_check_bc", g);
+  if (g->kind != DG_GRID_BOX || !dg_grid_has_bc(g)) return 0;
+  for (int f = 0; f < 2 * g->dim; ++f) {
+    const int k = g->bc[f];
+    const int need = k == DG_BC_INFLOW ? DG_MODEL_BC_INFLOW
+                     : k == DG_BC_WALL ? DG_MODEL_BC_WALL
+                                       : 0;
+    if (need && !(m->desc->bc & need))
+      return dg_error(DG_ERR_ARG, "boundary %s: model %s has no %s", dg_bc_side_name(f),
+                      m->desc->name, k == DG_BC_WALL ? "wall reflection" : "inflow data");
+  }
+  return 0;
+}
 size_t dg_model_bdata_size(const dg_model *m) {
   return m->desc->bc & DG_MODEL_BC_INFLOW ? m->desc->bdata_size : 0;
 }
@@ -282,6 +315,8 @@ void dg_model_stage_params(const dg_model *m, double t, dg_model_block *out) {
 }
 
 int dg_model_set_params(dg_model *m, const void *params, size_t size) {
+  DG_ARG_NONNULL("dg_model_set_params", m);
+  DG_ARG_NONNULL("dg_model_set_params", params);
   if (size != m->desc->device_size)
     return dg_error(DG_ERR_ARG, "model %s: parameters of %zu bytes, its dg_model_params has %zu",
                     m->desc->name, size, m->desc->device_size);

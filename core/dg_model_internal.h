@@ -35,6 +35,11 @@ int dg_model_from_desc(dg_model **m, const dg_model_desc *desc, const char *head
 /* The boundary kinds the model supports besides periodic and outflow
  * (DG_MODEL_BC_* bits of dg_model_desc.bc). */
 int dg_model_bc(const dg_model *m);
+/* Every side of g's box has a boundary kind the model supports (inflow:
+ * boundary data, wall: a reflection); else DG_ERR_ARG, "boundary SIDE: model
+ * NAME has no ...".  The one check of dg_disc_create and of the apps'
+ * configuration. */
+int dg_model_check_bc(const dg_model *m, const dg_grid *g);
 /* Bytes of the model's inflow boundary data (0 without), and the data
  * themselves for the finished parameters (dg_model_desc.bdata). */
 size_t dg_model_bdata_size(const dg_model *m);

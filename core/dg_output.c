@@ -1,6 +1,7 @@
 /* dg_output.c - snapshots from fields, fields from snapshots. */
 #include "dg_output.h"
 
+#include "dg_arg.h"
 #include "dg_disc_internal.h"
 #include "dg_error.h"
 
@@ -17,6 +18,9 @@ static long ipow(long b, int e) {
 
 int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double t, long step,
                            int view_s, int with_error) {
+  DG_ARG_NONNULL("dg_snapshot_from_field", s);
+  DG_ARG_CHECK(dg_arg_field("dg_snapshot_from_field", d, u, "u"));
+  DG_ARG_CHECK(dg_arg_finite("dg_snapshot_from_field", "t", t));
   const dg_model *md = dg_disc_model(d);
   const dg_grid *g = dg_disc_grid(d);
   const dg_degree_map *m = dg_disc_degrees(d);
@@ -111,6 +115,9 @@ oom:
 }
 
 int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, const char *path) {
+  DG_ARG_CHECK(dg_arg_field("dg_field_from_snapshot", d, u, "u"));
+  DG_ARG_NONNULL("dg_field_from_snapshot", s);
+  if (!path) path = "(snapshot)";
   const dg_grid *g = dg_disc_grid(d);
   const dg_degree_map *m = dg_disc_degrees(d);
   static const char axis[3] = {'x', 'y', 'z'};

@@ -5,6 +5,7 @@
 #include "dg_escape.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +17,20 @@ int dg_parse_real(const char *opt, const char *s, double lo, double hi, double *
   double v = strtod(s, &end);
   /* decimal notation only: strtod would also take blanks, hex ("0x10" = 16),
      "inf" and "nan" */
-  if (*s == '\0' || strspn(s, "0123456789+-.eE") != strlen(s) || *end != '\0' || errno == ERANGE ||
-      !isfinite(v)) {
-    char esc[160];
+  char esc[160];
+  const int formed = *s != '\0' && strspn(s, "0123456789+-.eE") == strlen(s) && *end == '\0';
+  /* a well-formed number out of the range of a double: said so, not "not a number" */
+  if (formed && errno == ERANGE && fabs(v) >= DBL_MAX)
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is beyond the largest double (%.3g)", opt,
+                    dg_escape(esc, sizeof esc, s), DBL_MAX);
+  if (!formed || !isfinite(v))
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not a finite number", opt,
                     dg_escape(esc, sizeof esc, s));
-  }
+  if (errno == ERANGE)
+    return dg_error(DG_ERR_ARG,
+                    "option %s: '%s' is below the smallest normal double (%.3g): give 0 or a "
+                    "larger magnitude",
+                    opt, dg_escape(esc, sizeof esc, s), DBL_MIN);
   if (v < lo || v > hi)
     return dg_error(DG_ERR_ARG, "option %s: %g is outside %g..%g", opt, v, lo, hi);
   *out = v;

@@ -1,6 +1,7 @@
 /* dg_ts.c - RK schemes as fused stage coefficients. */
 #include "dg_ts.h"
 
+#include "dg_arg.h"
 #include "dg_disc_internal.h"
 #include "dg_error.h"
 
@@ -84,6 +85,8 @@ static void stage_times(const scheme *s, double *c) {
 }
 
 int dg_ts_parse(const char *name, dg_ts_kind *kind) {
+  DG_ARG_NONNULL("dg_ts_parse", name);
+  DG_ARG_NONNULL("dg_ts_parse", kind);
   for (int i = 0; i < DG_TS_COUNT; ++i)
     if (strcmp(name, schemes[i].name) == 0) {
       *kind = (dg_ts_kind)i;
@@ -115,7 +118,9 @@ int dg_ts_fields(dg_ts_kind kind) {
 }
 
 int dg_ts_create(dg_ts **ts, dg_disc *d, dg_ts_kind kind) {
+  DG_ARG_NONNULL("dg_ts_create", ts);
   *ts = NULL;
+  DG_ARG_NONNULL("dg_ts_create", d);
   if ((int)kind < 0 || kind >= DG_TS_COUNT) return dg_error(DG_ERR_ARG, "bad integrator %d", kind);
   dg_ts *t = calloc(1, sizeof *t);
   if (!t) return dg_error(DG_ERR_MEM, "out of memory");
@@ -147,6 +152,10 @@ void dg_ts_destroy(dg_ts **ts) {
 }
 
 int dg_ts_step(dg_ts *ts, dg_field *u, double t, double dt) {
+  DG_ARG_NONNULL("dg_ts_step", ts);
+  DG_ARG_CHECK(dg_arg_field("dg_ts_step", ts->disc, u, "u"));
+  DG_ARG_CHECK(dg_arg_finite("dg_ts_step", "t", t));
+  DG_ARG_CHECK(dg_arg_finite("dg_ts_step", "dt", dt));
   const scheme *s = &schemes[ts->kind];
   for (int i = 0; i < s->nstages; ++i)
     DG_CALL(dg_disc_stage(ts->disc, u, ts->u0, ts->k, t + ts->c[i] * dt, dt, &s->st[i]));

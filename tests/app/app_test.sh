@@ -160,7 +160,7 @@ foo|advect: foo: cannot open: No such file or directory
 --dt 0x10|advect: option --dt: '0x10' is not a finite number
 --cfl inf|advect: option --cfl: 'inf' is not a finite number
 --t-end 1e-3e|advect: option --t-end: '1e-3e' is not a finite number
---t-end 1e999|advect: option --t-end: '1e999' is not a finite number
+--t-end 1e999|advect: option --t-end: '1e999' is beyond the largest double (1.8e+308)
 --omega 1,5|advect: option --omega: '1,5' is not a finite number
 --cells 10xa|advect: option --cells: 'a' is not an integer
 --cells 10x5.5|advect: option --cells: '5.5' is not an integer
@@ -689,7 +689,7 @@ EOF
   printf '[grid]\nbc = inflow,outflow,wall,outflow\n' > bad.cfg
   run bad.cfg --steps 1 --quiet --output bad.h5
   want_rc 2 "bad.cfg"
-  want_err "bad.cfg" "advect: boundary y-: model advection has no wall reflection"
+  want_err "bad.cfg" "advect: bad.cfg:2: boundary y-: model advection has no wall reflection"
   printf '[grid]\nbc = inflow,sideways\n' > bad2.cfg
   run bad2.cfg --steps 1 --quiet --output bad.h5
   want_rc 2 "bad2.cfg"

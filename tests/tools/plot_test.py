@@ -158,12 +158,38 @@ def want_error(args, message, prefix_only=False, status=2):
         bad("%s: PNGs written for bad input: %s" % (args, os.listdir(out_dir)))
 
 
+def crc64_xz(data):
+    """CRC-64/XZ bit by bit (docs/FILE_FORMAT.md), independent of the tool's."""
+    crc = 0xFFFFFFFFFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xC96C5795D7870F42 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFFFFFFFFFF
+
+
+assert crc64_xz(b"123456789") == 0x995DC9BBDF1939FA
+
+
+def seal(path):
+    """Write the checksum block of a file that has a 512-byte user block (as
+    dgrid does after writing it), so an edited file is bad only in content."""
+    with open(path, "r+b") as fh:
+        data = fh.read()
+        body = data[512:]
+        line = b"dgrid-checksum 1 crc64 %016x %d\n" % (crc64_xz(body), len(body))
+        fh.seek(0)
+        fh.write(line + bytes(512 - len(line)))
+
+
 def variant(src, name, edit):
-    """Copy `src` to DIR/name and let `edit(h5py.File)` change it."""
+    """Copy `src` (a sealed snapshot) to DIR/name, let `edit(h5py.File)` change
+    it and seal it again."""
     dst = os.path.join(DIR, name)
     shutil.copyfile(src, dst)
     with h5py.File(dst, "r+") as f:
         edit(f)
+    seal(dst)
     return dst
 
 
@@ -180,8 +206,15 @@ def load_tool():
 
 def write_snapshot(path, dim, cells, lo, hi, degree, coeff_of, nvar=1, q=3, view=None,
                    gauss=None):
-    """A minimal valid snapshot written with h5py.  coeff_of(e, r) returns the
-    element's nvar*(r+1)^dim coefficients."""
+    """A minimal valid snapshot written with h5py (then sealed).  coeff_of(e, r)
+    returns the element's nvar*(r+1)^dim coefficients."""
+    write_unsealed(path, dim, cells, lo, hi, degree, coeff_of, nvar, q, view, gauss)
+    seal(path)
+
+
+def write_unsealed(path, dim, cells, lo, hi, degree, coeff_of, nvar=1, q=3, view=None,
+                   gauss=None, userblock=512):
+    """write_snapshot's file with its user block (of `userblock` bytes) left empty."""
     nelem = int(np.prod(cells))
     off = [0]
     coeff = []
@@ -189,7 +222,7 @@ def write_snapshot(path, dim, cells, lo, hi, degree, coeff_of, nvar=1, q=3, view
         c = np.asarray(coeff_of(e, int(degree.reshape(-1)[e])), dtype=np.float64)
         coeff.append(c)
         off.append(off[-1] + c.size)
-    with h5py.File(path, "w") as f:
+    with h5py.File(path, "w", userblock_size=userblock) as f:
         f.attrs["format"] = np.bytes_(b"dgrid-snapshot")
         f.attrs["format_version"] = np.int32(1)
         f.attrs["dim"] = np.int32(dim)
@@ -408,7 +441,7 @@ def case_bad_input():
     empty = os.path.join(DIR, "empty.h5")
     open(empty, "wb").close()
     want_error([empty], "plot: %s: not an HDF5 file" % empty)
-    want_error([DIR], "plot: %s: cannot open: Is a directory" % DIR)
+    want_error([DIR], "plot: %s: not a regular file (a folder); only regular files are read" % DIR)
     nocoeff = os.path.join(c, "nocoeff.h5")
     want_error([nocoeff], "plot: %s: dataset /coeff is missing" % nocoeff)
 
@@ -419,7 +452,9 @@ def case_bad_input():
         data = fh.read()
     with open(cut, "wb") as fh:
         fh.write(data[: len(data) // 2])
-    want_error([cut], "plot: %s: cannot open HDF5 file (" % cut, prefix_only=True)
+    want_error([cut], "plot: %s: size mismatch: the checksum block covers %d bytes after the "
+               "user block, the file has %d (truncated or appended to)"
+               % (cut, len(data) - 512, len(data) // 2 - 512))
 
     cases = [
         ("nodegree.h5", lambda f: f.__delitem__("degree"), "dataset /degree is missing"),
@@ -475,6 +510,54 @@ def break_offsets(f):
     d = f["degree"][...]
     d[0, 4] = 2  # was 3: offsets no longer match
     f["degree"][...] = d
+
+
+def case_hostile():
+    """Inputs the tool must not wait on, read without bound or trust: a FIFO, a
+    device, a file over the bound, a corrupt checksum, no checksum block, a
+    name with control characters.  One line each, exit status 2."""
+    g = gen("h5dump")
+    src = os.path.join(g, "s2.h5")
+    fifo = os.path.join(DIR, "fifo.h5")
+    os.mkfifo(fifo)
+    want_error([fifo], "plot: %s: not a regular file (a FIFO); only regular files are read" % fifo)
+    want_error(["--bench", fifo],
+               "plot: %s: not a regular file (a FIFO); only regular files are read" % fifo)
+    want_error(["--bench", "/dev/zero"],
+               "plot: /dev/zero: not a regular file (a character device); only regular files "
+               "are read")
+    big = os.path.join(DIR, "big.csv")
+    with open(big, "wb") as fh:
+        fh.truncate((64 << 20) + 1)  # sparse: no disk used
+    want_error(["--bench", big], "plot: %s: the file is %d bytes, above the %d this tool reads "
+               "of a benchmark CSV" % (big, (64 << 20) + 1, 64 << 20))
+    # one flipped byte in the data: compare refuses it, so does plot
+    flip = os.path.join(DIR, "flip.h5")
+    with open(src, "rb") as fh:
+        data = bytearray(fh.read())
+    data[-100] ^= 0x01
+    with open(flip, "wb") as fh:
+        fh.write(data)
+    want_error([flip], "plot: %s: checksum mismatch, the file is corrupt (CRC-64 of its %d data "
+               "bytes is %016x, the checksum block says %s)"
+               % (flip, len(data) - 512, crc64_xz(bytes(data[512:])),
+                  bytes(data[23:39]).decode()))
+    # without a block: refused unless --unverified
+    raw = os.path.join(DIR, "raw.h5")
+    write_unsealed(raw, 2, [2, 2], [0, 0], [1, 1], np.ones((2, 2), dtype=np.uint8),
+                   lambda e, r: [1.0, 0.0, 0.0, 0.0], userblock=0)
+    want_error([raw], "plot: %s: HDF5 file without a dgrid checksum block (written before "
+               "checksums, or by another program); not parsed unverified (give --unverified)"
+               % raw)
+    rc, out, err = run_plot("--unverified", "--out-dir", os.path.join(DIR, "raw_out"), raw)
+    if rc != 0 or err:
+        bad("--unverified: exit status %d, stderr %r" % (rc, err))
+    # a name with an escape sequence is echoed escaped, on one line
+    odd = os.path.join(DIR, "a\x1b[31mb\nc.h5")
+    with open(odd, "wb") as fh:
+        fh.write(b"text")
+    want_error([odd], "plot: %s: not an HDF5 file"
+               % os.path.join(DIR, "a\\x1b[31mb\\nc.h5"))
 
 
 def case_usage():
@@ -535,6 +618,7 @@ CASES = {
     "gauss": case_gauss,
     "values": case_values,
     "bad_input": case_bad_input,
+    "hostile": case_hostile,
     "usage": case_usage,
     "bench": case_bench,
 }

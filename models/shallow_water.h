@@ -55,63 +55,109 @@
 
 #define DG_NVAR         3
 #define DG_MODEL_SOURCE 1
-#define DG_MODEL_NAUX   4 /* b, b_x, b_y, f */
+#define DG_MODEL_NAUX   5 /* b, db/dx_0, B, dB/dx_1, F (the plane: B = b, F = f) */
 
 enum { DG_SW_NONLINEAR = 0, DG_SW_LINEAR = 1 };
 
 typedef struct {
   dg_real g;     /* gravity */
-  int equations; /* DG_SW_* */
   dg_real k;     /* 1 nonlinear, 0 linear: the advective momentum flux */
   dg_real c1;    /* k / 2 */
   dg_real c0;    /* 0 nonlinear, eta0 linear */
+  dg_real A;     /* the sphere's radius a; 1 on the plane */
+  int equations; /* DG_SW_* */
+  int sphere;    /* 1: --grid latlon (the metric terms) */
 } dg_model_params;
 
 DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
-  (void)p;
-  return 0; /* b and f are auxiliary data */
+  return p->sphere; /* the plane: b and f are auxiliary data; the sphere: cos, sin theta */
 }
 
-/* Component d of the flux.  a is never NULL at run time (a copy of the
- * stages without auxiliary data folds it to a flat bottom). */
+/* The metric at the point: c = I[cos theta], its derivative c' = I[cos theta]'
+ * and s = I[sin theta] (the interpolants the stages hand over, degree
+ * rmax + 2; docs/ARCHITECTURE.md, "Geometry"); the plane: 1, 0, 0.  On the
+ * sphere x is never NULL at run time (needs_x); a copy of the stages
+ * compiled without x folds to the plane. */
+DG_HD static inline void dg_sw_metric(const dg_model_params *p, const dg_lane *x, dg_lane *c,
+                                      dg_lane *dc, dg_lane *s) {
+  if (p->sphere && x) {
+    *c = x[DG_X_C(1, 1)];
+    *dc = x[DG_X_DC(1, 1)];
+    *s = x[DG_X_S(1, 1)];
+  } else {
+    *c = dg_lane_set(1);
+    *dc = *s = dg_lane_set(0);
+  }
+}
+
+/* Component d of the flux (A = a, c = cos theta on the sphere; 1, 1 on the
+ * plane; Pi = c1 eta^2 + c0 eta):
+ *   F_0 = A (m_0, k m_0 m_0 / h + g (Pi - eta a_0), k m_0 m_1 / h)
+ *   F_1 = A c (m_1, k m_0 m_1 / h, k m_1 m_1 / h) + A g (0, 0, c Pi - eta a_2).
+ * a is never NULL at run time (a copy of the stages without auxiliary data
+ * folds it to a flat bottom). */
 DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
                                        const dg_lane *x, dg_real t, int d, dg_lane *f) {
-  (void)x, (void)t;
-  const dg_lane b = a ? a[0] : dg_lane_set(0);
+  (void)t;
+  const dg_lane b = a ? a[0] : dg_lane_set(0), B = a ? a[2] : dg_lane_set(0);
   const dg_lane h = dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
-  const dg_lane P = u[0] * (u[0] * p->c1 + p->c0 - b) * p->g;
-  const dg_lane w = u[1 + d] / h * p->k; /* k u_d */
-  f[0] = u[1 + d];
-  f[1] = w * u[1] + (d == 0 ? P : dg_lane_set(0));
-  f[2] = w * u[2] + (d == 1 ? P : dg_lane_set(0));
+  const dg_lane Pi = u[0] * (u[0] * p->c1 + p->c0);
+  if (d == 0) {
+    const dg_lane w = u[1] / h * (p->k * p->A); /* A k u */
+    f[0] = u[1] * p->A;
+    f[1] = w * u[1] + (Pi - u[0] * b) * (p->g * p->A);
+    f[2] = w * u[2];
+    return;
+  }
+  dg_lane c, dc, s;
+  dg_sw_metric(p, x, &c, &dc, &s);
+  const dg_lane Ac = c * p->A, w = u[2] / h * p->k * Ac; /* A c k v */
+  f[0] = u[2] * Ac;
+  f[1] = w * u[1];
+  f[2] = w * u[2] + (c * Pi - u[0] * B) * (p->g * p->A);
 }
 
+/* The largest wave speed along d: A (k |m_0 / h| + sqrt(g h_s)) and
+ * A |c| (k |m_1 / h| + sqrt(g h_s)), h_s = k eta + c0 - b the depth the
+ * gravity waves see. */
 DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const dg_lane *u,
                                                const dg_lane *a, const dg_lane *x, dg_real t,
                                                int d) {
-  (void)x, (void)t;
+  (void)t;
   const dg_lane b = a ? a[0] : dg_lane_set(0);
   const dg_lane h = dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
   const dg_lane hs = dg_lane_max(u[0] * p->k + p->c0 - b, dg_lane_set(0));
-  return dg_lane_abs(u[1 + d] / h) * p->k + dg_lane_sqrt(hs * p->g);
+  const dg_lane sp = (dg_lane_abs(u[1 + d] / h) * p->k + dg_lane_sqrt(hs * p->g)) * p->A;
+  if (d == 0) return sp;
+  dg_lane c, dc, s;
+  dg_sw_metric(p, x, &c, &dc, &s);
+  return sp * dg_lane_abs(c);
 }
 
-/* -g eta grad b + Coriolis (f m_y, -f m_x). */
+/* The source: the Coriolis term F = a^2 cos theta f (the plane: f), the
+ * curvature terms (A s u (hv), -A s u (hu)), and the bottom's parts of the
+ * pressure force, -A g eta a_1 and A g (c' Pi - eta a_3):
+ *   S = (0, F m_1 + k A s m_0 m_1 / h - A g eta a_1,
+ *          -F m_0 - k A s m_0 m_0 / h + A g (c' Pi - eta a_3)). */
 DG_HD static inline void dg_model_source(const dg_model_params *p, const dg_lane *u,
                                          const dg_lane *a, const dg_lane *x, dg_real t,
                                          dg_lane *s) {
-  (void)x, (void)t;
+  (void)t;
   s[0] = dg_lane_set(0);
   if (!a) {
     s[1] = s[2] = dg_lane_set(0);
     return;
   }
-  const dg_lane ge = u[0] * (-p->g);
-  s[1] = ge * a[1] + a[3] * u[2];
-  s[2] = ge * a[2] - a[3] * u[1];
+  dg_lane c, dc, sn;
+  dg_sw_metric(p, x, &c, &dc, &sn);
+  const dg_lane gA = dg_lane_set(p->g * p->A), Pi = u[0] * (u[0] * p->c1 + p->c0);
+  const dg_lane h = dg_lane_max(u[0] - a[0], dg_lane_set((dg_real)1e-30));
+  const dg_lane cu = u[1] / h * sn * (p->k * p->A); /* k A s u */
+  s[1] = a[4] * u[2] + cu * u[2] - u[0] * a[1] * gA;
+  s[2] = (dc * Pi - u[0] * a[3]) * gA - a[4] * u[1] - cu * u[1];
 }
 
-/* A wall's exterior state: the normal momentum negated. */
+/* A wall's exterior state (the plane): the normal momentum negated. */
 #define DG_MODEL_WALL 1
 DG_HD static inline void dg_model_wall(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
                                        const dg_lane *x, dg_real t, int d, dg_lane *ue) {
@@ -128,64 +174,107 @@ DG_HD static inline void dg_model_wall(const dg_model_params *p, const dg_lane *
 #include <stddef.h>
 #include <stdio.h>
 
-enum { SW_LAKE = 0, SW_WAVE = 1, SW_JET = 2 };
+enum { SW_LAKE = 0, SW_WAVE, SW_JET, SW_W2, SW_W5 };
 
 typedef struct {
   int kase;           /* SW_* */
-  double depth;       /* eta0: the rest level (flat bottom b = 0 away from the bump) */
-  double amp;         /* gravity_wave: amplitude of eta; jet: jet speed U */
+  double depth;       /* eta0: the rest level (lake, gravity_wave, jet), h0 (williamson) */
+  double amp;         /* gravity_wave: amplitude of eta; jet: the jet's speed U */
   double wave[2];     /* gravity_wave: wave numbers (whole periods across the box) */
-  double bump[2];     /* lake_at_rest: bump height b0 and width w */
-  double coriolis[2]; /* f0, beta */
+  double bump[2];     /* bottom bump height and width (the sphere: the mountain's radius) */
+  double coriolis[2]; /* the plane: f0, beta */
   double drift;       /* jet: the inertial oscillation's speed V0 */
+  double omega;       /* the sphere: the rotation rate */
+  double alpha;       /* williamson2: the flow's angle from the pole */
   double lo[2], len[2];
+  double radius, u0; /* the sphere */
+  int sphere;
 } sw_host;
 
-/* The index of --equations in sw_params (its default follows the case). */
-#define SW_PARAM_EQUATIONS 1
+#define SW_DAY 86400.0
+
+/* The indices in sw_params of the parameters whose default follows the
+ * case or the grid. */
+enum { SW_P_EQUATIONS = 1, SW_P_DEPTH = 3, SW_P_AMP = 4, SW_P_BUMP = 6, SW_P_CORIOLIS = 7 };
 
 static const dg_model_param sw_params[] = {
-    {"case", DG_PARAM_WORD, 1, "lake_at_rest|gravity_wave|jet", 0, offsetof(sw_host, kase),
-     "lake_at_rest",
-     "lake_at_rest (eta = depth over a bump) | gravity_wave (linear Poincare wave, exact) | "
-     "jet (nonlinear geostrophic jet in an inertial oscillation, exact)"},
+    {"case", DG_PARAM_WORD, 1, "lake_at_rest|gravity_wave|jet|williamson2|williamson5", 0,
+     offsetof(sw_host, kase), "lake_at_rest",
+     "lake_at_rest (eta = depth over a bump; the sphere: Williamson 5's mountain) | gravity_wave "
+     "(plane: linear Poincare wave, exact) | jet (plane: nonlinear geostrophic jet in an "
+     "inertial oscillation, exact) | williamson2 (sphere: steady geostrophic flow, exact) | "
+     "williamson5 (sphere: flow over the mountain)"},
     {"equations", DG_PARAM_WORD, 1, "nonlinear|linear", 1, offsetof(dg_model_params, equations),
      "nonlinear", "nonlinear | linear (about the rest level --depth) [gravity_wave: linear]"},
     {"gravity", DG_PARAM_REAL, 1, NULL, 1, offsetof(dg_model_params, g), "9.80616", "gravity g"},
-    {"depth", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, depth), "1",
-     "rest level eta0 (the depth over a flat bottom b = 0)"},
-    {"amplitude", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, amp), "0.01",
-     "gravity_wave: amplitude of eta; jet: the jet's speed U [jet: 0.5]"},
+    {"depth", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, depth), NULL,
+     "rest level eta0 / williamson's h0 [plane 1; sphere 5960, williamson2 2.94e4/g]"},
+    {"amplitude", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, amp), NULL,
+     "gravity_wave: amplitude of eta [0.01]; jet: the jet's speed U [0.5]"},
     {"wave", DG_PARAM_REAL, 2, NULL, 0, offsetof(sw_host, wave), "1,1",
      "gravity_wave: wave numbers m,n (periods across the box)"},
-    {"bump", DG_PARAM_REAL, 2, NULL, 0, offsetof(sw_host, bump), "0.5,0.1",
-     "lake_at_rest: bottom bump height b0 and width w (relative to the box)"},
-    {"coriolis", DG_PARAM_REAL, 2, NULL, 0, offsetof(sw_host, coriolis), "0,0",
-     "Coriolis f0,beta: f = f0 + beta (y - y_mid) [jet: f0 = 5 if not given]"},
+    {"bump", DG_PARAM_REAL, 2, NULL, 0, offsetof(sw_host, bump), NULL,
+     "bottom bump height and width [plane 0.5,0.1 (width relative to the box); sphere "
+     "Williamson 5's mountain 2000,pi/9]"},
+    {"coriolis", DG_PARAM_REAL, 2, NULL, 0, offsetof(sw_host, coriolis), NULL,
+     "the plane's Coriolis f0,beta: f = f0 + beta (y - y_mid) [0,0; jet 5,0]"},
     {"drift", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, drift), "0.2",
      "jet: speed V0 of the uniform inertial oscillation that carries the jet"},
+    {"omega", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, omega), "7.292e-5",
+     "the sphere's rotation rate Omega (1/s)"},
+    {"alpha", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, alpha), "0",
+     "williamson2: angle of the flow's axis from the pole (radians)"},
 };
+
+static const char *const sw_case_names[] = {"lake_at_rest", "gravity_wave", "jet", "williamson2",
+                                            "williamson5"};
 
 static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const unsigned char *set,
                      char *msg, size_t cap) {
   dg_model_params *p = (dg_model_params *)dev;
   sw_host *h = (sw_host *)host;
-  if (dom->latlon || dom->dim != 2) {
-    snprintf(msg, cap, "model shallow_water runs on the 2D box (--grid box)");
+  if (dom->dim != 2) {
+    snprintf(msg, cap, "model shallow_water runs in 2D");
     return 1;
   }
-  if (!set[SW_PARAM_EQUATIONS] && h->kase == SW_WAVE) p->equations = DG_SW_LINEAR;
+  h->sphere = dom->latlon;
+  const int on_sphere = h->kase == SW_W2 || h->kase == SW_W5;
+  if (h->kase != SW_LAKE && on_sphere != h->sphere) {
+    snprintf(msg, cap, "option --case: %s runs on %s", sw_case_names[h->kase],
+             on_sphere ? "the sphere (--grid latlon)" : "the plane (--grid box)");
+    return 1;
+  }
+  if (!set[SW_P_EQUATIONS] && h->kase == SW_WAVE) p->equations = DG_SW_LINEAR;
+  if (h->sphere && p->equations != DG_SW_NONLINEAR) {
+    snprintf(msg, cap, "option --equations: the sphere runs the nonlinear equations");
+    return 1;
+  }
   if (!(p->g > 0) || !isfinite((double)p->g)) {
     snprintf(msg, cap, "option --gravity: %g must be positive", (double)p->g);
     return 1;
+  }
+  if (!set[SW_P_DEPTH]) h->depth = !h->sphere ? 1 : h->kase == SW_W2 ? 2.94e4 / (double)p->g : 5960;
+  if (!set[SW_P_AMP]) h->amp = h->kase == SW_JET ? 0.5 : 0.01;
+  if (!set[SW_P_BUMP]) {
+    h->bump[0] = h->sphere ? 2000 : 0.5;
+    h->bump[1] = h->sphere ? M_PI / 9 : 0.1;
+  }
+  if (!set[SW_P_CORIOLIS]) {
+    h->coriolis[0] = h->kase == SW_JET ? 5 : 0;
+    h->coriolis[1] = 0;
   }
   if (!(h->depth > 0) || !isfinite(h->depth)) {
     snprintf(msg, cap, "option --depth: %g must be positive", h->depth);
     return 1;
   }
-  if (!(h->bump[0] < h->depth) || !(h->bump[1] > 0) || !isfinite(h->bump[0])) {
+  if (!(h->bump[0] < h->depth) || !(h->bump[1] > 0) || !isfinite(h->bump[0]) ||
+      !isfinite(h->bump[1])) {
     snprintf(msg, cap, "option --bump: height %g must stay below --depth %g, width %g above 0",
              h->bump[0], h->depth, h->bump[1]);
+    return 1;
+  }
+  if (!isfinite(h->omega) || !isfinite(h->alpha) || !isfinite(h->drift) || !isfinite(h->amp)) {
+    snprintf(msg, cap, "options --omega, --alpha, --drift, --amplitude must be finite");
     return 1;
   }
   for (int d = 0; d < 2; ++d) {
@@ -200,16 +289,14 @@ static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const un
     h->lo[d] = dom->lo[d];
     h->len[d] = dom->hi[d] - dom->lo[d];
   }
-  if (h->kase == SW_JET && !set[7]) h->coriolis[0] = 5;
-  if (h->kase == SW_JET && !set[4]) h->amp = 0.5;
   if ((h->kase == SW_WAVE || h->kase == SW_JET) && h->coriolis[1] != 0) {
     snprintf(msg, cap, "option --coriolis: case %s has its exact solution on the f-plane (beta 0)",
-             h->kase == SW_WAVE ? "gravity_wave" : "jet");
+             sw_case_names[h->kase]);
     return 1;
   }
-  if (h->kase != SW_LAKE && !(dom->periodic[0] && dom->periodic[1])) {
+  if ((h->kase == SW_WAVE || h->kase == SW_JET) && !(dom->periodic[0] && dom->periodic[1])) {
     snprintf(msg, cap, "option --case: %s needs a periodic box (--bc periodic)",
-             h->kase == SW_WAVE ? "gravity_wave" : "jet");
+             sw_case_names[h->kase]);
     return 1;
   }
   if (h->kase == SW_JET) {
@@ -222,9 +309,21 @@ static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const un
       return 1;
     }
   }
+  h->radius = h->sphere ? dom->radius : 1;
+  h->u0 = h->kase == SW_W5 ? 20 : 2 * M_PI * h->radius / (12 * SW_DAY);
+  if (h->kase == SW_W2) { /* h must stay positive */
+    const double k = h->radius * h->omega * h->u0 + h->u0 * h->u0 / 2;
+    if (!(h->depth - k / (double)p->g > 0)) {
+      snprintf(msg, cap, "option --depth: %g is too shallow for williamson2 (need > %g)", h->depth,
+               k / (double)p->g);
+      return 1;
+    }
+  }
   p->k = p->equations == DG_SW_NONLINEAR ? 1 : 0;
   p->c1 = p->k * (dg_real)0.5;
   p->c0 = p->equations == DG_SW_NONLINEAR ? 0 : (dg_real)h->depth;
+  p->A = (dg_real)h->radius;
+  p->sphere = h->sphere;
   return 0;
 }
 
@@ -232,39 +331,82 @@ static int sw_linear(const void *dev) {
   return ((const dg_model_params *)dev)->equations == DG_SW_LINEAR;
 }
 static int sw_speed_varies(const void *dev) { return !sw_linear(dev); }
+static int sw_needs_x(const void *dev) { return ((const dg_model_params *)dev)->sphere; }
 
-/* b, b_x, b_y, f at x: a smooth periodic bump
- *   b = b0 exp(-(S_x + S_y) / (w L)^2),  S = (L / pi)^2 sin^2(pi (x - x_mid) / L),
- * (S ~ (x - x_mid)^2 near the centre), zero for the other cases. */
+/* The bottom b and its gradient (db/dx_0, db/dx_1) at x.  The plane: a
+ * smooth periodic bump b0 exp(-(S_x + S_y) / (w L)^2), S = (L / pi)^2
+ * sin^2(pi (x - x_mid) / L) (~ (x - x_mid)^2 near the centre); the sphere:
+ * Williamson 5's mountain b0 (1 - r / R), r = min(R, |(lambda, theta) -
+ * (3 pi / 2, pi / 6)|) (a cone); zero for the other cases. */
+static void sw_bottom(const sw_host *h, const double x[3], double *b, double *db) {
+  *b = db[0] = db[1] = 0;
+  if (h->kase != SW_LAKE && h->kase != SW_W5) return;
+  if (h->sphere) {
+    const double dl = x[0] - 1.5 * M_PI, dt = x[1] - M_PI / 6, R = h->bump[1];
+    const double r = sqrt(dl * dl + dt * dt);
+    if (r >= R) return;
+    *b = h->bump[0] * (1 - r / R);
+    if (r > 0) {
+      db[0] = -h->bump[0] / R * dl / r;
+      db[1] = -h->bump[0] / R * dt / r;
+    }
+    return;
+  }
+  double S = 0, dS[2];
+  const double w = h->bump[1] * h->len[0];
+  for (int d = 0; d < 2; ++d) {
+    const double L = h->len[d], ph = M_PI * (x[d] - h->lo[d] - 0.5 * L) / L, s = sin(ph);
+    S += (L / M_PI) * (L / M_PI) * s * s;
+    dS[d] = L / M_PI * sin(2 * ph);
+  }
+  *b = h->bump[0] * exp(-S / (w * w));
+  db[0] = -*b * dS[0] / (w * w);
+  db[1] = -*b * dS[1] / (w * w);
+}
+
+/* The Coriolis parameter f at x: the plane's f0 + beta (y - y_mid); the
+ * sphere's 2 Omega (sin theta cos alpha - cos lambda cos theta sin alpha)
+ * (Williamson 2's axis; alpha 0 elsewhere). */
+static double sw_f(const sw_host *h, const double x[3]) {
+  if (!h->sphere) return h->coriolis[0] + h->coriolis[1] * (x[1] - h->lo[1] - 0.5 * h->len[1]);
+  const double al = h->kase == SW_W2 ? h->alpha : 0;
+  return 2 * h->omega * (sin(x[1]) * cos(al) - cos(x[0]) * cos(x[1]) * sin(al));
+}
+
+/* The auxiliary values the sampler gives (the derivatives are the
+ * interpolant's, dg_model_desc.aux_deriv; out[1], out[3] are filled too, for
+ * the integrals): b, db/dx_0, B, dB/dx_1, F with B = b, F = f on the plane
+ * and B = cos(theta) b, F = a^2 cos(theta) f on the sphere. */
 static void sw_aux(const void *dev, const void *host, const double x[3], double *out) {
   (void)dev;
   const sw_host *h = (const sw_host *)host;
-  double b = 0, bx = 0, by = 0;
-  if (h->kase == SW_LAKE) {
-    double S = 0, dS[2];
-    const double w = h->bump[1] * h->len[0];
-    for (int d = 0; d < 2; ++d) {
-      const double L = h->len[d], ph = M_PI * (x[d] - h->lo[d] - 0.5 * L) / L, s = sin(ph);
-      S += (L / M_PI) * (L / M_PI) * s * s;
-      dS[d] = L / M_PI * sin(2 * ph);
-    }
-    b = h->bump[0] * exp(-S / (w * w));
-    bx = -b * dS[0] / (w * w);
-    by = -b * dS[1] / (w * w);
-  }
+  double b, db[2];
+  sw_bottom(h, x, &b, db);
   out[0] = b;
-  out[1] = bx;
-  out[2] = by;
-  out[3] = h->coriolis[0] + h->coriolis[1] * (x[1] - h->lo[1] - 0.5 * h->len[1]);
+  out[1] = db[0];
+  if (!h->sphere) {
+    out[2] = b;
+    out[3] = db[1];
+    out[4] = sw_f(h, x);
+    return;
+  }
+  const double c = cos(x[1]), s = sin(x[1]);
+  out[2] = c * b;
+  out[3] = -s * b + c * db[1];
+  out[4] = h->radius * h->radius * c * sw_f(h, x);
 }
 
-/* lake_at_rest: eta0, m = 0 for all t.  gravity_wave: with phi = k.x - w t,
- * w^2 = f^2 + g H |k|^2, eta = H + A cos phi, m = (A w / |k|) cos phi k^
- * + (f A / |k|) sin phi (k x k^): the linearised equations' plane wave.
- * jet: the balanced jet hj(y) = H + f U L / (2 pi g) cos(2 pi y' / L),
- * uj = U sin(2 pi y' / L) (g hj' = -f uj), displaced by the inertial
- * oscillation V = V0 (cos f t, -sin f t), X = int V: eta = hj(y - X_y),
- * m = eta (uj(y - X_y) + V_x, V_y). */
+/* The solutions.  lake_at_rest: eta0, m = 0 for all t.  gravity_wave: with
+ * phi = k.x - w t, w^2 = f^2 + g H |k|^2, eta = H + A cos phi, m = (A w / |k|)
+ * cos phi k^ + (f A / |k|) sin phi (k x k^): the linearised equations'
+ * plane wave.  jet: the balanced jet hj(y) = H + f U L / (2 pi g) cos(2 pi
+ * y' / L), uj = U sin(2 pi y' / L) (g hj' = -f uj), displaced by the
+ * inertial oscillation V = V0 (cos f t, -sin f t), X = int V: eta = hj(y -
+ * X_y), m = eta (uj(y - X_y) + V_x, V_y).  williamson2 (all t) and
+ * williamson5 (t = 0): g eta = g h0 - (a Omega u0 + u0^2 / 2) z^2, z = sin
+ * theta cos alpha - cos lambda cos theta sin alpha, u = u0 (cos theta cos
+ * alpha + cos lambda sin theta sin alpha), v = -u0 sin lambda sin alpha,
+ * m = (eta - b) (u, v). */
 static int sw_solution(const void *dev, const void *host, const dg_model_domain *dom,
                        const double x[3], double t, double *u) {
   (void)dom;
@@ -274,6 +416,19 @@ static int sw_solution(const void *dev, const void *host, const dg_model_domain 
   if (h->kase == SW_LAKE) {
     u[0] = H;
     u[1] = u[2] = 0;
+    return 1;
+  }
+  if (h->kase == SW_W2 || h->kase == SW_W5) {
+    if (h->kase == SW_W5 && t > 0) return 0;
+    const double al = h->kase == SW_W2 ? h->alpha : 0, u0 = h->u0;
+    const double z = sin(x[1]) * cos(al) - cos(x[0]) * cos(x[1]) * sin(al);
+    double b, db[2];
+    sw_bottom(h, x, &b, db);
+    u[0] = H - (h->radius * h->omega * u0 + u0 * u0 / 2) * z * z / g;
+    const double uu = u0 * (cos(x[1]) * cos(al) + cos(x[0]) * sin(x[1]) * sin(al));
+    const double vv = -u0 * sin(x[0]) * sin(al);
+    u[1] = (u[0] - b) * uu;
+    u[2] = (u[0] - b) * vv;
     return 1;
   }
   if (h->kase == SW_WAVE) {
@@ -302,13 +457,14 @@ static int sw_solution(const void *dev, const void *host, const dg_model_domain 
   return 1;
 }
 
-/* Energy, potential enstrophy and the mean relative vorticity's square:
+/* Energy and potential enstrophy per unit area (dg_integrals adds the area
+ * element):
  *   nonlinear: E = |m|^2 / (2 h) + g (eta^2 - b^2) / 2  (= h|u|^2/2 + g h^2/2 + g h b),
  *   linear:    E = |m|^2 / (2 (eta0 - b)) + g (eta - eta0)^2 / 2,
- *   Z = (zeta + f)^2 / (2 h),  zeta = dv/dx - du/dy, (u, v) = m / h. */
+ *   Z = (zeta + f)^2 / (2 h),  (u, v) = m / h,  zeta = dv/dx - du/dy, the
+ *   sphere: (dv/dlambda - d(u cos theta)/dtheta) / (a cos theta). */
 static void sw_integrand(const void *dev, const void *host, const double x[3], const double *u,
                          const double *du, const double *aux, double *out) {
-  (void)x;
   const dg_model_params *p = (const dg_model_params *)dev;
   const sw_host *hh = (const sw_host *)host;
   const double g = (double)p->g, b = aux[0], h = u[0] - b, m2 = u[1] * u[1] + u[2] * u[2];
@@ -316,9 +472,16 @@ static void sw_integrand(const void *dev, const void *host, const double x[3], c
     out[0] = m2 / (2 * (hh->depth - b)) + g * (u[0] - hh->depth) * (u[0] - hh->depth) / 2;
   else
     out[0] = m2 / (2 * h) + g * (u[0] * u[0] - b * b) / 2;
-  const double hx = du[0] - aux[1], hy = du[3] - aux[2]; /* du[d * 3 + v] */
+  double db1 = aux[3], f = aux[4], c = 1, s = 0, a = 1;
+  if (hh->sphere) {
+    c = cos(x[1]), s = sin(x[1]), a = hh->radius;
+    db1 = (aux[3] + s * b) / c; /* aux[3] = d(cos theta b)/dtheta */
+    f = aux[4] / (a * a * c);
+  }
+  const double hx = du[0] - aux[1], hy = du[3] - db1; /* du[d * 3 + v] */
   const double vx = (du[2] - u[2] * hx / h) / h, uy = (du[4] - u[1] * hy / h) / h;
-  const double q = vx - uy + aux[3];
+  const double zeta = (vx - (c * uy - s * u[1] / h)) / (a * c);
+  const double q = zeta + f;
   out[1] = q * q / (2 * h);
 }
 
@@ -328,25 +491,26 @@ static const char *sw_file_name(const void *dev) {
 }
 
 static const char *const sw_vars[] = {"eta", "hu", "hv"};
-static const char *const sw_aux_names[] = {"b", "b_x", "b_y", "f"};
-static const int sw_aux_deriv[] = {DG_AUX_VALUE, DG_AUX_DERIV(0, 0), DG_AUX_DERIV(0, 1),
-                                   DG_AUX_VALUE};
+static const char *const sw_aux_names[] = {"b", "db_dx0", "B", "dB_dx1", "F"};
+static const int sw_aux_deriv[] = {DG_AUX_VALUE, DG_AUX_DERIV(0, 0), DG_AUX_VALUE,
+                                   DG_AUX_DERIV(2, 1), DG_AUX_VALUE};
 static const char *const sw_integ_names[] = {"energy", "enstrophy"};
 
 const dg_model_desc dg_model_shallow_water = {
     "shallow_water",
     "shallow water for (eta = h + b, hu, hv), well balanced, bottom and Coriolis as auxiliary "
-    "data; lake at rest, gravity wave, jet; walls (2D)",
+    "data; the plane (walls) and the sphere (--grid latlon): lake at rest, gravity wave, jet, "
+    "Williamson 2 and 5",
     3,
     sw_vars,
-    1 << 2,
+    (1 << 2) | DG_MODEL_SPHERE,
     sizeof(dg_model_params),
     sizeof(sw_host),
     (int)(sizeof sw_params / sizeof sw_params[0]),
     sw_params,
     sw_finish,
     sw_linear,
-    dg_model_no, /* needs_x */
+    sw_needs_x,
     sw_speed_varies,
     sw_solution,
     sw_file_name,

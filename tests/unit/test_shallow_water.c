@@ -10,7 +10,16 @@
  *   wave   the linear inertia-gravity wave: L2 rates r + 1 (within 0.3) for
  *          r = 1..5; mass (eta) to 1e-13; the energy (dg_integrals) never
  *          grows in a step and the potential enstrophy is reported
- * Usage: test_shallow_water CASE */
+ *   sphere_lake  the lake at rest over Williamson 5's mountain (a cone) on
+ *          the sphere (--grid latlon) stays at rest to round-off (|eta -
+ *          eta0| / eta0 and |m| / (eta0 sqrt(g eta0)) below 1e-13 after 300
+ *          steps) on uniform, latitude and random maps; the same lake
+ *          raised by 1 m in one element does move
+ *   w2     Williamson 2 across the poles (alpha = pi/2 - 0.05), 6 hours:
+ *          Williamson's normalised l2 error of h on 8 x 4 and 16 x 8
+ *          elements (r = 1: 16 x 8 and 32 x 16), rates r + 1 (within 0.3) for r = 1..4; the mass of
+ * h to 1e-13; the steady state's energy and enstrophy drift reported Usage: test_shallow_water CASE
+ */
 #include "dg_eval.h"
 #include "dg_field.h"
 #include "dg_model.h"
@@ -24,6 +33,7 @@
 
 typedef struct {
   const char *const *params; /* key, value, ..., NULL */
+  int sphere;                /* --grid latlon: n rows, 2 n columns */
   int n, r;                  /* cells per direction, degree (map NULL) */
   const dg_degree_map *map;
   int walls;
@@ -34,7 +44,8 @@ typedef struct {
 typedef struct {
   double l2, maxdev; /* L2 error over all variables; max |u - exact| at the Gauss points */
   double mass0, mass1;
-  double energy0, energy_growth, enstrophy;
+  double energy0, energy_growth, enstrophy, energy1, enstrophy0;
+  double l2_rel; /* Williamson's normalised l2 error of h (eta) */
   long steps;
 } sw_result;
 
@@ -58,7 +69,10 @@ static void raise(const dg_disc *d, dg_field *u, long e0, double bump) {
 
 static void run(const sw_case *sc, double bump, sw_result *res) {
   dg_grid g;
-  make_grid(&g, sc->n, sc->walls);
+  if (sc->sphere)
+    OK(dg_grid_init_latlon(&g, 2 * sc->n, sc->n, 6.37122e6));
+  else
+    make_grid(&g, sc->n, sc->walls);
   dg_degree_map *own = NULL;
   const dg_degree_map *map = sc->map;
   if (!map) {
@@ -82,6 +96,7 @@ static void run(const sw_case *sc, double bump, sw_result *res) {
   res->mass0 = mass[0];
   OK(dg_integrals(d, u, integ));
   res->energy0 = integ[0];
+  res->enstrophy0 = integ[1];
   res->energy_growth = -INFINITY;
   OK(dg_ts_create(&ts, d, DG_TS_LSRK4));
   double t = 0, e_prev = integ[0];
@@ -101,6 +116,7 @@ static void run(const sw_case *sc, double bump, sw_result *res) {
     e_prev = integ[0];
   }
   res->enstrophy = integ[1];
+  res->energy1 = integ[0];
   OK(dg_mass(d, u, mass));
   res->mass1 = mass[0];
   double l2[3], linf[3], s2 = 0;
@@ -111,6 +127,9 @@ static void run(const sw_case *sc, double bump, sw_result *res) {
     res->maxdev = fmax(res->maxdev, linf[v]);
   }
   res->l2 = sqrt(s2);
+  double n1[3], n2[3], ni[3];
+  OK(dg_error_norms_rel(d, u, t, n1, n2, ni));
+  res->l2_rel = n2[0];
   dg_ts_destroy(&ts);
   dg_field_destroy(&u);
   dg_disc_destroy(&d);
@@ -131,11 +150,11 @@ static void test_lake(void) {
     const char *what;
     sw_case c;
   } cases[] = {
-      {"uniform r=3", {plain, 12, 3, NULL, 0, 0, 0.3, 200}},
-      {"random 0..4", {plain, 12, 0, rnd, 0, 0, 0.3, 200}},
-      {"walls r=4", {plain, 12, 4, NULL, 1, 0, 0.3, 200}},
-      {"walls random 0..4, beta-plane", {beta, 12, 0, rnd, 1, 0, 0.3, 200}},
-      {"linear r=2", {linear, 12, 2, NULL, 0, 0, 0.3, 200}},
+      {"uniform r=3", {plain, 0, 12, 3, NULL, 0, 0, 0.3, 200}},
+      {"random 0..4", {plain, 0, 12, 0, rnd, 0, 0, 0.3, 200}},
+      {"walls r=4", {plain, 0, 12, 4, NULL, 1, 0, 0.3, 200}},
+      {"walls random 0..4, beta-plane", {beta, 0, 12, 0, rnd, 1, 0, 0.3, 200}},
+      {"linear r=2", {linear, 0, 12, 2, NULL, 0, 0, 0.3, 200}},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     sw_result res;
@@ -166,7 +185,7 @@ static void test_wave(void) {
     double e[2];
     for (int k = 0; k < 2; ++k) {
       /* LSRK4's error below the spatial one at r = 5: a smaller CFL there */
-      sw_case c = {params, nc[r] << k, r, NULL, 0, 0.1, r >= 4 ? 0.1 : 0.2, 0};
+      sw_case c = {params, 0, nc[r] << k, r, NULL, 0, 0.1, r >= 4 ? 0.1 : 0.2, 0};
       sw_result res;
       run(&c, 0, &res);
       e[k] = res.l2;
@@ -186,14 +205,79 @@ static void test_wave(void) {
   }
 }
 
+/* ---- the sphere ---- */
+static void test_sphere_lake(void) {
+  static const char *const params[] = {"case", "lake_at_rest", NULL};
+  dg_grid g;
+  OK(dg_grid_init_latlon(&g, 16, 8, 6.37122e6));
+  dg_degree_map *lat, *rnd;
+  OK(dg_degree_map_create_latitude(&lat, &g, 1, 4));
+  OK(dg_degree_map_create_random(&rnd, &g, 0, 4, 3));
+  const struct {
+    const char *what;
+    sw_case c;
+  } cases[] = {
+      {"uniform r=3", {params, 1, 8, 3, NULL, 0, 0, 0.3, 300}},
+      {"latitude 1..4", {params, 1, 8, 0, lat, 0, 0, 0.3, 300}},
+      {"random 0..4", {params, 1, 8, 0, rnd, 0, 0, 0.3, 300}},
+  };
+  const double eta0 = 5960, mscale = eta0 * sqrt(9.80616 * eta0);
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    sw_result res;
+    run(&cases[k].c, 0, &res);
+    const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+    /* maxdev is over eta (m) and the momentum (m^2/s): the momentum's scale */
+    printf("sphere lake at rest over the mountain, %s: max |u - rest| %.2e (%.2e of "
+           "eta0 sqrt(g eta0)) after %ld steps, mass drift %.2e\n",
+           cases[k].what, res.maxdev, res.maxdev / mscale, res.steps, dm);
+    CHECK(res.maxdev / mscale < 1e-13, "sphere lake (%s): max deviation %.2e", cases[k].what,
+          res.maxdev);
+    CHECK(dm < 1e-13, "sphere lake (%s): mass drift %.2e", cases[k].what, dm);
+  }
+  sw_result res;
+  run(&cases[0].c, 1.0, &res);
+  printf("sphere lake raised by 1 m in one element: max |u - rest| %.2e\n", res.maxdev);
+  CHECK(res.maxdev > 1e-3, "the raised lake must move (max deviation %.2e)", res.maxdev);
+  dg_degree_map_destroy(&lat);
+  dg_degree_map_destroy(&rnd);
+}
+
+static void test_w2(void) {
+  static const char *const params[] = {"case", "williamson2", "alpha", "1.5207963267948966", NULL};
+  static const int nc[] = {0, 8, 4, 4, 4}; /* rows of the coarser grid */
+  for (int r = 1; r <= 4; ++r) {
+    double e[2];
+    for (int k = 0; k < 2; ++k) {
+      sw_case c = {params, 1, nc[r] << k, r, NULL, 0, 21600, 0.3, 0};
+      sw_result res;
+      run(&c, 0, &res);
+      e[k] = res.l2_rel;
+      const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+      printf("williamson2 alpha=pi/2-0.05 r=%d %dx%d, 6 h: l2_rel %.3e, mass drift %.2e, energy "
+             "drift %.2e, enstrophy drift %.2e, %ld steps\n",
+             r, 2 * c.n, c.n, e[k], dm, (res.energy1 - res.energy0) / res.energy0,
+             (res.enstrophy - res.enstrophy0) / res.enstrophy0, res.steps);
+      CHECK(dm < 1e-13, "williamson2 r=%d: mass drift %.2e", r, dm);
+    }
+    const double rate = log2(e[0] / e[1]);
+    printf("williamson2 r=%d: rate %.2f\n", r, rate);
+    CHECK(fabs(rate - (r + 1)) <= 0.3, "williamson2 r=%d: rate %.2f, expected %d within 0.3", r,
+          rate, r + 1);
+  }
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "lake"))
     test_lake();
   else if (!strcmp(which, "wave"))
     test_wave();
+  else if (!strcmp(which, "sphere_lake"))
+    test_sphere_lake();
+  else if (!strcmp(which, "w2"))
+    test_w2();
   else {
-    fprintf(stderr, "usage: test_shallow_water lake|wave\n");
+    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2\n");
     return 2;
   }
   return dg_test_done(which);

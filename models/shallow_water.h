@@ -1,53 +1,58 @@
-/* shallow_water.h - the shallow-water equations (nvar = 3) on the plane
- * (--grid box, periodic or walls), in the well-balanced form for the free
- * surface eta = h + b and the momentum m = h (u, v):
+/* shallow_water.h - the shallow-water equations (nvar = 3) in the
+ * well-balanced form for the free surface eta = h + b and the momentum
+ * m = h (u, v), on the plane (--grid box, periodic or walls):
  *
  *   eta_t + div m = 0,
  *   m_t + div(m (x) m / h + P I) = -g eta grad b - f k x m,
  *   P = g (eta^2 / 2 - eta b),   h = eta - b,
  *
- * which is the usual m_t + div(m (x) m / h) + g h grad eta + f k x m = 0
- * (g h grad eta = grad(g (eta^2/2 - eta b)) + g eta grad b).  Bottom b, its
- * gradient and the Coriolis parameter f are auxiliary data (DG_MODEL_NAUX =
- * 4: b, b_x, b_y, f; f = f0 + beta (y - y_mid), the f- or beta-plane).
- * `--equations linear` integrates the equations linearised about the lake
- * at rest eta0 (--depth): P = g eta (eta0 - b), no m (x) m / h term, the
- * same source; the wave speed is then sqrt(g (eta0 - b)).
+ * which is m_t + div(m (x) m / h) + g h grad eta + f k x m = 0 (g h grad eta
+ * = grad P + g eta grad b), and on the latitude-longitude sphere (--grid
+ * latlon) in spherical components, the flux form times the area element
+ * a^2 cos(theta): fluxes a (.) along lambda and a cos(theta) (.) along
+ * theta, the curvature terms a sin(theta) u (hv, -hu), no 1 / cos(theta)
+ * anywhere, the theta flux zero at the poles (docs/ARCHITECTURE.md,
+ * "Shallow water": why this formulation).  The bottom and the Coriolis
+ * parameter are auxiliary data (DG_MODEL_NAUX = 5: b, db/dx_0, B, dB/dx_1,
+ * F; the plane B = b, F = f; the sphere B = cos(theta) b, F = a^2
+ * cos(theta) f).  `--equations linear` (the plane) integrates the equations
+ * linearised about the lake at rest eta0 (--depth): P = g eta (eta0 - b),
+ * no m (x) m / h term, the same source.
  *
  * Well balanced.  At rest (eta = eta0, m = 0) the mass flux vanishes and
- * the momentum residual is g eta0 times
- *   -int b dpsi/dx_d + oint b n_d psi - int b_{x_d} psi,
- * plus eta0^2/2 (int dpsi/dx_d - oint n_d psi), all zero where the Gauss
- * rule integrates them exactly (integration by parts).  b and its gradient
- * therefore reach the stages as the element's interpolant of degree
- * K = 2 q - 1 - rmax on Gauss-Lobatto nodes and its exact derivatives, the
- * face values from the face's own nodes (dg_model_desc.aux_deriv): b psi_x
- * has degree K + r - 1 in x and K + r in y, b_x psi degree K - 1 + r and
- * K + r, b psi on a face degree K + r along it, all <= 2 q - 1 for every
- * r <= rmax; the constant's terms have degree <= r.  The Rusanov penalty
- * sees equal states on both sides (no jump) and both sides' fluxes read the
- * same face values of b.  So the lake at rest is an exact discrete
- * equilibrium up to round-off, for any degree map, q, bump and walls
- * (ctest models.sw_lake).  K >= rmax + 1 keeps b's interpolation error
- * O(h^(rmax+2)) below the solution's.
+ * the momentum residual is g eta0 times -int b psi_x + oint b n psi - int
+ * b_x psi (and on the sphere the same with cos(theta) inside), zero where
+ * the Gauss rule integrates every product exactly (integration by parts).
+ * So b and B reach the stages as the element's interpolant of degree K =
+ * 2 q - 1 - rmax on Gauss-Lobatto nodes and their derivatives as its exact
+ * derivatives, the face values from the face's own nodes
+ * (dg_model_desc.aux_deriv): b psi_x has degree K + r - 1 and K + r, b_x
+ * psi K - 1 + r and K + r, b psi on a face K + r along it, all <= 2 q - 1
+ * for every r <= rmax; the sphere's I[cos theta] (degree rmax + 2) times
+ * psi_theta has degree <= 2 q - 1 too.  The Rusanov penalty sees no jump
+ * and both sides' fluxes read the same face values.  So the lake at rest is
+ * an exact discrete equilibrium up to round-off, for any degree map, q,
+ * bump (the cone too) and walls (unit.sw_lake, unit.sw_sphere_lake).
+ * K >= rmax + 1 keeps b's interpolation error below the solution's.
  *
- * Fluxes (direction d, e_d its unit vector), speed and source:
- *   F_d = (m_d, k (m_d / h) m + P e_d),   k = 1 (nonlinear) | 0 (linear),
- *   P = g eta (c1 eta + c0 - b),  (c1, c0) = (1/2, 0) | (0, eta0),
- *   speed_d = k |m_d / h| + sqrt(g (k eta + c0 - b)),
- *   S = (0, -g eta b_x + f m_y, -g eta b_y - f m_x).
- * Walls reflect: eta and the tangential momentum as inside, the normal
- * momentum negated (no mass through a wall).  Per point the flux of one
- * direction costs about 12 flops and a division, the source 8; the stages
- * read 3 state and 4 auxiliary values at a volume point (4 (Q^2 + 4 Q)
- * auxiliary reals per element and stage, 2.7x the state's 3 (r+1)^2 at
- * Q = r + 1 = 4).
+ * The flux, speed and source term by term: dg_model_flux and below;
+ * docs/MODELS.md, "A system with auxiliary data", writes them out.  Walls
+ * reflect: eta and the tangential momentum as inside, the normal momentum
+ * negated.  Per point the flux of one direction costs about 14 flops and a
+ * division, the source 16 and a division; the stages read 5 (Q^2 + 4 Q)
+ * auxiliary reals per element and stage, 3.3x the state's 3 (r+1)^2 at
+ * Q = r + 1 = 4.
  *
- * Cases (--case): lake_at_rest (eta = eta0 over a smooth periodic bump,
- * the exact solution the initial state), gravity_wave (a linear inertia-
- * gravity (Poincare) wave on the flat periodic box, exact; linear
+ * Cases (--case), the plane: lake_at_rest (eta = eta0 over a smooth periodic
+ * bump, the exact solution the initial state), gravity_wave (a linear
+ * inertia-gravity (Poincare) wave on the flat periodic box, exact; linear
  * equations by default), jet (nonlinear, exact: a geostrophically balanced
- * jet u(y) on the f-plane carried by a uniform inertial oscillation). */
+ * jet u(y) on the f-plane carried by a uniform inertial oscillation); the
+ * sphere: lake_at_rest (over Williamson 5's mountain), williamson2 (steady
+ * geostrophic flow at angle alpha, exact), williamson5 (flow over the
+ * mountain), williamson6 (Rossby-Haurwitz wave 4), galewsky (the unstable
+ * jet; --perturbation 0: balanced and steady, exact).  The exact
+ * discretisation: docs/MODELS.md, "A system with auxiliary data". */
 #ifndef DG_MODEL_SHALLOW_WATER_H
 #define DG_MODEL_SHALLOW_WATER_H
 
@@ -72,6 +77,17 @@ typedef struct {
 DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return p->sphere; /* the plane: b and f are auxiliary data; the sphere: cos, sin theta */
 }
+
+/* What the flux, speed and source read of the position (docs/MODELS.md): on
+ * the plane nothing (needs_x 0), on the sphere the theta lanes of the metric
+ * below, along theta (d = 1) and in the source (d = 2) only; the backends
+ * then form and copy only these three of the 19 lanes on the sphere. */
+#define DG_MODEL_X_FLOWS 2
+DG_HD static inline int dg_model_x_flow(const dg_model_params *p) { return p->sphere; }
+DG_HD static inline void dg_model_x_flow_set(dg_model_params *p, int v) { p->sphere = v; }
+#define DG_SW_READS_SRC (DG_X_BIT(DG_X_C(1, 1)) | DG_X_BIT(DG_X_DC(1, 1)) | DG_X_BIT(DG_X_S(1, 1)))
+#define DG_MODEL_X_READS(v, d)                                                                     \
+  ((v) == 1 && (d) == 1 ? DG_X_BIT(DG_X_C(1, 1)) : (v) == 1 && (d) == 2 ? DG_SW_READS_SRC : 0u)
 
 /* The metric at the point: c = I[cos theta], its derivative c' = I[cos theta]'
  * and s = I[sin theta] (the interpolants the stages hand over, degree
@@ -174,7 +190,9 @@ DG_HD static inline void dg_model_wall(const dg_model_params *p, const dg_lane *
 #include <stddef.h>
 #include <stdio.h>
 
-enum { SW_LAKE = 0, SW_WAVE, SW_JET, SW_W2, SW_W5 };
+enum { SW_LAKE = 0, SW_WAVE, SW_JET, SW_W2, SW_W5, SW_W6, SW_GALEWSKY };
+
+#define SW_GAL_N 512 /* galewsky: panels of the balance integral's table */
 
 typedef struct {
   int kase;           /* SW_* */
@@ -189,6 +207,10 @@ typedef struct {
   double lo[2], len[2];
   double radius, u0; /* the sphere */
   int sphere;
+  double perturb; /* galewsky: the height perturbation's amplitude */
+  /* galewsky: I(theta) = int_{-pi/2}^{theta} a u (f + u tan / a) at the panel ends
+     theta_j = -pi/2 + j pi / SW_GAL_N, and h0 (global mean height 10 km) */
+  double gal_int[SW_GAL_N + 1], gal_h0;
 } sw_host;
 
 #define SW_DAY 86400.0
@@ -198,12 +220,15 @@ typedef struct {
 enum { SW_P_EQUATIONS = 1, SW_P_DEPTH = 3, SW_P_AMP = 4, SW_P_BUMP = 6, SW_P_CORIOLIS = 7 };
 
 static const dg_model_param sw_params[] = {
-    {"case", DG_PARAM_WORD, 1, "lake_at_rest|gravity_wave|jet|williamson2|williamson5", 0,
+    {"case", DG_PARAM_WORD, 1,
+     "lake_at_rest|gravity_wave|jet|williamson2|williamson5|williamson6|galewsky", 0,
      offsetof(sw_host, kase), "lake_at_rest",
      "lake_at_rest (eta = depth over a bump; the sphere: Williamson 5's mountain) | gravity_wave "
      "(plane: linear Poincare wave, exact) | jet (plane: nonlinear geostrophic jet in an "
      "inertial oscillation, exact) | williamson2 (sphere: steady geostrophic flow, exact) | "
-     "williamson5 (sphere: flow over the mountain)"},
+     "williamson5 (sphere: flow over the mountain) | williamson6 (sphere: Rossby-Haurwitz wave 4) "
+     "| "
+     "galewsky (sphere: the barotropically unstable jet, --perturbation 0: balanced and steady)"},
     {"equations", DG_PARAM_WORD, 1, "nonlinear|linear", 1, offsetof(dg_model_params, equations),
      "nonlinear", "nonlinear | linear (about the rest level --depth) [gravity_wave: linear]"},
     {"gravity", DG_PARAM_REAL, 1, NULL, 1, offsetof(dg_model_params, g), "9.80616", "gravity g"},
@@ -224,10 +249,92 @@ static const dg_model_param sw_params[] = {
      "the sphere's rotation rate Omega (1/s)"},
     {"alpha", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, alpha), "0",
      "williamson2: angle of the flow's axis from the pole (radians)"},
+    {"perturbation", DG_PARAM_REAL, 1, NULL, 0, offsetof(sw_host, perturb), "120",
+     "galewsky: amplitude of the height perturbation (m; 0: the balanced jet, steady)"},
 };
 
-static const char *const sw_case_names[] = {"lake_at_rest", "gravity_wave", "jet", "williamson2",
-                                            "williamson5"};
+static const char *const sw_case_names[] = {
+    "lake_at_rest", "gravity_wave", "jet", "williamson2", "williamson5", "williamson6", "galewsky"};
+
+/* galewsky: the jet u(theta) = umax / e_n exp(1 / ((theta - t0)(theta - t1))) on
+ * (t0, t1) = (pi / 7, 5 pi / 14), e_n = exp(-4 / (t1 - t0)^2), umax = 80 m/s. */
+static double sw_gal_u(double th) {
+  const double t0 = M_PI / 7, t1 = M_PI / 2 - M_PI / 7;
+  if (!(th > t0 && th < t1)) return 0;
+  return 80 / exp(-4 / ((t1 - t0) * (t1 - t0))) * exp(1 / ((th - t0) * (th - t1)));
+}
+
+/* The 10-point Gauss-Legendre rule on [-1, 1] (Newton on P_10). */
+static void sw_gauss10(double *x, double *w) {
+  const int n = 10;
+  for (int i = 0; i < n; ++i) {
+    double z = cos(M_PI * (i + 0.75) / (n + 0.5)), dp = 1;
+    for (int it = 0; it < 100; ++it) {
+      double p0 = 1, p1 = z;
+      for (int k = 2; k <= n; ++k) {
+        const double p2 = ((2 * k - 1) * z * p1 - (k - 1) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      dp = n * (z * p1 - p0) / (z * z - 1);
+      const double dz = p1 / dp;
+      z -= dz;
+      if (fabs(dz) < 1e-16) break;
+    }
+    x[i] = z;
+    w[i] = 2 / ((1 - z * z) * dp * dp);
+  }
+}
+
+/* int_{lo}^{hi} a u (f + u tan(theta) / a) dtheta, 10-point Gauss. */
+static double sw_gal_piece(const sw_host *h, double lo, double hi) {
+  double x[10], w[10], s = 0;
+  sw_gauss10(x, w);
+  for (int k = 0; k < 10; ++k) {
+    const double th = 0.5 * (lo + hi) + 0.5 * (hi - lo) * x[k], u = sw_gal_u(th);
+    s += w[k] * h->radius * u * (2 * h->omega * sin(th) + u * tan(th) / h->radius);
+  }
+  return 0.5 * (hi - lo) * s;
+}
+
+/* I(theta) from the table and one more piece. */
+static double sw_gal_int(const sw_host *h, double th) {
+  const double dth = M_PI / SW_GAL_N;
+  int j = (int)floor((th + M_PI / 2) / dth);
+  j = j < 0 ? 0 : (j > SW_GAL_N ? SW_GAL_N : j);
+  return h->gal_int[j] + sw_gal_piece(h, -M_PI / 2 + j * dth, th);
+}
+
+/* galewsky's height at theta (the balance g h = g h0 - I) with the
+ * perturbation at lambda. */
+static double sw_gal_h(const sw_host *h, double g, double lam, double th) {
+  double H = h->gal_h0 - sw_gal_int(h, th) / g;
+  if (h->perturb != 0) {
+    const double l = lam > M_PI ? lam - 2 * M_PI : lam; /* (-pi, pi] */
+    const double al = 1.0 / 3, be = 1.0 / 15, t2 = M_PI / 4;
+    H += h->perturb * cos(th) * exp(-(l / al) * (l / al)) *
+         exp(-((t2 - th) / be) * ((t2 - th) / be));
+  }
+  return H;
+}
+
+/* The table of I and h0 so that the mean height is 10 km:
+ * h0 = 1e4 + int I cos / (2 g) over [-pi/2, pi/2]. */
+static void sw_gal_setup(sw_host *h, double g) {
+  const double dth = M_PI / SW_GAL_N;
+  h->gal_int[0] = 0;
+  for (int j = 0; j < SW_GAL_N; ++j)
+    h->gal_int[j + 1] =
+        h->gal_int[j] + sw_gal_piece(h, -M_PI / 2 + j * dth, -M_PI / 2 + (j + 1) * dth);
+  double x[10], w[10], s = 0;
+  sw_gauss10(x, w);
+  for (int j = 0; j < SW_GAL_N; ++j)
+    for (int k = 0; k < 10; ++k) {
+      const double th = -M_PI / 2 + (j + 0.5 + 0.5 * x[k]) * dth;
+      s += 0.5 * dth * w[k] * sw_gal_int(h, th) * cos(th);
+    }
+  h->gal_h0 = 1e4 + s / (2 * g);
+}
 
 static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const unsigned char *set,
                      char *msg, size_t cap) {
@@ -238,7 +345,7 @@ static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const un
     return 1;
   }
   h->sphere = dom->latlon;
-  const int on_sphere = h->kase == SW_W2 || h->kase == SW_W5;
+  const int on_sphere = h->kase >= SW_W2;
   if (h->kase != SW_LAKE && on_sphere != h->sphere) {
     snprintf(msg, cap, "option --case: %s runs on %s", sw_case_names[h->kase],
              on_sphere ? "the sphere (--grid latlon)" : "the plane (--grid box)");
@@ -253,7 +360,12 @@ static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const un
     snprintf(msg, cap, "option --gravity: %g must be positive", (double)p->g);
     return 1;
   }
-  if (!set[SW_P_DEPTH]) h->depth = !h->sphere ? 1 : h->kase == SW_W2 ? 2.94e4 / (double)p->g : 5960;
+  if (!set[SW_P_DEPTH])
+    h->depth = !h->sphere               ? 1
+               : h->kase == SW_W2       ? 2.94e4 / (double)p->g
+               : h->kase == SW_W6       ? 8000
+               : h->kase == SW_GALEWSKY ? 1e4
+                                        : 5960;
   if (!set[SW_P_AMP]) h->amp = h->kase == SW_JET ? 0.5 : 0.01;
   if (!set[SW_P_BUMP]) {
     h->bump[0] = h->sphere ? 2000 : 0.5;
@@ -318,6 +430,13 @@ static int sw_finish(void *dev, void *host, const dg_model_domain *dom, const un
                k / (double)p->g);
       return 1;
     }
+  }
+  if (h->kase == SW_GALEWSKY) {
+    if (!isfinite(h->perturb)) {
+      snprintf(msg, cap, "option --perturbation: %g is not finite", h->perturb);
+      return 1;
+    }
+    sw_gal_setup(h, (double)p->g);
   }
   p->k = p->equations == DG_SW_NONLINEAR ? 1 : 0;
   p->c1 = p->k * (dg_real)0.5;
@@ -416,6 +535,29 @@ static int sw_solution(const void *dev, const void *host, const dg_model_domain 
   if (h->kase == SW_LAKE) {
     u[0] = H;
     u[1] = u[2] = 0;
+    return 1;
+  }
+  if (h->kase == SW_W6) { /* Rossby-Haurwitz wave 4, Williamson (1992) test 6 */
+    if (t > 0) return 0;
+    const double w = 7.848e-6, K = 7.848e-6, R = 4, a = h->radius, Om = h->omega;
+    const double c = cos(x[1]), sn = sin(x[1]), c2 = c * c, cR = pow(c, R);
+    const double A = w / 2 * (2 * Om + w) * c2 +
+                     K * K / 4 * cR * cR * ((R + 1) * c2 + (2 * R * R - R - 2) - 2 * R * R / c2);
+    const double B = 2 * (Om + w) * K / ((R + 1) * (R + 2)) * cR *
+                     ((R * R + 2 * R + 2) - (R + 1) * (R + 1) * c2);
+    const double C = K * K / 4 * cR * cR * ((R + 1) * c2 - (R + 2));
+    u[0] = H + a * a / g * (A + B * cos(R * x[0]) + C * cos(2 * R * x[0]));
+    const double uu = a * w * c + a * K * pow(c, R - 1) * (R * sn * sn - c2) * cos(R * x[0]);
+    const double vv = -a * K * R * pow(c, R - 1) * sn * sin(R * x[0]);
+    u[1] = u[0] * uu;
+    u[2] = u[0] * vv;
+    return 1;
+  }
+  if (h->kase == SW_GALEWSKY) { /* Galewsky et al. (2004) */
+    if (t > 0 && h->perturb != 0) return 0;
+    u[0] = sw_gal_h(h, g, x[0], x[1]);
+    u[1] = u[0] * sw_gal_u(x[1]);
+    u[2] = 0;
     return 1;
   }
   if (h->kase == SW_W2 || h->kase == SW_W5) {

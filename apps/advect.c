@@ -38,6 +38,7 @@ typedef struct {
   dg_field *u;
   dg_ts *ts;
   double dt, t0, mass0[DG_MAX_NVAR];
+  double integ0[16];              /* the model's integral diagnostics at the start */
   double mass_scale[DG_MAX_NVAR]; /* sum of |cell mean| x volume at the start */
   int dt_note;                    /* --dt was shortened to land on --t-end */
   double dt_asked;                /* the --dt given, when dt_note */
@@ -396,6 +397,8 @@ static int run(run_state *r) {
   DG_CALL(dg_mass(d, r->u, r->mass0));
   const double mass_start = r->mass0[0];
   DG_CALL(mass_scales(r));
+  /* the model's integral diagnostics drift from this run's start */
+  DG_CALL(dg_integrals(d, r->u, r->integ0));
   if (r->restarting) {
     if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
@@ -555,6 +558,18 @@ static int run(run_state *r) {
     const size_t o = strlen(pervar);
     snprintf(pervar + o, sizeof pervar - o, " l1_rel=%.6e l2_rel=%.6e linf_rel=%.6e", n1[0], n2[0],
              ni[0]);
+  }
+  /* the model's integral diagnostics (energy, enstrophy, ...) and their
+     drift relative to the start */
+  {
+    double integ[16];
+    DG_CALL(dg_integrals(d, r->u, integ));
+    for (int i = 0; i < dg_model_ninteg(r->set.model); ++i) {
+      const size_t o = strlen(pervar);
+      const char *in = dg_model_integ_name(r->set.model, i);
+      snprintf(pervar + o, sizeof pervar - o, " %s=%.17g %s_drift=%.3e", in, integ[i], in,
+               r->integ0[i] != 0 ? (integ[i] - r->integ0[i]) / fabs(r->integ0[i]) : integ[i]);
+    }
   }
   /* mass_drift over the variables with a mass, mass_drift_abs over those
      without (MASS_ZERO); only the fields that apply are printed */

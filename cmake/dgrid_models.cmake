@@ -7,7 +7,7 @@
 #
 # Their kernels are compiled when a run needs them (docs/ARCHITECTURE.md,
 # "Kernels on demand"); this sets, for each model M, DGRID_MODEL_M_HEADER.
-set(DGRID_MODELS "advection;deformation;burgers;acoustics;advection_reaction;advection_field;sphere_advection;advection_diffusion" CACHE STRING
+set(DGRID_MODELS "advection;deformation;burgers;acoustics;advection_reaction;advection_field;sphere_advection;advection_diffusion;shallow_water" CACHE STRING
     "Models to build, in registry order (NAME.h in models/ or DGRID_MODEL_DIRS)")
 set(DGRID_MODEL_DIRS "" CACHE STRING "More folders with model headers")
 

@@ -91,9 +91,12 @@ int dg_disc_stable_dt(dg_disc *d, dg_field *u, double t, double *dt);
 /* Auxiliary data of a model with naux > 0 (models/dg_model_desc.h): sample
  * fn(x, out[naux], ctx) at every volume and face point of every element and
  * hand the values to the stages (replacing the model's own sample, which
- * dg_disc_create takes where the model has one).  fn returns 0, or nonzero
- * to fail (then DG_ERR_ARG naming the point).  DG_ERR_ARG for a model
- * without auxiliary data. */
+ * dg_disc_create takes where the model has one).  Where the model sets
+ * aux_deriv, fn is sampled at each element's Gauss-Lobatto nodes instead
+ * and the stages get its interpolant of degree 2 q - 1 - rmax and the
+ * interpolant's derivatives (docs/ARCHITECTURE.md, "Auxiliary data").  fn
+ * returns 0, or nonzero to fail (then DG_ERR_ARG naming the point).
+ * DG_ERR_ARG for a model without auxiliary data. */
 typedef int (*dg_aux_fn)(const double x[3], double *out, void *ctx);
 int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx);
 

@@ -336,6 +336,60 @@ int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
   return 0;
 }
 
+int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
+  const dg_grid *g = dg_disc_grid(d);
+  const dg_model *md = dg_disc_model(d);
+  const int ni = dg_model_ninteg(md), nv = dg_disc_nvar(d), dim = g->dim;
+  const int sphere = g->kind == DG_GRID_LATLON, naux = dg_model_naux(md);
+  for (int i = 0; i < ni; ++i) out[i] = 0;
+  if (ni == 0) return 0;
+  if (ni > 16 || naux > 64) return dg_error(DG_ERR_ARG, "integrals: too many values");
+  DG_CALL(dg_field_to_host(f));
+  const int qe = sphere ? 8 : dg_disc_q(d) + 3, rmax = dg_disc_degrees(d)->rmax;
+  double xe[MAXN], we[MAXN], P[(DG_MAX_DEGREE + 1) * MAXN], dP[(DG_MAX_DEGREE + 1) * MAXN];
+  DG_CALL(dg_gauss_legendre(qe, xe, we));
+  DG_CALL(dg_legendre_table(rmax, qe, xe, P, dP));
+  const long NP = ipow(qe, dim);
+  double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
+  if (sphere) jac *= g->radius * g->radius;
+  double c[DG_MAX_NVAR][(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
+  double sum[16] = {0};
+  for (long e = 0; e < g->nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    const int N = dg_disc_degrees(d)->deg[e] + 1;
+    const long M = ipow(N, dim);
+    for (int v = 0; v < nv; ++v)
+      for (long m = 0; m < M; ++m) c[v][m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
+    for (long p = 0; p < NP; ++p) {
+      const int k[3] = {(int)(p % qe), (int)((p / qe) % qe), (int)(p / ((long)qe * qe))};
+      double xi[3] = {xe[k[0]], xe[k[1]], dim == 3 ? xe[k[2]] : 0}, x[3];
+      phys(g, ijk, xi, x);
+      double u[DG_MAX_NVAR] = {0}, du[3 * DG_MAX_NVAR] = {0}, aux[64], dens[16];
+      for (long m = 0; m < M; ++m) {
+        const int a[3] = {(int)(m % N), (int)((m / N) % N), (int)(m / ((long)N * N))};
+        double pv = 1, dv[3] = {1, 1, 1};
+        for (int t = 0; t < dim; ++t) {
+          const double pt = P[a[t] * qe + k[t]], dt = dP[a[t] * qe + k[t]] * 2 / g->h[t];
+          pv *= pt;
+          for (int s = 0; s < dim; ++s) dv[s] *= s == t ? dt : pt;
+        }
+        for (int v = 0; v < nv; ++v) {
+          u[v] += c[v][m] * pv;
+          for (int s = 0; s < dim; ++s) du[s * nv + v] += c[v][m] * dv[s];
+        }
+      }
+      if (naux) DG_CALL(dg_model_aux(md, x, aux));
+      dg_model_integrand(md, x, u, du, naux ? aux : NULL, dens);
+      double wt = we[k[0]] * we[k[1]] * (dim == 3 ? we[k[2]] : 1.0) * jac;
+      if (sphere) wt *= cos(x[1]);
+      for (int i = 0; i < ni; ++i) sum[i] += wt * dens[i];
+    }
+  }
+  for (int i = 0; i < ni; ++i) out[i] = sum[i];
+  return 0;
+}
+
 int dg_check_finite(const dg_disc *d, dg_field *f) {
   DG_ARG_CHECK(dg_arg_field("dg_check_finite", d, f, "f"));
   const dg_grid *g = dg_disc_grid(d);

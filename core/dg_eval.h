@@ -50,6 +50,13 @@ int dg_error_norms_rel(const dg_disc *d, dg_field *f, double t, double *l1, doub
  * conserved to round-off by the update). */
 int dg_mass(const dg_disc *d, dg_field *f, double *mass);
 
+/* The model's integral diagnostics (dg_model_ninteg values, e.g. energy and
+ * enstrophy): out[i] = the integral over the domain of density i, from the
+ * solution and its gradient at Q + 3 Gauss points per direction (the
+ * sphere: 8, with the area weight a^2 cos(theta)) and the model's sample of
+ * its auxiliary data there.  Nothing where the model declares none. */
+int dg_integrals(const dg_disc *d, dg_field *f, double *out);
+
 /* 0 if every coefficient is finite, else DG_ERR_NUMERIC naming an element. */
 int dg_check_finite(const dg_disc *d, dg_field *f);
 

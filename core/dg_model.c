@@ -280,6 +280,14 @@ int dg_model_aux(const dg_model *m, const double x[3], double *out) {
   m->desc->aux(&m->dev, m->host, x, out);
   return 0;
 }
+int dg_model_ninteg(const dg_model *m) { return m->desc->integrand ? m->desc->ninteg : 0; }
+const char *dg_model_integ_name(const dg_model *m, int i) {
+  return i >= 0 && i < dg_model_ninteg(m) ? m->desc->integ_names[i] : NULL;
+}
+void dg_model_integrand(const dg_model *m, const double x[3], const double *u, const double *du,
+                        const double *aux, double *out) {
+  m->desc->integrand(&m->dev, m->host, x, u, du, aux, out);
+}
 int dg_model_solution(const dg_model *m, const double x[3], double t, double *u) {
   return m->desc->solution(&m->dev, m->host, &m->dom, x, t, u);
 }

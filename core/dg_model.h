@@ -72,6 +72,14 @@ int dg_model_param_text(const dg_model *m, int i, char *buf, size_t cap);
 int dg_model_naux(const dg_model *m);
 const char *dg_model_aux_name(const dg_model *m, int i);
 int dg_model_aux(const dg_model *m, const double x[3], double *out);
+/* Integral diagnostics (models/dg_model_desc.h: energy, enstrophy, ...):
+ * how many, the name of integral i, and the density at x from the state u,
+ * its gradient du[d * nvar + v] and the auxiliary values aux (NULL where the
+ * model has none); dg_integrals (dg_eval.h) integrates them. */
+int dg_model_ninteg(const dg_model *m);
+const char *dg_model_integ_name(const dg_model *m, int i);
+void dg_model_integrand(const dg_model *m, const double x[3], const double *u, const double *du,
+                        const double *aux, double *out);
 /* The solution at (x, t) into u[nvar]: 1 where known (always at t = 0), 0
  * where not. */
 int dg_model_solution(const dg_model *m, const double x[3], double t, double *u);

@@ -173,6 +173,10 @@ const dg_model_desc dg_model_acoustics = {
     DG_MODEL_BC_WALL,
     0,    /* bdata_size: no inflow data */
     NULL, /* bdata */
+    NULL, /* aux_deriv */
+    0,    /* ninteg */
+    NULL, /* integ_names */
+    NULL, /* integrand */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -221,6 +221,10 @@ const dg_model_desc dg_model_advection = {
     DG_MODEL_BC_INFLOW,
     sizeof(dg_model_bdata),
     adv_bdata,
+    NULL, /* aux_deriv */
+    0,    /* ninteg */
+    NULL, /* integ_names */
+    NULL, /* integrand */
 };
 #endif /* DG_MODEL_HOST */
 

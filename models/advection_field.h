@@ -154,6 +154,10 @@ const dg_model_desc dg_model_advection_field = {
     0,    /* bc: periodic and outflow sides only */
     0,    /* bdata_size */
     NULL, /* bdata */
+    NULL, /* aux_deriv: sampled at the points */
+    0,    /* ninteg */
+    NULL, /* integ_names */
+    NULL, /* integrand */
 };
 #endif /* DG_MODEL_HOST */
 

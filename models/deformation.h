@@ -110,6 +110,10 @@ const dg_model_desc dg_model_deformation = {
     0,    /* bc: periodic and outflow sides only */
     0,    /* bdata_size */
     NULL, /* bdata */
+    NULL, /* aux_deriv */
+    0,    /* ninteg */
+    NULL, /* integ_names */
+    NULL, /* integrand */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -105,7 +105,34 @@ typedef struct dg_model_desc {
   int bc;
   size_t bdata_size;
   void (*bdata)(const void *dev, const void *host, const dg_model_domain *dom, void *out);
+  /* Auxiliary data through the element interpolant (NULL: each value sampled
+   * at the points as it is).  Otherwise naux entries: DG_AUX_VALUE, a value
+   * the sampler gives, or DG_AUX_DERIV(j, d), the derivative along x_d of
+   * value j (the sampler's out[i] is then ignored).  Every value is then the
+   * element's tensor interpolant of degree K = 2 q - 1 - rmax on Gauss-Lobatto
+   * nodes (continuous across faces, the face values formed from the face's
+   * own nodes, so both sides hold the same bits), the derivatives its exact
+   * derivatives at the volume points and, at a face, the face interpolant's
+   * derivative along the face (0 along the normal).  With K so chosen the
+   * Gauss rule integrates an interpolated value times a test function's
+   * gradient exactly on every element, so integration by parts holds
+   * discretely: what a well-balanced flux/source pair needs
+   * (docs/ARCHITECTURE.md, "Auxiliary data"). */
+  const int *aux_deriv;
+  /* Integral diagnostics (0, NULL, NULL without): ninteg named densities,
+   * integrated over the domain (area element included) with the solution,
+   * its gradient in the grid's coordinates du[d * nvar + v] and the model's
+   * sample of its auxiliary data (NULL without), e.g. energy and enstrophy;
+   * reported by dg_integrals (core/dg_eval.h) and advect's summary. */
+  int ninteg;
+  const char *const *integ_names;
+  void (*integrand)(const void *dev, const void *host, const double x[3], const double *u,
+                    const double *du, const double *aux, double *out);
 } dg_model_desc;
+
+/* dg_model_desc.aux_deriv entries. */
+#define DG_AUX_VALUE       (-1)
+#define DG_AUX_DERIV(j, d) (3 * (j) + (d))
 
 /* Traits that do not depend on the parameters (linear, needs_x,
  * speed_varies of dg_model_desc). */

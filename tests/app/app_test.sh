@@ -203,7 +203,7 @@ foo|advect: foo: cannot open: No such file or directory
 --map wavy|advect: option --map: 'wavy' is not one of uniform, band, random, latitude, step
 --velocity spin|advect: option --velocity: 'spin' is not one of const, rotation
 --init wavy|advect: option --init: 'wavy' is not one of parabola, bell, sine, constant, gauss
---model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection, advection_diffusion)
+--model swe|advect: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection, advection_diffusion, shallow_water)
 --model burgers --velocity rotation|advect: unknown option '--velocity' (see --help)
 --model burgers --dim 3|advect: model burgers does not run in 3D
 --model burgers --nu 0.1|advect: option --nu: model burgers: the explicit stages of advect do not diffuse (nu = 0.1); run advdiff, or give --nu 0
@@ -555,7 +555,7 @@ bell-radius = 0\n|advect: BAD:1: option --bell-radius: 0 must be positive
 dt = 0.1\ncfl = 0.5\n|advect: BAD:2: keys dt (line 1) and cfl exclude each other
 t-end = 1\nsteps = 3\n|advect: BAD:2: keys t-end (line 1) and steps exclude each other
 history = yes\n|advect: BAD:1: option --history: 'yes' is not one of false, true
-model = swe\n|advect: BAD:1: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection, advection_diffusion)
+model = swe\n|advect: BAD:1: option --model: 'swe' is not a model of this build (advection, deformation, burgers, acoustics, advection_reaction, advection_field, sphere_advection, advection_diffusion, shallow_water)
 [physics]\nmodel = burgers\nvelocity = rotation\n|advect: BAD:3: unknown key 'velocity' (a parameter of model advection, not of burgers)
 EOF
   rm -f "$DIR.bad.cfg"

@@ -13,7 +13,7 @@
 # velocity alternate, so the position-dependent flux path runs too; and in
 # 2D every other model of the build (deforming velocity, Burgers, acoustics,
 # the source of advection_reaction, the velocity data of advection_field) on band,
-# random and uniform maps, boundaries (inflow/outflow, walls), and the sphere (sphere_advection on --grid latlon, a random,
+# random and uniform maps, boundaries (inflow/outflow, walls), shallow water (plane and sphere), and the sphere (sphere_advection on --grid latlon, a random,
 # a latitude and uniform maps, Williamson's and Nair-Lauritzen's winds).
 #
 # usage: consistency.sh --cuda ADVECT --omp ADVECT --compare COMPARE
@@ -157,6 +157,19 @@ for dim in $dims; do
         --cfl 0.4 --steps $steps
       run "d2_sphere_uniform3_${integ}" --grid latlon --model sphere_advection --cells 10 \
         --degree 3 --alpha 0.7 --initial hill --integrator "$integ" --cfl 0.4 --steps $steps
+      # shallow water: a system with a source and auxiliary data through the element
+      # interpolant, walls; on the sphere its metric terms and the running flow's lanes
+      run "d2_sw_wave_random0-5_${integ}" --model shallow_water --case gravity_wave \
+        --coriolis 3,0 --wave 1,2 --cells $cells --map random --degree-min 0 --degree 5 --seed 6 \
+        --integrator "$integ" --dt 0.0005 --steps $steps
+      run "d2_sw_lake_walls_band1-5_${integ}" --model shallow_water --case lake_at_rest \
+        --coriolis 3,2 --bc wall --cells $cells --map band --degree-min 1 --degree 5 \
+        --integrator "$integ" --dt 0.0005 --steps $steps
+      run "d2_sw_w2_latitude1-4_${integ}" --grid latlon --model shallow_water \
+        --case williamson2 --alpha 1.2 --cells 10 --map latitude --degree-min 1 --degree 4 \
+        --integrator "$integ" --cfl 0.4 --steps $steps
+      run "d2_sw_w5_uniform3_${integ}" --grid latlon --model shallow_water --case williamson5 \
+        --cells 10 --degree 3 --integrator "$integ" --cfl 0.4 --steps $steps
     fi
     k=$((k + 1))
   done

@@ -1,0 +1,284 @@
+/* test_shallow_water.c - the shallow-water model (models/shallow_water.h) on
+ * the plane through the public C API, each case a measured number that
+ * could be wrong:
+ *   lake   the lake at rest over a bump stays at rest to round-off (max
+ *          |eta - eta0| and |m| below 1e-12 after 200 steps) on a uniform
+ *          map, a random map 0..4, with walls, on the beta-plane and with the
+ *          linear equations; the same lake raised by 1e-3 in one element
+ *          does move (the bottom's forcing is live, so the balance is not
+ *          an idle check)
+ *   wave   the linear inertia-gravity wave: L2 rates r + 1 (within 0.3) for
+ *          r = 1..5; mass (eta) to 1e-13; the energy (dg_integrals) never
+ *          grows in a step and the potential enstrophy is reported
+ *   sphere_lake  the lake at rest over Williamson 5's mountain (a cone) on
+ *          the sphere (--grid latlon) stays at rest to round-off (|eta -
+ *          eta0| / eta0 and |m| / (eta0 sqrt(g eta0)) below 1e-13 after 300
+ *          steps) on uniform, latitude and random maps; the same lake
+ *          raised by 1 m in one element does move
+ *   w2     Williamson 2 across the poles (alpha = pi/2 - 0.05), 6 hours:
+ *          Williamson's normalised l2 error of h on 8 x 4 and 16 x 8
+ *          elements (r = 1: 16 x 8 and 32 x 16), rates r + 1 (within 0.3) for r = 1..4; the mass of
+ * h to 1e-13; the steady state's energy and enstrophy drift reported Usage: test_shallow_water CASE
+ */
+#include "dg_eval.h"
+#include "dg_field.h"
+#include "dg_model.h"
+#include "dg_test.h"
+#include "dg_ts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  const char *const *params; /* key, value, ..., NULL */
+  int sphere;                /* --grid latlon: n rows, 2 n columns */
+  int n, r;                  /* cells per direction, degree (map NULL) */
+  const dg_degree_map *map;
+  int walls;
+  double t_end, cfl;
+  int steps; /* > 0: this many CFL steps instead of t_end */
+} sw_case;
+
+typedef struct {
+  double l2, maxdev; /* L2 error over all variables; max |u - exact| at the Gauss points */
+  double mass0, mass1;
+  double energy0, energy_growth, enstrophy, energy1, enstrophy0;
+  double l2_rel; /* Williamson's normalised l2 error of h (eta) */
+  long steps;
+} sw_result;
+
+static void make_grid(dg_grid *g, int n, int walls) {
+  const int nn[3] = {n, n, 1};
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  OK(dg_grid_init(g, 2, nn, lo, hi));
+  if (walls) {
+    const int bc[6] = {DG_BC_WALL, DG_BC_WALL, DG_BC_WALL, DG_BC_WALL, 0, 0};
+    OK(dg_grid_set_bc(g, bc));
+  }
+}
+
+/* Raise eta by `bump` in element e0 (coefficient 0: the mean). */
+static void raise(const dg_disc *d, dg_field *u, long e0, double bump) {
+  double c[3 * 121];
+  OK(dg_element_coeffs(d, u, e0, c));
+  c[0] += bump;
+  OK(dg_element_set_coeffs(d, u, e0, c));
+}
+
+static void run(const sw_case *sc, double bump, sw_result *res) {
+  dg_grid g;
+  if (sc->sphere)
+    OK(dg_grid_init_latlon(&g, 2 * sc->n, sc->n, 6.37122e6));
+  else
+    make_grid(&g, sc->n, sc->walls);
+  dg_degree_map *own = NULL;
+  const dg_degree_map *map = sc->map;
+  if (!map) {
+    OK(dg_degree_map_create_uniform(&own, &g, sc->r));
+    map = own;
+  }
+  dg_model *m;
+  OK(dg_model_create(&m, "shallow_water"));
+  for (int i = 0; sc->params[i]; i += 2) OK(dg_model_set(m, sc->params[i], sc->params[i + 1]));
+  dg_disc *d;
+  OK(dg_disc_create(&d, dg_test_backend(), &g, map, 0, m));
+  dg_model_destroy(&m);
+  CHECK(dg_model_ninteg(dg_disc_model(d)) == 2, "shallow_water reports energy and enstrophy");
+  dg_field *u;
+  dg_ts *ts;
+  OK(dg_field_create(&u, d));
+  OK(dg_project_solution(d, u, 0.0));
+  if (bump != 0) raise(d, u, g.nelem / 2 + sc->n / 2, bump);
+  double mass[3], integ[2];
+  OK(dg_mass(d, u, mass));
+  res->mass0 = mass[0];
+  OK(dg_integrals(d, u, integ));
+  res->energy0 = integ[0];
+  res->enstrophy0 = integ[1];
+  res->energy_growth = -INFINITY;
+  OK(dg_ts_create(&ts, d, DG_TS_LSRK4));
+  double t = 0, e_prev = integ[0];
+  res->steps = 0;
+  for (;;) {
+    if (sc->steps > 0 ? res->steps >= sc->steps : t >= sc->t_end * (1 - 1e-14)) break;
+    double dt;
+    OK(dg_disc_stable_dt(d, u, t, &dt));
+    dt *= sc->cfl;
+    if (sc->steps <= 0 && t + dt > sc->t_end) dt = sc->t_end - t;
+    OK(dg_ts_step(ts, u, t, dt));
+    t += dt;
+    res->steps++;
+    OK(dg_integrals(d, u, integ));
+    const double growth = (integ[0] - e_prev) / fabs(res->energy0);
+    if (growth > res->energy_growth) res->energy_growth = growth;
+    e_prev = integ[0];
+  }
+  res->enstrophy = integ[1];
+  res->energy1 = integ[0];
+  OK(dg_mass(d, u, mass));
+  res->mass1 = mass[0];
+  double l2[3], linf[3], s2 = 0;
+  OK(dg_error_norms(d, u, t, l2, linf));
+  res->maxdev = 0;
+  for (int v = 0; v < 3; ++v) {
+    s2 += l2[v] * l2[v];
+    res->maxdev = fmax(res->maxdev, linf[v]);
+  }
+  res->l2 = sqrt(s2);
+  double n1[3], n2[3], ni[3];
+  OK(dg_error_norms_rel(d, u, t, n1, n2, ni));
+  res->l2_rel = n2[0];
+  dg_ts_destroy(&ts);
+  dg_field_destroy(&u);
+  dg_disc_destroy(&d);
+  dg_degree_map_destroy(&own);
+}
+
+/* ---- lake ---- */
+static void test_lake(void) {
+  static const char *const plain[] = {"case", "lake_at_rest", NULL};
+  static const char *const beta[] = {"case", "lake_at_rest", "coriolis", "3,2",
+                                     "bump", "0.6,0.15",     NULL};
+  static const char *const linear[] = {"case", "lake_at_rest", "equations", "linear", NULL};
+  dg_grid g;
+  make_grid(&g, 12, 0);
+  dg_degree_map *rnd;
+  OK(dg_degree_map_create_random(&rnd, &g, 0, 4, 7));
+  const struct {
+    const char *what;
+    sw_case c;
+  } cases[] = {
+      {"uniform r=3", {plain, 0, 12, 3, NULL, 0, 0, 0.3, 200}},
+      {"random 0..4", {plain, 0, 12, 0, rnd, 0, 0, 0.3, 200}},
+      {"walls r=4", {plain, 0, 12, 4, NULL, 1, 0, 0.3, 200}},
+      {"walls random 0..4, beta-plane", {beta, 0, 12, 0, rnd, 1, 0, 0.3, 200}},
+      {"linear r=2", {linear, 0, 12, 2, NULL, 0, 0, 0.3, 200}},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    sw_result res;
+    run(&cases[k].c, 0, &res);
+    const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+    printf("lake at rest, %s: max |u - rest| %.2e after %ld steps, mass drift %.2e\n",
+           cases[k].what, res.maxdev, res.steps, dm);
+    CHECK(res.maxdev < 1e-12, "lake at rest (%s): max deviation %.2e", cases[k].what, res.maxdev);
+    CHECK(dm < 1e-13, "lake at rest (%s): mass drift %.2e", cases[k].what, dm);
+  }
+  /* liveness: a raised lake moves, and the model's mass stays */
+  sw_result res;
+  run(&cases[0].c, 1e-3, &res);
+  const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+  printf("lake raised by 1e-3 in one element: max |u - rest| %.2e, mass drift %.2e\n", res.maxdev,
+         dm);
+  CHECK(res.maxdev > 1e-5, "the raised lake must move (max deviation %.2e)", res.maxdev);
+  CHECK(dm < 1e-13, "raised lake: mass drift %.2e", dm);
+  dg_degree_map_destroy(&rnd);
+}
+
+/* ---- wave ---- */
+static void test_wave(void) {
+  static const char *const params[] = {"case",     "gravity_wave", "wave", "1,2",
+                                       "coriolis", "3,0",          NULL};
+  static const int nc[] = {0, 8, 8, 6, 4, 4};
+  for (int r = 1; r <= 5; ++r) {
+    double e[2];
+    for (int k = 0; k < 2; ++k) {
+      /* LSRK4's error below the spatial one at r = 5: a smaller CFL there */
+      sw_case c = {params, 0, nc[r] << k, r, NULL, 0, 0.1, r >= 4 ? 0.1 : 0.2, 0};
+      sw_result res;
+      run(&c, 0, &res);
+      e[k] = res.l2;
+      const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+      printf("gravity wave r=%d n=%d: L2 %.3e, mass drift %.2e, largest energy growth in a step "
+             "%.2e (energy %.6e), enstrophy %.6e, %ld steps\n",
+             r, c.n, e[k], dm, res.energy_growth, res.energy0, res.enstrophy, res.steps);
+      CHECK(dm < 1e-13, "gravity wave r=%d: mass drift %.2e", r, dm);
+      CHECK(res.energy_growth <= 1e-14, "gravity wave r=%d: the energy grew by %.2e in a step", r,
+            res.energy_growth);
+      CHECK(isfinite(res.enstrophy) && res.enstrophy > 0, "enstrophy %g", res.enstrophy);
+    }
+    const double rate = log2(e[0] / e[1]);
+    printf("gravity wave r=%d: rate %.2f\n", r, rate);
+    CHECK(fabs(rate - (r + 1)) <= 0.3, "gravity wave r=%d: rate %.2f, expected %d within 0.3", r,
+          rate, r + 1);
+  }
+}
+
+/* ---- the sphere ---- */
+static void test_sphere_lake(void) {
+  static const char *const params[] = {"case", "lake_at_rest", NULL};
+  dg_grid g;
+  OK(dg_grid_init_latlon(&g, 16, 8, 6.37122e6));
+  dg_degree_map *lat, *rnd;
+  OK(dg_degree_map_create_latitude(&lat, &g, 1, 4));
+  OK(dg_degree_map_create_random(&rnd, &g, 0, 4, 3));
+  const struct {
+    const char *what;
+    sw_case c;
+  } cases[] = {
+      {"uniform r=3", {params, 1, 8, 3, NULL, 0, 0, 0.3, 300}},
+      {"latitude 1..4", {params, 1, 8, 0, lat, 0, 0, 0.3, 300}},
+      {"random 0..4", {params, 1, 8, 0, rnd, 0, 0, 0.3, 300}},
+  };
+  const double eta0 = 5960, mscale = eta0 * sqrt(9.80616 * eta0);
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    sw_result res;
+    run(&cases[k].c, 0, &res);
+    const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+    /* maxdev is over eta (m) and the momentum (m^2/s): the momentum's scale */
+    printf("sphere lake at rest over the mountain, %s: max |u - rest| %.2e (%.2e of "
+           "eta0 sqrt(g eta0)) after %ld steps, mass drift %.2e\n",
+           cases[k].what, res.maxdev, res.maxdev / mscale, res.steps, dm);
+    CHECK(res.maxdev / mscale < 1e-13, "sphere lake (%s): max deviation %.2e", cases[k].what,
+          res.maxdev);
+    CHECK(dm < 1e-13, "sphere lake (%s): mass drift %.2e", cases[k].what, dm);
+  }
+  sw_result res;
+  run(&cases[0].c, 1.0, &res);
+  printf("sphere lake raised by 1 m in one element: max |u - rest| %.2e\n", res.maxdev);
+  CHECK(res.maxdev > 1e-3, "the raised lake must move (max deviation %.2e)", res.maxdev);
+  dg_degree_map_destroy(&lat);
+  dg_degree_map_destroy(&rnd);
+}
+
+static void test_w2(void) {
+  static const char *const params[] = {"case", "williamson2", "alpha", "1.5207963267948966", NULL};
+  static const int nc[] = {0, 8, 4, 4, 4}; /* rows of the coarser grid */
+  for (int r = 1; r <= 4; ++r) {
+    double e[2];
+    for (int k = 0; k < 2; ++k) {
+      sw_case c = {params, 1, nc[r] << k, r, NULL, 0, 21600, 0.3, 0};
+      sw_result res;
+      run(&c, 0, &res);
+      e[k] = res.l2_rel;
+      const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+      printf("williamson2 alpha=pi/2-0.05 r=%d %dx%d, 6 h: l2_rel %.3e, mass drift %.2e, energy "
+             "drift %.2e, enstrophy drift %.2e, %ld steps\n",
+             r, 2 * c.n, c.n, e[k], dm, (res.energy1 - res.energy0) / res.energy0,
+             (res.enstrophy - res.enstrophy0) / res.enstrophy0, res.steps);
+      CHECK(dm < 1e-13, "williamson2 r=%d: mass drift %.2e", r, dm);
+    }
+    const double rate = log2(e[0] / e[1]);
+    printf("williamson2 r=%d: rate %.2f\n", r, rate);
+    CHECK(fabs(rate - (r + 1)) <= 0.3, "williamson2 r=%d: rate %.2f, expected %d within 0.3", r,
+          rate, r + 1);
+  }
+}
+
+int main(int argc, char **argv) {
+  const char *which = argc > 1 ? argv[1] : "";
+  if (!strcmp(which, "lake"))
+    test_lake();
+  else if (!strcmp(which, "wave"))
+    test_wave();
+  else if (!strcmp(which, "sphere_lake"))
+    test_sphere_lake();
+  else if (!strcmp(which, "w2"))
+    test_w2();
+  else {
+    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2\n");
+    return 2;
+  }
+  return dg_test_done(which);
+}

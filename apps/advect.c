@@ -550,6 +550,16 @@ static int run(run_state *r) {
       o += (size_t)snprintf(pervar + o, sizeof pervar - o,
                             " l2_error_%s=%.17g linf_error_%s=%.17g mass_%s=%.17g", vn, l2v[v], vn,
                             linfv[v], vn, mass[v]);
+      /* each variable's own drift: a model with sources (shallow water's
+         momentum) changes some masses, and mass_drift is the largest */
+      const double m0 = r->mass0[v], dm = mass[v] - m0;
+      if (o < sizeof pervar) {
+        if (fabs(m0) > MASS_ZERO * r->mass_scale[v])
+          o += (size_t)snprintf(pervar + o, sizeof pervar - o, " mass_drift_%s=%.3e", vn,
+                                dm / fabs(m0));
+        else
+          o += (size_t)snprintf(pervar + o, sizeof pervar - o, " mass_drift_abs_%s=%.3e", vn, dm);
+      }
     }
   }
   if (dg_disc_grid(d)->kind == DG_GRID_LATLON) { /* Williamson's normalised norms */

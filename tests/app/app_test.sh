@@ -462,7 +462,8 @@ config)
            "--model advection_diffusion --nu 0.05" \
            "--dim 3 --beta 1,-0.5,0.25 --map band --degree-min 1" "--map-file ok.map --cells 3x2" \
            "--text-output t.txt --output-every 5 --history --verbose --box -1,1,0,0.1" \
-           "--model-file tilted.h --beta 0.5,2" "--backend omp --degree 1"; do
+           "--model-file tilted.h --beta 0.5,2" "--backend omp --degree 1" \
+           "--model shallow_water --case gravity_wave"; do
     sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/' \
       "$(dirname "$DG_APP_C")/../models/advection.h" > tilted.h
     printf '1 2 3\n3 2 1\n' > ok.map

@@ -333,8 +333,10 @@ contains
     character(len=*), intent(in) :: degfile, rk_name, outfile
     real(dp), intent(in) :: dt
     real(dp), allocatable :: u(:)
-    real(dp) :: t, m0(3), m1(3)
+    real(dp) :: t, m0(3), m1(3), l2(3)
     integer :: method, step, v
+    logical :: known
+    character(len=:), allocatable :: errs
 
     if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
     if (.not. seen(find_key('nsteps'))) call usage_error('missing required key "nsteps"')
@@ -399,9 +401,13 @@ contains
     do v = 1, 3
       m1(v) = sw_mass(sw, u, v - 1)
     end do
+    call sw_errors(sw, u, t, l2, known)
     call write_modal_sw(outfile, sw, u, t, nsteps)
+    errs = ''
+    if (known) errs = ' l2_error=' // ftoa(sqrt(sum(l2**2))) // ' l2_error_eta=' // ftoa(l2(1)) // &
+      ' l2_error_hu=' // ftoa(l2(2)) // ' l2_error_hv=' // ftoa(l2(3))
     write(output_unit, '(a)') 'dgref: dofs=' // itoa(sw%ndof) // ' steps=' // itoa(nsteps) // &
-      ' K=' // itoa(sw%kint) // ' mass_eta=' // ftoa(m1(1)) // ' mass_hu=' // ftoa(m1(2)) // &
+      ' K=' // itoa(sw%kint) // errs // ' mass_eta=' // ftoa(m1(1)) // ' mass_hu=' // ftoa(m1(2)) // &
       ' mass_hv=' // ftoa(m1(3)) // ' mass_eta_initial=' // ftoa(m0(1))
   end subroutine run_sw
 

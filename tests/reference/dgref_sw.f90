@@ -59,7 +59,7 @@ module dgref_sw
     real(dp), allocatable :: av(:,:,:,:), bfx(:,:), bfy(:,:)
   end type sw_t
 
-  public :: sw_setup, sw_project, sw_step, sw_rhs, sw_mass, sw_model_name
+  public :: sw_setup, sw_project, sw_step, sw_rhs, sw_mass, sw_errors, sw_model_name
 
 contains
 
@@ -455,12 +455,16 @@ contains
 
   ! ------------------------------------------------------------ initial data
 
-  subroutine initial(s, x, y, val)
+  ! The case's state at (x, y) and time t; known = .false. where there is no
+  ! exact solution (the nonlinear gravity wave and the hump for t > 0).
+  subroutine solution(s, x, y, t, val, known)
     type(sw_t), intent(in) :: s
-    real(dp), intent(in) :: x, y
+    real(dp), intent(in) :: x, y, t
     real(dp), intent(out) :: val(3)
-    real(dp) :: k0, k1, kk, w, ph, mn, mt, f, ly, ys
+    logical, intent(out) :: known
+    real(dp) :: k0, k1, kk, w, ph, mn, mt, f, ly, ys, xy
 
+    known = .true.
     select case (s%kase)
     case (swc_wave)
       k0 = 2.0_dp * pi * s%wave(1) / (s%x1 - s%x0)
@@ -468,7 +472,7 @@ contains
       kk = sqrt(k0 * k0 + k1 * k1)
       f = s%cor(1)
       w = sqrt(f * f + s%g * s%depth * kk * kk)
-      ph = k0 * (x - s%x0) + k1 * (y - s%y0)
+      ph = k0 * (x - s%x0) + k1 * (y - s%y0) - w * t
       val(1) = s%depth + s%amp * cos(ph)
       if (.not. (kk > 0.0_dp)) then
         val(2:3) = 0.0_dp
@@ -478,21 +482,60 @@ contains
         val(2) = (mn * k0 - mt * k1) / kk
         val(3) = (mn * k1 + mt * k0) / kk
       end if
+      known = s%linear .or. .not. (t > 0.0_dp)
     case (swc_jet)
+      ! the balanced jet carried by the inertial oscillation V0 (cos f t, -sin f t)
       f = s%cor(1)
       ly = s%y1 - s%y0
-      ys = 2.0_dp * pi * (y - s%y0) / ly
+      xy = s%drift * (cos(f * t) - 1.0_dp) / f
+      ys = 2.0_dp * pi * (y - s%y0 - xy) / ly
       val(1) = s%depth + f * s%amp * ly / (2.0_dp * pi * s%g) * cos(ys)
-      val(2) = val(1) * (s%amp * sin(ys) + s%drift)
-      val(3) = 0.0_dp
+      val(2) = val(1) * (s%amp * sin(ys) + s%drift * cos(f * t))
+      val(3) = val(1) * (-s%drift * sin(f * t))
     case default
       val = [s%depth, 0.0_dp, 0.0_dp]
       w = 0.1_dp * (s%x1 - s%x0)
       mn = x - s%x0 - 0.3_dp * (s%x1 - s%x0)
       mt = y - s%y0 - 0.6_dp * (s%y1 - s%y0)
       val(1) = val(1) + s%hump * exp(-(mn * mn + mt * mt) / (w * w))
+      known = .not. (abs(s%hump) > 0.0_dp) .or. .not. (t > 0.0_dp)
     end select
-  end subroutine initial
+  end subroutine solution
+
+  ! The L2 errors of eta, hu, hv against the exact solution at time t, with
+  ! q + 3 Gauss points per direction; known = .false. where there is none.
+  subroutine sw_errors(s, u, t, l2, known)
+    type(sw_t), intent(in) :: s
+    real(dp), intent(in) :: u(:), t
+    real(dp), intent(out) :: l2(3)
+    logical, intent(out) :: known
+    real(dp), allocatable :: xe(:), we(:), pe(:,:), dpe(:,:)
+    real(dp) :: xc, yc, val(3), ex(3)
+    integer :: qe, e, p, k
+    logical :: kn
+
+    qe = s%q + 3
+    allocate(xe(qe), we(qe), pe(0:s%maxdeg, qe), dpe(0:s%maxdeg, qe))
+    call gauss_legendre(qe, xe, we)
+    do p = 1, qe
+      call legendre_all(s%maxdeg, xe(p), pe(:, p), dpe(:, p))
+    end do
+    l2 = 0.0_dp
+    known = .true.
+    do e = 0, s%nelem - 1
+      xc = s%x0 + (real(mod(e, s%nx), dp) + 0.5_dp) * s%hx
+      yc = s%y0 + (real(e / s%nx, dp) + 0.5_dp) * s%hy
+      do k = 1, qe
+        do p = 1, qe
+          call eval_pt(s, u, e, pe(:, p), pe(:, k), val)
+          call solution(s, xc + 0.5_dp * s%hx * xe(p), yc + 0.5_dp * s%hy * xe(k), t, ex, kn)
+          known = known .and. kn
+          l2 = l2 + we(p) * we(k) * 0.25_dp * s%hx * s%hy * (val - ex)**2
+        end do
+      end do
+    end do
+    l2 = sqrt(l2)
+  end subroutine sw_errors
 
   ! The L2 projection with the q-point rule.
   subroutine sw_project(s, u)
@@ -500,6 +543,7 @@ contains
     real(dp), intent(out) :: u(:)
     integer :: e, r, n, p, k, a, b, v, o
     real(dp) :: xc, yc, val(3), wt
+    logical :: known
 
     u = 0.0_dp
     do e = 0, s%nelem - 1
@@ -509,7 +553,7 @@ contains
       yc = s%y0 + (real(e / s%nx, dp) + 0.5_dp) * s%hy
       do k = 1, s%q
         do p = 1, s%q
-          call initial(s, xc + 0.5_dp * s%hx * s%xq(p), yc + 0.5_dp * s%hy * s%xq(k), val)
+          call solution(s, xc + 0.5_dp * s%hx * s%xq(p), yc + 0.5_dp * s%hy * s%xq(k), 0.0_dp, val, known)
           wt = s%wq(p) * s%wq(k)
           do v = 0, 2
             o = s%off(e) + v * n

@@ -76,12 +76,12 @@ pervar() {
 }
 
 # One case: key=value ... (model=sw|hump, case, eq, nx, ny, x0, x1, y0, y1,
-# deg | map=band|random degmin [seed], f0, beta, wave=M,N, amp, bump=B0,W,
+# deg | map=band|random degmin [seed], q (default max degree + 1), f0, beta, wave=M,N, amp, bump=B0,W,
 # drift, hump, rk, dt, nsteps; ref.bumpw=V plants a mismatch: dgref's bump width).
 run() {
   NAME=$1
   shift
-  KEYS="model case eq nx ny x0 x1 y0 y1 deg map degmin seed f0 beta wave amp bump drift hump rk dt nsteps ref_bumpw"
+  KEYS="model case eq nx ny x0 x1 y0 y1 deg map degmin seed q f0 beta wave amp bump drift hump rk dt nsteps ref_bumpw"
   for k in $KEYS; do eval "K_$k="; done
   K_model=sw K_eq=nonlinear K_x0=0 K_x1=1 K_y0=0 K_y1=1 K_f0=0 K_beta=0 K_wave=1,1 K_amp=0.01
   K_bump=0.5,0.1 K_drift=0.2 K_degmin=0 K_seed=1
@@ -102,6 +102,7 @@ run() {
     --cells "${K_nx}x$K_ny" --box "$K_x0,$K_x1,$K_y0,$K_y1"
   if [ -n "$K_map" ]; then set -- "$@" --map "$K_map" --degree-min "$K_degmin" --degree "$K_deg" --seed "$K_seed"
   else set -- "$@" --degree "$K_deg"; fi
+  [ -z "$K_q" ] || set -- "$@" --q "$K_q"
   set -- "$@" --integrator "$K_rk" --dt "$K_dt" --steps "$K_nsteps" \
     --output "$D/dgrid.h5" --text-output "$D/dgrid.txt" --quiet
   { echo "# $NAME: dgrid"; echo "$ADVECT $*"; } > "$D/commands.txt"
@@ -120,6 +121,7 @@ run() {
     f0="$K_f0" beta="$K_beta" drift="$K_drift" nx="$K_nx" ny="$K_ny" x0="$K_x0" x1="$K_x1" \
     y0="$K_y0" y1="$K_y1" degfile="$D/map.txt" rk="$K_rk" dt="$K_dt" nsteps="$K_nsteps" out="$D/ref.txt"
   [ "$K_model" = hump ] && set -- "$@" hump="$K_hump"
+  [ -z "$K_q" ] || set -- "$@" q="$K_q"
   { echo "# $NAME: Fortran baseline"; echo "$DGREF $*"; } >> "$D/commands.txt"
   "$DGREF" "$@" > "$D/dgref.out" 2> "$D/dgref.err" ||
     { echo "$prog: [$NAME] dgref failed: $DGREF $*" >&2; show "$D/dgref.err"; exit 2; }
@@ -172,28 +174,30 @@ run() {
   fi
 }
 
-# The maps keep to degrees 0..3 (q = 3, and 4 for the one degree-3 case): advect
-# compiles one kernel per model, degree and q on a cold kernel cache (5 to 30 s
-# each), and these six take about 45 s of CPU; with a warm cache the test takes 3 s.
+# The maps keep to degrees 0..3 and q to 3 or 4: advect compiles one kernel per
+# model, degree and q on a cold kernel cache (5 to 30 s each); these take about
+# 50 s of CPU; with a warm cache the test takes 3 s.
 # (a) the gravity wave on a uniform map: the linear equations with f0 = 3, and
 #     the nonlinear ones with a larger amplitude
 run wave_linear case=gravity_wave eq=linear wave=1,2 f0=3 nx=8 ny=8 deg=3 rk=lsrk4 dt=0.002 nsteps=100
 run wave_nonlinear case=gravity_wave wave=2,1 amp=0.05 nx=8 ny=8 deg=2 rk=ssprk3 dt=0.002 nsteps=100
 # (b) advect's random map (seeded) on a non-unit box
 run wave_random case=gravity_wave wave=1,1 amp=0.05 f0=1 nx=10 ny=8 x0=-1 x1=2 y0=0.5 y1=2.5 \
-  map=random degmin=1 deg=2 seed=5 rk=rk4 dt=0.002 nsteps=100
+  map=random degmin=0 deg=2 seed=5 rk=rk4 dt=0.002 nsteps=100
 # (c) the lake at rest over the periodic bump on a random map with finite-volume
 #     cells (stays at rest in both), and the lake with a hump on its surface
-#     (sw_lake_hump.h) over the bump
+#     (sw_lake_hump.h) over the bump, with q = 4 (the interpolant's degree K = 5)
 run lake_rest_random case=lake_at_rest nx=10 ny=10 map=random degmin=0 deg=2 seed=3 rk=ssprk3 dt=0.002 nsteps=100
-run lake_hump case=lake_at_rest model=hump hump=0.05 nx=8 ny=8 deg=2 rk=lsrk4 dt=0.002 nsteps=100
+run lake_hump case=lake_at_rest model=hump hump=0.05 nx=8 ny=8 deg=2 q=4 rk=lsrk4 dt=0.002 nsteps=100
 # (d) Coriolis with a band map (degree 1 at the y edges, 2 in the middle): the
-#     perturbed lake on a beta-plane, and the geostrophic jet on the f-plane
+#     perturbed lake on a beta-plane, with q = 4 (so the bottom's interpolant has
+#     degree K = 2q - 1 - rmax = 5, not rmax + 1), and the jet on the f-plane
+#     (q = 3, K = 3)
 run lake_hump_beta case=lake_at_rest model=hump hump=0.05 f0=2 beta=4 nx=8 ny=12 x1=2 \
-  map=band degmin=1 deg=2 rk=rk4 dt=0.001 nsteps=200
+  map=band degmin=1 deg=2 q=4 rk=rk4 dt=0.001 nsteps=200
 run jet_band case=jet f0=5 amp=0.5 drift=0.2 nx=6 ny=12 map=band degmin=1 deg=2 rk=rk4 dt=0.001 nsteps=200
 # the harness's self-test: dgref's bump width off by 1e-6 relative must be caught
-run catches_mismatch case=lake_at_rest model=hump hump=0.05 nx=8 ny=8 deg=2 rk=lsrk4 dt=0.002 nsteps=100 \
+run catches_mismatch case=lake_at_rest model=hump hump=0.05 nx=8 ny=8 deg=2 q=4 rk=lsrk4 dt=0.002 nsteps=100 \
   ref.bumpw=0.1000001
 
 cat "$WORK/summary.txt"

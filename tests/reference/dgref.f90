@@ -10,6 +10,7 @@ program dgref
   use dgref_basis, only: dp, pi
   use dgref_solver
   use dgref_sphere
+  use dgref_sw
   implicit none
 
   interface
@@ -22,12 +23,14 @@ program dgref
   ! limits that keep a typo from allocating the machine away
   integer, parameter :: max_degree = 30, max_q = 64
 
-  integer, parameter :: nkeys = 37
+  integer, parameter :: nkeys = 51
   character(len=8), parameter :: keys(nkeys) = [character(len=8) :: &
     'nx', 'ny', 'x0', 'x1', 'y0', 'y1', 'q', 'deg', 'degfile', 'vel', &
     'bx', 'by', 'omega', 'cx', 'cy', 'init', 'bcx', 'bcy', 'radius', 'height', &
     'value', 'rk', 'dt', 'nsteps', 'out', 'pts', 'help', &
-    'grid', 'a', 'u0', 'alpha', 'lc', 'tc', 'wind', 'tdef', 'tend', 'cfl']
+    'grid', 'a', 'u0', 'alpha', 'lc', 'tc', 'wind', 'tdef', 'tend', 'cfl', &
+    'model', 'case', 'equation', 'gravity', 'depth', 'amp', 'wavex', 'wavey', 'bump0', 'bumpw', &
+    'f0', 'beta', 'drift', 'hump']
 
   ! Everything lives in run(), so that its allocatables are released on
   ! return and stay reachable if an input error exits from deep inside.
@@ -39,7 +42,8 @@ contains
     type(problem_t) :: pb
     logical :: seen(nkeys)
     character(len=:), allocatable :: arg, key, val, degfile, outfile, ptsfile
-    character(len=:), allocatable :: init_name, rk_name, grid_name, wind_name
+    character(len=:), allocatable :: init_name, rk_name, grid_name, wind_name, model_name
+    type(sw_t) :: sw
     real(dp), allocatable :: u(:)
     ! sphere keys (grid=latlon), collected here and passed on
     real(dp) :: s_a, s_u0, s_alpha, s_lc, s_tc, s_tdef, s_tend, s_cfl
@@ -59,6 +63,7 @@ contains
     rk_name = 'ssprk3'
     grid_name = 'box'
     wind_name = 'williamson'
+    model_name = 'advection'
     s_a = 0.0_dp
     s_u0 = 0.0_dp
     s_alpha = 0.0_dp
@@ -171,8 +176,62 @@ contains
         s_tend = parse_real(key, val)
       case ('cfl')
         s_cfl = parse_real(key, val)
+      ! shallow water (model=shallow_water): collected in sw, checked in run_sw
+      case ('model')
+        model_name = val
+        if (val /= 'advection' .and. val /= 'shallow_water') &
+          call usage_error('bad value "' // val // '" for key "model" (advection or shallow_water)')
+      case ('case')
+        select case (val)
+        case ('lake_at_rest')
+          sw%kase = swc_lake
+        case ('gravity_wave')
+          sw%kase = swc_wave
+        case ('jet')
+          sw%kase = swc_jet
+        case default
+          call usage_error('bad value "' // val // '" for key "case" (lake_at_rest, gravity_wave or jet)')
+        end select
+      case ('equation')
+        if (val /= 'linear' .and. val /= 'nonlinear') &
+          call usage_error('bad value "' // val // '" for key "equation" (linear or nonlinear)')
+        sw%linear = val == 'linear'
+      case ('gravity')
+        sw%g = parse_real(key, val)
+      case ('depth')
+        sw%depth = parse_real(key, val)
+      case ('amp')
+        sw%amp = parse_real(key, val)
+      case ('wavex')
+        sw%wave(1) = parse_real(key, val)
+      case ('wavey')
+        sw%wave(2) = parse_real(key, val)
+      case ('bump0')
+        sw%bump(1) = parse_real(key, val)
+      case ('bumpw')
+        sw%bump(2) = parse_real(key, val)
+      case ('f0')
+        sw%cor(1) = parse_real(key, val)
+      case ('beta')
+        sw%cor(2) = parse_real(key, val)
+      case ('drift')
+        sw%drift = parse_real(key, val)
+      case ('hump')
+        sw%hump = parse_real(key, val)
       end select
     end do
+
+    if (model_name == 'shallow_water') then
+      if (grid_name /= 'box') call usage_error('model=shallow_water runs on the plane (grid=box) only')
+      sw%nx = pb%nx
+      sw%ny = pb%ny
+      sw%x0 = pb%x0
+      sw%x1 = pb%x1
+      sw%y0 = pb%y0
+      sw%y1 = pb%y1
+      call run_sw(sw, seen, deg_uniform, degfile, iq, rk_name, dt, nsteps, outfile)
+      return
+    end if
 
     if (grid_name == 'latlon') then
       call run_sphere(seen, deg_uniform, degfile, iq, init_name, rk_name, wind_name, pb%value, &
@@ -262,6 +321,124 @@ contains
     write(output_unit, '(a)') 'dgref: dofs=' // itoa(pb%ndof) // ' steps=' // itoa(nsteps) // &
       ' l2_error=' // ftoa(l2) // ' linf_error=' // ftoa(linf) // ' mass=' // ftoa(mass)
   end subroutine run
+
+  ! ------------------------------------------------------------ shallow water
+
+  ! model=shallow_water: the shallow-water equations on the periodic box
+  ! (dgref_sw; README.md, "Shallow water on the plane").
+  subroutine run_sw(sw, seen, deg_uniform, degfile, iq, rk_name, dt, nsteps, outfile)
+    type(sw_t), intent(inout) :: sw
+    logical, intent(in) :: seen(:)
+    integer, intent(in) :: deg_uniform, iq, nsteps
+    character(len=*), intent(in) :: degfile, rk_name, outfile
+    real(dp), intent(in) :: dt
+    real(dp), allocatable :: u(:)
+    real(dp) :: t, m0(3), m1(3), l2(3)
+    integer :: method, step, v
+    logical :: known
+    character(len=:), allocatable :: errs
+
+    if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
+    if (.not. seen(find_key('nsteps'))) call usage_error('missing required key "nsteps"')
+    if (.not. seen(find_key('out'))) call usage_error('missing required key "out"')
+    if (sw%nx < 1) call usage_error('bad value for key "nx": must be >= 1')
+    if (sw%ny < 1) call usage_error('bad value for key "ny": must be >= 1')
+    if (.not. (sw%x1 > sw%x0)) call usage_error('bad box: need x1 > x0')
+    if (.not. (sw%y1 > sw%y0)) call usage_error('bad box: need y1 > y0')
+    if (.not. (dt > 0.0_dp)) call usage_error('bad value for key "dt": must be > 0')
+    if (nsteps < 0) call usage_error('bad value for key "nsteps": must be >= 0')
+    if (.not. (sw%g > 0.0_dp)) call usage_error('bad value for key "gravity": must be > 0')
+    if (.not. (sw%depth > 0.0_dp)) call usage_error('bad value for key "depth": must be > 0')
+    if (.not. (sw%bump(1) < sw%depth) .or. .not. (sw%bump(2) > 0.0_dp)) &
+      call usage_error('keys "bump0", "bumpw": the bump must stay below depth and its width be > 0')
+    if (sw%kase == swc_jet .and. (sw%linear .or. .not. (abs(sw%cor(1)) > 0.0_dp))) &
+      call usage_error('case=jet needs equation=nonlinear and f0 /= 0')
+    if (sw%kase /= swc_lake .and. abs(sw%cor(2)) > 0.0_dp) &
+      call usage_error('key "beta": the gravity wave and the jet run on the f-plane')
+    if (seen(find_key('deg')) .and. seen(find_key('degfile'))) &
+      call usage_error('keys "deg" and "degfile" are mutually exclusive')
+    allocate(sw%deg(0:sw%nx * sw%ny - 1))
+    if (seen(find_key('degfile'))) then
+      call read_degfile(degfile, sw%nx, sw%ny, sw%deg)
+    else
+      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
+        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
+      sw%deg = deg_uniform
+    end if
+    if (seen(find_key('q'))) then
+      if (iq < maxval(sw%deg) + 1) call usage_error('bad value for key "q": must be >= max degree + 1 = ' // &
+                                                    itoa(maxval(sw%deg) + 1))
+      if (iq > max_q) call usage_error('bad value for key "q": must be <= ' // itoa(max_q))
+      sw%q = iq
+    else
+      sw%q = maxval(sw%deg) + 1
+    end if
+    select case (rk_name)
+    case ('euler')
+      method = swrk_euler
+    case ('ssprk2')
+      method = swrk_ssprk2
+    case ('ssprk3')
+      method = swrk_ssprk3
+    case ('rk4')
+      method = swrk_rk4
+    case ('lsrk4')
+      method = swrk_lsrk4
+    case default
+      call usage_error('bad value "' // rk_name // '" for key "rk" (euler, ssprk2, ssprk3, rk4 or lsrk4)')
+    end select
+
+    call sw_setup(sw)
+    allocate(u(sw%ndof))
+    call sw_project(sw, u)
+    do v = 1, 3
+      m0(v) = sw_mass(sw, u, v - 1)
+    end do
+    do step = 1, nsteps
+      call sw_step(sw, method, dt, u)
+    end do
+    t = real(nsteps, dp) * dt
+    do v = 1, 3
+      m1(v) = sw_mass(sw, u, v - 1)
+    end do
+    call sw_errors(sw, u, t, l2, known)
+    call write_modal_sw(outfile, sw, u, t, nsteps)
+    errs = ''
+    if (known) errs = ' l2_error=' // ftoa(sqrt(sum(l2**2))) // ' l2_error_eta=' // ftoa(l2(1)) // &
+      ' l2_error_hu=' // ftoa(l2(2)) // ' l2_error_hv=' // ftoa(l2(3))
+    write(output_unit, '(a)') 'dgref: dofs=' // itoa(sw%ndof) // ' steps=' // itoa(nsteps) // &
+      ' K=' // itoa(sw%kint) // errs // ' mass_eta=' // ftoa(m1(1)) // ' mass_hu=' // ftoa(m1(2)) // &
+      ' mass_hv=' // ftoa(m1(3)) // ' mass_eta_initial=' // ftoa(m0(1))
+  end subroutine run_sw
+
+  subroutine write_modal_sw(path, sw, u, t, nsteps)
+    character(len=*), intent(in) :: path
+    type(sw_t), intent(in) :: sw
+    real(dp), intent(in) :: u(:), t
+    integer, intent(in) :: nsteps
+    integer :: unit, e, m, r
+
+    call open_out(path, unit)
+    write(unit, '(a)') 'dgrid-text 1'
+    write(unit, '(a)') '# written by dgref, the Fortran reference solver: shallow water on the periodic plane'
+    write(unit, '(a)') 'dim 2'
+    write(unit, '(a)') 'cells ' // itoa(sw%nx) // ' ' // itoa(sw%ny)
+    write(unit, '(a)') 'box ' // ftoa(sw%x0) // ' ' // ftoa(sw%x1) // ' ' // ftoa(sw%y0) // ' ' // ftoa(sw%y1)
+    write(unit, '(a)') 'nvar 3'
+    write(unit, '(a)') 'q ' // itoa(sw%q)
+    write(unit, '(a)') 'time ' // ftoa(t)
+    write(unit, '(a)') 'step ' // itoa(nsteps)
+    write(unit, '(a)') 'model ' // sw_model_name(sw)
+    write(unit, '(a)') 'elements ' // itoa(sw%nelem)
+    do e = 0, sw%nelem - 1
+      r = sw%deg(e)
+      write(unit, '(a)') 'e ' // itoa(mod(e, sw%nx)) // ' ' // itoa(e / sw%nx) // ' ' // itoa(r)
+      do m = 1, 3 * (r + 1)**2
+        write(unit, '(a)') ftoa(u(sw%off(e) + m))
+      end do
+    end do
+    close(unit)
+  end subroutine write_modal_sw
 
   ! ------------------------------------------------------------ the sphere
 
@@ -505,6 +682,9 @@ contains
     write(output_unit, '(a)') 'sphere: grid=latlon nx ny deg|degfile q a u0 alpha wind=williamson|deform tdef'
     write(output_unit, '(a)') '  init=hill|bell|hills2|const lc tc radius height value'
     write(output_unit, '(a)') '  rk=euler|ssprk2|ssprk3|rk4|lsrk4 dt+nsteps | tend+nsteps | tend+cfl out=PATH [pts=PATH]'
+    write(output_unit, '(a)') 'shallow water (periodic box): model=shallow_water case=lake_at_rest|gravity_wave|jet'
+    write(output_unit, '(a)') '  equation=linear|nonlinear gravity depth amp wavex wavey bump0 bumpw f0 beta drift hump'
+    write(output_unit, '(a)') '  nx ny x0 x1 y0 y1 deg|degfile q rk=euler|ssprk2|ssprk3|rk4|lsrk4 dt nsteps out=PATH'
   end subroutine print_help
 
   ! ------------------------------------------------------------ helpers

@@ -580,7 +580,9 @@ int main(int argc, char **argv) {
   if (!rc && o.out) rc = write_snapshot(&P, u, o.dim, o.out);
   if (rc) {
     dg_svec_free(u);
-    return fail();
+    const int status = fail(); /* the message before the teardown's */
+    problem_destroy(&P);       /* problem_create zeroes P first: a partial one too */
+    return status;
   }
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);

@@ -16,23 +16,9 @@ die() { echo "FAIL [app.$CASE]: $*" >&2; exit 1; }
 
 # run ARGS...: advect in the current folder; RC, stdout in $DIR/out, stderr in $DIR/err
 run() { "$ADV" "$@" > "$DIR/out" 2> "$DIR/err"; RC=$?; }
+. "$(dirname "$0")/checks.sh"
 # runenv VAR=VALUE ARGS...: the same with one extra environment variable
 runenv() { _e=$1; shift; env "$_e" "$ADV" "$@" > "$DIR/out" 2> "$DIR/err"; RC=$?; }
-want_rc() { [ "$RC" -eq "$1" ] || bad "$2: exit status $RC, expected $1 (stderr: $(cat "$DIR/err"))"; }
-# want_err LABEL MESSAGE: stderr is exactly the one line MESSAGE
-want_err() {
-  [ "$(wc -l < "$DIR/err")" -eq 1 ] && [ "$(cat "$DIR/err")" = "$2" ] ||
-    bad "$1: stderr is '$(cat "$DIR/err")', expected exactly the line '$2'"
-}
-# want_err_glob LABEL PATTERN: stderr is one line matching the shell PATTERN
-want_err_glob() {
-  _m=$(cat "$DIR/err")
-  # shellcheck disable=SC2254
-  case $_m in $2) [ "$(wc -l < "$DIR/err")" -eq 1 ] || bad "$1: stderr has more than one line: $_m" ;;
-  *) bad "$1: stderr is '$_m', expected one line matching '$2'" ;; esac
-}
-# key NAME: value of NAME= on advect's summary (last stdout line)
-key() { tail -n 1 "$DIR/out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # attr FILE NAME: a scalar root attribute of an HDF5 file
 attr() { "$H5DUMP" -a "/$2" "$1" | sed -n 's/^ *(0): //p' | tr -d '"'; }
 # coeff_bin FILE OUT: the raw bytes of /coeff (and /degree) for a bitwise comparison
@@ -65,6 +51,7 @@ param() {
 # cfgdump FILE: the configuration a snapshot stores (as --print-config writes it)
 cfgdump() { "$ADV" --restart "$1" --print-config 2> /dev/null | grep -v '^restart = '; }
 # listing: the files of the current folder, recursively, with their checksums
+# (its own listing: the comparison files it makes are not the run's)
 listing() { find . -type f ! -name out ! -name err ! -name 'cmp.*' ! -name 'bin_*' | LC_ALL=C sort | xargs -r cksum; }
 
 SMALL="--cells 6x4 --degree 2 --quiet"

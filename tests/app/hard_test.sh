@@ -13,24 +13,8 @@ rm -rf "$DIR" && mkdir -p "$DIR" || exit 2
 cd "$DIR" || exit 2
 fail=0
 bad() { echo "FAIL [app.hard.$CASE]: $*" >&2; fail=1; }
+. "$(dirname "$0")/checks.sh"
 
-# runp PROG ARGS...: RC, stdout in $DIR/out, stderr in $DIR/err
-runp() { _p=$1; shift; "$_p" "$@" > "$DIR/out" 2> "$DIR/err"; RC=$?; }
-want_rc() { [ "$RC" -eq "$1" ] || bad "$2: exit status $RC, expected $1 (stderr: $(cat "$DIR/err"))"; }
-want_err() {
-  [ "$(wc -l < "$DIR/err")" -eq 1 ] && [ "$(cat "$DIR/err")" = "$2" ] ||
-    bad "$1: stderr is '$(cat "$DIR/err")', expected exactly the line '$2'"
-}
-# want_err_glob LABEL PATTERN: stderr is one line matching the shell PATTERN
-# (for numbers of a solver that may differ in their last digits elsewhere)
-want_err_glob() {
-  _m=$(cat "$DIR/err")
-  # shellcheck disable=SC2254
-  case $_m in $2) [ "$(wc -l < "$DIR/err")" -eq 1 ] || bad "$1: stderr has more than one line: $_m" ;;
-  *) bad "$1: stderr is '$_m', expected one line matching '$2'" ;; esac
-}
-key() { tail -n 1 "$DIR/out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-listing() { find . -type f ! -name out ! -name err | LC_ALL=C sort | xargs -r cksum; }
 # refuse LABEL MESSAGE PROG ARGS...: status 2, the one line, no stdout, no file changed
 refuse() {
   _l=$1 _m=$2

@@ -18,14 +18,8 @@ bad() { echo "FAIL [app.safety.$CASE]: $*" >&2; fail=1; }
 die() { echo "FAIL [app.safety.$CASE]: $*" >&2; exit 1; }
 
 run() { "$ADV" "$@" > "$DIR/out" 2> "$DIR/err"; RC=$?; }
-want_rc() { [ "$RC" -eq "$1" ] || bad "$2: exit status $RC, expected $1 (stderr: $(cat "$DIR/err"))"; }
-want_err() {
-  [ "$(wc -l < "$DIR/err")" -eq 1 ] && [ "$(cat "$DIR/err")" = "$2" ] ||
-    bad "$1: stderr is '$(cat "$DIR/err")', expected exactly the line '$2'"
-}
+. "$(dirname "$0")/checks.sh"
 no_err() { [ -s "$DIR/err" ] && bad "$1: stderr is not empty: $(cat "$DIR/err")"; return 0; }
-key() { tail -n 1 "$DIR/out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-listing() { find . -type f ! -name out ! -name err | LC_ALL=C sort | xargs -r cksum; }
 # refuse LABEL MESSAGE ARGS...: status 2, the one line, no stdout, no file
 refuse() {
   _l=$1 _m=$2

@@ -67,6 +67,26 @@ static int check_box(const dg_app_config *c) {
   return 0;
 }
 
+/* The sphere's areas are R^2 times angles: like a box's volumes they must be
+   numbers, or the mass, the metric terms and the stable step that divide by
+   them say "not finite" without naming the radius that made them so. */
+static int check_sphere(const dg_app_config *c) {
+  const double pi = 3.14159265358979323846;
+  const double dl = 2 * pi / c->cells[0], dt = pi / c->cells[1];
+  const double s = sin(dt / 2);
+  const double area = 4 * pi * c->radius * c->radius;
+  const double polar = c->radius * c->radius * dl * 2 * s * s; /* R^2 dl (1 - cos dt) */
+  if (!isfinite(area))
+    return dg_error(DG_ERR_ARG, "option --radius: %g m makes the sphere's area overflow",
+                    c->radius);
+  if (!(polar >= DBL_MIN))
+    return dg_error(DG_ERR_ARG,
+                    "option --radius: %g m makes the area of an element at the poles underflow "
+                    "(%dx%d cells)",
+                    c->radius, c->cells[0], c->cells[1]);
+  return 0;
+}
+
 int dg_app_check_config(const dg_app_config *c) {
   const int map_given = given(c, "map");
   if (c->map_file[0] && map_given)
@@ -86,6 +106,7 @@ int dg_app_check_config(const dg_app_config *c) {
     return dg_error(DG_ERR_ARG,
                     "option --radius: has no effect on a box grid (it is the sphere's radius: "
                     "--grid latlon)");
+  if (!strcmp(c->grid, "latlon")) return check_sphere(c);
   return check_box(c);
 }
 

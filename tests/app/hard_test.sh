@@ -311,6 +311,16 @@ range)
   # a tolerance fp64 cannot reach is refused before the solve, not blamed on the operator
   refuse "poisson --rtol 1e-300" "poisson: option --rtol: '1e-300' is not a number in [1e-16, 1)" \
     "$POI" --rtol 1e-300
+  # a sphere whose areas leave a double's range names --radius, not the stable step
+  refuse "--radius 1e-300" \
+    "advect: option --radius: 1e-300 m makes the area of an element at the poles underflow (16x8 cells)" \
+    "$ADV" --grid latlon --model sphere_advection --cells 16x8 --radius 1e-300 --steps 1
+  refuse "--radius 1e300" "advect: option --radius: 1e+300 m makes the sphere's area overflow" \
+    "$ADV" --grid latlon --model sphere_advection --cells 16x8 --radius 1e300 --steps 1
+  # an implicit step too long for the solves' products names --dt, not FGMRES
+  refuse "advdiff --dt 1e300" \
+    "advdiff: option --dt: 1e+300 is too long: dt x the operator's largest rate (1.47e+03) x max|u| is more than the solves' products can hold in a double" \
+    "$ADD" --dt 1e300 --steps 1 --cells 8x8
   ;;
 
 *)

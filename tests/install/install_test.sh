@@ -119,7 +119,10 @@ package)
 cmake)
   [ -e "$prefix/lib/cmake/dgrid/dgridConfig.cmake" ] || fail "no installed package (install.package)"
   rm -rf "$work/cmake"
-  "$cmake" -S "$src/examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" \
+  # the prefix first, then where the build found its own dependencies
+  # (DGRID_DEP_PREFIX: the build's CMAKE_PREFIX_PATH, ':'-separated)
+  deps=$(printf '%s' "${DGRID_DEP_PREFIX:-}" | tr ':' ';')
+  "$cmake" -S "$src/examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix${deps:+;$deps}" -DCMAKE_C_COMPILER="$cc" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/cmake.log" 2>&1 ||
     fail "configuring examples/: $(grep -A 4 'Error' "$work/cmake.log" | head -n 8)"
   grep -q "dgrid 0\.[0-9.]*: [a-z]* backend" "$work/cmake.log" || fail "find_package(dgrid) printed no version"
@@ -139,7 +142,7 @@ pkgconfig)
   [ -e "$prefix/lib/pkgconfig/dgrid.pc" ] || fail "no installed package (install.package)"
   pc=$(command -v pkg-config || command -v pkgconf || true)
   [ -n "$pc" ] || fail "pkg-config not found (Debian: apt-get install pkgconf; scripts/deps.sh)"
-  flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" "$pc" --cflags --libs dgrid) ||
+  flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" "$pc" --cflags --libs dgrid) ||
     fail "pkg-config --cflags --libs dgrid failed"
   echo "pkg-config --cflags --libs dgrid: $flags"
   mkdir -p "$work/pc"

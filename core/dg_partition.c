@@ -17,8 +17,9 @@
 /* How many levels below a cut are tried before it is chosen (each level
  * tries the best cut of every direction and its two neighbours): a greedy
  * bisection fixes each cut to a whole slab without seeing that the next
- * cuts then balance worse; looking three levels ahead keeps the largest
- * rank within 5% of the mean down to blocks of a few hundred elements. */
+ * cuts then balance worse; three levels ahead is what keeps the largest
+ * rank within the issue's 5% of the mean on small blocks
+ * (docs/ARCHITECTURE.md, "Runs across ranks"). */
 #define DG_PART_LOOKAHEAD 3
 
 typedef struct {

@@ -14,8 +14,7 @@
    sizes again and again (CG's four vectors per solve, an implicit step's
    per stage), and a fresh block of calloc is fresh pages, populated one
    fault at a time by whichever thread touches them first, a cost paid
-   again by every solve (BENCHMARKS.md, "Solver memory and the coarsest
-   level").  Freed blocks wait in a
+   again by every solve (docs/ARCHITECTURE.md, "Solver memory").  Freed blocks wait in a
    small cache and are handed out again for the same size, cleared by the
    threads in the vector kernels' static schedule (so each page stays with
    the thread that uses it).  One host thread calls the solvers. */

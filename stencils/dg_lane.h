@@ -123,8 +123,7 @@ typedef long long dg_ilane __attribute__((vector_size(DG_VBYTES)));
 #endif
 
 /* A broadcast (0 + s would turn -0 into +0).  Spelt as an initialiser: gcc
- * makes one vbroadcastsd of it, but two shuffles of a loop over the lanes
- * (2% of the 2D degree-5 update's instructions). */
+ * makes one vbroadcastsd of it, but two shuffles of a loop over the lanes. */
 #define DG_NLANES (DG_VBYTES / DG_REAL_BYTES)
 static inline dg_lane dg_lane_set(dg_real s) {
 #if DG_NLANES == 4
@@ -261,9 +260,9 @@ typedef int dg_ivec __attribute__((vector_size(DG_NLANES * 4)));
 static inline int dg_lane_nbr_kind(const int *off) {
   /* whole lanes at once: with e[l] = off[l] - l, the lanes before the
      break at s = W - j must all hold e[0], those from s on e[W-1] (and
-     off[s] = e[W-1] + s must start a microblock).  A small gain: about 115
-     instructions per 2D degree-1 microblock (4 faces) against 150 lane by
-     lane, 2% of that update; the classification is still 7.5% of it. */
+     off[s] = e[W-1] + s must start a microblock): fewer instructions than
+     classifying lane by lane, in the update where faces cost most (2D
+     degree 1). */
   // clang-format off
   static const dg_ivec iota = {
 #if DG_NLANES == 4

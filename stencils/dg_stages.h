@@ -219,8 +219,8 @@ DG_HD static inline void dg_rusanov(const dg_model_params *mp, const dg_lane *ul
 
 /* The inverse of the diagonal mass matrix at mode (a, b, cc) (reference
  * element; cc unused in 2D).  Taking the mode's indices, not its number,
- * keeps integer divisions out of loops that stay rolled (CPU, 3D GPU): they
- * cost 6% of the 2D degree-5 update's instructions on the CPU. */
+ * keeps integer divisions out of loops that stay rolled (CPU, 3D GPU), where
+ * they were a visible share of the update's instructions. */
 DG_HD static inline dg_real dg_inv_mass(const int DIM, const int a, const int b, const int cc) {
   const dg_real s = (dg_real)(2 * a + 1) * (dg_real)(2 * b + 1) / 4;
   return DIM == 3 ? s * (dg_real)(2 * cc + 1) / 2 : s;
@@ -302,9 +302,9 @@ DG_HD static inline void dg_stage_trace(const dg_stage_args *A, const dg_stage_b
 /* The update.  NBRC is A->nbr_coeffs, passed apart so that a backend can make
  * it a constant (CUDA: one kernel per value, so neither carries the other's
  * registers).  NX 0 says that the model needs no coordinates (A->geom is
- * NULL), as a constant: then every branch on the position folds away (the
- * CPU's 2D copy for constant velocity: 8% of a degree-1 update's
- * instructions were those branches); NX 1: A->geom decides at run time;
+ * NULL), as a constant: then every branch on the position folds away (in
+ * a low-degree update those branches are a visible share of the
+ * instructions); NX 1: A->geom decides at run time;
  * NX 2: also the sides of a box with boundaries (A->bc).  The CUDA backend
  * runs NX 2 only for a grid with boundaries: the exterior state's call takes
  * the scratch's address, which would move a whole element's registers to
@@ -351,7 +351,7 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
   dg_lane moff = dg_lane_set(0), trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1], rowf[6];
-  dg_sphere_src sph;     /* set on the sphere only (planar rotation, 2D degree 1: 5%) */
+  dg_sphere_src sph;     /* set on the sphere only (the planar grids skip its setup) */
   const dg_lane *tg = 0; /* trg where it is set: gcc cannot tie a read of trg to met */
   int uni = 0;
   if (met) {
@@ -431,9 +431,9 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
                   (long)sizeof(dg_real) * tslot, l2);
-    if (met) /* the sphere's geometry: 11 lines a microblock that missed the cache
-                (2D degree 1); prefetching a planar position's 6 made planar
-                rotation 8% slower there, so those are left to the hardware */
+    if (met) /* the sphere's geometry: many lines a microblock that miss the cache
+                at low degree; a planar position's few lines are left to the
+                hardware prefetcher, which served them better */
       dg_prefetch(geom + DG_PREFETCH_AHEAD * (GS * DG_W) - lane, (long)sizeof(dg_real) * GS * DG_W,
                   l2);
   }
@@ -702,8 +702,8 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
   dg_real *ku = A->k ? A->k + bs : 0;
   dg_real *u0 = A->u0 ? A->u0 + bs : 0;
   /* the CPU compiles the loop once for each common scheme shape (Euler: no
-     flags, LSRK4: k only), so no mode branches on the flags (5% of the 2D
-     degree-5 instructions); the GPU keeps one copy (DG_RK_UNSWITCH 0: its
+     flags, LSRK4: k only), so no mode branches on the flags in the inner
+     loop; the GPU keeps one copy (DG_RK_UNSWITCH 0: its
      registers are the limit there) */
   if (DG_RK_UNSWITCH && !rk.use_u0 && !rk.save_u0 && !rk.use_k)
     dg_rk_element(&rk, u, rhs, c, ku, u0, uw, dt, DIM, N, 0, 0, 0);

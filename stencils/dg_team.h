@@ -44,8 +44,8 @@
  *   5. faces f:      (nbr_traces; where the neighbour has another degree)
  *                    the new coefficients' values at the face points into
  *                    trace_out.
- * Shared memory is the limit of this stage on the H100 (ncu: L1/shared
- * throughput 65-81%), so each phase reads the scratch once per item: a face
+ * Shared memory bounds this stage on the GPU (its throughput is the one near
+ * its peak in a profile), so each phase reads the scratch once per item: a face
  * is one item (two short contractions beat Q point items that each read
  * all N collapsed values). */
 #ifndef DG_TEAM_H
@@ -246,8 +246,8 @@ DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int un
  * values).  TR is A->nbr_traces, passed apart so that a backend can make it
  * a constant (CUDA: a uniform map's kernel carries none of the trace code).
  * NX as in dg_stage_update: 0 promises a model without coordinates (A->geom
- * NULL), so the position code folds away (CUDA: a kernel of each; 20-30%
- * fewer instructions in a band map's low-degree buckets).  XF as in
+ * NULL), so the position code folds away (CUDA: a kernel of each, the
+ * low-degree buckets of a band map being where those instructions count).  XF as in
  * dg_stage_update_xf: a copy per flux variant on the sphere (A->metric);
  * -1: A->metric says at run time, and the position gets every lane; -2: a
  * grid without metric, as a constant (CUDA's kernels for planar grids carry

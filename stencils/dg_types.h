@@ -27,9 +27,9 @@
 /* DG_UNROLL_DIR marks the loops over the directions of the update and the
  * face values.  The CPU unrolls them, so that in each copy the direction is
  * a constant: the parity of the test tables (dg_line's even/odd split) and
- * the strides are then known and the branches on them vanish (2D degree 5,
- * one thread: 17% fewer instructions per step, about 1.25x faster); the GPU
- * treats them like every other loop (DG_UNROLL_ALL). */
+ * the strides are then known and the branches on them vanish (fewer
+ * instructions and a faster step); the GPU treats them like every other
+ * loop (DG_UNROLL_ALL). */
 #ifdef __CUDACC__
 #define DG_UNROLL_DIR DG_UNROLL_ALL
 #else
@@ -39,12 +39,12 @@
 /* DG_ROLL marks a loop that stays a loop even where everything else
  * unrolls (CUDA 2D): the update's slab pairs from DG_ROLL_SLABS_FROM points
  * per direction on.  Unrolled, the compiler interleaves the pairs and keeps
- * all their values alive at once (2D degree 7: 2.4 KB of spills per thread
- * unrolled, 0.7 KB rolled, and 1.4x faster); with fewer points everything
- * fits in registers and the unrolled loop is faster (degree 4, 5 points:
- * +5%).  The CPU takes all pairs at once, unrolled (DG_UNROLL_SLABS).
- * Measured on the H100 (backends/cuda/README.md); -DDG_ROLL_SLABS_FROM=N
- * overrides it in a CUDA build. */
+ * all their values alive at once and spills at high degree (the rolled loop
+ * spills less and runs faster there); with fewer points everything fits in
+ * registers and the unrolled loop is faster.  The CPU takes all pairs at
+ * once, unrolled (DG_UNROLL_SLABS).  Measured on the H100
+ * (backends/cuda/README.md); -DDG_ROLL_SLABS_FROM=N overrides it in a CUDA
+ * build. */
 #ifdef __CUDACC__
 #define DG_ROLL _Pragma("unroll 1")
 #ifndef DG_ROLL_SLABS_FROM

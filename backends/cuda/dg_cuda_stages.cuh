@@ -26,7 +26,7 @@
 #error "define DG_CUDA_DIM and DG_CUDA_MODEL_HEADER first"
 #endif
 /* 2D: unroll every stage loop, so the per-thread scratch becomes registers
- * (2-4x faster at degree 4-7 on the H100; 3D would spill). Must precede the
+ * (much faster at high degree, backends/cuda/README.md; 3D would spill). Must precede the
  * stencils headers, which the model header includes. */
 #if DG_CUDA_DIM == 2
 #define DG_FULL_UNROLL 1

@@ -463,16 +463,21 @@ static int run(run_state *r) {
   const double w0 = wall();
   double wprev = w0;
   long sprev = r->step0, step = r->step0;
-  /* every step, a non-finite cell mean stops the run (host memory only: on
-     a device it would cost a copy; there the checks below find it) */
-  const int each_step = c->be->ops->host_is_device;
+  /* every step queues a check of the cell means (dg_disc_watch); its
+     result is read where the run waits anyway (host memory, the adaptive
+     step's reduction, progress, snapshots, the end) and every watch_every
+     steps, so a blow-up is reported at the step it happened on any backend */
+  const int each_step = c->be->ops->host_is_device || r->adaptive;
+  enum { watch_every = 64 };
   const double t_end = c->t_end;
   for (;;) {
     if (r->adaptive) {
       if (r->steps >= 0 ? step >= r->steps : r->t >= t_end * (1 - 1e-14)) break;
       if (step > r->step0) {
         double est;
-        DG_CALL(dg_disc_stable_dt(d, r->u, r->t, &est));
+        const int rc = dg_disc_stable_dt(d, r->u, r->t, &est);
+        if (rc && dg_check_finite(d, r->u)) return blown_up(r, step, r->t);
+        DG_CALL(rc);
         if (!isfinite(est))
           return dg_error(DG_ERR_ARG,
                           "option --cfl: the wave speed is zero everywhere at t=%g, "
@@ -493,11 +498,17 @@ static int run(run_state *r) {
     ++step;
     /* fixed steps: the time of step n is n dt (no drift of a running sum) */
     r->t = r->adaptive ? r->t + r->dt : (double)step * r->dt;
-    if (each_step && !isfinite(dg_disc_mean_sum(d, r->u->h))) return blown_up(r, step, r->t);
+    DG_CALL(dg_disc_watch(d, r->u, step));
     const int last = r->adaptive ? (r->steps >= 0 ? step >= r->steps : r->t >= t_end * (1 - 1e-14))
                                  : step >= r->steps;
     const int progress = c->progress_every > 0 && step % c->progress_every == 0;
     const int snap = c->output_every > 0 && step % c->output_every == 0 && !last;
+    if (each_step || progress || snap || last || step % watch_every == 0) {
+      long first;
+      DG_CALL(dg_disc_watch_first(d, &first));
+      /* fixed steps: step n is at n dt; adaptive ones read every step */
+      if (first >= 0) return blown_up(r, first, r->adaptive ? r->t : (double)first * r->dt);
+    }
     if (progress || snap) {
       const double t = r->t;
       if (dg_check_finite(d, r->u)) return blown_up(r, step, t);

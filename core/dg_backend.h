@@ -107,6 +107,10 @@ struct dg_backend_ops {
   int (*rate)(const dg_stage_args *a, const void *basis, int r, int q);
   /* *out = max of the n reals at x (device memory). */
   int (*max)(const dg_real *x, size_t n, double *out);
+  /* The blow-up watch, queued without waiting: *first (a long in device
+   * memory) becomes min(*first, tag) when one of the w reals from
+   * x + rows[i], i < nrows (rows: device memory), is not finite. */
+  int (*nonfinite)(const dg_real *x, const long *rows, long nrows, int w, long tag, long *first);
   /* Wait for queued work (timing); 0 or an error from the queue. */
   int (*sync)(void);
   /* STREAM triad a = b + s*c over n reals, for measured bandwidth. */

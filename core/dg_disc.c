@@ -542,6 +542,8 @@ void dg_disc_destroy(dg_disc **dp) {
   if (d->d_spare) be->free(d->d_spare);
   if (d->d_weight) be->free(d->d_weight);
   if (d->d_rate) be->free(d->d_rate);
+  if (d->d_watch_rows) be->free(d->d_watch_rows);
+  if (d->d_watch_first) be->free(d->d_watch_first);
   dg_model_destroy(&d->model);
   free(d->map.deg);
   free(d->elem_slot);
@@ -570,28 +572,6 @@ long dg_disc_index(const dg_disc *d, long elem, int v, int mode) {
   const long s = d->elem_slot[elem] - b->slot0;
   const long M = dg_disc_ipow(r + 1, d->grid.dim);
   return b->base + ((s / d->W) * d->nvar * M + (long)v * M + mode) * d->W + s % d->W;
-}
-
-double dg_disc_mean_sum(const dg_disc *d, const dg_real *h) {
-  const int W = d->W;
-  /* a partial sum per lane: whole microblock rows add as vectors */
-  enum { LANES = 64 };
-  double acc[LANES] = {0};
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    const bucket *b = &d->bk[r];
-    const long M = dg_disc_ipow(r + 1, d->grid.dim);
-    /* mode 0 of variable v: W consecutive values per microblock */
-    for (long blk = 0; blk < b->nblock; ++blk)
-      for (int v = 0; v < d->nvar; ++v) {
-        const dg_real *p = h + b->base + (blk * d->nvar + v) * M * W;
-        const int w = W < LANES ? W : LANES;
-        for (int l = 0; l < w; ++l) acc[l] += (double)p[l];
-        for (int l = LANES; l < W; ++l) acc[0] += (double)p[l];
-      }
-  }
-  double sum = 0;
-  for (int l = 0; l < LANES; ++l) sum += acc[l];
-  return sum;
 }
 
 /* Ids of the passes over the buckets (dg_stage_args.pass): consecutive

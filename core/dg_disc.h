@@ -73,13 +73,16 @@ int dg_disc_own_q(const dg_disc *d);
 /* Storage index of (element, variable, mode). */
 long dg_disc_index(const dg_disc *d, long elem, int v, int mode);
 
-/* The sum of every slot's mode-0 coefficient of every variable (padding
- * included) in the host storage h: one value per element and variable, read
- * a microblock row at a time (1/(r+1)^dim of the storage).  Not finite when
- * any of them is not; a non-finite coefficient of any mode reaches its
- * element's mode 0 in the next stage (through its face values), so this is
- * the per-step blow-up check of the apps. */
-double dg_disc_mean_sum(const dg_disc *d, const dg_real *h);
+/* The per-step blow-up check of the apps, queued on the backend without
+ * waiting for it: every slot's mode-0 coefficient of every variable of f
+ * (padding included; 1/(r+1)^dim of the storage) is checked, and the first
+ * `step` at which one was not finite is kept on the device.  A non-finite
+ * coefficient of any mode reaches its element's mode 0 in the next stage
+ * (through its face values). */
+int dg_disc_watch(dg_disc *d, const dg_field *f, long step);
+/* The first step dg_disc_watch saw not finite, or -1 (waits for the queued
+ * checks: call it when the run syncs anyway, or every few steps). */
+int dg_disc_watch_first(dg_disc *d, long *step);
 
 /* The step for CFL number 1 on the current solution u at time t: 1 / the
  * largest element rate (2r + 1) sum_d max |speed_d| / h_d, the model's wave

@@ -57,17 +57,21 @@ struct dg_disc {
   dg_real *d_trace[2];                /* device: [nslots/W][2*dim*nvar*QF][W], double-buffered */
   dg_real *d_weight;                  /* device: [nslots] 1 for an element, 0 for padding */
   dg_real *d_rate;                    /* device: [nslots] the elements' CFL rates */
-  int nbr_coeffs;                     /* updates read the neighbours' coefficients, no traces */
-  int reuse_traces;                   /* updates read their own old face values back */
-  int team;                           /* updates run the team stage (dg_team.h) */
-  int nbr_traces;                     /* nbr_coeffs with degree changes: traces there */
-  long jump_sides;                    /* element faces whose neighbour has another degree */
-  dg_real *d_spare;                   /* nbr_coeffs: the other coefficient buffer (len reals) */
-  int first_r[2], first_g[2];         /* per pass (0 traces, 1 update): the degree and group
-                                         launched first (launch_first) */
-  int cur;                            /* buffer holding the traces of trace_src */
-  const dg_field *trace_src;          /* field whose current coefficients they are */
-  long trace_stamp;                   /* ... at this modification stamp */
+  long *d_watch_rows;                 /* device: [nwatch] where each microblock's mode-0
+                                         values of each variable start (dg_disc_watch) */
+  long nwatch;
+  long *d_watch_first;        /* device: the first step seen not finite, or LONG_MAX */
+  int nbr_coeffs;             /* updates read the neighbours' coefficients, no traces */
+  int reuse_traces;           /* updates read their own old face values back */
+  int team;                   /* updates run the team stage (dg_team.h) */
+  int nbr_traces;             /* nbr_coeffs with degree changes: traces there */
+  long jump_sides;            /* element faces whose neighbour has another degree */
+  dg_real *d_spare;           /* nbr_coeffs: the other coefficient buffer (len reals) */
+  int first_r[2], first_g[2]; /* per pass (0 traces, 1 update): the degree and group
+                                 launched first (launch_first) */
+  int cur;                    /* buffer holding the traces of trace_src */
+  const dg_field *trace_src;  /* field whose current coefficients they are */
+  long trace_stamp;           /* ... at this modification stamp */
   int timing;
   double t_trace, t_update;
 };

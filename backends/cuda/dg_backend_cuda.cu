@@ -322,6 +322,30 @@ int be_rate(const dg_stage_args *a, const void *basis, int r, int q) {
   return run(6, a, basis, r, q);
 }
 
+static_assert(sizeof(long) == sizeof(long long), "the watch's tag is a 64-bit long");
+
+/* The blow-up watch: a thread per value of the watched rows; the first tag
+   that sees a non-finite value wins (atomicMin), nothing is read back. */
+__global__ void nonfinite_kernel(const dg_real *x, const long *rows, long nrows, int w, long tag,
+                                 long long *first) {
+  const long n = nrows * w, stride = (long)gridDim.x * blockDim.x;
+  int bad = 0;
+  for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    bad |= !isfinite((double)x[rows[i / w] + i % w]);
+  if (__syncthreads_or(bad) && threadIdx.x == 0) atomicMin(first, (long long)tag);
+}
+
+static int be_nonfinite(const dg_real *x, const long *rows, long nrows, int w, long tag,
+                        long *first) {
+  const long n = nrows * w;
+  if (n <= 0) return 0;
+  long blocks = (n + 255) / 256;
+  if (blocks > 4096) blocks = 4096;
+  nonfinite_kernel<<<(unsigned)blocks, 256>>>(x, rows, nrows, w, tag, (long long *)first);
+  DG_CUDA_CHECK(cudaGetLastError(), "(nonfinite_kernel launch)");
+  return 0;
+}
+
 /* be_max's block maxima (a static buffer: nothing to free at exit) */
 enum { max_threads = 256, max_blocks = 1024 };
 __device__ dg_real max_partial[max_blocks];
@@ -468,6 +492,7 @@ dg_backend_ops make_ops(void) {
   o.update = be_update;
   o.rate = be_rate;
   o.max = be_max;
+  o.nonfinite = be_nonfinite;
   o.sync = be_sync;
   o.triad = be_triad;
   o.parallelism = be_parallelism;

@@ -8,6 +8,7 @@
 #include "dg_lane.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +216,16 @@ static int be_max(const dg_real *x, size_t n, double *out) {
 static const dg_backend_ops ops;
 static int be_plan(const dg_plan_in *in, dg_plan *out) { return dg_plan_choose(&ops, in, out); }
 
+static int be_nonfinite(const dg_real *x, const long *rows, long nrows, int w, long tag,
+                        long *first) {
+  int bad = 0;
+#pragma omp parallel for reduction(| : bad) schedule(static)
+  for (long i = 0; i < nrows; ++i)
+    for (int l = 0; l < w; ++l) bad |= !isfinite((double)x[rows[i] + l]);
+  if (bad && tag < *first) *first = tag;
+  return 0;
+}
+
 static int be_sync(void) { return 0; }
 
 static int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, size_t n) {
@@ -265,6 +276,7 @@ static const dg_backend_ops ops = {
     .max = be_max,
     .sync = be_sync,
     .triad = be_triad,
+    .nonfinite = be_nonfinite,
     .parallelism = be_parallelism,
 };
 

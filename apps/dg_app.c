@@ -3,6 +3,7 @@
 
 #include "dg_app_check.h"
 #include "dg_backend.h"
+#include "dg_backends.h"
 #include "dg_app_config.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -90,6 +91,8 @@ void dg_app_help(FILE *f, const char *prog) {
              "  --model NAME         the model (its options below)   [the build's first]\n"
              "  --model-file PATH    a model header of your own (NAME.h, docs/MODELS.md),\n"
              "                       compiled for this run (excludes --model)  [none]\n"
+             "  --model-digest D     the digest --model-file's header must have (a snapshot\n"
+             "                       stores it: a restart refuses a changed header)  [none]\n"
              "time stepping\n"
              "  --integrator KIND    euler | ssprk2 | ssprk3 | rk4 | lsrk4   [ssprk3]\n"
              "  --dt DT              fixed time step (excludes --cfl); where DT does not\n"
@@ -278,6 +281,27 @@ static int is_flag(const char *name) {
 
 int dg_app_is_flag(const char *name) { return is_flag(name); }
 
+/* The header --model-file names must be the one --model-digest (a
+ * snapshot's stored configuration) was taken of: a header edited since
+ * would continue a run with other equations. */
+static int check_model_digest(dg_app_config *c, const dg_app_opt *o) {
+  DG_CALL(dg_model_file_digest(c->model_file, c->model_digest));
+  if (!o || !o->value) return 0;
+  char esc[160], path[600];
+  dg_escape(path, sizeof path, c->model_file);
+  if (strlen(o->value) != 32 || strspn(o->value, "0123456789abcdef") != 32)
+    return dg_app_opt_fail(o,
+                           dg_error(DG_ERR_ARG, "option --model-digest: '%s' is not 32 hex digits",
+                                    dg_escape(esc, sizeof esc, o->value)));
+  if (strcmp(o->value, c->model_digest) != 0)
+    return dg_app_opt_fail(
+        o, dg_error(DG_ERR_ARG,
+                    "option --model-digest: model file %s has changed: its digest is %s, not %s "
+                    "(the header the configuration was written with)",
+                    path, c->model_digest, o->value));
+  return 0;
+}
+
 static int apply(dg_app_config *c, const char *name, const char *v) {
   char opt[80];
   snprintf(opt, sizeof opt, "--%s", name);
@@ -323,6 +347,7 @@ static int apply(dg_app_config *c, const char *name, const char *v) {
   /* taken before the other options (dg_app_parse) */
   if (!strcmp(name, "model")) return 0;
   if (!strcmp(name, "model-file")) return 0;
+  if (!strcmp(name, "model-digest")) return 0;
   if (!strcmp(name, "backend")) return 0;
   if (!strcmp(name, "integrator"))
     return parse_word(opt, v, tss, c->integrator, sizeof c->integrator);
@@ -406,6 +431,7 @@ static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
       DG_CALL(dg_app_opt_fail(
           mf, dg_app_parse_path("--model-file", mf->value, c->model_file, sizeof c->model_file)));
       DG_CALL(dg_app_opt_fail(mf, dg_model_load(&c->model, c->model_file)));
+      DG_CALL(check_model_digest(c, dg_app_layers_find(L, "model-digest")));
       snprintf(c->model_name, sizeof c->model_name, "%s", dg_model_name(c->model));
     } else {
       if (mo && mo->value)

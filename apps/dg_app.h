@@ -29,12 +29,13 @@ typedef struct {
   char map_file[512]; /* overrides map when set */
   long seed;
   int q;
-  char model_name[64];  /* --model */
-  char model_file[512]; /* --model-file: a model header outside the tree */
-  dg_model *model;      /* the model with the values of its options (owned) */
-  int verbose;          /* --verbose: print the backend's plan */
-  char backend[24];     /* --backend ("": DGRID_BACKEND or the build's default) */
-  dg_backend *be;       /* the backend the run uses (owned) */
+  char model_name[64];   /* --model */
+  char model_file[512];  /* --model-file: a model header outside the tree */
+  char model_digest[33]; /* its digest (dg_model_file_digest), stored with the configuration */
+  dg_model *model;       /* the model with the values of its options (owned) */
+  int verbose;           /* --verbose: print the backend's plan */
+  char backend[24];      /* --backend ("": DGRID_BACKEND or the build's default) */
+  dg_backend *be;        /* the backend the run uses (owned) */
   char integrator[16];
   double dt, cfl, t_end;
   long steps;

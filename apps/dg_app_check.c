@@ -102,6 +102,10 @@ int dg_app_check_config(const dg_app_config *c) {
     return dg_error(DG_ERR_ARG,
                     "option --degree-min: has no effect with --map uniform (give --map band or "
                     "random)");
+  if (!c->model_file[0] && given(c, "model-digest"))
+    return dg_error(DG_ERR_ARG,
+                    "option --model-digest: has no effect without --model-file (it is the digest "
+                    "of that header)");
   if (strcmp(c->grid, "latlon") != 0 && given(c, "radius"))
     return dg_error(DG_ERR_ARG,
                     "option --radius: has no effect on a box grid (it is the sphere's radius: "

@@ -35,6 +35,7 @@ static const struct {
     {"q", DG_APP_GRID},
     {"model", DG_APP_PHYSICS},
     {"model-file", DG_APP_PHYSICS},
+    {"model-digest", DG_APP_PHYSICS},
     {"integrator", DG_APP_TIME},
     {"dt", DG_APP_TIME},
     {"cfl", DG_APP_TIME},
@@ -345,9 +346,10 @@ static int effective(dg_app_config *c, int q, int restart, dg_config *out) {
   }
   DG_CALL(add(out, "seed", "%ld", c->seed));
   DG_CALL(add(out, "q", "%d", q));
-  if (c->model_file[0])
+  if (c->model_file[0]) {
     DG_CALL(add(out, "model-file", "%s", c->model_file));
-  else
+    DG_CALL(add(out, "model-digest", "%s", c->model_digest));
+  } else
     DG_CALL(add(out, "model", "%s", dg_model_name(c->model)));
   for (int i = 0; i < dg_model_nparam(c->model); ++i) {
     DG_CALL(dg_model_param_text(c->model, i, v, sizeof v));

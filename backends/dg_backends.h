@@ -41,6 +41,12 @@ void dg_backend_verbose(int on);
  * the compiler's first lines. */
 int dg_model_load(dg_model **m, const char *path);
 
+/* The digest of the modeller's header at `path` and of the headers beside it
+ * that it includes (their text and include names, not where they lie): 32
+ * hex digits into out[33].  A snapshot stores it, and a restart refuses a
+ * header that has changed since. */
+int dg_model_file_digest(const char *path, char out[33]);
+
 /* The per-user kernel cache: "list" prints its entries on stdout, "clear"
  * removes them. */
 int dg_backend_cache(const char *what);

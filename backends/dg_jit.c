@@ -2,7 +2,8 @@
  * docs/ARCHITECTURE.md, "Kernels on demand"): the library's sources written
  * out for the compiler, the system C compiler found and run, entries keyed,
  * checked, locked, published and loaded; in-process compilers' bytes
- * (NVRTC) the same way.  The cache's folder: dg_jit_cache.c. */
+ * (NVRTC) the same way.  The cache's folder: dg_jit_cache.c; the hashes
+ * keys are made of: dg_jit_hash.c. */
 #define _GNU_SOURCE
 #include "dg_jit_internal.h"
 
@@ -54,29 +55,6 @@ void dg_jit_forget(void) {
   srcdir[0] = '\0';
 }
 
-/* ---- hashing: two independent 64-bit streams (FNV-1a and a multiply-xorshift) ---- */
-typedef struct {
-  uint64_t a, b;
-} hash2;
-
-static void h_init(hash2 *h) {
-  h->a = 1469598103934665603ULL;
-  h->b = 0x9e3779b97f4a7c15ULL;
-}
-static void h_add(hash2 *h, const void *p, size_t n) {
-  const unsigned char *c = p;
-  for (size_t i = 0; i < n; ++i) {
-    h->a = (h->a ^ c[i]) * 1099511628211ULL;
-    h->b = (h->b + c[i] + 1) * 0xff51afd7ed558ccdULL;
-    h->b ^= h->b >> 29;
-  }
-}
-static void h_str(hash2 *h, const char *s) { h_add(h, s, strlen(s) + 1); }
-static void h_hex(const hash2 *h, char out[DG_JIT_KEY + 1]) {
-  dg_jit_fmt(out, DG_JIT_KEY + 1, "%016llx%016llx", (unsigned long long)h->a,
-             (unsigned long long)h->b);
-}
-
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -87,11 +65,11 @@ static double now_s(void) {
 
 static void hash_sources(void) {
   if (src_hashed) return;
-  hash2 h;
-  h_init(&h);
+  dg_jit_hash h;
+  dg_jit_h_init(&h);
   for (int i = 0; i < dg_jit_nsources; ++i) {
-    h_str(&h, dg_jit_sources[i].path);
-    h_add(&h, dg_jit_sources[i].data, dg_jit_sources[i].len);
+    dg_jit_h_str(&h, dg_jit_sources[i].path);
+    dg_jit_h_add(&h, dg_jit_sources[i].data, dg_jit_sources[i].len);
   }
   src_hash[0] = h.a;
   src_hash[1] = h.b;
@@ -272,21 +250,21 @@ typedef struct {
 static const char *cpu_id(void) {
   static char id[DG_JIT_KEY + 1];
   if (id[0]) return id;
-  hash2 h;
-  h_init(&h);
+  dg_jit_hash h;
+  dg_jit_h_init(&h);
   FILE *f = fopen("/proc/cpuinfo", "r");
   if (f) {
     char line[8192];
     int seen = 0;
     while (fgets(line, sizeof line, f) && seen < 2) {
       if (!strncmp(line, "model name", 10) || !strncmp(line, "flags", 5)) {
-        h_str(&h, line);
+        dg_jit_h_str(&h, line);
         ++seen;
       }
     }
     fclose(f);
   }
-  h_hex(&h, id);
+  dg_jit_h_hex(&h, id);
   return id;
 }
 
@@ -297,81 +275,20 @@ static const char *unit_flags(const dg_jit_unit *u) {
   return f[u->user != 0];
 }
 
-/* Add the text of the header at `path` to h, and that of every header it
- * includes with #include "NAME" that lies beside it (recursively, `depth`
- * levels, at most 64 files in all): a modeller's header may split itself.
- * Names that are not there (dg_lane.h, ...) come from the library's
- * sources, which the key holds already. */
-static int hash_header(hash2 *h, const char *path, int depth, int *nfiles) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return dg_error(DG_ERR_IO, "model file %s: cannot read it (%s)", path, strerror(errno));
-  if (++*nfiles > 64) {
-    fclose(f);
-    return dg_error(DG_ERR_ARG, "model file %s: more than 64 headers included", path);
-  }
-  h_str(h, path);
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  unsigned char buf[8192];
-  size_t n;
-  int rc = 0;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0 && !rc) {
-    h_add(h, buf, n);
-    if (len + n + 1 > cap) {
-      cap = 2 * (len + n + 1);
-      char *t = realloc(text, cap);
-      if (!t)
-        rc = dg_error(DG_ERR_MEM, "out of memory");
-      else
-        text = t;
-    }
-    if (!rc) memcpy(text + len, buf, n), len += n;
-  }
-  const int bad = ferror(f);
-  fclose(f);
-  if (!rc && bad) rc = dg_error(DG_ERR_IO, "model file %s: read error", path);
-  if (!rc && text && depth > 0) {
-    text[len] = '\0';
-    const char *slash = strrchr(path, '/');
-    const size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    for (char *line = text; line && *line && !rc;
-         line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-      const char *p = line + strspn(line, " \t");
-      if (*p != '#') continue;
-      p += 1 + strspn(p + 1, " \t");
-      if (strncmp(p, "include", 7)) continue;
-      p += 7 + strspn(p + 7, " \t");
-      if (*p != '"') continue;
-      const char *end = strchr(p + 1, '"');
-      const char *nl = strchr(p + 1, '\n');
-      if (!end || (nl && nl < end) || end == p + 1 || p[1] == '/') continue;
-      char inc[4096];
-      if (dirlen + (size_t)(end - p - 1) + 1 > sizeof inc) continue;
-      memcpy(inc, path, dirlen);
-      memcpy(inc + dirlen, p + 1, (size_t)(end - p - 1));
-      inc[dirlen + (size_t)(end - p - 1)] = '\0';
-      struct stat st;
-      if (stat(inc, &st) == 0 && S_ISREG(st.st_mode)) rc = hash_header(h, inc, depth - 1, nfiles);
-    }
-  }
-  free(text);
-  return rc;
-}
-
 /* The key of unit u: the library's sources, what builds it (`tool`: the
  * compiler, its flags, the CPU where they hold -march=native; or an
  * in-process compiler's name, version and options), the unit's text and the
  * model file's text, with the headers beside it that it includes. */
 static int key_of(const dg_jit_unit *u, const char *tool, char out[DG_JIT_KEY + 1]) {
   hash_sources();
-  hash2 h;
-  h_init(&h);
-  h_add(&h, src_hash, sizeof src_hash);
-  h_str(&h, tool);
-  h_str(&h, u->source);
+  dg_jit_hash h;
+  dg_jit_h_init(&h);
+  dg_jit_h_add(&h, src_hash, sizeof src_hash);
+  dg_jit_h_str(&h, tool);
+  dg_jit_h_str(&h, u->source);
   int nfiles = 0;
-  if (u->model_path) DG_CALL(hash_header(&h, u->model_path, 8, &nfiles));
-  h_hex(&h, out);
+  if (u->model_path) DG_CALL(dg_jit_hash_header(&h, u->model_path, 1, 8, &nfiles));
+  dg_jit_h_hex(&h, out);
   return 0;
 }
 
@@ -385,18 +302,18 @@ static int unit_key(const dg_jit_unit *u, char out[DG_JIT_KEY + 1]) {
 
 /* The checksum of an open file's contents, and its size. */
 static int file_sum(int fd, char sum[DG_JIT_KEY + 1], long *size) {
-  hash2 h;
-  h_init(&h);
+  dg_jit_hash h;
+  dg_jit_h_init(&h);
   unsigned char buf[65536];
   long total = 0;
   ssize_t n;
   if (lseek(fd, 0, SEEK_SET) < 0) return -1;
   while ((n = read(fd, buf, sizeof buf)) > 0) {
-    h_add(&h, buf, (size_t)n);
+    dg_jit_h_add(&h, buf, (size_t)n);
     total += n;
   }
   if (n < 0) return -1;
-  h_hex(&h, sum);
+  dg_jit_h_hex(&h, sum);
   *size = total;
   return 0;
 }
@@ -727,11 +644,11 @@ static int blob_read(const char *dir, const char *key, void **bytes, size_t *len
     got += (size_t)r;
   }
   close(fd);
-  hash2 h;
-  h_init(&h);
+  dg_jit_hash h;
+  dg_jit_h_init(&h);
   char sum[DG_JIT_KEY + 1];
-  if (b) h_add(&h, b, got);
-  h_hex(&h, sum);
+  if (b) dg_jit_h_add(&h, b, got);
+  dg_jit_h_hex(&h, sum);
   if (!b || got != (size_t)size_rec || strcmp(sum, sum_rec)) {
     free(b);
     return -1;
@@ -774,11 +691,11 @@ int dg_jit_load_blob(const dg_jit_unit *u, const char *tool, dg_jit_build_fn bui
   dg_jit_fmt(meta_tmp, sizeof meta_tmp, "%s.meta", tmp);
   dg_jit_fmt(bin, sizeof bin, "%s/%s.bin", dg_jit_kdir, j.key);
   dg_jit_fmt(meta, sizeof meta, "%s/%s.meta", dg_jit_kdir, j.key);
-  hash2 h;
-  h_init(&h);
-  h_add(&h, b, n);
+  dg_jit_hash h;
+  dg_jit_h_init(&h);
+  dg_jit_h_add(&h, b, n);
   char sum[DG_JIT_KEY + 1];
-  h_hex(&h, sum);
+  dg_jit_h_hex(&h, sum);
   int tl = dg_jit_fmt(text, sizeof text,
                       "dgrid-kernel 1\nsize %zu\nsum %s\ncompiler %s\nwhat %s\nseconds %.2f\n", n,
                       sum, tool, u->what, dt);

@@ -6,6 +6,7 @@
 #include "dg_jit.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum { DG_JIT_PATH = 4096, DG_JIT_KEY = 32 };
 
@@ -29,5 +30,22 @@ int dg_jit_rm_tree(const char *path);
  * it cuts fails to open; the wrapper keeps gcc's truncation warnings for
  * the rest of dgrid. */
 int dg_jit_fmt(char *buf, size_t cap, const char *f, ...) __attribute__((format(printf, 3, 4)));
+
+/* The hashes a cache key is made of (dg_jit_hash.c): two independent 64-bit
+ * streams (FNV-1a and a multiply-xorshift), written as 32 hex digits. */
+typedef struct {
+  uint64_t a, b;
+} dg_jit_hash;
+void dg_jit_h_init(dg_jit_hash *h);
+void dg_jit_h_add(dg_jit_hash *h, const void *p, size_t n);
+void dg_jit_h_str(dg_jit_hash *h, const char *s);
+void dg_jit_h_hex(const dg_jit_hash *h, char out[DG_JIT_KEY + 1]);
+/* Add the text of the header at `path` to h (and the path itself where
+ * with_path is set), and that of every header it includes with #include
+ * "NAME" that lies beside it (recursively, `depth` levels, at most 64 files
+ * in all): a modeller's header may split itself.  Names that are not there
+ * (dg_lane.h, ...) come from the library's sources, which a key holds
+ * already. */
+int dg_jit_hash_header(dg_jit_hash *h, const char *path, int with_path, int depth, int *nfiles);
 
 #endif

@@ -3,12 +3,12 @@
 # programs: outputs that would replace the run's inputs, restarts across
 # programs and steps, options a program would accept and ignore, unconverged
 # solves, --help, stdout on a full device.
-# Usage: hard_test.sh CASE DIR ADVECT ADVDIFF POISSON COMPARE
+# Usage: hard_test.sh CASE DIR ADVECT ADVDIFF POISSON COMPARE SRC
 #
 # Every refusal asserts the exact one-line message on stderr, exit status 2,
 # nothing on stdout and no file changed.
 set -u
-CASE=$1 DIR=$2 ADV=$3 ADD=$4 POI=$5 CMP=$6
+CASE=$1 DIR=$2 ADV=$3 ADD=$4 POI=$5 CMP=$6 SRC=$7
 rm -rf "$DIR" && mkdir -p "$DIR" || exit 2
 cd "$DIR" || exit 2
 fail=0
@@ -96,6 +96,29 @@ restart)
     "$ADV" --restart p.h5 --steps 3 --output z.h5
   runp "$CMP" --quiet p.h5 p.h5
   want_rc 0 "compare reads poisson's snapshot"
+  # a model file's run continues only with the header it was written with
+  sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/' \
+    "$SRC/models/advection.h" > tilted.h
+  runp "$ADV" --model-file ./tilted.h --cells 4x4 --degree 1 --dt 0.01 --steps 2 --output m.h5 --quiet
+  want_rc 0 "--model-file run"
+  runp "$ADV" --restart m.h5 --steps 4 --output m4.h5 --quiet
+  want_rc 0 "restart of a --model-file run, header unchanged"
+  l2a=$(key l2_error)
+  cp tilted.h tilted.orig
+  printf '/* edited */\n' >> tilted.h
+  runp "$ADV" --restart m.h5 --steps 4 --output x.h5
+  want_rc 2 "restart after the model file changed"
+  want_err_glob "restart after the model file changed" \
+    "advect: m.h5:/config:[0-9]*: option --model-digest: model file ./tilted.h has changed: its digest is [0-9a-f]*, not [0-9a-f]* (the header the configuration was written with)"
+  [ -e x.h5 ] && bad "restart after the model file changed wrote x.h5"
+  # the digest is of the text: the header as it was continues again
+  mv tilted.orig tilted.h
+  runp "$ADV" --restart m.h5 --steps 4 --output m4b.h5 --quiet
+  want_rc 0 "restart with the header restored"
+  [ -n "$l2a" ] && [ "$(key l2_error)" = "$l2a" ] || bad "restored header: l2_error=$(key l2_error), first restart's $l2a"
+  refuse "--model-digest without --model-file" \
+    "advect: option --model-digest: has no effect without --model-file (it is the digest of that header)" \
+    "$ADV" --model-digest 0123456789abcdef0123456789abcdef --cells 4x4 --steps 1 --dt 0.01
   ;;
 
 drift)

@@ -67,10 +67,19 @@ int dg_backend_create(dg_backend **out, const char *resource) {
     ops = dg_backend_omp_ops();
   } else if (strncmp(resource, "cuda", 4) == 0 && (resource[4] == '\0' || resource[4] == ':')) {
 #ifdef DG_HAVE_CUDA
-    if (resource[4] == ':') {
+    if (resource[4] == ':' && strncmp(resource + 5, "sm_", 3) == 0) {
+      /* a target without a device: kernels compiled into the cache (device -NN) */
+      const int nn = device_index(resource + 8);
+      if (nn < 10 || resource[8] == '0')
+        return dg_error(DG_ERR_ARG, "%s: the target is not sm_NN (sm_80, sm_90, ...)", what);
+      device = -nn;
+    } else if (resource[4] == ':') {
       device = device_index(resource + 5);
       if (device < 0)
-        return dg_error(DG_ERR_ARG, "%s: the device is not a number (cuda:0, cuda:1, ...)", what);
+        return dg_error(DG_ERR_ARG,
+                        "%s: the device is not a number (cuda:0, cuda:1, ...) or a target "
+                        "(cuda:sm_90)",
+                        what);
     } else {
       const char *env = getenv("DGRID_CUDA_DEVICE");
       if (env && *env && (device = device_index(env)) < 0) {
@@ -100,7 +109,9 @@ int dg_backend_create(dg_backend **out, const char *resource) {
   if (!be) return dg_error(DG_ERR_MEM, "out of memory");
   be->ops = ops;
   be->device = device;
-  if (strcmp(ops->name, "cuda") == 0)
+  if (strcmp(ops->name, "cuda") == 0 && device < 0)
+    snprintf(be->resource, sizeof be->resource, "cuda:sm_%d", -device);
+  else if (strcmp(ops->name, "cuda") == 0)
     snprintf(be->resource, sizeof be->resource, "cuda:%d", device);
   else
     snprintf(be->resource, sizeof be->resource, "%s", ops->name);

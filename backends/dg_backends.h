@@ -20,7 +20,10 @@ typedef struct dg_backend dg_backend;
  * DGRID_BACKEND from the environment, else the build's default
  * (dg_backend_default).  The backend is made ready now: a GPU that is not
  * there, or a backend this build lacks, is an error naming it.  One process
- * drives one GPU; omp and cuda may be used side by side. */
+ * drives one GPU; omp and cuda may be used side by side.  "cuda:sm_NN"
+ * needs no GPU: it compiles kernels for that target into the cache
+ * (dg_model_warm; `dgrid cache warm --backends cuda:sm_90`) and runs
+ * nothing. */
 int dg_backend_create(dg_backend **be, const char *resource);
 void dg_backend_destroy(dg_backend **be);
 /* "omp" or "cuda", and the resource as it runs ("omp", "cuda:0"). */

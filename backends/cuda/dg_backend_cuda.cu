@@ -164,6 +164,11 @@ int configure(dg_cuda_kernel *k) {
 }
 
 int be_init(void) {
+  if (st.compile_only)
+    return dg_error(DG_ERR_ARG,
+                    "backend cuda:%s compiles kernels into the cache only (dgrid cache warm); it "
+                    "runs nothing",
+                    st.arch);
   if (st.ready) return 0;
   if (st.failed) return dg_error(st.rc, "%s", st.msg);
   const int rc = do_init();
@@ -179,10 +184,35 @@ int be_init(void) {
 
 /* ops.init: device `device` for this process (the first backend object
  * chooses; one GPU per process). */
+int be_init_compile(void) { return st.compile_only ? 0 : be_init(); }
+
+/* "cuda:sm_NN" (device -NN): NVRTC's target sm_NN, no device asked for. */
+static int init_compile_only(int device) {
+  const int nn = -device;
+  char arch[16];
+  DG_CALL(dg_cuda_nvrtc_arch(nn / 10, nn % 10, arch, sizeof arch));
+  DG_CALL(dg_cuda_nvrtc_tool(arch, st.tool, sizeof st.tool));
+  snprintf(st.arch, sizeof st.arch, "%s", arch);
+  st.compile_only = 1;
+  return 0;
+}
+
 int be_init_device(int device) {
-  if ((st.ready || st.failed || st.chosen) && device != st.device)
+  if ((st.ready || st.failed || st.chosen) && device != st.device) {
+    if (device < 0 || st.device < 0)
+      return dg_error(DG_ERR_ARG,
+                      "backend cuda: a process compiles for one target (cuda:sm_NN) or runs on "
+                      "one GPU (cuda:N), not both");
     return dg_error(DG_ERR_ARG, "backend cuda:%d: this process runs on cuda:%d (one GPU each)",
                     device, st.device);
+  }
+  if (device < 0) {
+    if (st.chosen) return 0;
+    DG_CALL(init_compile_only(device));
+    st.device = device;
+    st.chosen = 1;
+    return 0;
+  }
   st.device = device;
   st.chosen = 1;
   return be_init();

@@ -29,9 +29,10 @@ struct model_slot {
 };
 
 struct backend_state {
-  int ready;  /* init succeeded */
-  int chosen; /* device set by a backend object (be_init_device) */
-  int failed; /* init failed: rc and message are kept */
+  int ready;        /* init succeeded */
+  int chosen;       /* device set by a backend object (be_init_device) */
+  int failed;       /* init failed: rc and message are kept */
+  int compile_only; /* "cuda:sm_NN": kernels compiled into the cache for sm_NN, no device */
   int rc;
   char msg[512];
   int device, sms, max_threads_sm;
@@ -67,6 +68,8 @@ inline int cuda_fail(cudaError_t e, const char *call, const char *what) {
 
 /* Make the device ready (once; a failure is kept and returned again). */
 int be_init(void);
+/* be_init, or nothing for a compile-only backend ("cuda:sm_NN"). */
+int be_init_compile(void);
 
 /* dg_cuda_units.cu: the ops table's model slots and kernel units. */
 int be_model_slot(const char *header, int *slot);

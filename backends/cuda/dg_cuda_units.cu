@@ -256,7 +256,7 @@ int load_units(model_slot *m, int dim, int n, const int (*rq)[2]) {
       if (all[i].missing)
         rc = dg_jit_load_blob(&all[i].u, st.tool, take_built, &all[i], &bytes[i], &len[i]);
   }
-  for (int i = 0; i < np && !rc; ++i) {
+  for (int i = 0; i < np && !rc && !st.compile_only; ++i) {
     rc = install_unit(m, &all[i], bytes[i], len[i]);
     bytes[i] = NULL; /* kept or freed there */
   }
@@ -274,7 +274,7 @@ out:
 
 /* Load (compile where the cache lacks them) the kernels of (r[i], q[i]). */
 int be_prepare(int slot, int dim, int n, const int (*rq)[2]) {
-  DG_CALL(be_init());
+  DG_CALL(be_init_compile());
   if (slot < 0 || slot >= st.nslots || dim < 2 || dim > 3 || n < 0)
     return dg_error(DG_ERR_ARG, "cuda backend: no model slot %d or dimension %d", slot, dim);
   for (int i = 0; i < n; ++i)

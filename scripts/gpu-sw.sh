@@ -1,0 +1,67 @@
+#!/bin/bash
+# gpu-sw.sh - the shallow-water measurements on a leased GPU machine (issue 45),
+# after a CUDA build in build-cuda (scripts/gpu-check.sh or gpu-sphere.sh build);
+# logs and CSVs under $OUT:
+#   scripts/gpu-sw.sh speed
+#       bench: shallow water on the sphere, LSRK4, degrees 2..5 at 16M DOFs per
+#       variable on the GPU (bw% counts the three variables and the aux data),
+#       uniform and latitude maps; and on the CPU (all cores) shallow water against
+#       constant-velocity advection at 1M DOFs, degree 3, per variable-DOF
+#   scripts/gpu-sw.sh maps [DAYS]
+#       Williamson 2 (alpha = pi/2 - 0.05, across the poles), the steady Galewsky jet
+#       and Williamson 6 on the GPU: uniform, latitude and step maps of the same
+#       equatorial degree 4 on 64x32 and 128x64: the stable step, the steps, the
+#       wall time and the error (sw-maps.csv)  [DAYS: 1]
+# Environment: OUT [./gpu-sw-out].
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+OUT=${OUT:-$ROOT/gpu-sw-out}
+mkdir -p "$OUT"
+B=build-cuda/apps
+note() { echo "== [$SECONDS s] $*"; }
+field() { tr ' ' '\n' <"$2" | sed -n "s/^$1=//p" | tail -n 1; }
+
+case ${1:-} in
+speed)
+  note "GPU: shallow water, latlon, lsrk4, degrees 2..5, 16M DOFs"
+  timeout 240 $B/bench --backend cuda --model shallow_water --grid latlon --dims 2 --degrees 2-5 \
+    --sizes 16M --integrators lsrk4 --maps uniform,latitude --degree-min 1 --repeats 3 \
+    --csv "$OUT/sw-gpu.csv" 2>"$OUT/sw-gpu.err" | tee "$OUT/sw-gpu.txt"
+  note "CPU ($(nproc) threads): shallow water against constant-velocity advection, degree 3, 1M DOFs"
+  for m in advection shallow_water; do
+    g=""
+    [ $m = shallow_water ] && g="--grid latlon"
+    # shellcheck disable=SC2086
+    OMP_PROC_BIND=close OMP_PLACES=cores timeout 120 $B/bench --backend omp --model $m $g --dims 2 \
+      --degrees 3 --sizes 1M --integrators lsrk4 --maps uniform --repeats 5 \
+      --csv "$OUT/cpu-$m.csv" 2>"$OUT/cpu-$m.err" | tee "$OUT/cpu-$m.txt"
+  done
+  ;;
+maps)
+  days=${2:-1}
+  T=$(awk -v d="$days" 'BEGIN { printf "%d", d * 86400 }')
+  echo "case,cells,map,dofs,dt,steps,wall_s,l2_error,mass_drift_eta" >"$OUT/sw-maps.csv"
+  for c in "williamson2 --alpha 1.5207963267948966" "galewsky --perturbation 0" "williamson6"; do
+    name=${c%% *}
+    for cells in 64x32 128x64; do
+      for map in uniform latitude step; do
+        mopt="--map $map"
+        [ $map != uniform ] && mopt="$mopt --degree-min 1"
+        log="$OUT/${name}_${cells}_${map}.log"
+        # shellcheck disable=SC2086
+        timeout 120 $B/advect --backend cuda --model shallow_water --grid latlon --case $c \
+          --cells $cells --degree 4 $mopt --integrator lsrk4 --cfl 0.9 --t-end $T \
+          --output "$OUT/tmp.h5" >"$log" 2>&1 || echo "$name $cells $map: $(tail -n 1 "$log")"
+        echo "$name,$cells,$map,$(field dofs "$log"),$(sed -n 's/.* dt=\([^ ,]*\).*/\1/p' "$log" | head -n 1),$(field steps "$log"),$(field wall_s "$log"),$(field l2_error "$log"),$(field mass_drift_eta "$log")" >>"$OUT/sw-maps.csv"
+      done
+    done
+  done
+  rm -f "$OUT/tmp.h5"
+  column -t -s, "$OUT/sw-maps.csv"
+  ;;
+*)
+  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS]" >&2
+  exit 2
+  ;;
+esac

@@ -11,6 +11,7 @@ program dgref
   use dgref_solver
   use dgref_sphere
   use dgref_sw
+  use dgref_swsph
   implicit none
 
   interface
@@ -48,9 +49,10 @@ contains
     ! sphere keys (grid=latlon), collected here and passed on
     real(dp) :: s_a, s_u0, s_alpha, s_lc, s_tc, s_tdef, s_tend, s_cfl
     real(dp) :: dt, t, l2, linf, mass
-    integer :: nargs, n, eqpos, kidx, deg_uniform, method, nsteps, step, iq
+    integer :: nargs, n, eqpos, kidx, deg_uniform, method, nsteps, step, iq, sph_case
 
     seen = .false.
+    sph_case = 0
     deg_uniform = 1
     iq = 0
     method = rk_ssprk3
@@ -189,8 +191,13 @@ contains
           sw%kase = swc_wave
         case ('jet')
           sw%kase = swc_jet
+        case ('williamson2')
+          sph_case = sws_w2
+        case ('williamson5')
+          sph_case = sws_w5
         case default
-          call usage_error('bad value "' // val // '" for key "case" (lake_at_rest, gravity_wave or jet)')
+          call usage_error('bad value "' // val // '" for key "case" (lake_at_rest, gravity_wave, jet, ' // &
+                           'williamson2 or williamson5)')
         end select
       case ('equation')
         if (val /= 'linear' .and. val /= 'nonlinear') &
@@ -221,8 +228,13 @@ contains
       end select
     end do
 
+    if (model_name == 'shallow_water' .and. grid_name == 'latlon') then
+      call run_swsph(seen, sw, sph_case, s_a, pb%omega, s_alpha, deg_uniform, degfile, iq, rk_name, dt, &
+                     nsteps, pb%nx, pb%ny, outfile)
+      return
+    end if
     if (model_name == 'shallow_water') then
-      if (grid_name /= 'box') call usage_error('model=shallow_water runs on the plane (grid=box) only')
+      if (sph_case /= 0) call usage_error('key "case": williamson2 and williamson5 run on grid=latlon')
       sw%nx = pb%nx
       sw%ny = pb%ny
       sw%x0 = pb%x0
@@ -439,6 +451,113 @@ contains
     end do
     close(unit)
   end subroutine write_modal_sw
+
+
+  ! model=shallow_water grid=latlon: the shallow-water equations on the sphere
+  ! (dgref_swsph; README.md, "Shallow water on the sphere").  The plane's keys
+  ! give gravity, depth, bump0, bumpw and hump; a, omega, alpha the sphere's.
+  subroutine run_swsph(seen, sw, sph_case, a, omega, alpha, deg_uniform, degfile, iq, rk_name, dt, &
+                       nsteps, nx, ny, outfile)
+    logical, intent(in) :: seen(:)
+    type(sw_t), intent(in) :: sw
+    integer, intent(in) :: sph_case, deg_uniform, iq, nsteps, nx, ny
+    real(dp), intent(in) :: a, omega, alpha, dt
+    character(len=*), intent(in) :: degfile, rk_name, outfile
+    type(swsph_t) :: s
+    real(dp), allocatable :: u(:)
+    real(dp) :: m0, m1, l2(3), t
+    integer :: method, step, unit, e, m, r
+    logical :: ok, known
+    character(len=:), allocatable :: errs
+
+    if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
+    if (.not. seen(find_key('nsteps'))) call usage_error('missing required key "nsteps"')
+    if (.not. seen(find_key('out'))) call usage_error('missing required key "out"')
+    if (.not. (seen(find_key('nx')) .and. seen(find_key('ny')))) &
+      call usage_error('model=shallow_water grid=latlon: give nx and ny')
+    if (nx < 1 .or. ny < 1) call usage_error('bad value for key "nx" or "ny": must be >= 1')
+    if (.not. (dt > 0.0_dp) .or. nsteps < 0) call usage_error('bad value for key "dt" or "nsteps"')
+    s%n1 = nx
+    s%n2 = ny
+    s%kase = sws_lake
+    if (sph_case /= 0) s%kase = sph_case
+    if (sw%kase /= swc_lake) call usage_error('key "case": lake_at_rest, williamson2 or williamson5 on the sphere')
+    if (seen(find_key('a'))) s%a = a
+    if (seen(find_key('omega'))) s%omega = omega
+    s%alpha = alpha
+    s%g = sw%g
+    if (seen(find_key('depth'))) then
+      s%depth = sw%depth
+    else if (s%kase == sws_w2) then
+      s%depth = 2.94e4_dp / s%g
+    end if
+    if (seen(find_key('bump0'))) s%bump(1) = sw%bump(1)
+    if (seen(find_key('bumpw'))) s%bump(2) = sw%bump(2)
+    s%hump = sw%hump
+    if (.not. (s%a > 0.0_dp) .or. .not. (s%g > 0.0_dp) .or. .not. (s%depth > 0.0_dp)) &
+      call usage_error('keys "a", "gravity", "depth": must be > 0')
+    allocate(s%deg(0:nx * ny - 1))
+    if (seen(find_key('degfile'))) then
+      call read_degfile(degfile, nx, ny, s%deg)
+    else
+      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
+        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
+      s%deg = deg_uniform
+    end if
+    s%q = maxval(s%deg) + 1
+    if (seen(find_key('q'))) then
+      if (iq < s%q .or. iq > max_q) call usage_error('bad value for key "q": must be in ' // &
+                                                     itoa(s%q) // '..' // itoa(max_q))
+      s%q = iq
+    end if
+    select case (rk_name)
+    case ('euler')
+      method = swsrk_euler
+    case ('lsrk4')
+      method = swsrk_lsrk4
+    case default
+      call usage_error('bad value "' // rk_name // '" for key "rk" (grid=latlon: euler or lsrk4)')
+    end select
+
+    call swsph_setup(s, ok)
+    if (.not. ok) call fail('a weighted mass matrix is not positive definite', 1)
+    allocate(u(s%ndof))
+    call swsph_project(s, u)
+    m0 = swsph_mass(s, u, 0)
+    do step = 1, nsteps
+      call swsph_step(s, method, dt, u)
+    end do
+    t = real(nsteps, dp) * dt
+    m1 = swsph_mass(s, u, 0)
+    call swsph_errors(s, u, l2, known)
+
+    call open_out(outfile, unit)
+    write(unit, '(a)') 'dgrid-text 1'
+    write(unit, '(a)') '# written by dgref, the Fortran reference solver: shallow water on the sphere, radius ' // &
+      ftoa(s%a)
+    write(unit, '(a)') 'dim 2'
+    write(unit, '(a)') 'cells ' // itoa(s%n1) // ' ' // itoa(s%n2)
+    write(unit, '(a)') 'box ' // ftoa(0.0_dp) // ' ' // ftoa(2.0_dp * pi) // ' ' // ftoa(-0.5_dp * pi) // &
+      ' ' // ftoa(0.5_dp * pi)
+    write(unit, '(a)') 'nvar 3'
+    write(unit, '(a)') 'q ' // itoa(s%q)
+    write(unit, '(a)') 'time ' // ftoa(t)
+    write(unit, '(a)') 'step ' // itoa(nsteps)
+    write(unit, '(a)') 'model shallow_water'
+    write(unit, '(a)') 'elements ' // itoa(s%nelem)
+    do e = 0, s%nelem - 1
+      r = s%deg(e)
+      write(unit, '(a)') 'e ' // itoa(mod(e, s%n1)) // ' ' // itoa(e / s%n1) // ' ' // itoa(r)
+      do m = 1, 3 * (r + 1)**2
+        write(unit, '(a)') ftoa(u(s%off(e) + m))
+      end do
+    end do
+    close(unit)
+    errs = ''
+    if (known) errs = ' l2_error=' // ftoa(sqrt(sum(l2**2))) // ' l2_error_eta=' // ftoa(l2(1))
+    write(output_unit, '(a)') 'dgref: dofs=' // itoa(s%ndof) // ' steps=' // itoa(nsteps) // &
+      ' K=' // itoa(s%kint) // errs // ' mass_eta=' // ftoa(m1) // ' mass_eta_initial=' // ftoa(m0)
+  end subroutine run_swsph
 
   ! ------------------------------------------------------------ the sphere
 

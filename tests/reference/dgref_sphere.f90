@@ -87,6 +87,8 @@ module dgref_sphere
   public :: sphere_setup, sphere_project, sphere_rhs, sphere_step, sphere_errors, &
             sphere_mass, sphere_rate, sphere_pole_balance, sphere_eval, sphere_point, &
             sphere_exact
+  ! the weighted mass matrix's tools, shared with the sphere's shallow water (dgref_swsph)
+  public :: cholesky, cholesky_inverse, mass_inverse_block
 
 contains
 

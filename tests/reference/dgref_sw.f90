@@ -60,6 +60,9 @@ module dgref_sw
   end type sw_t
 
   public :: sw_setup, sw_project, sw_step, sw_rhs, sw_mass, sw_errors, sw_model_name
+  ! the interpolation tools, shared with the sphere's shallow water (dgref_swsph)
+  public :: gauss_lobatto, lagrange
+  public :: lsa, lsb
 
 contains
 

@@ -428,29 +428,38 @@ contains
     type(sw_t), intent(in) :: sw
     real(dp), intent(in) :: u(:), t
     integer, intent(in) :: nsteps
+    call write_modal3(path, 'shallow water on the periodic plane', sw%nx, sw%ny, &
+                      [sw%x0, sw%x1, sw%y0, sw%y1], sw%q, t, nsteps, sw_model_name(sw), sw%deg, sw%off, u)
+  end subroutine write_modal_sw
+
+  ! The modal text format for three variables per element (the shallow water's).
+  subroutine write_modal3(path, what, nx, ny, box, q, t, nsteps, model, deg, off, u)
+    character(len=*), intent(in) :: path, what, model
+    integer, intent(in) :: nx, ny, q, nsteps, deg(0:), off(0:)
+    real(dp), intent(in) :: box(4), t, u(:)
     integer :: unit, e, m, r
 
     call open_out(path, unit)
     write(unit, '(a)') 'dgrid-text 1'
-    write(unit, '(a)') '# written by dgref, the Fortran reference solver: shallow water on the periodic plane'
+    write(unit, '(a)') '# written by dgref, the Fortran reference solver: ' // what
     write(unit, '(a)') 'dim 2'
-    write(unit, '(a)') 'cells ' // itoa(sw%nx) // ' ' // itoa(sw%ny)
-    write(unit, '(a)') 'box ' // ftoa(sw%x0) // ' ' // ftoa(sw%x1) // ' ' // ftoa(sw%y0) // ' ' // ftoa(sw%y1)
+    write(unit, '(a)') 'cells ' // itoa(nx) // ' ' // itoa(ny)
+    write(unit, '(a)') 'box ' // ftoa(box(1)) // ' ' // ftoa(box(2)) // ' ' // ftoa(box(3)) // ' ' // ftoa(box(4))
     write(unit, '(a)') 'nvar 3'
-    write(unit, '(a)') 'q ' // itoa(sw%q)
+    write(unit, '(a)') 'q ' // itoa(q)
     write(unit, '(a)') 'time ' // ftoa(t)
     write(unit, '(a)') 'step ' // itoa(nsteps)
-    write(unit, '(a)') 'model ' // sw_model_name(sw)
-    write(unit, '(a)') 'elements ' // itoa(sw%nelem)
-    do e = 0, sw%nelem - 1
-      r = sw%deg(e)
-      write(unit, '(a)') 'e ' // itoa(mod(e, sw%nx)) // ' ' // itoa(e / sw%nx) // ' ' // itoa(r)
+    write(unit, '(a)') 'model ' // model
+    write(unit, '(a)') 'elements ' // itoa(nx * ny)
+    do e = 0, nx * ny - 1
+      r = deg(e)
+      write(unit, '(a)') 'e ' // itoa(mod(e, nx)) // ' ' // itoa(e / nx) // ' ' // itoa(r)
       do m = 1, 3 * (r + 1)**2
-        write(unit, '(a)') ftoa(u(sw%off(e) + m))
+        write(unit, '(a)') ftoa(u(off(e) + m))
       end do
     end do
     close(unit)
-  end subroutine write_modal_sw
+  end subroutine write_modal3
 
 
   ! model=shallow_water grid=latlon: the shallow-water equations on the sphere
@@ -466,7 +475,7 @@ contains
     type(swsph_t) :: s
     real(dp), allocatable :: u(:)
     real(dp) :: m0, m1, l2(3), t
-    integer :: method, step, unit, e, m, r
+    integer :: method, step
     logical :: ok, known
     character(len=:), allocatable :: errs
 
@@ -510,14 +519,10 @@ contains
                                                      itoa(s%q) // '..' // itoa(max_q))
       s%q = iq
     end if
-    select case (rk_name)
-    case ('euler')
-      method = swsrk_euler
-    case ('lsrk4')
-      method = swsrk_lsrk4
-    case default
+    method = swsrk_lsrk4
+    if (rk_name == 'euler') method = swsrk_euler
+    if (rk_name /= 'euler' .and. rk_name /= 'lsrk4') &
       call usage_error('bad value "' // rk_name // '" for key "rk" (grid=latlon: euler or lsrk4)')
-    end select
 
     call swsph_setup(s, ok)
     if (.not. ok) call fail('a weighted mass matrix is not positive definite', 1)
@@ -531,28 +536,9 @@ contains
     m1 = swsph_mass(s, u, 0)
     call swsph_errors(s, u, l2, known)
 
-    call open_out(outfile, unit)
-    write(unit, '(a)') 'dgrid-text 1'
-    write(unit, '(a)') '# written by dgref, the Fortran reference solver: shallow water on the sphere, radius ' // &
-      ftoa(s%a)
-    write(unit, '(a)') 'dim 2'
-    write(unit, '(a)') 'cells ' // itoa(s%n1) // ' ' // itoa(s%n2)
-    write(unit, '(a)') 'box ' // ftoa(0.0_dp) // ' ' // ftoa(2.0_dp * pi) // ' ' // ftoa(-0.5_dp * pi) // &
-      ' ' // ftoa(0.5_dp * pi)
-    write(unit, '(a)') 'nvar 3'
-    write(unit, '(a)') 'q ' // itoa(s%q)
-    write(unit, '(a)') 'time ' // ftoa(t)
-    write(unit, '(a)') 'step ' // itoa(nsteps)
-    write(unit, '(a)') 'model shallow_water'
-    write(unit, '(a)') 'elements ' // itoa(s%nelem)
-    do e = 0, s%nelem - 1
-      r = s%deg(e)
-      write(unit, '(a)') 'e ' // itoa(mod(e, s%n1)) // ' ' // itoa(e / s%n1) // ' ' // itoa(r)
-      do m = 1, 3 * (r + 1)**2
-        write(unit, '(a)') ftoa(u(s%off(e) + m))
-      end do
-    end do
-    close(unit)
+    call write_modal3(outfile, 'shallow water on the sphere, radius ' // ftoa(s%a), s%n1, s%n2, &
+                      [0.0_dp, 2.0_dp * pi, -0.5_dp * pi, 0.5_dp * pi], s%q, t, nsteps, 'shallow_water', &
+                      s%deg, s%off, u)
     errs = ''
     if (known) errs = ' l2_error=' // ftoa(sqrt(sum(l2**2))) // ' l2_error_eta=' // ftoa(l2(1))
     write(output_unit, '(a)') 'dgref: dofs=' // itoa(s%ndof) // ' steps=' // itoa(nsteps) // &

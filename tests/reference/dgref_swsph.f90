@@ -22,9 +22,9 @@
 ! (variable v's mode (a, b) at u(off(e) + 1 + v (r+1)**2 + a + (r+1) b)).
 ! Nothing here comes from the C library.
 module dgref_swsph
-  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre
-  use dgref_sw, only: gauss_lobatto, lagrange, lsa, lsb
-  use dgref_sphere, only: cholesky, cholesky_inverse, mass_inverse_block, earth_radius, &
+  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre, element_offsets, legendre_tables
+  use dgref_sw, only: lagrange_at_points, lsrk4_stage, sw_eval, sw_add_volume, sw_add_face
+  use dgref_sphere, only: row_mass_inverses, mass_inverse_block, earth_radius, &
                           seconds_per_day
   implicit none
   private
@@ -64,36 +64,20 @@ contains
   subroutine swsph_setup(s, ok)
     type(swsph_t), intent(inout) :: s
     logical, intent(out) :: ok
-    real(dp), allocatable :: w(:,:), l(:,:)
-    integer :: e, j, k, r, n, m
+    integer :: j, k
 
     s%nelem = s%n1 * s%n2
     s%dlam = 2.0_dp * pi / real(s%n1, dp)
     s%dth = pi / real(s%n2, dp)
     s%maxdeg = maxval(s%deg)
-    allocate(s%off(0:s%nelem - 1))
-    s%ndof = 0
-    do e = 0, s%nelem - 1
-      s%off(e) = s%ndof
-      s%ndof = s%ndof + 3 * (s%deg(e) + 1)**2
-    end do
+    call element_offsets(s%deg, 3, s%off, s%ndof)
     if (s%kase == sws_w5) then
       s%u0 = 20.0_dp
     else
       s%u0 = 2.0_dp * pi * s%a / (12.0_dp * seconds_per_day)
     end if
 
-    allocate(s%xq(s%q), s%wq(s%q))
-    call gauss_legendre(s%q, s%xq, s%wq)
-    allocate(s%pv(0:s%maxdeg, s%q), s%dpv(0:s%maxdeg, s%q))
-    do k = 1, s%q
-      call legendre_all(s%maxdeg, s%xq(k), s%pv(:, k), s%dpv(:, k))
-    end do
-    allocate(s%pplus(0:s%maxdeg), s%pminus(0:s%maxdeg))
-    do n = 0, s%maxdeg
-      s%pplus(n) = 1.0_dp
-      s%pminus(n) = real(1 - 2 * mod(n, 2), dp)
-    end do
+    call legendre_tables(s%maxdeg, s%q, s%xq, s%wq, s%pv, s%dpv, s%pplus, s%pminus)
 
     allocate(s%cq(s%q, 0:s%n2 - 1), s%cf(0:s%n2))
     do j = 0, s%n2 - 1
@@ -104,24 +88,8 @@ contains
     do j = 0, s%n2
       s%cf(j) = cos(-0.5_dp * pi + real(j, dp) * s%dth)
     end do
-    allocate(s%winv(0:s%maxdeg, 0:s%maxdeg, 0:s%n2 - 1, 0:s%maxdeg))
-    s%winv = 0.0_dp
-    ok = .true.
-    do j = 0, s%n2 - 1
-      do r = 0, s%maxdeg
-        allocate(w(0:r, 0:r), l(0:r, 0:r))
-        do m = 0, r
-          do n = 0, r
-            w(n, m) = sum(s%wq * s%cq(:, j) * s%pv(n, :) * s%pv(m, :))
-          end do
-        end do
-        call cholesky(r + 1, w, l, ok)
-        if (.not. ok) return
-        call cholesky_inverse(r + 1, l, w)
-        s%winv(0:r, 0:r, j, r) = w
-        deallocate(w, l)
-      end do
-    end do
+    call row_mass_inverses(s%n2, s%maxdeg, s%wq, s%cq, s%pv, s%winv, ok)
+    if (.not. ok) return
     call setup_metric(s)
     call setup_aux(s)
   end subroutine swsph_setup
@@ -152,23 +120,6 @@ contains
     tn(kk) = -0.5_dp * pi + real(j + 1, dp) * s%dth
   end subroutine node_coords
 
-  ! Lagrange values and derivatives of the Gauss-Lobatto nodes of degree kk
-  ! at the q Gauss points, rounded to double.
-  subroutine lagrange_at_points(s, kk, z, lg, dlg)
-    type(swsph_t), intent(in) :: s
-    integer, intent(in) :: kk
-    real(xp), intent(out) :: z(0:kk)
-    real(dp), intent(out) :: lg(0:kk, s%q), dlg(0:kk, s%q)
-    real(xp) :: lx(0:kk), dlx(0:kk)
-    integer :: p
-    call gauss_lobatto(kk + 1, z)
-    do p = 1, s%q
-      call lagrange(kk, z, real(s%xq(p), xp), lx, dlx)
-      lg(:, p) = real(lx, dp)
-      dlg(:, p) = real(dlx, dp)
-    end do
-  end subroutine lagrange_at_points
-
   ! c = I[cos th], c' = I[cos th]', s = I[sin th] of degree maxdeg + 2 per row.
   subroutine setup_metric(s)
     type(swsph_t), intent(inout) :: s
@@ -178,7 +129,7 @@ contains
     kk = s%maxdeg + 2
     s%kmet = kk
     allocate(z(0:kk), lg(0:kk, s%q), dlg(0:kk, s%q), ln(0:kk), tn(0:kk))
-    call lagrange_at_points(s, kk, z, lg, dlg)
+    call lagrange_at_points(kk, s%xq, z, lg, dlg)
     allocate(s%ci(s%q, 0:s%n2 - 1), s%dci(s%q, 0:s%n2 - 1), s%si(s%q, 0:s%n2 - 1))
     do j = 0, s%n2 - 1
       call node_coords(s, kk, z, 1, j, ln, tn)
@@ -224,7 +175,7 @@ contains
     s%kint = kk
     allocate(z(0:kk), lg(0:kk, s%q), dlg(0:kk, s%q), ln(0:kk), tn(0:kk))
     allocate(nb(0:kk, 0:kk), ncb(0:kk, 0:kk), nf(0:kk, 0:kk))
-    call lagrange_at_points(s, kk, z, lg, dlg)
+    call lagrange_at_points(kk, s%xq, z, lg, dlg)
     allocate(s%av(5, s%q, s%q, 0:s%nelem - 1), s%bfe(s%q, 0:s%nelem - 1))
     allocate(s%bfn(s%q, 0:s%nelem - 1), s%cbfn(s%q, 0:s%nelem - 1))
     s%av = 0.0_dp
@@ -299,75 +250,42 @@ contains
 
   ! ------------------------------------------------------------ the scheme
 
-  pure subroutine eval_pt(s, u, e, pa, pb, val)
+  ! x <- (M^-1 x) a2f / a^2 on each variable of element e: the cos-weighted
+  ! mass inverse of its row, the (dlam dth / 4) left to the caller.
+  subroutine mass_inverse(s, e, x, a2f)
     type(swsph_t), intent(in) :: s
-    real(dp), intent(in) :: u(:), pa(0:), pb(0:)
     integer, intent(in) :: e
-    real(dp), intent(out) :: val(3)
-    integer :: r, n, v, a, b, o
-    r = s%deg(e)
-    n = (r + 1)**2
+    real(dp), intent(inout) :: x(:)
+    real(dp), intent(in) :: a2f
+    real(dp) :: tmp(0:(s%deg(e) + 1)**2 - 1)
+    integer :: v, n, o
+    n = (s%deg(e) + 1)**2
     do v = 0, 2
       o = s%off(e) + v * n
-      val(v + 1) = 0.0_dp
-      do b = 0, r
-        do a = 0, r
-          val(v + 1) = val(v + 1) + u(o + 1 + a + (r + 1) * b) * pa(a) * pb(b)
-        end do
-      end do
+      call mass_inverse_block(s%deg(e), s%winv(:, :, e / s%n1, s%deg(e)), x(o + 1:o + n), tmp, a2f)
+      x(o + 1:o + n) = tmp
     end do
-  end subroutine eval_pt
-
-  ! Add scale w_k G psi on the face to element e (d = 0: a lam face, the
-  ! trace P_a(side) P_b(x_k); d = 1: a th face, P_a(x_k) P_b(side)).
-  subroutine add_face(s, du, e, gf, k, d, side, scale)
-    type(swsph_t), intent(in) :: s
-    real(dp), intent(inout) :: du(:)
-    real(dp), intent(in) :: gf(3), scale
-    integer, intent(in) :: e, k, d, side
-    integer :: r, n, v, a, b, o
-    real(dp) :: pn, ps(0:s%maxdeg)
-    r = s%deg(e)
-    n = (r + 1)**2
-    ps = s%pplus
-    if (side < 0) ps = s%pminus
-    do v = 0, 2
-      o = s%off(e) + v * n
-      do b = 0, r
-        do a = 0, r
-          if (d == 0) then
-            pn = ps(a) * s%pv(b, k)
-          else
-            pn = s%pv(a, k) * ps(b)
-          end if
-          du(o + 1 + a + (r + 1) * b) = du(o + 1 + a + (r + 1) * b) + scale * s%wq(k) * gf(v + 1) * pn
-        end do
-      end do
-    end do
-  end subroutine add_face
+  end subroutine mass_inverse
 
   ! du = M^-1 (volume + source - faces).
   subroutine swsph_rhs(s, u, du)
     type(swsph_t), intent(in) :: s
     real(dp), intent(in) :: u(:)
     real(dp), intent(out) :: du(:)
-    integer :: e, i, j, r, n, p, k, a, b, v, o, el, er
-    real(dp) :: val(3), f0(3), f1(3), src(3), ul(3), ur(3), fl(3), fr(3), gf(3), al, wt, hl, ht
+    integer :: e, i, j, p, k, el, er
+    real(dp) :: val(3), f0(3), f1(3), src(3), ul(3), ur(3), fl(3), fr(3), gf(3), al, hl, ht
     real(dp) :: c, cu, ag
-    real(dp), allocatable :: tmp(:)
 
     du = 0.0_dp
     hl = 2.0_dp / s%dlam
     ht = 2.0_dp / s%dth
     ag = s%a * s%g
     do e = 0, s%nelem - 1
-      r = s%deg(e)
-      n = (r + 1)**2
       j = e / s%n1
       do k = 1, s%q
         c = s%ci(k, j)
         do p = 1, s%q
-          call eval_pt(s, u, e, s%pv(:, p), s%pv(:, k), val)
+          call sw_eval(s%deg(e), s%off(e), u, s%pv(:, p), s%pv(:, k), val)
           call flux(s, val, s%av(1, p, k, e), s%av(3, p, k, e), c, 0, f0)
           call flux(s, val, s%av(1, p, k, e), s%av(3, p, k, e), c, 1, f1)
           cu = s%a * s%si(k, j) * val(2) / max(val(1) - s%av(1, p, k, e), 1.0e-30_dp)
@@ -375,17 +293,8 @@ contains
           src(2) = s%av(5, p, k, e) * val(3) + cu * val(3) - ag * val(1) * s%av(2, p, k, e)
           src(3) = -s%av(5, p, k, e) * val(2) - cu * val(2) + &
                    ag * (s%dci(k, j) * 0.5_dp * val(1) * val(1) - val(1) * s%av(4, p, k, e))
-          wt = s%wq(p) * s%wq(k)
-          do v = 0, 2
-            o = s%off(e) + v * n
-            do b = 0, r
-              do a = 0, r
-                du(o + 1 + a + (r + 1) * b) = du(o + 1 + a + (r + 1) * b) + wt * &
-                  (hl * f0(v + 1) * s%dpv(a, p) * s%pv(b, k) + ht * f1(v + 1) * s%pv(a, p) * s%dpv(b, k) &
-                   + src(v + 1) * s%pv(a, p) * s%pv(b, k))
-              end do
-            end do
-          end do
+          call sw_add_volume(s%deg(e), s%off(e), s%pv(:, p), s%dpv(:, p), s%pv(:, k), s%dpv(:, k), &
+                             s%wq(p) * s%wq(k), hl, ht, f0, f1, src, du)
         end do
       end do
     end do
@@ -395,14 +304,14 @@ contains
         el = i + s%n1 * j
         er = mod(i + 1, s%n1) + s%n1 * j
         do k = 1, s%q
-          call eval_pt(s, u, el, s%pplus, s%pv(:, k), ul)
-          call eval_pt(s, u, er, s%pminus, s%pv(:, k), ur)
+          call sw_eval(s%deg(el), s%off(el), u, s%pplus, s%pv(:, k), ul)
+          call sw_eval(s%deg(er), s%off(er), u, s%pminus, s%pv(:, k), ur)
           call flux(s, ul, s%bfe(k, el), 0.0_dp, 1.0_dp, 0, fl)
           call flux(s, ur, s%bfe(k, el), 0.0_dp, 1.0_dp, 0, fr)
           al = max(speed(s, ul, s%bfe(k, el), 1.0_dp, 0), speed(s, ur, s%bfe(k, el), 1.0_dp, 0))
           gf = 0.5_dp * (fl + fr) - 0.5_dp * al * (ur - ul)
-          call add_face(s, du, el, gf, k, 0, +1, -hl)
-          call add_face(s, du, er, gf, k, 0, -1, hl)
+          call sw_add_face(s%deg(el), s%off(el), s%pplus, s%pv(:, k), s%wq(k), gf, -hl, du)
+          call sw_add_face(s%deg(er), s%off(er), s%pminus, s%pv(:, k), s%wq(k), gf, hl, du)
         end do
       end do
     end do
@@ -413,28 +322,19 @@ contains
         el = i + s%n1 * j
         er = i + s%n1 * (j + 1)
         do p = 1, s%q
-          call eval_pt(s, u, el, s%pv(:, p), s%pplus, ul)
-          call eval_pt(s, u, er, s%pv(:, p), s%pminus, ur)
+          call sw_eval(s%deg(el), s%off(el), u, s%pv(:, p), s%pplus, ul)
+          call sw_eval(s%deg(er), s%off(er), u, s%pv(:, p), s%pminus, ur)
           call flux(s, ul, s%bfn(p, el), s%cbfn(p, el), c, 1, fl)
           call flux(s, ur, s%bfn(p, el), s%cbfn(p, el), c, 1, fr)
           al = max(speed(s, ul, s%bfn(p, el), c, 1), speed(s, ur, s%bfn(p, el), c, 1))
           gf = 0.5_dp * (fl + fr) - 0.5_dp * al * (ur - ul)
-          call add_face(s, du, el, gf, p, 1, +1, -ht)
-          call add_face(s, du, er, gf, p, 1, -1, ht)
+          call sw_add_face(s%deg(el), s%off(el), s%pv(:, p), s%pplus, s%wq(p), gf, -ht, du)
+          call sw_add_face(s%deg(er), s%off(er), s%pv(:, p), s%pminus, s%wq(p), gf, ht, du)
         end do
       end do
     end do
-    ! the cos-weighted mass inverse, per variable
     do e = 0, s%nelem - 1
-      r = s%deg(e)
-      n = (r + 1)**2
-      allocate(tmp(0:n - 1))
-      do v = 0, 2
-        o = s%off(e) + v * n
-        call mass_inverse_block(r, s%winv(:, :, e / s%n1, r), du(o + 1:o + n), tmp, s%a * s%a)
-        du(o + 1:o + n) = tmp
-      end do
-      deallocate(tmp)
+      call mass_inverse(s, e, du, s%a * s%a)
     end do
   end subroutine swsph_rhs
 
@@ -467,37 +367,21 @@ contains
   subroutine swsph_project(s, u)
     type(swsph_t), intent(in) :: s
     real(dp), intent(out) :: u(:)
-    integer :: e, i, j, r, n, p, k, a, b, v, o
-    real(dp) :: val(3), wt
-    real(dp), allocatable :: tmp(:)
+    integer :: e, i, j, p, k
+    real(dp) :: val(3)
     u = 0.0_dp
     do e = 0, s%nelem - 1
       i = mod(e, s%n1)
       j = e / s%n1
-      r = s%deg(e)
-      n = (r + 1)**2
       do k = 1, s%q
         do p = 1, s%q
           call solution(s, (real(i, dp) + 0.5_dp) * s%dlam + 0.5_dp * s%dlam * s%xq(p), &
                         row_th(s, j) + 0.5_dp * s%dth * s%xq(k), val)
-          wt = s%wq(p) * s%wq(k) * s%cq(k, j)
-          do v = 0, 2
-            o = s%off(e) + v * n
-            do b = 0, r
-              do a = 0, r
-                u(o + 1 + a + (r + 1) * b) = u(o + 1 + a + (r + 1) * b) + wt * val(v + 1) * s%pv(a, p) * s%pv(b, k)
-              end do
-            end do
-          end do
+          call sw_add_face(s%deg(e), s%off(e), s%pv(:, p), s%pv(:, k), s%wq(p) * s%wq(k) * s%cq(k, j), &
+                           val, 1.0_dp, u)
         end do
       end do
-      allocate(tmp(0:n - 1))
-      do v = 0, 2
-        o = s%off(e) + v * n
-        call mass_inverse_block(r, s%winv(:, :, j, r), u(o + 1:o + n), tmp, 1.0_dp)
-        u(o + 1:o + n) = tmp
-      end do
-      deallocate(tmp)
+      call mass_inverse(s, e, u, 1.0_dp)
     end do
   end subroutine swsph_project
 
@@ -518,8 +402,7 @@ contains
     k2 = 0.0_dp
     do st = 1, 5
       call swsph_rhs(s, u, k1)
-      k2 = lsa(st) * k2 + dt * k1
-      u = u + lsb(st) * k2
+      call lsrk4_stage(st, dt, k1, k2, u)
     end do
   end subroutine swsph_step
 
@@ -536,7 +419,7 @@ contains
     do e = 0, s%nelem - 1
       do k = 1, s%q
         do p = 1, s%q
-          call eval_pt(s, u, e, s%pv(:, p), s%pv(:, k), val)
+          call sw_eval(s%deg(e), s%off(e), u, s%pv(:, p), s%pv(:, k), val)
           swsph_mass = swsph_mass + s%wq(p) * s%wq(k) * s%cq(k, e / s%n1) * val(v + 1)
         end do
       end do
@@ -551,23 +434,19 @@ contains
     real(dp), intent(in) :: u(:)
     real(dp), intent(out) :: l2(3)
     logical, intent(out) :: known
-    real(dp), allocatable :: xe(:), we(:), pe(:,:), dpe(:,:)
+    real(dp), allocatable :: xe(:), we(:), pe(:,:), dpe(:,:), pp(:), pm(:)
     real(dp) :: val(3), ex(3), th
     integer :: qe, e, p, k
     known = s%kase == sws_w2 .or. (s%kase == sws_lake .and. .not. (abs(s%hump) > 0.0_dp))
     l2 = 0.0_dp
     if (.not. known) return
     qe = s%q + 3
-    allocate(xe(qe), we(qe), pe(0:s%maxdeg, qe), dpe(0:s%maxdeg, qe))
-    call gauss_legendre(qe, xe, we)
-    do p = 1, qe
-      call legendre_all(s%maxdeg, xe(p), pe(:, p), dpe(:, p))
-    end do
+    call legendre_tables(s%maxdeg, qe, xe, we, pe, dpe, pp, pm)
     do e = 0, s%nelem - 1
       do k = 1, qe
         th = row_th(s, e / s%n1) + 0.5_dp * s%dth * xe(k)
         do p = 1, qe
-          call eval_pt(s, u, e, pe(:, p), pe(:, k), val)
+          call sw_eval(s%deg(e), s%off(e), u, pe(:, p), pe(:, k), val)
           call solution(s, (real(mod(e, s%n1), dp) + 0.5_dp) * s%dlam + 0.5_dp * s%dlam * xe(p), th, ex)
           l2 = l2 + we(p) * we(k) * cos(th) * (val - ex)**2
         end do

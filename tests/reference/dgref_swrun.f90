@@ -117,9 +117,9 @@ contains
     if (.not. (s%a > 0.0_dp) .or. .not. (s%g > 0.0_dp) .or. .not. (s%depth > 0.0_dp)) &
       call usage_error('keys "a", "gravity", "depth": must be > 0')
     call degrees_and_q(seen, nx, ny, deg_uniform, degfile, iq, s%deg, s%q)
-    method = swsrk_lsrk4
-    if (rk_name == 'euler') method = swsrk_euler
-    if (rk_name /= 'euler' .and. rk_name /= 'lsrk4') &
+    method = swsrk_lsrk4 ! the default here
+    if (seen(find_key('rk')) .and. rk_name == 'euler') method = swsrk_euler
+    if (seen(find_key('rk')) .and. rk_name /= 'euler' .and. rk_name /= 'lsrk4') &
       call usage_error('bad value "' // rk_name // '" for key "rk" (grid=latlon: euler or lsrk4)')
 
     call swsph_setup(s, ok)

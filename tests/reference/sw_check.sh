@@ -230,8 +230,8 @@ else
 # flank (sw_lake_hump.h), q = 4 (K = 2q - 1 - rmax = 5).  rest= is the lake's
 # momentum scale eta0 sqrt(g eta0), against which the at-rest variables'
 # differences are measured.  Degrees 0..3, q 3 or 4, as above; the steps keep
-# below advect's stable estimate (CFL 1).  About 45 s on a cold kernel cache,
-# 2 s warm.
+# below advect's stable estimate (CFL 1).  2 s on a warm kernel cache; a cold
+# one costs advect's kernel compiles (about 1.3 min of CPU).
 M5=2000,0.3490658503988659 # Williamson 5's mountain: height, radius pi/9
 run sph_w2_uniform grid=latlon case=williamson2 depth=3000 alpha=1.5207963267948966 nx=12 ny=6 deg=2 \
   rk=lsrk4 dt=100 nsteps=100

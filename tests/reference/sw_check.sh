@@ -248,6 +248,24 @@ run sph_lake_hump_random grid=latlon model=hump hump=300 case=lake_at_rest depth
 # the harness's self-test: dgref's mountain radius off by 1e-6 relative must be caught
 run sph_catches_mismatch grid=latlon model=hump hump=300 case=lake_at_rest depth=5960 bump=$M5 nx=12 ny=6 \
   deg=2 q=4 rk=lsrk4 dt=100 nsteps=100 ref.bumpw=0.3490662
+# dgref's input errors on the sphere: exit status 2 and one line naming the key
+refuses() {
+  key=$1
+  shift
+  "$DGREF" model=shallow_water grid=latlon nx=4 ny=2 deg=1 dt=1 nsteps=1 out="$WORK/bad.txt" "$@" \
+    > "$WORK/bad.out" 2> "$WORK/bad.err"
+  rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l < "$WORK/bad.err")" -eq 1 ] && grep -q "\"$key\"" "$WORK/bad.err"; then
+    echo "$prog: PASS refuses $*: $(cat "$WORK/bad.err")"
+  else
+    echo "$prog: FAIL refuses $*: status $rc, stderr: $(cat "$WORK/bad.err")" >&2
+    NFAIL=$((NFAIL + 1))
+  fi
+}
+refuses case case=jet
+refuses rk rk=rk4
+refuses q q=1
+refuses a a=-1
 fi
 
 cat "$WORK/summary.txt"

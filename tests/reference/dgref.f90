@@ -5,32 +5,16 @@
 ! See README.md in this directory for the keys, the scheme and the output
 ! formats.  Input errors print one message on stderr and exit with status 2.
 program dgref
-  use, intrinsic :: iso_fortran_env, only: output_unit, error_unit, iostat_end, iostat_eor
+  use, intrinsic :: iso_fortran_env, only: output_unit
   use, intrinsic :: iso_c_binding, only: c_int
   use dgref_basis, only: dp, pi
   use dgref_solver
   use dgref_sphere
   use dgref_sw
+  use dgref_swsph
+  use dgref_io
+  use dgref_swrun
   implicit none
-
-  interface
-    subroutine c_exit(status) bind(c, name='exit')
-      import :: c_int
-      integer(c_int), value :: status
-    end subroutine c_exit
-  end interface
-
-  ! limits that keep a typo from allocating the machine away
-  integer, parameter :: max_degree = 30, max_q = 64
-
-  integer, parameter :: nkeys = 51
-  character(len=8), parameter :: keys(nkeys) = [character(len=8) :: &
-    'nx', 'ny', 'x0', 'x1', 'y0', 'y1', 'q', 'deg', 'degfile', 'vel', &
-    'bx', 'by', 'omega', 'cx', 'cy', 'init', 'bcx', 'bcy', 'radius', 'height', &
-    'value', 'rk', 'dt', 'nsteps', 'out', 'pts', 'help', &
-    'grid', 'a', 'u0', 'alpha', 'lc', 'tc', 'wind', 'tdef', 'tend', 'cfl', &
-    'model', 'case', 'equation', 'gravity', 'depth', 'amp', 'wavex', 'wavey', 'bump0', 'bumpw', &
-    'f0', 'beta', 'drift', 'hump']
 
   ! Everything lives in run(), so that its allocatables are released on
   ! return and stay reachable if an input error exits from deep inside.
@@ -48,9 +32,10 @@ contains
     ! sphere keys (grid=latlon), collected here and passed on
     real(dp) :: s_a, s_u0, s_alpha, s_lc, s_tc, s_tdef, s_tend, s_cfl
     real(dp) :: dt, t, l2, linf, mass
-    integer :: nargs, n, eqpos, kidx, deg_uniform, method, nsteps, step, iq
+    integer :: nargs, n, eqpos, kidx, deg_uniform, method, nsteps, step, iq, sph_case
 
     seen = .false.
+    sph_case = 0
     deg_uniform = 1
     iq = 0
     method = rk_ssprk3
@@ -189,8 +174,13 @@ contains
           sw%kase = swc_wave
         case ('jet')
           sw%kase = swc_jet
+        case ('williamson2')
+          sph_case = sws_w2
+        case ('williamson5')
+          sph_case = sws_w5
         case default
-          call usage_error('bad value "' // val // '" for key "case" (lake_at_rest, gravity_wave or jet)')
+          call usage_error('bad value "' // val // '" for key "case" (lake_at_rest, gravity_wave, jet, ' // &
+                           'williamson2 or williamson5)')
         end select
       case ('equation')
         if (val /= 'linear' .and. val /= 'nonlinear') &
@@ -221,8 +211,13 @@ contains
       end select
     end do
 
+    if (model_name == 'shallow_water' .and. grid_name == 'latlon') then
+      call run_swsph(seen, sw, sph_case, s_a, pb%omega, s_alpha, deg_uniform, degfile, iq, rk_name, dt, &
+                     nsteps, pb%nx, pb%ny, outfile)
+      return
+    end if
     if (model_name == 'shallow_water') then
-      if (grid_name /= 'box') call usage_error('model=shallow_water runs on the plane (grid=box) only')
+      if (sph_case /= 0) call usage_error('key "case": williamson2 and williamson5 run on grid=latlon')
       sw%nx = pb%nx
       sw%ny = pb%ny
       sw%x0 = pb%x0
@@ -267,35 +262,8 @@ contains
     end select
 
     ! ---- consistency checks and defaults that depend on other keys
-    if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
-    if (.not. seen(find_key('nsteps'))) call usage_error('missing required key "nsteps"')
-    if (.not. seen(find_key('out'))) call usage_error('missing required key "out"')
-    if (pb%nx < 1) call usage_error('bad value for key "nx": must be >= 1')
-    if (pb%ny < 1) call usage_error('bad value for key "ny": must be >= 1')
-    if (.not. (pb%x1 > pb%x0)) call usage_error('bad box: need x1 > x0')
-    if (.not. (pb%y1 > pb%y0)) call usage_error('bad box: need y1 > y0')
-    if (.not. (dt > 0.0_dp)) call usage_error('bad value for key "dt": must be > 0')
-    if (nsteps < 0) call usage_error('bad value for key "nsteps": must be >= 0')
-    if (seen(find_key('deg')) .and. seen(find_key('degfile'))) &
-      call usage_error('keys "deg" and "degfile" are mutually exclusive')
-
-    allocate(pb%deg(0:pb%nx * pb%ny - 1))
-    if (seen(find_key('degfile'))) then
-      call read_degfile(degfile, pb%nx, pb%ny, pb%deg)
-    else
-      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
-        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
-      pb%deg = deg_uniform
-    end if
-
-    if (seen(find_key('q'))) then
-      if (iq < maxval(pb%deg) + 1) call usage_error('bad value for key "q": must be >= max degree + 1 = ' // &
-                                                    itoa(maxval(pb%deg) + 1))
-      if (iq > max_q) call usage_error('bad value for key "q": must be <= ' // itoa(max_q))
-      pb%q = iq
-    else
-      pb%q = maxval(pb%deg) + 1
-    end if
+    call box_checks(seen, pb%nx, pb%ny, pb%x0, pb%x1, pb%y0, pb%y1, dt, nsteps)
+    call degrees_and_q(seen, pb%nx, pb%ny, deg_uniform, degfile, iq, pb%deg, pb%q)
 
     if (.not. seen(find_key('cx'))) pb%cx = 0.5_dp * (pb%x0 + pb%x1)
     if (.not. seen(find_key('cy'))) pb%cy = 0.5_dp * (pb%y0 + pb%y1)
@@ -324,121 +292,6 @@ contains
 
   ! ------------------------------------------------------------ shallow water
 
-  ! model=shallow_water: the shallow-water equations on the periodic box
-  ! (dgref_sw; README.md, "Shallow water on the plane").
-  subroutine run_sw(sw, seen, deg_uniform, degfile, iq, rk_name, dt, nsteps, outfile)
-    type(sw_t), intent(inout) :: sw
-    logical, intent(in) :: seen(:)
-    integer, intent(in) :: deg_uniform, iq, nsteps
-    character(len=*), intent(in) :: degfile, rk_name, outfile
-    real(dp), intent(in) :: dt
-    real(dp), allocatable :: u(:)
-    real(dp) :: t, m0(3), m1(3), l2(3)
-    integer :: method, step, v
-    logical :: known
-    character(len=:), allocatable :: errs
-
-    if (.not. seen(find_key('dt'))) call usage_error('missing required key "dt"')
-    if (.not. seen(find_key('nsteps'))) call usage_error('missing required key "nsteps"')
-    if (.not. seen(find_key('out'))) call usage_error('missing required key "out"')
-    if (sw%nx < 1) call usage_error('bad value for key "nx": must be >= 1')
-    if (sw%ny < 1) call usage_error('bad value for key "ny": must be >= 1')
-    if (.not. (sw%x1 > sw%x0)) call usage_error('bad box: need x1 > x0')
-    if (.not. (sw%y1 > sw%y0)) call usage_error('bad box: need y1 > y0')
-    if (.not. (dt > 0.0_dp)) call usage_error('bad value for key "dt": must be > 0')
-    if (nsteps < 0) call usage_error('bad value for key "nsteps": must be >= 0')
-    if (.not. (sw%g > 0.0_dp)) call usage_error('bad value for key "gravity": must be > 0')
-    if (.not. (sw%depth > 0.0_dp)) call usage_error('bad value for key "depth": must be > 0')
-    if (.not. (sw%bump(1) < sw%depth) .or. .not. (sw%bump(2) > 0.0_dp)) &
-      call usage_error('keys "bump0", "bumpw": the bump must stay below depth and its width be > 0')
-    if (sw%kase == swc_jet .and. (sw%linear .or. .not. (abs(sw%cor(1)) > 0.0_dp))) &
-      call usage_error('case=jet needs equation=nonlinear and f0 /= 0')
-    if (sw%kase /= swc_lake .and. abs(sw%cor(2)) > 0.0_dp) &
-      call usage_error('key "beta": the gravity wave and the jet run on the f-plane')
-    if (seen(find_key('deg')) .and. seen(find_key('degfile'))) &
-      call usage_error('keys "deg" and "degfile" are mutually exclusive')
-    allocate(sw%deg(0:sw%nx * sw%ny - 1))
-    if (seen(find_key('degfile'))) then
-      call read_degfile(degfile, sw%nx, sw%ny, sw%deg)
-    else
-      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
-        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
-      sw%deg = deg_uniform
-    end if
-    if (seen(find_key('q'))) then
-      if (iq < maxval(sw%deg) + 1) call usage_error('bad value for key "q": must be >= max degree + 1 = ' // &
-                                                    itoa(maxval(sw%deg) + 1))
-      if (iq > max_q) call usage_error('bad value for key "q": must be <= ' // itoa(max_q))
-      sw%q = iq
-    else
-      sw%q = maxval(sw%deg) + 1
-    end if
-    select case (rk_name)
-    case ('euler')
-      method = swrk_euler
-    case ('ssprk2')
-      method = swrk_ssprk2
-    case ('ssprk3')
-      method = swrk_ssprk3
-    case ('rk4')
-      method = swrk_rk4
-    case ('lsrk4')
-      method = swrk_lsrk4
-    case default
-      call usage_error('bad value "' // rk_name // '" for key "rk" (euler, ssprk2, ssprk3, rk4 or lsrk4)')
-    end select
-
-    call sw_setup(sw)
-    allocate(u(sw%ndof))
-    call sw_project(sw, u)
-    do v = 1, 3
-      m0(v) = sw_mass(sw, u, v - 1)
-    end do
-    do step = 1, nsteps
-      call sw_step(sw, method, dt, u)
-    end do
-    t = real(nsteps, dp) * dt
-    do v = 1, 3
-      m1(v) = sw_mass(sw, u, v - 1)
-    end do
-    call sw_errors(sw, u, t, l2, known)
-    call write_modal_sw(outfile, sw, u, t, nsteps)
-    errs = ''
-    if (known) errs = ' l2_error=' // ftoa(sqrt(sum(l2**2))) // ' l2_error_eta=' // ftoa(l2(1)) // &
-      ' l2_error_hu=' // ftoa(l2(2)) // ' l2_error_hv=' // ftoa(l2(3))
-    write(output_unit, '(a)') 'dgref: dofs=' // itoa(sw%ndof) // ' steps=' // itoa(nsteps) // &
-      ' K=' // itoa(sw%kint) // errs // ' mass_eta=' // ftoa(m1(1)) // ' mass_hu=' // ftoa(m1(2)) // &
-      ' mass_hv=' // ftoa(m1(3)) // ' mass_eta_initial=' // ftoa(m0(1))
-  end subroutine run_sw
-
-  subroutine write_modal_sw(path, sw, u, t, nsteps)
-    character(len=*), intent(in) :: path
-    type(sw_t), intent(in) :: sw
-    real(dp), intent(in) :: u(:), t
-    integer, intent(in) :: nsteps
-    integer :: unit, e, m, r
-
-    call open_out(path, unit)
-    write(unit, '(a)') 'dgrid-text 1'
-    write(unit, '(a)') '# written by dgref, the Fortran reference solver: shallow water on the periodic plane'
-    write(unit, '(a)') 'dim 2'
-    write(unit, '(a)') 'cells ' // itoa(sw%nx) // ' ' // itoa(sw%ny)
-    write(unit, '(a)') 'box ' // ftoa(sw%x0) // ' ' // ftoa(sw%x1) // ' ' // ftoa(sw%y0) // ' ' // ftoa(sw%y1)
-    write(unit, '(a)') 'nvar 3'
-    write(unit, '(a)') 'q ' // itoa(sw%q)
-    write(unit, '(a)') 'time ' // ftoa(t)
-    write(unit, '(a)') 'step ' // itoa(nsteps)
-    write(unit, '(a)') 'model ' // sw_model_name(sw)
-    write(unit, '(a)') 'elements ' // itoa(sw%nelem)
-    do e = 0, sw%nelem - 1
-      r = sw%deg(e)
-      write(unit, '(a)') 'e ' // itoa(mod(e, sw%nx)) // ' ' // itoa(e / sw%nx) // ' ' // itoa(r)
-      do m = 1, 3 * (r + 1)**2
-        write(unit, '(a)') ftoa(u(sw%off(e) + m))
-      end do
-    end do
-    close(unit)
-  end subroutine write_modal_sw
 
   ! ------------------------------------------------------------ the sphere
 
@@ -471,24 +324,7 @@ contains
     end if
     if (sp%n1 < 1) call usage_error('bad value for key "nx": must be >= 1')
     if (sp%n2 < 1) call usage_error('bad value for key "ny": must be >= 1')
-    if (seen(find_key('deg')) .and. seen(find_key('degfile'))) &
-      call usage_error('keys "deg" and "degfile" are mutually exclusive')
-    allocate(sp%deg(0:sp%n1 * sp%n2 - 1))
-    if (seen(find_key('degfile'))) then
-      call read_degfile(degfile, sp%n1, sp%n2, sp%deg)
-    else
-      if (deg_uniform < 0 .or. deg_uniform > max_degree) &
-        call usage_error('bad value for key "deg": must be in 0..' // itoa(max_degree))
-      sp%deg = deg_uniform
-    end if
-    if (seen(find_key('q'))) then
-      if (iq < maxval(sp%deg) + 1) call usage_error('bad value for key "q": must be >= max degree + 1 = ' // &
-                                                    itoa(maxval(sp%deg) + 1))
-      if (iq > max_q) call usage_error('bad value for key "q": must be <= ' // itoa(max_q))
-      sp%q = iq
-    else
-      sp%q = maxval(sp%deg) + 1
-    end if
+    call degrees_and_q(seen, sp%n1, sp%n2, deg_uniform, degfile, iq, sp%deg, sp%q)
 
     ! ---- sphere, wind, initial data
     if (seen(find_key('a'))) then
@@ -526,20 +362,7 @@ contains
       if (.not. (radius > 0.0_dp)) call usage_error('bad value for key "radius": must be > 0')
       sp%rbell = radius
     end if
-    select case (rk_name)
-    case ('euler')
-      method = srk_euler
-    case ('ssprk2')
-      method = srk_ssprk2
-    case ('ssprk3')
-      method = srk_ssprk3
-    case ('rk4')
-      method = srk_rk4
-    case ('lsrk4')
-      method = srk_lsrk4
-    case default
-      call usage_error('bad value "' // rk_name // '" for key "rk" (euler, ssprk2, ssprk3, rk4 or lsrk4)')
-    end select
+    method = rk_method(rk_name) ! the constants srk_* and swrk_* are 1..5 in this order
     if (len(outfile) == 0) call usage_error('missing required key "out"')
 
     call sphere_setup(sp, ok)
@@ -659,20 +482,6 @@ contains
 
   ! ------------------------------------------------------------ messages
 
-  subroutine fail(msg, status)
-    character(len=*), intent(in) :: msg
-    integer, intent(in) :: status
-    flush(output_unit)
-    write(error_unit, '(a)') 'dgref: ' // msg
-    flush(error_unit)
-    call c_exit(int(status, c_int))
-  end subroutine fail
-
-  subroutine usage_error(msg)
-    character(len=*), intent(in) :: msg
-    call fail(msg, 2)
-  end subroutine usage_error
-
   subroutine print_help()
     write(output_unit, '(a)') 'usage: dgref key=value ...'
     write(output_unit, '(a)') '  nx ny x0 x1 y0 y1 q deg|degfile=PATH vel=const|rot bx by omega cx cy'
@@ -685,220 +494,13 @@ contains
     write(output_unit, '(a)') 'shallow water (periodic box): model=shallow_water case=lake_at_rest|gravity_wave|jet'
     write(output_unit, '(a)') '  equation=linear|nonlinear gravity depth amp wavex wavey bump0 bumpw f0 beta drift hump'
     write(output_unit, '(a)') '  nx ny x0 x1 y0 y1 deg|degfile q rk=euler|ssprk2|ssprk3|rk4|lsrk4 dt nsteps out=PATH'
+    write(output_unit, '(a)') 'shallow water (sphere): model=shallow_water grid=latlon case=lake_at_rest|williamson2|williamson5'
+    write(output_unit, '(a)') '  nx ny deg|degfile q a omega alpha gravity depth bump0 bumpw hump rk=euler|lsrk4 dt nsteps out=PATH'
   end subroutine print_help
 
   ! ------------------------------------------------------------ helpers
 
-  subroutine get_arg(n, a)
-    integer, intent(in) :: n
-    character(len=:), allocatable, intent(out) :: a
-    integer :: l
-    call get_command_argument(n, length=l)
-    allocate(character(len=l) :: a)
-    if (l > 0) call get_command_argument(n, value=a)
-  end subroutine get_arg
-
-  integer function find_key(k)
-    character(len=*), intent(in) :: k
-    integer :: m
-    find_key = 0
-    if (len(k) > len(keys(1))) return
-    do m = 1, nkeys
-      if (trim(keys(m)) == k) then
-        find_key = m
-        return
-      end if
-    end do
-  end function find_key
-
-  function itoa(i) result(s)
-    integer, intent(in) :: i
-    character(len=:), allocatable :: s
-    character(len=24) :: buf
-    write(buf, '(i0)') i
-    s = trim(buf)
-  end function itoa
-
-  ! 17 significant digits, round-trips a double
-  function ftoa(v) result(s)
-    real(dp), intent(in) :: v
-    character(len=:), allocatable :: s
-    character(len=32) :: buf
-    write(buf, '(es25.16e3)') v
-    s = trim(adjustl(buf))
-  end function ftoa
-
-  ! Strict integer: optional sign then digits.
-  logical function is_int_text(s)
-    character(len=*), intent(in) :: s
-    integer :: m, first
-    is_int_text = .false.
-    if (len(s) == 0) return
-    first = 1
-    if (s(1:1) == '+' .or. s(1:1) == '-') first = 2
-    if (first > len(s)) return
-    do m = first, len(s)
-      if (index('0123456789', s(m:m)) == 0) return
-    end do
-    is_int_text = .true.
-  end function is_int_text
-
-  ! Strict real: [sign] digits [. digits] [(e|E|d|D) [sign] digits], with at
-  ! least one mantissa digit (".5" and "5." are accepted).
-  logical function is_real_text(s)
-    character(len=*), intent(in) :: s
-    integer :: m, nd
-    is_real_text = .false.
-    m = 1
-    if (m <= len(s)) then
-      if (s(m:m) == '+' .or. s(m:m) == '-') m = m + 1
-    end if
-    nd = 0
-    do while (m <= len(s))
-      if (index('0123456789', s(m:m)) == 0) exit
-      nd = nd + 1
-      m = m + 1
-    end do
-    if (m <= len(s)) then
-      if (s(m:m) == '.') then
-        m = m + 1
-        do while (m <= len(s))
-          if (index('0123456789', s(m:m)) == 0) exit
-          nd = nd + 1
-          m = m + 1
-        end do
-      end if
-    end if
-    if (nd == 0) return
-    if (m <= len(s)) then
-      if (index('eEdD', s(m:m)) == 0) return
-      if (.not. is_int_text(s(m + 1:))) return
-    end if
-    is_real_text = .true.
-  end function is_real_text
-
-  integer function parse_int(k, s)
-    character(len=*), intent(in) :: k, s
-    integer :: ios
-    parse_int = 0
-    if (.not. is_int_text(s)) call usage_error('bad value "' // s // '" for key "' // k // '": not an integer')
-    read(s, *, iostat=ios) parse_int
-    if (ios /= 0) call usage_error('bad value "' // s // '" for key "' // k // '": integer out of range')
-  end function parse_int
-
-  real(dp) function parse_real(k, s)
-    character(len=*), intent(in) :: k, s
-    integer :: ios
-    parse_real = 0.0_dp
-    if (.not. is_real_text(s)) call usage_error('bad value "' // s // '" for key "' // k // '": not a number')
-    read(s, *, iostat=ios) parse_real
-    if (ios /= 0 .or. .not. (abs(parse_real) <= huge(parse_real))) &
-      call usage_error('bad value "' // s // '" for key "' // k // '": number out of range')
-  end function parse_real
-
-  ! One record of any length; ios = 0 on success, iostat_end at end of file.
-  subroutine read_line(unit, line, ios)
-    integer, intent(in) :: unit
-    character(len=:), allocatable, intent(out) :: line
-    integer, intent(out) :: ios
-    character(len=256) :: buf
-    integer :: sz
-    line = ''
-    do
-      read(unit, '(a)', advance='no', iostat=ios, size=sz) buf
-      line = line // buf(1:sz)
-      if (ios == iostat_eor) then
-        ios = 0
-        return
-      end if
-      if (ios == iostat_end .and. len(line) > 0) then
-        ios = 0   ! last line without a newline
-        return
-      end if
-      if (ios /= 0) return
-    end do
-  end subroutine read_line
-
-  ! Degree map: ny data lines of nx integers, the first data line is row j=0.
-  ! Blank lines and lines starting with '#' are skipped.
-  subroutine read_degfile(path, nx, ny, deg)
-    character(len=*), intent(in) :: path
-    integer, intent(in) :: nx, ny
-    integer, intent(out) :: deg(0:)
-    character(len=:), allocatable :: line, tok, ctx
-    integer :: unit, ios, lineno, row, col, m, t0, ival
-    logical :: is_ws
-
-    ctx = ''   ! set per line below; initialised for gfortran -O1's flow analysis
-    open(newunit=unit, file=path, status='old', action='read', iostat=ios)
-    if (ios /= 0) call usage_error('degfile "' // path // '": cannot open')
-    lineno = 0
-    row = 0
-    do
-      call read_line(unit, line, ios)
-      if (ios == iostat_end) exit
-      if (ios /= 0) call usage_error('degfile "' // path // '": read error after line ' // itoa(lineno))
-      lineno = lineno + 1
-      ctx = 'degfile "' // path // '" line ' // itoa(lineno) // ': '
-      if (len_trim(blank_ws(line)) == 0) cycle
-      if (index(adjustl(blank_ws(line)), '#') == 1) cycle
-      if (row >= ny) call usage_error(ctx // 'more than ny=' // itoa(ny) // ' rows')
-      col = 0
-      m = 1
-      do while (m <= len(line))
-        is_ws = is_space(line(m:m))
-        if (is_ws) then
-          m = m + 1
-          cycle
-        end if
-        t0 = m
-        do while (m <= len(line))
-          if (is_space(line(m:m))) exit
-          m = m + 1
-        end do
-        tok = line(t0:m - 1)
-        if (.not. is_int_text(tok)) call usage_error(ctx // 'bad entry "' // tok // '"')
-        read(tok, *, iostat=ios) ival
-        if (ios /= 0) call usage_error(ctx // 'bad entry "' // tok // '"')
-        if (ival < 0 .or. ival > max_degree) &
-          call usage_error(ctx // 'degree ' // tok // ' not in 0..' // itoa(max_degree))
-        if (col >= nx) call usage_error(ctx // 'more than nx=' // itoa(nx) // ' entries')
-        deg(col + nx * row) = ival
-        col = col + 1
-      end do
-      if (col /= nx) call usage_error(ctx // itoa(col) // ' entries, expected nx=' // itoa(nx))
-      row = row + 1
-    end do
-    close(unit)
-    if (row /= ny) call usage_error('degfile "' // path // '": ' // itoa(row) // &
-                                    ' rows, expected ny=' // itoa(ny))
-  end subroutine read_degfile
-
-  logical function is_space(c)
-    character(len=1), intent(in) :: c
-    is_space = c == ' ' .or. c == achar(9) .or. c == achar(13)
-  end function is_space
-
-  ! the line with tabs and carriage returns turned into blanks
-  function blank_ws(s) result(r)
-    character(len=*), intent(in) :: s
-    character(len=len(s)) :: r
-    integer :: m
-    r = s
-    do m = 1, len(s)
-      if (is_space(s(m:m))) r(m:m) = ' '
-    end do
-  end function blank_ws
-
   ! ------------------------------------------------------------ output
-
-  subroutine open_out(path, unit)
-    character(len=*), intent(in) :: path
-    integer, intent(out) :: unit
-    integer :: ios
-    open(newunit=unit, file=path, status='replace', action='write', iostat=ios)
-    if (ios /= 0) call fail('cannot open "' // path // '" for writing', 1)
-  end subroutine open_out
 
   subroutine write_modal(path, pb, u, t, nsteps)
     character(len=*), intent(in) :: path

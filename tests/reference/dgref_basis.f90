@@ -14,7 +14,7 @@ module dgref_basis
   integer, parameter, public :: dp = real64
   real(dp), parameter, public :: pi = 3.14159265358979323846264338327950288_dp
 
-  public :: legendre_all, gauss_legendre
+  public :: legendre_all, gauss_legendre, element_offsets, legendre_tables
 
 contains
 
@@ -66,5 +66,38 @@ contains
       w(k) = w(n + 1 - k)
     end do
   end subroutine gauss_legendre
+
+  ! The storage of nv variables per element of degree deg(e): element e owns
+  ! u(off(e)+1 : off(e)+nv (deg(e)+1)**2); ndof the total.
+  subroutine element_offsets(deg, nv, off, ndof)
+    integer, intent(in) :: deg(0:), nv
+    integer, allocatable, intent(out) :: off(:)
+    integer, intent(out) :: ndof
+    integer :: e
+    allocate(off(0:size(deg) - 1))
+    ndof = 0
+    do e = 0, size(deg) - 1
+      off(e) = ndof
+      ndof = ndof + nv * (deg(e) + 1)**2
+    end do
+  end subroutine element_offsets
+
+  ! The q-point Gauss rule and the tables of P_0..P_maxdeg at its points:
+  ! pv(n, k) = P_n(xq(k)), dpv the derivatives, pplus(n) = P_n(1) = 1,
+  ! pminus(n) = P_n(-1) = (-1)^n.
+  subroutine legendre_tables(maxdeg, q, xq, wq, pv, dpv, pplus, pminus)
+    integer, intent(in) :: maxdeg, q
+    real(dp), allocatable, intent(out) :: xq(:), wq(:), pv(:,:), dpv(:,:), pplus(:), pminus(:)
+    integer :: k
+    allocate(xq(q), wq(q), pv(0:maxdeg, q), dpv(0:maxdeg, q), pplus(0:maxdeg), pminus(0:maxdeg))
+    call gauss_legendre(q, xq, wq)
+    do k = 1, q
+      call legendre_all(maxdeg, xq(k), pv(:, k), dpv(:, k))
+    end do
+    do k = 0, maxdeg
+      pplus(k) = 1.0_dp
+      pminus(k) = real(1 - 2 * mod(k, 2), dp)
+    end do
+  end subroutine legendre_tables
 
 end module dgref_basis

@@ -7,7 +7,7 @@
 !   u(off(e)+1 : off(e)+(deg(e)+1)**2),
 ! mode (a,b) of it at u(off(e) + 1 + a + (deg(e)+1)*b)  (x-mode a fastest).
 module dgref_solver
-  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre
+  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre, element_offsets, legendre_tables
   implicit none
   private
 
@@ -62,24 +62,9 @@ contains
     pb%hy = (pb%y1 - pb%y0) / real(pb%ny, dp)
     pb%maxdeg = maxval(pb%deg)
 
-    allocate(pb%off(0:pb%nelem - 1))
-    pb%ndof = 0
-    do e = 0, pb%nelem - 1
-      pb%off(e) = pb%ndof
-      pb%ndof = pb%ndof + (pb%deg(e) + 1)**2
-    end do
+    call element_offsets(pb%deg, 1, pb%off, pb%ndof)
 
-    allocate(pb%xq(pb%q), pb%wq(pb%q))
-    call gauss_legendre(pb%q, pb%xq, pb%wq)
-    allocate(pb%pv(0:pb%maxdeg, pb%q), pb%dpv(0:pb%maxdeg, pb%q))
-    do p = 1, pb%q
-      call legendre_all(pb%maxdeg, pb%xq(p), pb%pv(:, p), pb%dpv(:, p))
-    end do
-    allocate(pb%pplus(0:pb%maxdeg), pb%pminus(0:pb%maxdeg))
-    do k = 0, pb%maxdeg
-      pb%pplus(k) = 1.0_dp
-      pb%pminus(k) = real(1 - 2 * mod(k, 2), dp)
-    end do
+    call legendre_tables(pb%maxdeg, pb%q, pb%xq, pb%wq, pb%pv, pb%dpv, pb%pplus, pb%pminus)
 
     allocate(pb%vbx(pb%q, pb%q, 0:pb%nelem - 1), pb%vby(pb%q, pb%q, 0:pb%nelem - 1))
     allocate(pb%fbx(pb%q, 0:pb%nelem - 1), pb%fby(pb%q, 0:pb%nelem - 1))

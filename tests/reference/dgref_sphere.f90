@@ -21,7 +21,7 @@
 ! in the th index; W_{j,r} is factored here (Cholesky) and its inverse kept
 ! per row j and degree r.  See README.md, "The sphere".
 module dgref_sphere
-  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre
+  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre, element_offsets
   implicit none
   private
 
@@ -87,6 +87,8 @@ module dgref_sphere
   public :: sphere_setup, sphere_project, sphere_rhs, sphere_step, sphere_errors, &
             sphere_mass, sphere_rate, sphere_pole_balance, sphere_eval, sphere_point, &
             sphere_exact
+  ! the weighted mass matrix's tools, shared with the sphere's shallow water (dgref_swsph)
+  public :: row_mass_inverses, mass_inverse_block
 
 contains
 
@@ -109,20 +111,14 @@ contains
   subroutine sphere_setup(sp, ok)
     type(sphere_t), intent(inout) :: sp
     logical, intent(out) :: ok
-    real(dp), allocatable :: w(:,:), l(:,:)
     real(dp) :: lam, th
-    integer :: e, j, k, r, n, m
+    integer :: j, k, n
 
     sp%nelem = sp%n1 * sp%n2
     sp%dlam = 2.0_dp * pi / real(sp%n1, dp)
     sp%dth = pi / real(sp%n2, dp)
     sp%maxdeg = maxval(sp%deg)
-    allocate(sp%off(0:sp%nelem - 1))
-    sp%ndof = 0
-    do e = 0, sp%nelem - 1
-      sp%off(e) = sp%ndof
-      sp%ndof = sp%ndof + (sp%deg(e) + 1)**2
-    end do
+    call element_offsets(sp%deg, 1, sp%off, sp%ndof)
 
     allocate(sp%xq(sp%q), sp%wq(sp%q))
     call gauss_legendre(sp%q, sp%xq, sp%wq)
@@ -144,28 +140,8 @@ contains
       end do
     end do
 
-    ! W_{j,r} and its inverse for every row and every degree up to maxdeg
-    allocate(sp%winv(0:sp%maxdeg, 0:sp%maxdeg, 0:sp%n2 - 1, 0:sp%maxdeg))
-    sp%winv = 0.0_dp
-    ok = .true.
-    do j = 0, sp%n2 - 1
-      do r = 0, sp%maxdeg
-        allocate(w(0:r, 0:r), l(0:r, 0:r))
-        do m = 0, r
-          do n = 0, r
-            w(n, m) = 0.0_dp
-            do k = 1, sp%q
-              w(n, m) = w(n, m) + sp%wq(k) * sp%cq(k, j) * sp%pv(n, k) * sp%pv(m, k)
-            end do
-          end do
-        end do
-        call cholesky(r + 1, w, l, ok)
-        if (.not. ok) return
-        call cholesky_inverse(r + 1, l, w)
-        sp%winv(0:r, 0:r, j, r) = w
-        deallocate(w, l)
-      end do
-    end do
+    call row_mass_inverses(sp%n2, sp%maxdeg, sp%wq, sp%cq, sp%pv, sp%winv, ok)
+    if (.not. ok) return
 
     call stream_interpolation(sp, ok)
     if (.not. ok) return
@@ -173,6 +149,36 @@ contains
     allocate(sp%fl(sp%q, 0:sp%nelem - 1), sp%ft(sp%q, 0:sp%nelem - 1))
     call set_wind(sp, 0.0_dp)
   end subroutine sphere_setup
+
+  ! W_{j,r} and its inverse for every row j and every degree r up to maxdeg:
+  ! winv(0:r, 0:r, j, r), from the weights wq, cos(th) cq(:, j) and P_n pv at
+  ! the points.  ok = .false. if one is not positive definite.
+  subroutine row_mass_inverses(n2, maxdeg, wq, cq, pv, winv, ok)
+    integer, intent(in) :: n2, maxdeg
+    real(dp), intent(in) :: wq(:), cq(:, 0:), pv(0:, :)
+    real(dp), allocatable, intent(out) :: winv(:,:,:,:)
+    logical, intent(out) :: ok
+    real(dp), allocatable :: w(:,:), l(:,:)
+    integer :: j, r, n, m
+    allocate(winv(0:maxdeg, 0:maxdeg, 0:n2 - 1, 0:maxdeg))
+    winv = 0.0_dp
+    ok = .true.
+    do j = 0, n2 - 1
+      do r = 0, maxdeg
+        allocate(w(0:r, 0:r), l(0:r, 0:r))
+        do m = 0, r
+          do n = 0, r
+            w(n, m) = sum(wq * cq(:, j) * pv(n, :) * pv(m, :))
+          end do
+        end do
+        call cholesky(r + 1, w, l, ok)
+        if (.not. ok) return
+        call cholesky_inverse(r + 1, l, w)
+        winv(0:r, 0:r, j, r) = w
+        deallocate(w, l)
+      end do
+    end do
+  end subroutine row_mass_inverses
 
   ! Lower triangular l with l l^T = w (n x n); ok = .false. on a pivot <= 0.
   pure subroutine cholesky(n, w, l, ok)

@@ -18,7 +18,7 @@
 ! u(off(e)+1 : off(e)+3 (r+1)**2), variable v (0: eta, 1: hu, 2: hv) mode
 ! (a,b) at u(off(e) + 1 + v (r+1)**2 + a + (r+1) b), the text format's order.
 module dgref_sw
-  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre
+  use dgref_basis, only: dp, pi, legendre_all, gauss_legendre, element_offsets, legendre_tables
   implicit none
   private
 
@@ -60,6 +60,9 @@ module dgref_sw
   end type sw_t
 
   public :: sw_setup, sw_project, sw_step, sw_rhs, sw_mass, sw_errors, sw_model_name
+  ! the interpolation tools, shared with the sphere's shallow water (dgref_swsph)
+  public :: lagrange_at_points, sw_eval, sw_add_volume, sw_add_face
+  public :: lsrk4_stage
 
 contains
 
@@ -67,18 +70,12 @@ contains
 
   subroutine sw_setup(s)
     type(sw_t), intent(inout) :: s
-    integer :: e, p
 
     s%nelem = s%nx * s%ny
     s%hx = (s%x1 - s%x0) / real(s%nx, dp)
     s%hy = (s%y1 - s%y0) / real(s%ny, dp)
     s%maxdeg = maxval(s%deg)
-    allocate(s%off(0:s%nelem - 1))
-    s%ndof = 0
-    do e = 0, s%nelem - 1
-      s%off(e) = s%ndof
-      s%ndof = s%ndof + 3 * (s%deg(e) + 1)**2
-    end do
+    call element_offsets(s%deg, 3, s%off, s%ndof)
     if (s%linear) then
       s%kf = 0.0_dp
       s%c1 = 0.0_dp
@@ -89,17 +86,7 @@ contains
       s%c0 = 0.0_dp
     end if
 
-    allocate(s%xq(s%q), s%wq(s%q))
-    call gauss_legendre(s%q, s%xq, s%wq)
-    allocate(s%pv(0:s%maxdeg, s%q), s%dpv(0:s%maxdeg, s%q))
-    do p = 1, s%q
-      call legendre_all(s%maxdeg, s%xq(p), s%pv(:, p), s%dpv(:, p))
-    end do
-    allocate(s%pplus(0:s%maxdeg), s%pminus(0:s%maxdeg))
-    do p = 0, s%maxdeg
-      s%pplus(p) = 1.0_dp
-      s%pminus(p) = real(1 - 2 * mod(p, 2), dp)
-    end do
+    call legendre_tables(s%maxdeg, s%q, s%xq, s%wq, s%pv, s%dpv, s%pplus, s%pminus)
     call setup_aux(s)
   end subroutine sw_setup
 
@@ -168,6 +155,24 @@ contains
     end do
   end subroutine lagrange
 
+  ! The Gauss-Lobatto nodes z(0:kk) of degree kk, and their Lagrange
+  ! polynomials' values lg and derivatives dlg at the points xq, evaluated in
+  ! extended precision and rounded to double (also dgref_swsph).
+  subroutine lagrange_at_points(kk, xq, z, lg, dlg)
+    integer, intent(in) :: kk
+    real(dp), intent(in) :: xq(:)
+    real(xp), intent(out) :: z(0:kk)
+    real(dp), intent(out) :: lg(0:kk, size(xq)), dlg(0:kk, size(xq))
+    real(xp) :: lx(0:kk), dlx(0:kk)
+    integer :: p
+    call gauss_lobatto(kk + 1, z)
+    do p = 1, size(xq)
+      call lagrange(kk, z, real(xq(p), xp), lx, dlx)
+      lg(:, p) = real(lx, dp)
+      dlg(:, p) = real(dlx, dp)
+    end do
+  end subroutine lagrange_at_points
+
   ! The case's bottom and Coriolis parameter at (x, y).
   subroutine bottom_f(s, x, y, b, f)
     type(sw_t), intent(in) :: s
@@ -196,20 +201,15 @@ contains
   subroutine setup_aux(s)
     type(sw_t), intent(inout) :: s
     integer :: kk, e, i, j, m, n, p, k
-    real(xp), allocatable :: z(:), lx(:), dlx(:)
+    real(xp), allocatable :: z(:)
     real(dp), allocatable :: lg(:,:), dlg(:,:), nb(:,:), nf(:,:), xn(:), yn(:)
     real(dp) :: xc, yc, w, vb, vbx, vby, vf
 
     kk = 2 * s%q - 1 - s%maxdeg
     s%kint = kk
-    allocate(z(0:kk), lx(0:kk), dlx(0:kk), lg(0:kk, s%q), dlg(0:kk, s%q))
+    allocate(z(0:kk), lg(0:kk, s%q), dlg(0:kk, s%q))
     allocate(nb(0:kk, 0:kk), nf(0:kk, 0:kk), xn(0:kk), yn(0:kk))
-    call gauss_lobatto(kk + 1, z)
-    do p = 1, s%q
-      call lagrange(kk, z, real(s%xq(p), xp), lx, dlx)
-      lg(:, p) = real(lx, dp)
-      dlg(:, p) = real(dlx, dp)
-    end do
+    call lagrange_at_points(kk, s%xq, z, lg, dlg)
     allocate(s%av(5, s%q, s%q, 0:s%nelem - 1), s%bfx(s%q, 0:s%nelem - 1), s%bfy(s%q, 0:s%nelem - 1))
     do e = 0, s%nelem - 1
       i = mod(e, s%nx)
@@ -311,19 +311,55 @@ contains
     real(dp), intent(in) :: u(:), pa(0:), pb(0:)
     integer, intent(in) :: e
     real(dp), intent(out) :: val(3)
-    integer :: r, n, v, a, b, o
-    r = s%deg(e)
-    n = (r + 1)**2
+    call sw_eval(s%deg(e), s%off(e), u, pa, pb, val)
+  end subroutine eval_pt
+
+  ! The three variables of the element of degree r stored from u(o+1), at the
+  ! point with the Legendre values pa(0:r), pb(0:r) (also dgref_swsph).
+  pure subroutine sw_eval(r, o, u, pa, pb, val)
+    integer, intent(in) :: r, o
+    real(dp), intent(in) :: u(:), pa(0:), pb(0:)
+    real(dp), intent(out) :: val(3)
+    integer :: v, a, b, ov
     do v = 0, 2
-      o = s%off(e) + v * n
+      ov = o + v * (r + 1)**2
       val(v + 1) = 0.0_dp
       do b = 0, r
         do a = 0, r
-          val(v + 1) = val(v + 1) + u(o + 1 + a + (r + 1) * b) * pa(a) * pb(b)
+          val(v + 1) = val(v + 1) + u(ov + 1 + a + (r + 1) * b) * pa(a) * pb(b)
         end do
       end do
     end do
-  end subroutine eval_pt
+  end subroutine sw_eval
+
+  ! Add wt [gx fx P'_a(x) P_b(y) + gy fy P_a(x) P'_b(y) + src P_a(x) P_b(y)] to
+  ! the element of degree r stored from du(o+1), all three variables (also
+  ! dgref_swsph).
+  pure subroutine sw_add_volume(r, o, pa, dpa, pb, dpb, wt, gx, gy, fx, fy, src, du)
+    integer, intent(in) :: r, o
+    real(dp), intent(in) :: pa(0:), dpa(0:), pb(0:), dpb(0:), wt, gx, gy, fx(3), fy(3), src(3)
+    real(dp), intent(inout) :: du(:)
+    call sw_add_face(r, o, dpa, pb, wt, fx, gx, du)
+    call sw_add_face(r, o, pa, dpb, wt, fy, gy, du)
+    call sw_add_face(r, o, pa, pb, wt, src, 1.0_dp, du)
+  end subroutine sw_add_volume
+
+  ! Add scale w G pa(a) pb(b) to the element of degree r stored from du(o+1):
+  ! a face term, one of pa, pb the trace's P(+-1), the other P at the node.
+  pure subroutine sw_add_face(r, o, pa, pb, w, gf, scale, du)
+    integer, intent(in) :: r, o
+    real(dp), intent(in) :: pa(0:), pb(0:), w, gf(3), scale
+    real(dp), intent(inout) :: du(:)
+    integer :: v, a, b, i
+    do v = 0, 2
+      do b = 0, r
+        do a = 0, r
+          i = o + v * (r + 1)**2 + 1 + a + (r + 1) * b
+          du(i) = du(i) + scale * w * gf(v + 1) * pa(a) * pb(b)
+        end do
+      end do
+    end do
+  end subroutine sw_add_face
 
   ! du = L(u): the residual divided by the (diagonal) mass matrix.
   subroutine sw_rhs(s, u, du)
@@ -331,7 +367,7 @@ contains
     real(dp), intent(in) :: u(:)
     real(dp), intent(out) :: du(:)
     integer :: e, i, j, r, n, p, k, a, b, v, o, el, er
-    real(dp) :: val(3), fx(3), fy(3), src(3), ul(3), ur(3), fl(3), fr(3), gf(3), al, wt, hpx, hpy
+    real(dp) :: val(3), fx(3), fy(3), src(3), ul(3), ur(3), fl(3), fr(3), gf(3), al, hpx, hpy
     real(dp) :: onep(0:s%maxdeg), onem(0:s%maxdeg)
 
     du = 0.0_dp
@@ -352,17 +388,8 @@ contains
           src(1) = 0.0_dp
           src(2) = s%av(5, p, k, e) * val(3) - val(1) * s%av(2, p, k, e) * s%g
           src(3) = (0.0_dp - val(1) * s%av(4, p, k, e)) * s%g - s%av(5, p, k, e) * val(2)
-          wt = s%wq(p) * s%wq(k)
-          do v = 0, 2
-            o = s%off(e) + v * n
-            do b = 0, r
-              do a = 0, r
-                du(o + 1 + a + (r + 1) * b) = du(o + 1 + a + (r + 1) * b) + wt * &
-                  (hpx * fx(v + 1) * s%dpv(a, p) * s%pv(b, k) + hpy * fy(v + 1) * s%pv(a, p) * s%dpv(b, k) &
-                   + src(v + 1) * s%pv(a, p) * s%pv(b, k))
-              end do
-            end do
-          end do
+          call sw_add_volume(r, s%off(e), s%pv(:, p), s%dpv(:, p), s%pv(:, k), s%dpv(:, k), &
+                             s%wq(p) * s%wq(k), hpx, hpy, fx, fy, src, du)
         end do
       end do
     end do
@@ -417,40 +444,17 @@ contains
     end do
   end subroutine sw_rhs
 
-  ! Add scale * w_k G P_b(node k) P_a(side) (d = 0) or the transposed
-  ! (d = 1) to element e's residual; side +1 / -1 picks P(1) or P(-1).
+  ! Add scale w_k G P_b(node k) P_a(side) (d = 0) or the transposed (d = 1)
+  ! to element e's residual; side +1 / -1 picks P(1) or P(-1).
   subroutine add_face(s, du, e, gf, k, d, side, scale)
     type(sw_t), intent(in) :: s
     real(dp), intent(inout) :: du(:)
     real(dp), intent(in) :: gf(3), scale
     integer, intent(in) :: e, k, d, side
-    integer :: r, n, v, a, b, o
-    real(dp) :: pn
-    r = s%deg(e)
-    n = (r + 1)**2
-    do v = 0, 2
-      o = s%off(e) + v * n
-      do b = 0, r
-        do a = 0, r
-          if (d == 0) then
-            pn = s%pv(b, k)
-            if (side > 0) then
-              pn = pn * s%pplus(a)
-            else
-              pn = pn * s%pminus(a)
-            end if
-          else
-            pn = s%pv(a, k)
-            if (side > 0) then
-              pn = pn * s%pplus(b)
-            else
-              pn = pn * s%pminus(b)
-            end if
-          end if
-          du(o + 1 + a + (r + 1) * b) = du(o + 1 + a + (r + 1) * b) + scale * s%wq(k) * gf(v + 1) * pn
-        end do
-      end do
-    end do
+    if (d == 0 .and. side > 0) call sw_add_face(s%deg(e), s%off(e), s%pplus, s%pv(:, k), s%wq(k), gf, scale, du)
+    if (d == 0 .and. side < 0) call sw_add_face(s%deg(e), s%off(e), s%pminus, s%pv(:, k), s%wq(k), gf, scale, du)
+    if (d == 1 .and. side > 0) call sw_add_face(s%deg(e), s%off(e), s%pv(:, k), s%pplus, s%wq(k), gf, scale, du)
+    if (d == 1 .and. side < 0) call sw_add_face(s%deg(e), s%off(e), s%pv(:, k), s%pminus, s%wq(k), gf, scale, du)
   end subroutine add_face
 
   ! ------------------------------------------------------------ initial data
@@ -623,11 +627,20 @@ contains
       k2 = 0.0_dp
       do st = 1, 5
         call sw_rhs(s, u, k1)
-        k2 = lsa(st) * k2 + dt * k1
-        u = u + lsb(st) * k2
+        call lsrk4_stage(st, dt, k1, k2, u)
       end do
     end select
   end subroutine sw_step
+
+  ! Stage st of lsrk4 with k1 = L(u): k2 <- A_st k2 + dt k1, u <- u + B_st k2
+  ! (also dgref_swsph).
+  pure subroutine lsrk4_stage(st, dt, k1, k2, u)
+    integer, intent(in) :: st
+    real(dp), intent(in) :: dt, k1(:)
+    real(dp), intent(inout) :: k2(:), u(:)
+    k2 = lsa(st) * k2 + dt * k1
+    u = u + lsb(st) * k2
+  end subroutine lsrk4_stage
 
   ! ------------------------------------------------------------ diagnostics
 

@@ -4,6 +4,7 @@
 #include "dg_disc.h"
 
 #include "dg_arg.h"
+#include "dg_comm.h"
 #include "dg_disc_impl.h"
 #include "dg_error.h"
 #include "dg_field.h"
@@ -81,10 +82,17 @@ static int build_basis(int q, dg_basis *bs) {
 
 /* Microblocks of group grp of bucket b in a pass (0: the trace pass, whole
  * buckets as group 0; 1: the update, group 0 at degree changes, group 1 the
- * others under own_q). */
+ * others under own_q, never the ghosts; 2: the ghosts' traces, group 0). */
 static long group_blocks(const bucket *b, int pass, int grp) {
   if (pass == 0) return grp ? 0 : b->nblock;
-  return grp ? b->nblock - b->eblock : b->eblock;
+  if (pass == 2) return grp ? 0 : b->gblock;
+  return grp ? b->nblock - b->gblock - b->eblock : b->eblock;
+}
+
+/* The first microblock of group grp of bucket b in a pass. */
+static long group_first(const bucket *b, int pass, int grp) {
+  if (pass == 2) return b->nblock - b->gblock;
+  return pass == 1 && grp ? b->eblock : 0;
 }
 
 /* The launch of each pass that goes first: where the plan says largest
@@ -287,6 +295,12 @@ static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
 
 int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
                    const dg_degree_map *m, int q, const dg_model *model) {
+  return dg_disc_create_held(out, backend, g, m, q, model, NULL);
+}
+
+int dg_disc_create_held(dg_disc **out, const dg_backend *backend, const dg_grid *g,
+                        const dg_degree_map *m, int q, const dg_model *model,
+                        const unsigned char *held) {
   DG_ARG_NONNULL("dg_disc_create", out);
   *out = NULL;
   DG_ARG_NONNULL("dg_disc_create", backend);
@@ -328,18 +342,20 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
   memcpy(d->map.deg, m->deg, (size_t)m->nelem);
 
   /* buckets by degree, each padded to whole microblocks (with own_q each
-     of its two groups) */
+     of its two groups, across ranks the ghosts after them); the plan's
+     input counts the whole map, so that every rank runs the same plan */
+  dg_plan_in *pin = &d->pin;
   for (long e = 0; e < g->nelem; ++e) {
     if (m->deg[e] > DG_MAX_DEGREE) {
       rc = dg_error(DG_ERR_ARG, "degree map: element %ld has degree %d > %d", e, m->deg[e],
                     DG_MAX_DEGREE);
       goto fail;
     }
-    d->bk[m->deg[e]].n++;
+    pin->n[m->deg[e]]++;
+    if (!held || held[e] == DG_HELD_OWN) d->bk[m->deg[e]].n++;
+    if (held && held[e] == DG_HELD_GHOST) d->bk[m->deg[e]].ng++;
   }
-  /* the plan's input; where own q could run, which elements are at degree
-     changes */
-  dg_plan_in *pin = &d->pin;
+  /* where own q could run, which elements are at degree changes */
   pin->dim = g->dim;
   pin->q = q;
   pin->rmin = m->rmin;
@@ -369,7 +385,10 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
                      dg_model_naux(d->model) == 0 && !d->metric && !d->bnd;
   pin->aux = dg_model_naux(d->model) > 0;
   const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
+    pin->nedge[r] = own_ok ? 0 : pin->n[r];
+  }
   if (own_ok) {
     if (!(edge = malloc((size_t)g->nelem))) {
       rc = dg_error(DG_ERR_MEM, "out of memory for %ld elements", g->nelem);
@@ -377,12 +396,9 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
     }
     for (long e = 0; e < g->nelem; ++e) {
       edge[e] = (unsigned char)at_degree_change(g, m, e);
-      d->bk[m->deg[e]].nedge += edge[e];
+      pin->nedge[m->deg[e]] += edge[e];
+      if (!held || held[e] == DG_HELD_OWN) d->bk[m->deg[e]].nedge += edge[e];
     }
-  }
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    pin->n[r] = d->bk[r].n;
-    pin->nedge[r] = d->bk[r].nedge;
   }
   if ((rc = be->plan(pin, &d->plan))) goto fail;
   d->team = d->plan.team;
@@ -401,7 +417,8 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
     bucket *b = &d->bk[r];
     b->slot0 = slot;
     b->eblock = (b->nedge + d->W - 1) / d->W;
-    b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W;
+    b->gblock = (b->ng + d->W - 1) / d->W;
+    b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W + b->gblock;
     b->base = base;
     slot += b->nblock * d->W;
     base += b->nblock * d->W * d->nvar * dg_disc_ipow(r + 1, g->dim);
@@ -416,14 +433,21 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
     goto fail;
   }
   for (long s = 0; s < slot; ++s) d->slot_elem[s] = -1;
-  long fill[2][DG_MAX_DEGREE + 1]; /* next slot: [0] at degree changes, [1] the others */
+  /* next slot: [0] at degree changes, [1] the others, [2] ghosts */
+  long fill[3][DG_MAX_DEGREE + 1];
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     fill[0][r] = d->bk[r].slot0;
     fill[1][r] = d->bk[r].slot0 + d->bk[r].eblock * d->W;
+    fill[2][r] = d->bk[r].slot0 + (d->bk[r].nblock - d->bk[r].gblock) * d->W;
   }
   for (long e = 0; e < g->nelem; ++e) {
     const bucket *b = &d->bk[m->deg[e]];
-    const long s = fill[b->nedge < b->n && !edge[e]][m->deg[e]]++;
+    if (held && held[e] == DG_HELD_NONE) {
+      d->elem_slot[e] = -1;
+      continue;
+    }
+    const int grp = held && held[e] == DG_HELD_GHOST ? 2 : b->nedge < b->n && !edge[e];
+    const long s = fill[grp][m->deg[e]]++;
     d->elem_slot[e] = s;
     d->slot_elem[s] = e;
   }
@@ -458,7 +482,10 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
         rc = dg_error(DG_ERR_MEM, "out of memory for slot weights");
         goto fail;
       }
-      for (long s2 = 0; s2 < d->nslots; ++s2) w[s2] = d->slot_elem[s2] >= 0 ? 1 : 0;
+      for (long s2 = 0; s2 < d->nslots; ++s2) { /* ghosts are their owners' */
+        const long e = d->slot_elem[s2];
+        w[s2] = e >= 0 && (!held || held[e] == DG_HELD_OWN) ? 1 : 0;
+      }
       const size_t wb = (size_t)(d->nslots ? d->nslots : 1) * sizeof(dg_real);
       if ((rc = be->alloc(&p, wb)) == 0) {
         d->d_weight = p;
@@ -505,12 +532,11 @@ fail:
 }
 
 /* Make the kernels of every launch of d's plan ready (once). */
-static int disc_kernels(dg_disc *d) {
-  if (d->kernels_ready) return 0;
+static int disc_kernels_here(dg_disc *d) {
   const dg_backend_ops *be = d->be;
   int rq[2 * (DG_MAX_DEGREE + 1)][2], nrq = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    if (d->bk[r].n == 0) continue;
+    if (d->bk[r].n + d->bk[r].ng == 0) continue;
     rq[nrq][0] = r;
     rq[nrq++][1] = d->q;
     if (d->own_q && d->plan.split[r] && d->bk[r].nedge < d->bk[r].n && d->q != r + 1) {
@@ -523,8 +549,17 @@ static int disc_kernels(dg_disc *d) {
     if (!be->available(d->kslot, d->grid.dim, rq[i][0], rq[i][1]))
       return dg_error(DG_ERR_BACKEND, "model %s: no stages for %dD, degree %d with q = %d",
                       dg_model_name(d->model), d->grid.dim, rq[i][0], rq[i][1]);
-  d->kernels_ready = 1;
   return 0;
+}
+
+/* disc_kernels_here; across ranks every rank learns whether all have them
+ * before any waits for another's ghosts (collective). */
+static int disc_kernels(dg_disc *d) {
+  if (d->kernels_ready) return 0;
+  int rc = disc_kernels_here(d);
+  if (d->comm) rc = dg_comm_agree(d->comm, rc);
+  if (!rc) d->kernels_ready = 1;
+  return rc;
 }
 
 void dg_disc_destroy(dg_disc **dp) {
@@ -542,6 +577,7 @@ void dg_disc_destroy(dg_disc **dp) {
   if (d->d_spare) be->free(d->d_spare);
   if (d->d_weight) be->free(d->d_weight);
   if (d->d_rate) be->free(d->d_rate);
+  dg_disc_part_free(d);
   dg_model_destroy(&d->model);
   free(d->map.deg);
   free(d->elem_slot);
@@ -620,6 +656,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
                     d->len);
   DG_CALL(disc_kernels(d));
   DG_CALL(dg_field_to_device(u));
+  DG_CALL(dg_disc_exchange(d, u)); /* across ranks: the ghosts' rates weigh 0, but finite */
   dg_stage_args a;
   memset(&a, 0, sizeof a);
   a.dim = d->grid.dim;
@@ -647,12 +684,14 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     dg_real *h = malloc((size_t)(d->nslots ? d->nslots : 1) * sizeof *h);
     if (!h) return dg_error(DG_ERR_MEM, "out of memory for element rates");
     int rc = be->to_host(h, d->d_rate, (size_t)d->nslots * sizeof *h);
-    for (long e = 0; e < d->grid.nelem && !rc; ++e) rates[e] = (double)h[d->elem_slot[e]];
+    for (long e = 0; e < d->grid.nelem && !rc; ++e)
+      if (d->elem_slot[e] >= 0) rates[e] = (double)h[d->elem_slot[e]];
     free(h);
     DG_CALL(rc);
   }
   double rate = 0;
   DG_CALL(be->max(d->d_rate, (size_t)d->nslots, &rate));
+  if (d->comm) DG_CALL(dg_comm_allreduce_max(d->comm, &rate, &rate, 1)); /* exact */
   if (rate != rate)
     return dg_error(DG_ERR_NUMERIC, "stable step: the wave speed is not finite at t = %g", t);
   *dt = rate > 0 ? 1.0 / rate : INFINITY;
@@ -706,23 +745,28 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   const int dim = d->grid.dim, W = d->W;
   /* traces of u are normally left by the previous update; recompute them
      only when u changed otherwise (projection, restart, another field) */
-  const int fresh =
-      (d->nbr_coeffs && !d->nbr_traces) || (d->trace_src == u && d->trace_stamp == u->stamp);
+  const int no_traces = d->nbr_coeffs && !d->nbr_traces;
+  const int fresh = no_traces || (d->trace_src == u && d->trace_stamp == u->stamp);
+  /* across ranks the ghosts' coefficients come first, then (where the
+     updates read traces and the owned ones are fresh) their traces alone */
+  DG_CALL(dg_disc_exchange(d, u));
+  const int passes[3] = {fresh ? (d->x && !no_traces ? 2 : -1) : 0, 1, -1};
   double t0 = d->timing ? now_s() : 0;
-  for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
+  for (int ip = passes[0] < 0 ? 1 : 0; ip < 2; ++ip) {
+    const int pass = passes[ip], fp = pass == 2 ? 0 : pass; /* launch_first's pass */
     a.trace = d->d_trace[d->cur];
     dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
     a.pass = (int)(++pass_id & 0x7fffffffu);
     /* the launches of the pass: the one launch_first chose (with own q the
        largest), then every other group in degree order */
     for (int i = -1; i < 2 * (DG_MAX_DEGREE + 1); ++i) {
-      const int r = i < 0 ? d->first_r[pass] : i / 2, grp = i < 0 ? d->first_g[pass] : i % 2;
-      if (i >= 0 && r == d->first_r[pass] && grp == d->first_g[pass]) continue;
+      const int r = i < 0 ? d->first_r[fp] : i / 2, grp = i < 0 ? d->first_g[fp] : i % 2;
+      if (i >= 0 && r == d->first_r[fp] && grp == d->first_g[fp]) continue;
       const bucket *b = &d->bk[r];
       /* group 0: the whole bucket (traces), or its elements at degree
          changes (update); group 1 (own_q updates): the others at r + 1 */
       const long nblk = group_blocks(b, pass, grp);
-      const long blk0 = grp ? b->eblock : 0;
+      const long blk0 = group_first(b, pass, grp);
       if (nblk == 0) continue;
       const long off = blk0 * W * d->nvar * dg_disc_ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
       a.u = u->dev + b->base + off;
@@ -738,7 +782,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       a.team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);
       a.nbr_traces = (unsigned char)(grp ? 0 : d->nbr_traces);
       a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
-      int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q)
+      int rc = pass != 1 ? be->trace(&a, d->basis_dev, r, d->q)
                : grp     ? be->update(&a, d->basis_own[r], r, r + 1)
                          : be->update(&a, d->basis_dev, r, d->q);
       if (rc) {
@@ -749,7 +793,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
     if (d->timing) {
       DG_CALL(be->sync());
       const double t1 = now_s();
-      if (pass == 0)
+      if (pass != 1)
         d->t_trace += t1 - t0;
       else
         d->t_update += t1 - t0;

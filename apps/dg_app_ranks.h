@@ -27,9 +27,11 @@ typedef struct {
  * messages are rank 0's, or after dg_app_ranks_fail this rank's own). */
 int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv);
 
-/* prog refuses to run on more than one rank (the solvers are not across
- * ranks yet): DG_ERR_ARG with one line, every rank. */
-int dg_app_ranks_refuse(const dg_app_ranks *rk, const char *prog);
+/* For an app that runs on one rank only (the solvers are not across ranks
+ * yet): 0 on one rank (MPI, where started, is finalised again); under
+ * mpirun with more ranks one line from rank 0 and 2, the exit status of
+ * every rank. */
+int dg_app_ranks_one(const char *prog, int *argc, char ***argv);
 
 /* The block of this rank for the whole discretisation d and its solution u:
  * the partition (its line printed with verbose), the block's disc and field

@@ -206,6 +206,7 @@ int dg_comm_allreduce_sum(dg_comm *c, const double *in, double *out, int n) {
   return rc;
 }
 
+#ifdef DG_HAVE_MPI
 /* A message's bytes as MPI's int count. */
 static int byte_count(long n, size_t item, int *out) {
   const double b = (double)n * (double)item;
@@ -214,6 +215,7 @@ static int byte_count(long n, size_t item, int *out) {
   *out = (int)(n * (long)item);
   return 0;
 }
+#endif
 
 int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, const long *soff,
                      void *rbuf, const long *roff, size_t item) {

@@ -64,6 +64,7 @@ int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u) {
 }
 
 int dg_app_ranks_agree(dg_app_ranks *rk, int rc) {
+  if (!rk->comm) return rc; /* the ranks could not start: rc says why */
   rc = dg_comm_agree(rk->comm, rc);
   rk->agreed = rc != 0;
   return rc;

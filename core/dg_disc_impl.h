@@ -92,6 +92,8 @@ struct dg_disc {
 int dg_disc_create_held(dg_disc **d, const dg_backend *backend, const dg_grid *g,
                         const dg_degree_map *m, int q, const dg_model *model,
                         const unsigned char *held);
+/* dg_disc_set_aux with the model's own sampler (dg_disc_create). */
+int dg_disc_set_model_aux(dg_disc *d);
 /* Across ranks: bring every ghost's coefficients of u from its owner
  * (collective); 0 at once for a discretisation of one process. */
 int dg_disc_exchange(dg_disc *d, dg_field *u);

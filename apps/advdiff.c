@@ -18,6 +18,7 @@
  * tools/plot reads it).  Errors print one line "advdiff: ..." and exit 2. */
 #include "dg_app.h"
 #include "dg_app_check.h"
+#include "dg_app_ranks.h"
 #include "dg_app_config.h"
 #include "dg_backend.h"
 #include "dg_error.h"
@@ -329,6 +330,7 @@ static int run(run_state *r, const im_args *a) {
 }
 
 int main(int argc, char **argv) {
+  if (dg_app_ranks_one("advdiff", &argc, &argv)) return 2;
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);

@@ -7,6 +7,7 @@
 #include "dg_app.h"
 #include "dg_app_check.h"
 #include "dg_app_config.h"
+#include "dg_app_ranks.h"
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -54,6 +55,8 @@ typedef struct {
   int restarting; /* --restart: rs holds the file */
   dg_restart rs;
   char *config_text; /* the effective configuration every snapshot stores */
+  dg_app_ranks rk;   /* under mpirun: the steps run on this rank's block, u is
+                        the whole solution gathered for output and diagnostics */
 } run_state;
 
 static int add_history(run_state *r, long step, double t, double mass, double l2) {
@@ -102,7 +105,11 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.dt = r->dt;
   s.mass0 = r->mass0; /* the drift of a restart is measured from t = 0 */
   s.mass_scale = r->mass_scale;
-  int rc = text ? dg_snapshot_write_text(path, &s) : dg_snapshot_write(path, &s);
+  /* rank 0 writes the gathered solution; every rank learns how it went */
+  int rc = r->rk.rank > 0 ? 0
+           : text         ? dg_snapshot_write_text(path, &s)
+                          : dg_snapshot_write(path, &s);
+  rc = dg_app_ranks_agree(&r->rk, rc);
   /* the borrowed arrays are not the snapshot's to free */
   s.nparams = 0;
   s.param_keys = s.param_values = NULL;
@@ -190,7 +197,10 @@ static int write_xdmf(run_state *r) {
   for (int i = 0; i < r->nsnap; ++i)
     known &= dg_model_solution(r->set.model, x0, r->snap_times[i], u0);
   shape.view_error = known ? &err_marker : NULL;
-  return dg_xdmf_write(xp, r->nsnap, (const char *const *)r->snap_paths, r->snap_times, &shape);
+  const int rc = r->rk.rank > 0 ? 0
+                                : dg_xdmf_write(xp, r->nsnap, (const char *const *)r->snap_paths,
+                                                r->snap_times, &shape);
+  return dg_app_ranks_agree(&r->rk, rc);
 }
 
 /* The most steps a run may take (as --steps). */
@@ -339,6 +349,7 @@ static int mass_drift(run_state *r, double *mass, double *drift, double *drift_a
 
 /* The blow-up message: where, what, and which files this run kept. */
 static int blown_up(run_state *r, long step, double t) {
+  r->rk.agreed = 1; /* every rank looks at the same gathered solution */
   int rc = dg_check_finite(r->set.disc, r->u);
   if (!rc) /* finite coefficients whose sum overflows */
     rc = dg_error(DG_ERR_NUMERIC, "the sum of the cell means overflows");
@@ -370,7 +381,7 @@ static int errors(run_state *r, double t, double *l2, double *linf, double *l2v,
   return 0;
 }
 
-static int run(run_state *r) {
+static int run_setup(run_state *r) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_check_outputs(c));
   DG_CALL(dg_app_setup_create(&r->set, c));
@@ -423,9 +434,10 @@ static int run(run_state *r) {
     c->restart_degrees = NULL;
     if (c->output_every > 0) DG_CALL(series_so_far(r));
   }
-  DG_CALL(dg_ts_create(&r->ts, d, r->set.ts_kind));
+  /* under mpirun: the partition, this rank's block and its share of u */
+  DG_CALL(dg_app_ranks_setup(&r->rk, d, r->u, c->verbose && !c->quiet));
+  DG_CALL(dg_ts_create(&r->ts, dg_app_ranks_disc(&r->rk, d), r->set.ts_kind));
   const long dofs = dg_disc_ndofs(d);
-  const int nst = dg_ts_stages(r->set.ts_kind);
   if (!c->quiet) {
     char nsteps[64];
     if (r->adaptive && r->steps < 0)
@@ -452,6 +464,20 @@ static int run(run_state *r) {
            (double)dg_app_bytes_available() / 1048576.0);
   }
   if (c->history && r->nhist == 0) DG_CALL(add_history(r, r->step0, r->t, mass_start, NAN));
+  return 0;
+}
+
+/* The steps, the diagnostics and the output of a run set up by run_setup
+ * (collective under mpirun: every rank takes the same branches, on the
+ * same gathered solution). */
+static int run_steps(run_state *r) {
+  dg_app_config *c = &r->cfg;
+  dg_disc *d = r->set.disc;
+  /* what the steps run on: this rank's block under mpirun, else d and u */
+  dg_disc *sd = dg_app_ranks_disc(&r->rk, d);
+  dg_field *su = dg_app_ranks_field(&r->rk, r->u);
+  const long dofs = dg_disc_ndofs(d);
+  const int nst = dg_ts_stages(r->set.ts_kind), nv = dg_disc_nvar(d);
   /* a series starts with the initial state (a restarted one goes on after its file) */
   if (c->output_every > 0 && !r->restarting && r->steps != 0) {
     char path[600];
@@ -475,9 +501,13 @@ static int run(run_state *r) {
       if (r->steps >= 0 ? step >= r->steps : r->t >= t_end * (1 - 1e-14)) break;
       if (step > r->step0) {
         double est;
-        const int rc = dg_disc_stable_dt(d, r->u, r->t, &est);
-        if (rc && dg_check_finite(d, r->u)) return blown_up(r, step, r->t);
-        DG_CALL(rc);
+        /* an exact maximum over the ranks: a NaN on one is a NaN on all */
+        const int rc = dg_disc_stable_dt(sd, su, r->t, &est);
+        if (rc) {
+          DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
+          if (dg_check_finite(d, r->u)) return blown_up(r, step, r->t);
+          return rc;
+        }
         if (!isfinite(est))
           return dg_error(DG_ERR_ARG,
                           "option --cfl: the wave speed is zero everywhere at t=%g, "
@@ -494,23 +524,32 @@ static int run(run_state *r) {
     } else if (step >= r->steps) {
       break;
     }
-    DG_CALL(dg_ts_step(r->ts, r->u, r->t, r->dt));
+    DG_CALL(dg_ts_step(r->ts, su, r->t, r->dt));
     ++step;
     /* fixed steps: the time of step n is n dt (no drift of a running sum) */
     r->t = r->adaptive ? r->t + r->dt : (double)step * r->dt;
-    DG_CALL(dg_disc_watch(d, r->u, step));
+    DG_CALL(dg_disc_watch(sd, su, step));
     const int last = r->adaptive ? (r->steps >= 0 ? step >= r->steps : r->t >= t_end * (1 - 1e-14))
                                  : step >= r->steps;
     const int progress = c->progress_every > 0 && step % c->progress_every == 0;
     const int snap = c->output_every > 0 && step % c->output_every == 0 && !last;
     if (each_step || progress || snap || last || step % watch_every == 0) {
       long first;
-      DG_CALL(dg_disc_watch_first(d, &first));
-      /* fixed steps: step n is at n dt; adaptive ones read every step */
-      if (first >= 0) return blown_up(r, first, r->adaptive ? r->t : (double)first * r->dt);
+      int finite = 1;
+      DG_CALL(dg_disc_watch_first(sd, &first));
+      /* every rank learns of a blow-up on any (under mpirun every step is
+         read, so a rank that saw none reports this step) */
+      DG_CALL(dg_app_ranks_all_finite(&r->rk, first >= 0 ? NAN : 0.0, &finite));
+      if (!finite) {
+        if (first < 0) first = step;
+        DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
+        /* fixed steps: step n is at n dt; adaptive ones read every step */
+        return blown_up(r, first, r->adaptive ? r->t : (double)first * r->dt);
+      }
     }
     if (progress || snap) {
       const double t = r->t;
+      DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
       if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
       double mass[DG_MAX_NVAR], drift, drift_abs, l2 = NAN, linf, l2v[DG_MAX_NVAR],
                                                   linfv[DG_MAX_NVAR];
@@ -540,6 +579,7 @@ static int run(run_state *r) {
   DG_CALL(c->be->ops->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
+  DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
   if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
   double mass[DG_MAX_NVAR], drift, drift_abs, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
   DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
@@ -609,6 +649,7 @@ static int run(run_state *r) {
 
 static void cleanup(run_state *r) {
   dg_ts_destroy(&r->ts);
+  dg_app_ranks_stop(&r->rk);
   dg_field_destroy(&r->u);
   dg_app_setup_destroy(&r->set);
   dg_app_config_free(&r->cfg);
@@ -626,9 +667,11 @@ int main(int argc, char **argv) {
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);
+  /* under mpirun every rank reads and checks the same input; rank 0 prints */
+  int rc = dg_app_ranks_start(&r.rk, &argc, &argv);
   /* --restart FILE: the file's configuration is the base of the options */
   char rpath[512];
-  int rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);
+  if (rc == 0) rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);
   if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath);
   if (rc == 0 && r.restarting) rc = dg_restart_check_model(&r.rs, argc, argv);
   if (rc == 0) {
@@ -644,12 +687,17 @@ int main(int argc, char **argv) {
   if (rc == 0 && r.cfg.print_config)
     rc = dg_app_print_config(stdout, &r.cfg);
   else if (rc == 0)
-    rc = run(&r);
+    rc = run_setup(&r);
+  /* a failure of the input on any rank is every rank's, before any step */
+  if (!r.cfg.print_config) rc = dg_app_ranks_agree(&r.rk, rc);
+  if (rc == 0 && !r.cfg.print_config) rc = run_steps(&r);
   if (rc) {
     fflush(stdout);
     /* one line, whatever a value or file string held (dg_escape.h) */
-    char line[4200];
-    fprintf(stderr, "advect: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
+    char line[4200], full[4300];
+    snprintf(full, sizeof full, "advect: %s",
+             dg_escape_message(line, sizeof line, dg_error_message()));
+    dg_app_ranks_fail(&r.rk, full);
   }
   cleanup(&r);
   return dg_app_stdout_status("advect", rc ? 2 : 0);

@@ -24,6 +24,7 @@
  * and grid, the fp64 iterations, the cycle's convergence factor, the L2 errors of fp64 and mixed,
  * the fp32 stall level and the solve times of fp64 and mixed (interleaved runs after one untimed
  * solve of each, medians; setup excluded). */
+#include "dg_app_ranks.h"
 #include "dg_degree_map.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -543,6 +544,7 @@ static int stdout_ok(void) {
 }
 
 int main(int argc, char **argv) {
+  if (dg_app_ranks_one("poisson", &argc, &argv)) return 2;
   poisson_opts o;
   int rc = parse(argc, argv, &o);
   if (rc == POISSON_HELP) {

@@ -117,6 +117,12 @@ struct dg_backend_ops {
   int (*triad)(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, size_t n);
   /* Threads (CPU) or SMs (GPU), for reports. */
   int (*parallelism)(void);
+  /* Across ranks (docs/ARCHITECTURE.md, "Runs across ranks"): the ghosts'
+   * values.  pack: buf[i] = x[idx[i]]; unpack: x[idx[i]] = buf[i]; i < n,
+   * x device memory, buf and idx host memory.  NULL where the backend does
+   * not run across ranks yet (CUDA): core then refuses such a run. */
+  int (*pack)(dg_real *buf, const dg_real *x, const long *idx, size_t n);
+  int (*unpack)(dg_real *x, const long *idx, const dg_real *buf, size_t n);
 };
 
 /* A backend: what dg_backend_create made (backends/dg_backends.h); core

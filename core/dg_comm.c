@@ -206,6 +206,84 @@ int dg_comm_allreduce_sum(dg_comm *c, const double *in, double *out, int n) {
   return rc;
 }
 
+#ifdef DG_HAVE_MPI
+/* A message's bytes as MPI's int count. */
+static int byte_count(long n, size_t item, int *out) {
+  const double b = (double)n * (double)item;
+  if (n < 0 || b >= 2147483647.0)
+    return dg_error(DG_ERR_ARG, "communicator: a message of %.0f bytes (at most 2^31 - 1)", b);
+  *out = (int)(n * (long)item);
+  return 0;
+}
+#endif
+
+int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, const long *soff,
+                     void *rbuf, const long *roff, size_t item) {
+  if (!c || npeer < 0 || (npeer > 0 && (!peer || !soff || !roff)))
+    return dg_error(DG_ERR_ARG, "dg_comm_exchange: bad arguments");
+  if (npeer == 0) return 0;
+#ifdef DG_HAVE_MPI
+  MPI_Request *rq = malloc(2 * (size_t)npeer * sizeof *rq);
+  if (!rq) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d requests", npeer);
+  int rc = 0, nrq = 0;
+  for (int pass = 0; pass < 2 && !rc; ++pass) /* all receives, then all sends */
+    for (int i = 0; i < npeer && !rc; ++i) {
+      const long *off = pass ? soff : roff;
+      int n = 0, err;
+      if ((rc = byte_count(off[i + 1] - off[i], item, &n))) break;
+      if (pass == 0)
+        err = MPI_Irecv((char *)rbuf + off[i] * (long)item, n, MPI_BYTE, peer[i], 46, c->comm,
+                        &rq[nrq]);
+      else
+        err = MPI_Isend((const char *)sbuf + off[i] * (long)item, n, MPI_BYTE, peer[i], 46, c->comm,
+                        &rq[nrq]);
+      if (err != MPI_SUCCESS)
+        rc = mpi_fail(err, pass ? "MPI_Isend (halo)" : "MPI_Irecv (halo)");
+      else
+        nrq++;
+    }
+  /* the posted ones finish even after a failure: their buffers are the caller's */
+  const int err = MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
+  if (!rc && err != MPI_SUCCESS) rc = mpi_fail(err, "MPI_Waitall (halo)");
+  free(rq);
+  return rc;
+#else
+  (void)sbuf;
+  (void)rbuf;
+  (void)item;
+  return dg_error(DG_ERR_ARG, "communicator: an exchange with %d ranks without MPI", npeer);
+#endif
+}
+
+int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *counts, size_t item) {
+  if (!c || !counts || !rbuf || (counts[c->rank] > 0 && !sbuf))
+    return dg_error(DG_ERR_ARG, "dg_comm_allgather: bad arguments");
+  if (c->size == 1) {
+    if (counts[0] > 0) memmove(rbuf, sbuf, (size_t)counts[0] * item);
+    return 0;
+  }
+#ifdef DG_HAVE_MPI
+  int *cnt = malloc(2 * (size_t)c->size * sizeof *cnt);
+  if (!cnt) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d counts", c->size);
+  int rc = 0;
+  long total = 0;
+  for (int r = 0; r < c->size && !rc; ++r) {
+    rc = byte_count(counts[r], item, &cnt[r]);
+    if (!rc) rc = byte_count(total, item, &cnt[c->size + r]);
+    total += counts[r];
+  }
+  if (!rc) {
+    const int err =
+        MPI_Allgatherv(sbuf, cnt[c->rank], MPI_BYTE, rbuf, cnt, cnt + c->size, MPI_BYTE, c->comm);
+    if (err != MPI_SUCCESS) rc = mpi_fail(err, "MPI_Allgatherv");
+  }
+  free(cnt);
+  return rc;
+#else
+  return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
+#endif
+}
+
 int dg_comm_agree(dg_comm *c, int rc) {
   if (!c) return dg_error(DG_ERR_ARG, "dg_comm_agree: NULL communicator");
   if (c->size == 1) return rc;

@@ -29,6 +29,8 @@
 
 #include "dg_xsum.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,6 +68,19 @@ int dg_comm_allreduce_xsum(dg_comm *c, dg_xsum *s, int n);
 /* out[i] = the sum over the ranks of in[i], rounded once (in == out
  * allowed); see above for what does not depend on the ranks. */
 int dg_comm_allreduce_sum(dg_comm *c, const double *in, double *out, int n);
+
+/* Point-to-point exchange with npeer other ranks (collective over them):
+ * to peer[i] the items sbuf[soff[i] .. soff[i+1]), from it into rbuf[roff[i]
+ * .. roff[i+1]), items of `item` bytes; every receive is posted before any
+ * send, and the call returns when all are done.  Each pair of ranks must
+ * name each other with matching counts.  Without MPI npeer must be 0. */
+int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, const long *soff,
+                     void *rbuf, const long *roff, size_t item);
+
+/* Every rank's n items of `item` bytes from sbuf, concatenated in rank
+ * order into rbuf on every rank; counts[r] is rank r's n (every rank
+ * passes the same counts). */
+int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *counts, size_t item);
 
 /* The failure agreement (collective): every rank passes its status (0 or a
  * DG_ERR_* code, with its message recorded).  Returns 0 on every rank when

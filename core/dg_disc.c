@@ -4,6 +4,7 @@
 #include "dg_disc.h"
 
 #include "dg_arg.h"
+#include "dg_comm.h"
 #include "dg_disc_impl.h"
 #include "dg_error.h"
 #include "dg_field.h"
@@ -81,10 +82,17 @@ static int build_basis(int q, dg_basis *bs) {
 
 /* Microblocks of group grp of bucket b in a pass (0: the trace pass, whole
  * buckets as group 0; 1: the update, group 0 at degree changes, group 1 the
- * others under own_q). */
+ * others under own_q, never the ghosts; 2: the ghosts' traces, group 0). */
 static long group_blocks(const bucket *b, int pass, int grp) {
   if (pass == 0) return grp ? 0 : b->nblock;
-  return grp ? b->nblock - b->eblock : b->eblock;
+  if (pass == 2) return grp ? 0 : b->gblock;
+  return grp ? b->nblock - b->gblock - b->eblock : b->eblock;
+}
+
+/* The first microblock of group grp of bucket b in a pass. */
+static long group_first(const bucket *b, int pass, int grp) {
+  if (pass == 2) return b->nblock - b->gblock;
+  return pass == 1 && grp ? b->eblock : 0;
 }
 
 /* The launch of each pass that goes first: where the plan says largest
@@ -103,175 +111,6 @@ static void launch_first(dg_disc *d) {
   }
 }
 
-/* The model's own sample of its auxiliary data (dg_aux_fn). */
-static int model_aux(const double x[3], double *out, void *ctx) {
-  return dg_model_aux((const dg_model *)ctx, x, out);
-}
-
-/* The element's coordinates as the stages form them (dg_slab_x, the face
- * loops): the centre and sizes in dg_real, the minus face of the first
- * element at hi (periodic wrap, as dg_disc_build_tables' geometry). */
-static void aux_elem_coords(const dg_grid *g, long e, double xc[3], double h[3], double fm[3],
-                            double fp[3]) {
-  int ijk[3];
-  dg_grid_ijk(g, e, ijk);
-  for (int k = 0; k < 3; ++k) xc[k] = h[k] = fm[k] = fp[k] = 0;
-  for (int k = 0; k < g->dim; ++k) {
-    const int i = ijk[k];
-    xc[k] = (dg_real)(g->lo[k] + (i + 0.5) * g->h[k]);
-    h[k] = (dg_real)g->h[k];
-    fm[k] = (dg_real)(g->lo[k] + (i == 0 && dg_disc_wraps(g, k) ? g->n[k] : i) * g->h[k]);
-    fp[k] = (dg_real)(g->lo[k] + (i + 1) * g->h[k]);
-  }
-}
-
-/* Auxiliary data through the element interpolant (dg_model_desc.aux_deriv):
- * the sampler at the (K+1)^dim Gauss-Lobatto nodes of each element, K =
- * 2 q - 1 - rmax, the end nodes on the face coordinates (so the nodes of a
- * face are sampled at the same coordinates from both sides); volume points
- * take the tensor interpolant and its exact derivatives; a face point takes
- * the interpolant of the face's own nodes (the same bits on both sides) and
- * its tangential derivatives, 0 along the normal. */
-static int aux_interp(dg_disc *d, dg_aux_fn fn, void *ctx, dg_real *a) {
-  const dg_grid *g = &d->grid;
-  const int naux = dg_model_naux(d->model), *deriv = d->model->desc->aux_deriv;
-  const int dim = g->dim, W = d->W, Q = d->q, QF = (int)dg_disc_ipow(Q, dim - 1);
-  const int QV = (int)dg_disc_ipow(Q, dim);
-  const int K = 2 * Q - 1 - d->map.rmax, NK = K + 1;
-  for (int i = 0; i < naux; ++i) {
-    const int j = deriv[i] / 3;
-    if (deriv[i] != DG_AUX_VALUE &&
-        (deriv[i] < 0 || j >= naux || deriv[i] % 3 >= dim || deriv[j] != DG_AUX_VALUE))
-      return dg_error(DG_ERR_ARG, "model %s: auxiliary value %d is not a derivative of a value",
-                      dg_model_name(d->model), i);
-  }
-  if (NK > 2 * DG_MAX_Q) return dg_error(DG_ERR_ARG, "auxiliary data: interpolant too high");
-  long double zn[2 * DG_MAX_Q], Ll[2 * DG_MAX_Q], dLl[2 * DG_MAX_Q];
-  DG_CALL(dg_gauss_lobatto(NK, zn));
-  double L[DG_MAX_Q][2 * DG_MAX_Q], dL[DG_MAX_Q][2 * DG_MAX_Q]; /* node k at Gauss point p */
-  for (int p = 0; p < Q; ++p) {
-    dg_lagrange_eval(NK, zn, (long double)d->basis.x[p], Ll, dLl);
-    for (int k = 0; k < NK; ++k) L[p][k] = (double)Ll[k], dL[p][k] = (double)dLl[k];
-  }
-  const long NN = dg_disc_ipow(NK, dim);
-  double *nv = malloc(sizeof(double) * (size_t)(NN * naux)), out[64];
-  if (!nv) return dg_error(DG_ERR_MEM, "out of memory for auxiliary data");
-  int rc = 0;
-  for (long s = 0; s < d->nslots && !rc; ++s) {
-    const long e = d->slot_elem[s];
-    if (e < 0) continue;
-    double xc[3], h[3], fm[3], fp[3];
-    aux_elem_coords(g, e, xc, h, fm, fp);
-    for (long n = 0; n < NN && !rc; ++n) { /* the samples at the nodes */
-      double x[3] = {0, 0, 0};
-      for (int k = 0, r2 = (int)n; k < dim; ++k, r2 /= NK) {
-        const int m = r2 % NK;
-        x[k] = m == 0 ? fm[k] : m == K ? fp[k] : xc[k] + (dg_real)0.5 * h[k] * (double)zn[m];
-      }
-      if (fn(x, out, ctx)) {
-        rc = dg_error(DG_ERR_ARG, "auxiliary data: the sampler failed at x = (%g, %g, %g)", x[0],
-                      x[1], x[2]);
-        break;
-      }
-      for (int i = 0; i < naux; ++i) nv[i * NN + n] = out[i];
-    }
-    dg_real *base = a + (s / W) * d->aux_size * W + s % W;
-    for (int pt = 0; pt < QV + 2 * dim * QF && !rc; ++pt) {
-      int fc = -1, p = pt, gp[3] = {0, 0, 0}; /* the point's Gauss index per direction */
-      if (pt >= QV) fc = (pt - QV) / QF, p = (pt - QV) % QF;
-      for (int k = 0, r2 = p; k < dim; ++k) {
-        if (fc >= 0 && k == fc / 2) continue;
-        gp[k] = r2 % Q;
-        r2 /= Q;
-      }
-      for (int i = 0; i < naux; ++i) {
-        const int j = deriv[i] == DG_AUX_VALUE ? i : deriv[i] / 3;
-        const int dd = deriv[i] == DG_AUX_VALUE ? -1 : deriv[i] % 3;
-        double v = 0;
-        if (fc >= 0 && dd == fc / 2) {
-          v = 0; /* along the face's normal */
-        } else {
-          for (long n = 0; n < NN; ++n) {
-            double w = 1;
-            for (int k = 0, r2 = (int)n; k < dim; ++k, r2 /= NK) {
-              const int m = r2 % NK;
-              if (fc >= 0 && k == fc / 2) /* the face's own nodes only */
-                w *= m == (fc % 2 ? K : 0) ? 1.0 : 0.0;
-              else
-                w *= k == dd ? dL[gp[k]][m] * 2 / h[k] : L[gp[k]][m];
-            }
-            if (w != 0) v += w * nv[j * NN + n];
-          }
-        }
-        const long o = fc < 0 ? (long)i * QV + p : (long)naux * (QV + fc * QF) + (long)i * QF + p;
-        base[o * W] = (dg_real)v;
-      }
-    }
-  }
-  free(nv);
-  return rc;
-}
-
-int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
-  DG_ARG_NONNULL("dg_disc_set_aux", d);
-  const int naux = dg_model_naux(d->model);
-  if (naux == 0 || !d->d_aux)
-    return dg_error(DG_ERR_ARG, "model %s has no auxiliary data", dg_model_name(d->model));
-  const dg_grid *g = &d->grid;
-  const int dim = g->dim, W = d->W, Q = d->q, QF = (int)dg_disc_ipow(Q, dim - 1);
-  const int QV = (int)dg_disc_ipow(Q, dim);
-  const size_t bytes = (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real);
-  dg_real *a = calloc(bytes ? bytes : 1, 1); /* padding lanes keep zeros */
-  if (!a) return dg_error(DG_ERR_MEM, "out of memory for auxiliary data (%zu bytes)", bytes);
-  double out[64];
-  if (naux > 64) {
-    free(a);
-    return dg_error(DG_ERR_ARG, "model %s: %d auxiliary values, at most 64",
-                    dg_model_name(d->model), naux);
-  }
-  const int *deriv = d->model->desc->aux_deriv;
-  int rc = deriv ? aux_interp(d, fn, ctx, a) : 0;
-  for (long s = 0; s < d->nslots && !rc && !deriv; ++s) {
-    const long e = d->slot_elem[s];
-    if (e < 0) continue;
-    double xc[3], h[3], fm[3], fp[3];
-    aux_elem_coords(g, e, xc, h, fm, fp);
-    dg_real *base = a + (s / W) * d->aux_size * W + s % W;
-    for (int pt = 0; pt < QV + 2 * dim * QF && !rc; ++pt) {
-      double x[3] = {0, 0, 0};
-      int fc = -1, p = pt;
-      if (pt < QV) {
-        for (int k = 0, r2 = pt; k < dim; ++k, r2 /= Q)
-          x[k] = xc[k] + (dg_real)0.5 * h[k] * d->basis.x[r2 % Q];
-      } else {
-        fc = (pt - QV) / QF, p = (pt - QV) % QF;
-        const int dd = fc / 2;
-        int r2 = p;
-        for (int k = 0; k < dim; ++k) {
-          if (k == dd) {
-            x[k] = fc % 2 ? fp[k] : fm[k];
-          } else {
-            x[k] = xc[k] + (dg_real)0.5 * h[k] * d->basis.x[r2 % Q];
-            r2 /= Q;
-          }
-        }
-      }
-      if (fn(x, out, ctx)) {
-        rc = dg_error(DG_ERR_ARG, "auxiliary data: the sampler failed at x = (%g, %g, %g)", x[0],
-                      x[1], x[2]);
-        break;
-      }
-      for (int i = 0; i < naux; ++i) {
-        const long o = fc < 0 ? (long)i * QV + p : (long)naux * (QV + fc * QF) + (long)i * QF + p;
-        base[o * W] = (dg_real)out[i];
-      }
-    }
-  }
-  if (!rc) rc = d->be->to_device(d->d_aux, a, bytes);
-  free(a);
-  return rc;
-}
-
 /* Whether element e has a neighbour of another degree. */
 static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
   int ijk[3];
@@ -287,6 +126,12 @@ static int at_degree_change(const dg_grid *g, const dg_degree_map *m, long e) {
 
 int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
                    const dg_degree_map *m, int q, const dg_model *model) {
+  return dg_disc_create_held(out, backend, g, m, q, model, NULL);
+}
+
+int dg_disc_create_held(dg_disc **out, const dg_backend *backend, const dg_grid *g,
+                        const dg_degree_map *m, int q, const dg_model *model,
+                        const unsigned char *held) {
   DG_ARG_NONNULL("dg_disc_create", out);
   *out = NULL;
   DG_ARG_NONNULL("dg_disc_create", backend);
@@ -328,18 +173,20 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
   memcpy(d->map.deg, m->deg, (size_t)m->nelem);
 
   /* buckets by degree, each padded to whole microblocks (with own_q each
-     of its two groups) */
+     of its two groups, across ranks the ghosts after them); the plan's
+     input counts the whole map, so that every rank runs the same plan */
+  dg_plan_in *pin = &d->pin;
   for (long e = 0; e < g->nelem; ++e) {
     if (m->deg[e] > DG_MAX_DEGREE) {
       rc = dg_error(DG_ERR_ARG, "degree map: element %ld has degree %d > %d", e, m->deg[e],
                     DG_MAX_DEGREE);
       goto fail;
     }
-    d->bk[m->deg[e]].n++;
+    pin->n[m->deg[e]]++;
+    if (!held || held[e] == DG_HELD_OWN) d->bk[m->deg[e]].n++;
+    if (held && held[e] == DG_HELD_GHOST) d->bk[m->deg[e]].ng++;
   }
-  /* the plan's input; where own q could run, which elements are at degree
-     changes */
-  dg_plan_in *pin = &d->pin;
+  /* where own q could run, which elements are at degree changes */
   pin->dim = g->dim;
   pin->q = q;
   pin->rmin = m->rmin;
@@ -369,7 +216,10 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
                      dg_model_naux(d->model) == 0 && !d->metric && !d->bnd;
   pin->aux = dg_model_naux(d->model) > 0;
   const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
+    d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;
+    pin->nedge[r] = own_ok ? 0 : pin->n[r];
+  }
   if (own_ok) {
     if (!(edge = malloc((size_t)g->nelem))) {
       rc = dg_error(DG_ERR_MEM, "out of memory for %ld elements", g->nelem);
@@ -377,12 +227,9 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
     }
     for (long e = 0; e < g->nelem; ++e) {
       edge[e] = (unsigned char)at_degree_change(g, m, e);
-      d->bk[m->deg[e]].nedge += edge[e];
+      pin->nedge[m->deg[e]] += edge[e];
+      if (!held || held[e] == DG_HELD_OWN) d->bk[m->deg[e]].nedge += edge[e];
     }
-  }
-  for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    pin->n[r] = d->bk[r].n;
-    pin->nedge[r] = d->bk[r].nedge;
   }
   if ((rc = be->plan(pin, &d->plan))) goto fail;
   d->team = d->plan.team;
@@ -401,7 +248,8 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
     bucket *b = &d->bk[r];
     b->slot0 = slot;
     b->eblock = (b->nedge + d->W - 1) / d->W;
-    b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W;
+    b->gblock = (b->ng + d->W - 1) / d->W;
+    b->nblock = b->eblock + (b->n - b->nedge + d->W - 1) / d->W + b->gblock;
     b->base = base;
     slot += b->nblock * d->W;
     base += b->nblock * d->W * d->nvar * dg_disc_ipow(r + 1, g->dim);
@@ -416,14 +264,21 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
     goto fail;
   }
   for (long s = 0; s < slot; ++s) d->slot_elem[s] = -1;
-  long fill[2][DG_MAX_DEGREE + 1]; /* next slot: [0] at degree changes, [1] the others */
+  /* next slot: [0] at degree changes, [1] the others, [2] ghosts */
+  long fill[3][DG_MAX_DEGREE + 1];
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     fill[0][r] = d->bk[r].slot0;
     fill[1][r] = d->bk[r].slot0 + d->bk[r].eblock * d->W;
+    fill[2][r] = d->bk[r].slot0 + (d->bk[r].nblock - d->bk[r].gblock) * d->W;
   }
   for (long e = 0; e < g->nelem; ++e) {
     const bucket *b = &d->bk[m->deg[e]];
-    const long s = fill[b->nedge < b->n && !edge[e]][m->deg[e]]++;
+    if (held && held[e] == DG_HELD_NONE) {
+      d->elem_slot[e] = -1;
+      continue;
+    }
+    const int grp = held && held[e] == DG_HELD_GHOST ? 2 : b->nedge < b->n && !edge[e];
+    const long s = fill[grp][m->deg[e]]++;
     d->elem_slot[e] = s;
     d->slot_elem[s] = e;
   }
@@ -458,7 +313,10 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
         rc = dg_error(DG_ERR_MEM, "out of memory for slot weights");
         goto fail;
       }
-      for (long s2 = 0; s2 < d->nslots; ++s2) w[s2] = d->slot_elem[s2] >= 0 ? 1 : 0;
+      for (long s2 = 0; s2 < d->nslots; ++s2) { /* ghosts are their owners' */
+        const long e = d->slot_elem[s2];
+        w[s2] = e >= 0 && (!held || held[e] == DG_HELD_OWN) ? 1 : 0;
+      }
       const size_t wb = (size_t)(d->nslots ? d->nslots : 1) * sizeof(dg_real);
       if ((rc = be->alloc(&p, wb)) == 0) {
         d->d_weight = p;
@@ -483,7 +341,7 @@ int dg_disc_create(dg_disc **out, const dg_backend *backend, const dg_grid *g,
       if ((rc = be->alloc(&p, (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real))))
         goto fail;
       d->d_aux = p;
-      if (d->model->desc->aux && (rc = dg_disc_set_aux(d, model_aux, d->model))) goto fail;
+      if (d->model->desc->aux && (rc = dg_disc_set_model_aux(d))) goto fail;
     }
     if (!d->nbr_coeffs || d->nbr_traces) {
       for (int b = 0; b < 2; ++b) {
@@ -505,12 +363,11 @@ fail:
 }
 
 /* Make the kernels of every launch of d's plan ready (once). */
-static int disc_kernels(dg_disc *d) {
-  if (d->kernels_ready) return 0;
+static int disc_kernels_here(dg_disc *d) {
   const dg_backend_ops *be = d->be;
   int rq[2 * (DG_MAX_DEGREE + 1)][2], nrq = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    if (d->bk[r].n == 0) continue;
+    if (d->bk[r].n + d->bk[r].ng == 0) continue;
     rq[nrq][0] = r;
     rq[nrq++][1] = d->q;
     if (d->own_q && d->plan.split[r] && d->bk[r].nedge < d->bk[r].n && d->q != r + 1) {
@@ -523,8 +380,17 @@ static int disc_kernels(dg_disc *d) {
     if (!be->available(d->kslot, d->grid.dim, rq[i][0], rq[i][1]))
       return dg_error(DG_ERR_BACKEND, "model %s: no stages for %dD, degree %d with q = %d",
                       dg_model_name(d->model), d->grid.dim, rq[i][0], rq[i][1]);
-  d->kernels_ready = 1;
   return 0;
+}
+
+/* disc_kernels_here; across ranks every rank learns whether all have them
+ * before any waits for another's ghosts (collective). */
+static int disc_kernels(dg_disc *d) {
+  if (d->kernels_ready) return 0;
+  int rc = disc_kernels_here(d);
+  if (d->comm) rc = dg_comm_agree(d->comm, rc);
+  if (!rc) d->kernels_ready = 1;
+  return rc;
 }
 
 void dg_disc_destroy(dg_disc **dp) {
@@ -544,6 +410,7 @@ void dg_disc_destroy(dg_disc **dp) {
   if (d->d_rate) be->free(d->d_rate);
   if (d->d_watch_rows) be->free(d->d_watch_rows);
   if (d->d_watch_first) be->free(d->d_watch_first);
+  dg_disc_part_free(d);
   dg_model_destroy(&d->model);
   free(d->map.deg);
   free(d->elem_slot);
@@ -600,6 +467,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
                     d->len);
   DG_CALL(disc_kernels(d));
   DG_CALL(dg_field_to_device(u));
+  DG_CALL(dg_disc_exchange(d, u)); /* across ranks: the ghosts' rates weigh 0, but finite */
   dg_stage_args a;
   memset(&a, 0, sizeof a);
   a.dim = d->grid.dim;
@@ -627,12 +495,14 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     dg_real *h = malloc((size_t)(d->nslots ? d->nslots : 1) * sizeof *h);
     if (!h) return dg_error(DG_ERR_MEM, "out of memory for element rates");
     int rc = be->to_host(h, d->d_rate, (size_t)d->nslots * sizeof *h);
-    for (long e = 0; e < d->grid.nelem && !rc; ++e) rates[e] = (double)h[d->elem_slot[e]];
+    for (long e = 0; e < d->grid.nelem && !rc; ++e)
+      if (d->elem_slot[e] >= 0) rates[e] = (double)h[d->elem_slot[e]];
     free(h);
     DG_CALL(rc);
   }
   double rate = 0;
   DG_CALL(be->max(d->d_rate, (size_t)d->nslots, &rate));
+  if (d->comm) DG_CALL(dg_comm_allreduce_max(d->comm, &rate, &rate, 1)); /* exact */
   if (rate != rate)
     return dg_error(DG_ERR_NUMERIC, "stable step: the wave speed is not finite at t = %g", t);
   *dt = rate > 0 ? 1.0 / rate : INFINITY;
@@ -686,23 +556,28 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   const int dim = d->grid.dim, W = d->W;
   /* traces of u are normally left by the previous update; recompute them
      only when u changed otherwise (projection, restart, another field) */
-  const int fresh =
-      (d->nbr_coeffs && !d->nbr_traces) || (d->trace_src == u && d->trace_stamp == u->stamp);
+  const int no_traces = d->nbr_coeffs && !d->nbr_traces;
+  const int fresh = no_traces || (d->trace_src == u && d->trace_stamp == u->stamp);
+  /* across ranks the ghosts' coefficients come first, then (where the
+     updates read traces and the owned ones are fresh) their traces alone */
+  DG_CALL(dg_disc_exchange(d, u));
+  const int passes[3] = {fresh ? (d->x && !no_traces ? 2 : -1) : 0, 1, -1};
   double t0 = d->timing ? now_s() : 0;
-  for (int pass = fresh ? 1 : 0; pass < 2; ++pass) {
+  for (int ip = passes[0] < 0 ? 1 : 0; ip < 2; ++ip) {
+    const int pass = passes[ip], fp = pass == 2 ? 0 : pass; /* launch_first's pass */
     a.trace = d->d_trace[d->cur];
     dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
     a.pass = (int)(++pass_id & 0x7fffffffu);
     /* the launches of the pass: the one launch_first chose (with own q the
        largest), then every other group in degree order */
     for (int i = -1; i < 2 * (DG_MAX_DEGREE + 1); ++i) {
-      const int r = i < 0 ? d->first_r[pass] : i / 2, grp = i < 0 ? d->first_g[pass] : i % 2;
-      if (i >= 0 && r == d->first_r[pass] && grp == d->first_g[pass]) continue;
+      const int r = i < 0 ? d->first_r[fp] : i / 2, grp = i < 0 ? d->first_g[fp] : i % 2;
+      if (i >= 0 && r == d->first_r[fp] && grp == d->first_g[fp]) continue;
       const bucket *b = &d->bk[r];
       /* group 0: the whole bucket (traces), or its elements at degree
          changes (update); group 1 (own_q updates): the others at r + 1 */
       const long nblk = group_blocks(b, pass, grp);
-      const long blk0 = grp ? b->eblock : 0;
+      const long blk0 = group_first(b, pass, grp);
       if (nblk == 0) continue;
       const long off = blk0 * W * d->nvar * dg_disc_ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
       a.u = u->dev + b->base + off;
@@ -718,7 +593,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
       a.team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);
       a.nbr_traces = (unsigned char)(grp ? 0 : d->nbr_traces);
       a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
-      int rc = pass == 0 ? be->trace(&a, d->basis_dev, r, d->q)
+      int rc = pass != 1 ? be->trace(&a, d->basis_dev, r, d->q)
                : grp     ? be->update(&a, d->basis_own[r], r, r + 1)
                          : be->update(&a, d->basis_dev, r, d->q);
       if (rc) {
@@ -729,7 +604,7 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
     if (d->timing) {
       DG_CALL(be->sync());
       const double t1 = now_s();
-      if (pass == 0)
+      if (pass != 1)
         d->t_trace += t1 - t0;
       else
         d->t_update += t1 - t0;

@@ -17,14 +17,6 @@ static long group_slot0(const bucket *b, long s, int W) {
   return s < b->slot0 + b->eblock * W ? b->slot0 : b->slot0 + b->eblock * W;
 }
 
-/* Whether face `side` of direction d of element ijk lies on a boundary side
- * (inflow, outflow, wall): no neighbour there. */
-static int on_boundary(const dg_grid *g, const int ijk[3], int d, int side) {
-  const int k = g->bc[2 * d + side];
-  if (k != DG_BC_INFLOW && k != DG_BC_OUTFLOW && k != DG_BC_WALL) return 0;
-  return side ? ijk[d] == g->n[d] - 1 : ijk[d] == 0;
-}
-
 /* Reals of one row's table at degree r, q points (DG_ROW_*): the theta mass
  * inverse as the update applies it, (r+1)^2, 1 / (a^2 cos theta) and the
  * trigonometric interpolants at the q points, the theta faces' cos and sin,
@@ -38,7 +30,7 @@ long dg_disc_geom_len(dg_disc *d) {
   long n = d->nslots * dg_disc_geom_stride(d);
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     d->tab_off[r] = n;
-    if (d->metric && d->bk[r].n > 0) n += d->grid.n[1] * row_len(r, d->q);
+    if (d->metric && d->bk[r].n + d->bk[r].ng > 0) n += d->grid.n[1] * row_len(r, d->q);
   }
   return d->geom0 + n;
 }
@@ -80,7 +72,7 @@ static int build_rows(dg_disc *d, dg_real *geom) {
     w[k] = (double)d->basis.w[k];
   }
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-    if (d->bk[r].n == 0) continue;
+    if (d->bk[r].n + d->bk[r].ng == 0) continue;
     const int N = r + 1;
     for (int j = 0; j < g->n[1]; ++j) {
       dg_real *t = geom + d->tab_off[r] + (long)j * row_len(r, q);
@@ -150,11 +142,12 @@ int dg_disc_build_tables(dg_disc *d, int **nbr, dg_real **geom) {
         long ns = s; /* padding lanes face themselves: their traces are zero */
         /* a boundary face reads its own trace (the stage replaces it by the
            exterior state) */
-        const int bf = e >= 0 && on_boundary(g, ijk, dd, side);
+        const int bf = e >= 0 && dg_disc_on_boundary(g, ijk, dd, side);
         if (e >= 0 && !bf) {
           int nb[3] = {ijk[0], ijk[1], ijk[2]};
           nb[dd] += side ? 1 : -1;
           ns = d->elem_slot[dg_grid_elem(g, nb[0], nb[1], nb[2])];
+          if (ns < 0) ns = s; /* a ghost's neighbour on no rank here: never updated */
         }
         const int fo = 2 * dd + (bf ? side : 1 - side);
         /* from the group's first slot: negative where group 1 reads group 0 */
@@ -172,7 +165,8 @@ int dg_disc_build_tables(dg_disc *d, int **nbr, dg_real **geom) {
       gs[(blk * GS) * W + lane] = (dg_real)(d->tab_off[r] + (long)ijk[1] * row_len(r, d->q));
     if (d->bnd) /* 1 on the faces that lie on a boundary side */
       for (int fc = 0; fc < 2 * dim; ++fc)
-        gs[(blk * GS + 3 * dim + fc) * W + lane] = (dg_real)on_boundary(g, ijk, fc / 2, fc % 2);
+        gs[(blk * GS + 3 * dim + fc) * W + lane] =
+            (dg_real)dg_disc_on_boundary(g, ijk, fc / 2, fc % 2);
     if (d->metric) { /* cos and sin of both lambda faces, from the true
                         coordinates (the angle additions start at the minus
                         face); theta's are the row's (build_rows) */

@@ -20,7 +20,16 @@ typedef struct {
   long nedge;  /* elements with a neighbour of another degree where the bucket
                   splits (own_q), else n */
   long eblock; /* microblocks of those (the first ones), else nblock */
+  long ng;     /* across ranks: ghosts of this degree (other ranks' elements that
+                  this rank's read across a face), in the last microblocks */
+  long gblock; /* microblocks of those */
 } bucket;
+
+/* Which elements of the global grid a discretisation holds (across ranks). */
+enum { DG_HELD_NONE = 0, DG_HELD_OWN = 1, DG_HELD_GHOST = 2 };
+
+typedef struct dg_disc_xchg dg_disc_xchg; /* dg_disc_part.c */
+typedef struct dg_comm dg_comm;
 
 struct dg_disc {
   const dg_backend_ops *be;  /* backend->ops */
@@ -74,7 +83,26 @@ struct dg_disc {
   long trace_stamp;           /* ... at this modification stamp */
   int timing;
   double t_trace, t_update;
+  /* across ranks (dg_disc_part.c): NULL when one process holds every element */
+  dg_comm *comm;
+  unsigned char *held; /* [nelem] DG_HELD_* */
+  int *owner;          /* [nelem] the rank that owns each element */
+  dg_disc_xchg *x;     /* the ghosts' exchange lists and buffers */
 };
+
+/* dg_disc_create for the elements marked in held[nelem] (DG_HELD_*; NULL:
+ * every element its own): the plan from the whole map's counts, buckets of
+ * the held elements, each bucket's ghosts in its last microblocks. */
+int dg_disc_create_held(dg_disc **d, const dg_backend *backend, const dg_grid *g,
+                        const dg_degree_map *m, int q, const dg_model *model,
+                        const unsigned char *held);
+/* dg_disc_set_aux with the model's own sampler (dg_disc_create). */
+int dg_disc_set_model_aux(dg_disc *d);
+/* Across ranks: bring every ghost's coefficients of u from its owner
+ * (collective); 0 at once for a discretisation of one process. */
+int dg_disc_exchange(dg_disc *d, dg_field *u);
+/* Across ranks: free the exchange lists (dg_disc_destroy). */
+void dg_disc_part_free(dg_disc *d);
 
 static inline long dg_disc_ipow(long b, int e) {
   long p = 1;
@@ -97,6 +125,15 @@ static inline int dg_disc_geom_stride(const dg_disc *d) {
  * then its coordinate is hi, as that neighbour sees it. */
 static inline int dg_disc_wraps(const dg_grid *g, int d) {
   return g->bc[2 * d] == DG_BC_PERIODIC || g->bc[2 * d] == DG_BC_POLE;
+}
+
+/* Whether face `side` of direction d of element ijk lies on a boundary side
+ * (inflow, outflow, wall): no neighbour there (a pole face has one, the
+ * element across the pole in the table's wrap, its flux masked). */
+static inline int dg_disc_on_boundary(const dg_grid *g, const int ijk[3], int d, int side) {
+  const int k = g->bc[2 * d + side];
+  if (k != DG_BC_INFLOW && k != DG_BC_OUTFLOW && k != DG_BC_WALL) return 0;
+  return side ? ijk[d] == g->n[d] - 1 : ijk[d] == 0;
 }
 
 /* Length of the geometry array: the model's inflow data (geom0 reals), the

@@ -236,6 +236,18 @@ static int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, s
 
 static int be_parallelism(void) { return omp_get_max_threads(); }
 
+static int be_pack(dg_real *buf, const dg_real *x, const long *idx, size_t n) {
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; ++i) buf[i] = x[idx[i]];
+  return 0;
+}
+
+static int be_unpack(dg_real *x, const long *idx, const dg_real *buf, size_t n) {
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; ++i) x[idx[i]] = buf[i];
+  return 0;
+}
+
 /* The CPU stages are compute-bound: reading the element's own old face
  * values (a few more bytes) beats computing them again (docs/ARCHITECTURE.md,
  * "One time step": reuse_traces). */
@@ -278,6 +290,8 @@ static const dg_backend_ops ops = {
     .triad = be_triad,
     .nonfinite = be_nonfinite,
     .parallelism = be_parallelism,
+    .pack = be_pack,
+    .unpack = be_unpack,
 };
 
 const dg_backend_ops *dg_backend_omp_ops(void) { return &ops; }

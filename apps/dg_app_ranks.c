@@ -1,0 +1,97 @@
+/* dg_app_ranks.c - an app under mpirun (dg_app_ranks.h). */
+#include "dg_app_ranks.h"
+
+#include "dg_disc_part.h"
+#include "dg_error.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv) {
+  memset(rk, 0, sizeof *rk);
+  rk->err = stderr;
+  DG_CALL(dg_comm_create_world(&rk->comm, argc, argv));
+  rk->rank = dg_comm_rank(rk->comm);
+  rk->size = dg_comm_size(rk->comm);
+  if (rk->rank > 0) { /* one copy of every line: rank 0's */
+    const int fd = dup(2);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) rk->err = f;
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+      return dg_error(DG_ERR_IO, "rank %d: cannot silence its output", rk->rank);
+  }
+  return 0;
+}
+
+int dg_app_ranks_one(const char *prog, int *argc, char ***argv) {
+  dg_app_ranks rk;
+  int rc = dg_app_ranks_start(&rk, argc, argv), status = 0;
+  if (rc == 0 && rk.size > 1) {
+    fprintf(stderr,
+            "%s: runs on one rank only (its solvers are not across ranks yet), not %d: "
+            "run it without mpirun or with -np 1\n",
+            prog, rk.size);
+    status = 2;
+  } else if (rc) {
+    fprintf(stderr, "%s: %s\n", prog, dg_error_message());
+    status = 2;
+  }
+  dg_app_ranks_stop(&rk);
+  return status;
+}
+
+int dg_app_ranks_setup(dg_app_ranks *rk, const dg_disc *d, dg_field *u, int verbose) {
+  if (rk->size == 1) return 0;
+  DG_CALL(dg_partition_create(&rk->part, dg_disc_grid(d), dg_disc_degrees(d), rk->size, NULL));
+  if (verbose) {
+    char line[512];
+    DG_CALL(dg_partition_describe(rk->part, 0, line, sizeof line));
+    printf("%s\n", line);
+  }
+  DG_CALL(dg_disc_create_part(&rk->disc, dg_disc_backend(d), dg_disc_grid(d), dg_disc_degrees(d),
+                              dg_disc_q(d), dg_disc_model(d), rk->comm, rk->part));
+  DG_CALL(dg_field_create(&rk->u, rk->disc));
+  return dg_disc_part_scatter(rk->disc, rk->u, d, u);
+}
+
+dg_disc *dg_app_ranks_disc(dg_app_ranks *rk, dg_disc *d) { return rk->disc ? rk->disc : d; }
+dg_field *dg_app_ranks_field(dg_app_ranks *rk, dg_field *u) { return rk->u ? rk->u : u; }
+
+int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u) {
+  if (!rk->disc) return 0;
+  return dg_disc_part_gather(rk->disc, rk->u, d, u);
+}
+
+int dg_app_ranks_agree(dg_app_ranks *rk, int rc) {
+  if (!rk->comm) return rc; /* the ranks could not start: rc says why */
+  rc = dg_comm_agree(rk->comm, rc);
+  rk->agreed = rc != 0;
+  return rc;
+}
+
+int dg_app_ranks_all_finite(dg_app_ranks *rk, double value, int *finite) {
+  double bad = isfinite(value) ? 0 : 1;
+  DG_CALL(dg_comm_allreduce_max(rk->comm, &bad, &bad, 1));
+  *finite = bad == 0;
+  return 0;
+}
+
+void dg_app_ranks_fail(dg_app_ranks *rk, const char *line) {
+  if (rk->size == 1 || rk->agreed) {
+    fprintf(stderr, "%s\n", line);
+    return;
+  }
+  fprintf(rk->err, "%s\n", line);
+  fflush(rk->err);
+  dg_comm_abort(rk->comm, 2);
+}
+
+void dg_app_ranks_stop(dg_app_ranks *rk) {
+  dg_field_destroy(&rk->u);
+  dg_disc_destroy(&rk->disc);
+  dg_partition_destroy(&rk->part);
+  if (rk->comm) (void)dg_comm_destroy(&rk->comm);
+  if (rk->err && rk->err != stderr) fclose(rk->err);
+  rk->err = NULL;
+}

@@ -1,0 +1,63 @@
+/* dg_app_ranks.h - an app under mpirun (docs/ARCHITECTURE.md, "Runs across
+ * ranks"): the ranks, the partition, the discretisation of this rank's
+ * block and its field, the copies to and from the whole solution, and the
+ * failure agreement.  On one rank (and in a build without MPI) the app runs
+ * as before: no partition, no copies. */
+#ifndef DG_APP_RANKS_H
+#define DG_APP_RANKS_H
+
+#include "dg_comm.h"
+#include "dg_disc.h"
+#include "dg_field.h"
+#include "dg_partition.h"
+
+#include <stdio.h>
+
+typedef struct {
+  dg_comm *comm;
+  int rank, size;
+  FILE *err;          /* this rank's stderr (ranks > 0 print nothing else) */
+  dg_partition *part; /* size > 1 */
+  dg_disc *disc;      /* size > 1: this rank's block */
+  dg_field *u;        /* ... and its solution */
+  int agreed;         /* the failure being returned is every rank's */
+} dg_app_ranks;
+
+/* The ranks of the job; on ranks > 0 stdout and stderr are silenced (the
+ * messages are rank 0's, or after dg_app_ranks_fail this rank's own). */
+int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv);
+
+/* For an app that runs on one rank only (the solvers are not across ranks
+ * yet): 0 on one rank (MPI, where started, is finalised again); under
+ * mpirun with more ranks one line from rank 0 and 2, the exit status of
+ * every rank. */
+int dg_app_ranks_one(const char *prog, int *argc, char ***argv);
+
+/* The block of this rank for the whole discretisation d and its solution u:
+ * the partition (its line printed with verbose), the block's disc and field
+ * (u's values).  Nothing with one rank. */
+int dg_app_ranks_setup(dg_app_ranks *rk, const dg_disc *d, dg_field *u, int verbose);
+
+/* The disc and field the steps run on: the block's, or d and u. */
+dg_disc *dg_app_ranks_disc(dg_app_ranks *rk, dg_disc *d);
+dg_field *dg_app_ranks_field(dg_app_ranks *rk, dg_field *u);
+
+/* The whole solution into u on every rank (collective; nothing with one). */
+int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u);
+
+/* The agreement on rc (collective); the result is every rank's. */
+int dg_app_ranks_agree(dg_app_ranks *rk, int rc);
+
+/* 1 when value is finite on every rank (collective; the blow-up check). */
+int dg_app_ranks_all_finite(dg_app_ranks *rk, double value, int *finite);
+
+/* The end of a run that failed with rc, its message line already made:
+ * printed once (rank 0's stderr) where every rank fails alike (one rank,
+ * or rk->agreed); else this rank prints it and ends every rank
+ * (dg_comm_abort, status 2). */
+void dg_app_ranks_fail(dg_app_ranks *rk, const char *line);
+
+/* Free the block, the partition and the ranks (MPI finalised). */
+void dg_app_ranks_stop(dg_app_ranks *rk);
+
+#endif

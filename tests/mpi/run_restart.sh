@@ -1,0 +1,24 @@
+#!/bin/sh
+# mpi.advect_restart_NtoM: a snapshot written on N ranks restarts on M and
+# the run goes on bitwise as one process running the whole way
+# (`compare --tol 0`, largest |A-B| 0).
+#   run_restart.sh MPIEXEC N M ADVECT COMPARE DIR -- [MPIEXEC FLAGS...] -- ADVECT OPTIONS...
+# (OPTIONS with a fixed --dt; the runs take 6 steps, the first 3 of them on N)
+set -u
+mpiexec=$1 n=$2 m=$3 advect=$4 compare=$5 dir=$6
+shift 6
+[ "$1" = -- ] && shift
+flags=""
+while [ $# -gt 0 ] && [ "$1" != -- ]; do flags="$flags $1"; shift; done
+[ $# -gt 0 ] && shift
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
+"$advect" "$@" --steps 6 --output one.h5 >one.out 2>&1 || { echo "FAIL: one process"; cat one.out; exit 1; }
+# shellcheck disable=SC2086 # the flags are words
+"$mpiexec" $flags -np "$n" "$advect" "$@" --steps 3 --output half.h5 >half.out 2>&1 ||
+  { echo "FAIL: $n ranks"; cat half.out; exit 1; }
+# shellcheck disable=SC2086
+"$mpiexec" $flags -np "$m" "$advect" --restart half.h5 --steps 6 --output end.h5 >end.out 2>&1 ||
+  { echo "FAIL: the restart on $m ranks"; cat end.out; exit 1; }
+"$compare" --tol 0 one.h5 end.h5 >cmp.out 2>&1 && grep -q 'max_abs_diff=0 ' cmp.out ||
+  { echo "FAIL: not bitwise:"; head -1 cmp.out; exit 1; }
+echo "mpi.advect_restart: $n ranks, then $m: bitwise one process's 6 steps"

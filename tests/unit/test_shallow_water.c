@@ -18,7 +18,12 @@
  *   w2     Williamson 2 across the poles (alpha = pi/2 - 0.05), 6 hours:
  *          Williamson's normalised l2 error of h on 8 x 4 and 16 x 8
  *          elements (r = 1: 16 x 8 and 32 x 16), rates r + 1 (within 0.3) for r = 1..4; the mass of
- * h to 1e-13; the steady state's energy and enstrophy drift reported Usage: test_shallow_water CASE
+ * h to 1e-13; the steady state's energy and enstrophy drift reported
+ *   w6     Williamson 6 (Rossby-Haurwitz wave 4), 6 hours on 8 x 4, uniform
+ *          degree 3 and the latitude map 1..3: the mass of h to 1e-13, the
+ *          total energy falls in every step, by less than 1e-4 in all
+ *          (the latitude map's rows of degree 1 and 2: 1e-2)
+ * Usage: test_shallow_water CASE
  */
 #include "dg_eval.h"
 #include "dg_field.h"
@@ -266,6 +271,43 @@ static void test_w2(void) {
   }
 }
 
+/* Williamson 6 (the Rossby-Haurwitz wave 4), 6 hours on 8 x 4: the mass of h
+ * to round-off on the uniform and the latitude map; the Rusanov flux
+ * dissipates, so the total energy falls, by a small amount (14 days on the
+ * uniform map: docs/VALIDATION.md, "Shallow water"). */
+static void test_w6(void) {
+  static const char *const params[] = {"case", "williamson6", NULL};
+  dg_grid g;
+  OK(dg_grid_init_latlon(&g, 8, 4, 6.37122e6));
+  dg_degree_map *lat;
+  OK(dg_degree_map_create_latitude(&lat, &g, 1, 3));
+  const struct {
+    const char *what;
+    sw_case c;
+    double fall; /* the largest energy loss allowed (relative) */
+  } cases[] = {
+      {"uniform r=3", {params, 1, 4, 3, NULL, 0, 21600, 1.0, 0}, 1e-4},
+      /* rows of degree 1, 2, 2, 1: the low degrees dissipate more */
+      {"latitude 1..3", {params, 1, 4, 0, lat, 0, 21600, 1.0, 0}, 1e-2},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    sw_result res;
+    run(&cases[k].c, 0, &res);
+    const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+    const double de = (res.energy1 - res.energy0) / res.energy0;
+    printf("williamson6 %s, 6 h: mass drift %.2e, energy drift %.3e, enstrophy drift %.3e, "
+           "largest energy growth in a step %.2e, %ld steps\n",
+           cases[k].what, dm, de, (res.enstrophy - res.enstrophy0) / res.enstrophy0,
+           res.energy_growth, res.steps);
+    CHECK(dm < 1e-13, "williamson6 (%s): mass drift %.2e", cases[k].what, dm);
+    CHECK(res.energy_growth < 0, "williamson6 (%s): the energy grew by %.2e in a step",
+          cases[k].what, res.energy_growth);
+    CHECK(de > -cases[k].fall, "williamson6 (%s): energy drift %.3e, expected above -%.0e",
+          cases[k].what, de, cases[k].fall);
+  }
+  dg_degree_map_destroy(&lat);
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "lake"))
@@ -276,8 +318,10 @@ int main(int argc, char **argv) {
     test_sphere_lake();
   else if (!strcmp(which, "w2"))
     test_w2();
+  else if (!strcmp(which, "w6"))
+    test_w6();
   else {
-    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2\n");
+    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2|w6\n");
     return 2;
   }
   return dg_test_done(which);

@@ -9,6 +9,10 @@
            0: 2 u0 sin(theta) / a) drawn as a PNG; the vorticity's values
            (swdiag's field()) agree with the exact ones to 1%; the depth of
            Williamson 5 is refused for the vorticity (a bottom) in one line
+  phase    Williamson 6's initial state: the wave-4 amplitude along 40 N that
+           swdiag phase reports agrees with the exact one to 1e-4 (24 x 12,
+           degree 3); a snapshot
+           against itself does not shift
 
 Usage: PYTHON swdiag_test.py CASE SWDIAG ADVECT DIR
 """
@@ -109,8 +113,31 @@ def case_picture():
         bad("vorticity over the mountain: status %d (want 2), stderr %r" % (rc, err))
 
 
+def case_phase():
+    path, _ = advect("w6_t0", "--case", "williamson6", "--cells", "24x12", "--degree", "3",
+                     "--steps", "0")
+    rc, out, err = swdiag("phase", path, path)
+    m = re.search(r"shift_deg=(\S+) period_deg=90 time=0 amplitude0=(\S+) amplitude1=(\S+)", out)
+    if rc != 0 or not m:
+        bad("phase: status %d, stdout %r, stderr %r" % (rc, out, err))
+        return
+    # Williamson 6's wave-4 amplitude at 40 N: (a^2 / g) B(theta), B = 2 (Omega + omega) K /
+    # ((R + 1)(R + 2)) cos^R (R^2 + 2R + 2 - (R + 1)^2 cos^2), R = 4, omega = K
+    a, g, om, k, r = 6.37122e6, 9.80616, 7.292e-5, 7.848e-6, 4
+    c = math.cos(math.radians(40))
+    b = 2 * (om + k) * k / ((r + 1) * (r + 2)) * c ** r * (r * r + 2 * r + 2 - (r + 1) ** 2 * c * c)
+    exact = a * a / g * b
+    shift, amp0 = float(m.group(1)), float(m.group(2))
+    print("williamson6 24x12 r=3 at t = 0: wave-4 amplitude at 40 N %.4f m (exact %.4f), shift "
+          "against itself %g" % (amp0, exact, shift))
+    if not abs(amp0 / exact - 1) < 1e-4:
+        bad("wave-4 amplitude %.6g, exact %.6g" % (amp0, exact))
+    if not (shift < 1e-9 or shift > 90 - 1e-9):
+        bad("a snapshot against itself shifted by %g degrees" % shift)
+
+
 os.makedirs(DIR, exist_ok=True)
-{"errors": case_errors, "picture": case_picture}[CASE]()
+{"errors": case_errors, "picture": case_picture, "phase": case_phase}[CASE]()
 if failures:
     sys.exit(1)
 print("tools.swdiag_%s: ok" % CASE)

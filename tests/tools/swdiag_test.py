@@ -7,12 +7,11 @@
            reference that does not refine the run is refused (status 2)
   picture  the relative vorticity of Williamson 2's initial state (alpha =
            0: 2 u0 sin(theta) / a) drawn as a PNG; the vorticity's values
-           (swdiag's field()) agree with the exact ones to 1%; the depth of
-           Williamson 5 is refused for the vorticity (a bottom) in one line
+           (swdiag's field()) agree with the exact ones to 1%; the vorticity
+           over Williamson 5's mountain is refused in one line (status 2)
   phase    Williamson 6's initial state: the wave-4 amplitude along 40 N that
            swdiag phase reports agrees with the exact one to 1e-4 (24 x 12,
-           degree 3); a snapshot
-           against itself does not shift
+           degree 3); a snapshot against itself does not shift
 
 Usage: PYTHON swdiag_test.py CASE SWDIAG ADVECT DIR
 """

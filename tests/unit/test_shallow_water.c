@@ -18,7 +18,16 @@
  *   w2     Williamson 2 across the poles (alpha = pi/2 - 0.05), 6 hours:
  *          Williamson's normalised l2 error of h on 8 x 4 and 16 x 8
  *          elements (r = 1: 16 x 8 and 32 x 16), rates r + 1 (within 0.3) for r = 1..4; the mass of
- * h to 1e-13; the steady state's energy and enstrophy drift reported Usage: test_shallow_water CASE
+ * h to 1e-13; the steady state's energy and enstrophy drift reported
+ *   w6     Williamson 6 (Rossby-Haurwitz wave 4), 6 hours on 8 x 4, uniform
+ *          degree 3 and the latitude map 1..3: the mass of h to 1e-13, the
+ *          total energy falls in every step, by less than 1e-4 in all
+ *          (the latitude map's rows of degree 1 and 2: 1e-2)
+ *   maps   Williamson 2 (alpha = 0), one day on 16 x 8: the latitude maps
+ *          2..3 and 1..3 take 1.3..1.45x and 2.1..2.4x the uniform degree
+ *          3's mean step (the pole rows' 2r + 1); 2..3's l2 is 1..6x the
+ *          uniform map's, 1..3's worse still
+ * Usage: test_shallow_water CASE
  */
 #include "dg_eval.h"
 #include "dg_field.h"
@@ -38,7 +47,8 @@ typedef struct {
   const dg_degree_map *map;
   int walls;
   double t_end, cfl;
-  int steps; /* > 0: this many CFL steps instead of t_end */
+  int steps;     /* > 0: this many CFL steps instead of t_end */
+  int no_energy; /* skip the energy after every step (long runs) */
 } sw_case;
 
 typedef struct {
@@ -110,11 +120,13 @@ static void run(const sw_case *sc, double bump, sw_result *res) {
     OK(dg_ts_step(ts, u, t, dt));
     t += dt;
     res->steps++;
+    if (sc->no_energy) continue;
     OK(dg_integrals(d, u, integ));
     const double growth = (integ[0] - e_prev) / fabs(res->energy0);
     if (growth > res->energy_growth) res->energy_growth = growth;
     e_prev = integ[0];
   }
+  OK(dg_integrals(d, u, integ));
   res->enstrophy = integ[1];
   res->energy1 = integ[0];
   OK(dg_mass(d, u, mass));
@@ -150,11 +162,11 @@ static void test_lake(void) {
     const char *what;
     sw_case c;
   } cases[] = {
-      {"uniform r=3", {plain, 0, 12, 3, NULL, 0, 0, 0.3, 200}},
-      {"random 0..4", {plain, 0, 12, 0, rnd, 0, 0, 0.3, 200}},
-      {"walls r=4", {plain, 0, 12, 4, NULL, 1, 0, 0.3, 200}},
-      {"walls random 0..4, beta-plane", {beta, 0, 12, 0, rnd, 1, 0, 0.3, 200}},
-      {"linear r=2", {linear, 0, 12, 2, NULL, 0, 0, 0.3, 200}},
+      {"uniform r=3", {plain, 0, 12, 3, NULL, 0, 0, 0.3, 200, 0}},
+      {"random 0..4", {plain, 0, 12, 0, rnd, 0, 0, 0.3, 200, 0}},
+      {"walls r=4", {plain, 0, 12, 4, NULL, 1, 0, 0.3, 200, 0}},
+      {"walls random 0..4, beta-plane", {beta, 0, 12, 0, rnd, 1, 0, 0.3, 200, 0}},
+      {"linear r=2", {linear, 0, 12, 2, NULL, 0, 0, 0.3, 200, 0}},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     sw_result res;
@@ -185,7 +197,7 @@ static void test_wave(void) {
     double e[2];
     for (int k = 0; k < 2; ++k) {
       /* LSRK4's error below the spatial one at r = 5: a smaller CFL there */
-      sw_case c = {params, 0, nc[r] << k, r, NULL, 0, 0.1, r >= 4 ? 0.1 : 0.2, 0};
+      sw_case c = {params, 0, nc[r] << k, r, NULL, 0, 0.1, r >= 4 ? 0.1 : 0.2, 0, 0};
       sw_result res;
       run(&c, 0, &res);
       e[k] = res.l2;
@@ -217,9 +229,9 @@ static void test_sphere_lake(void) {
     const char *what;
     sw_case c;
   } cases[] = {
-      {"uniform r=3", {params, 1, 8, 3, NULL, 0, 0, 0.3, 300}},
-      {"latitude 1..4", {params, 1, 8, 0, lat, 0, 0, 0.3, 300}},
-      {"random 0..4", {params, 1, 8, 0, rnd, 0, 0, 0.3, 300}},
+      {"uniform r=3", {params, 1, 8, 3, NULL, 0, 0, 0.3, 300, 0}},
+      {"latitude 1..4", {params, 1, 8, 0, lat, 0, 0, 0.3, 300, 0}},
+      {"random 0..4", {params, 1, 8, 0, rnd, 0, 0, 0.3, 300, 0}},
   };
   const double eta0 = 5960, mscale = eta0 * sqrt(9.80616 * eta0);
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
@@ -248,7 +260,7 @@ static void test_w2(void) {
   for (int r = 1; r <= 4; ++r) {
     double e[2];
     for (int k = 0; k < 2; ++k) {
-      sw_case c = {params, 1, nc[r] << k, r, NULL, 0, 21600, 0.3, 0};
+      sw_case c = {params, 1, nc[r] << k, r, NULL, 0, 21600, 0.3, 0, 0};
       sw_result res;
       run(&c, 0, &res);
       e[k] = res.l2_rel;
@@ -266,6 +278,77 @@ static void test_w2(void) {
   }
 }
 
+/* Williamson 6 (the Rossby-Haurwitz wave 4), 6 hours on 8 x 4: the mass of h
+ * to round-off on the uniform and the latitude map; the Rusanov flux
+ * dissipates, so the total energy falls, by a small amount (14 days on the
+ * uniform map: docs/VALIDATION.md, "Shallow water"). */
+static void test_w6(void) {
+  static const char *const params[] = {"case", "williamson6", NULL};
+  dg_grid g;
+  OK(dg_grid_init_latlon(&g, 8, 4, 6.37122e6));
+  dg_degree_map *lat;
+  OK(dg_degree_map_create_latitude(&lat, &g, 1, 3));
+  const struct {
+    const char *what;
+    sw_case c;
+    double fall; /* the largest energy loss allowed (relative) */
+  } cases[] = {
+      {"uniform r=3", {params, 1, 4, 3, NULL, 0, 21600, 1.0, 0, 0}, 1e-4},
+      /* rows of degree 1, 2, 2, 1: the low degrees dissipate more */
+      {"latitude 1..3", {params, 1, 4, 0, lat, 0, 21600, 1.0, 0, 0}, 1e-2},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    sw_result res;
+    run(&cases[k].c, 0, &res);
+    const double dm = fabs(res.mass1 - res.mass0) / res.mass0;
+    const double de = (res.energy1 - res.energy0) / res.energy0;
+    printf("williamson6 %s, 6 h: mass drift %.2e, energy drift %.3e, enstrophy drift %.3e, "
+           "largest energy growth in a step %.2e, %ld steps\n",
+           cases[k].what, dm, de, (res.enstrophy - res.enstrophy0) / res.enstrophy0,
+           res.energy_growth, res.steps);
+    CHECK(dm < 1e-13, "williamson6 (%s): mass drift %.2e", cases[k].what, dm);
+    CHECK(res.energy_growth < 0, "williamson6 (%s): the energy grew by %.2e in a step",
+          cases[k].what, res.energy_growth);
+    CHECK(de > -cases[k].fall, "williamson6 (%s): energy drift %.3e, expected above -%.0e",
+          cases[k].what, de, cases[k].fall);
+  }
+  dg_degree_map_destroy(&lat);
+}
+
+/* The latitude degree maps against the uniform degree (Williamson 2, alpha =
+ * 0, one day on 16 x 8, docs/VALIDATION.md "Degree maps at equal error"): the
+ * pole rows set the stable step, so lowering their degree from 3 to 2 (to 1)
+ * lengthens the mean step by about 7/5 (7/3), and costs accuracy there. */
+static void test_maps(void) {
+  static const char *const params[] = {"case", "williamson2", "alpha", "0", NULL};
+  dg_grid g;
+  OK(dg_grid_init_latlon(&g, 16, 8, 6.37122e6));
+  dg_degree_map *lat2, *lat1;
+  OK(dg_degree_map_create_latitude(&lat2, &g, 2, 3));
+  OK(dg_degree_map_create_latitude(&lat1, &g, 1, 3));
+  const sw_case cu = {params, 1, 8, 3, NULL, 0, 86400, 1.0, 0, 1};
+  const sw_case c2 = {params, 1, 8, 0, lat2, 0, 86400, 1.0, 0, 1};
+  const sw_case c1 = {params, 1, 8, 0, lat1, 0, 86400, 1.0, 0, 1};
+  sw_result ru, r2, r1;
+  run(&cu, 0, &ru);
+  run(&c2, 0, &r2);
+  run(&c1, 0, &r1);
+  const double s2 = (double)ru.steps / r2.steps, s1 = (double)ru.steps / r1.steps;
+  const double e2 = r2.l2_rel / ru.l2_rel, e1 = r1.l2_rel / ru.l2_rel;
+  printf("williamson2 alpha=0, 1 day, 16x8: uniform 3 %ld steps l2_rel %.3e; latitude 2..3 %ld "
+         "steps (step %.3fx) l2_rel %.3e (%.2fx); latitude 1..3 %ld steps (step %.3fx) l2_rel "
+         "%.3e (%.2fx)\n",
+         ru.steps, ru.l2_rel, r2.steps, s2, r2.l2_rel, e2, r1.steps, s1, r1.l2_rel, e1);
+  CHECK(s2 > 1.3 && s2 < 1.45, "latitude 2..3: mean step %.3fx the uniform map's, expected ~1.4",
+        s2);
+  CHECK(s1 > 2.1 && s1 < 2.4, "latitude 1..3: mean step %.3fx the uniform map's, expected ~2.3",
+        s1);
+  CHECK(e2 > 1 && e2 < 6, "latitude 2..3: l2 %.2fx the uniform map's, expected in (1, 6)", e2);
+  CHECK(e1 > e2, "latitude 1..3 (l2 %.2fx) must be worse than 2..3 (%.2fx)", e1, e2);
+  dg_degree_map_destroy(&lat2);
+  dg_degree_map_destroy(&lat1);
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "lake"))
@@ -276,8 +359,12 @@ int main(int argc, char **argv) {
     test_sphere_lake();
   else if (!strcmp(which, "w2"))
     test_w2();
+  else if (!strcmp(which, "w6"))
+    test_w6();
+  else if (!strcmp(which, "maps"))
+    test_maps();
   else {
-    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2\n");
+    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2|w6|maps\n");
     return 2;
   }
   return dg_test_done(which);

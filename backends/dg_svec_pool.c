@@ -6,68 +6,58 @@
 
 #include <stdlib.h>
 
-typedef struct {
-  void *p;
-  size_t bytes;
-} pool_block;
-
-static pool_block cache[DG_SVEC_POOL_CACHE]; /* oldest first */
-static int ncache = 0;
-static pool_block *live = NULL; /* handed out */
-static int nlive = 0, caplive = 0;
-
-void *dg_svec_pool_take(size_t b) {
-  for (int i = ncache - 1; i >= 0; --i)
-    if (cache[i].bytes == b) {
-      void *p = cache[i].p;
-      for (int k = i + 1; k < ncache; ++k) cache[k - 1] = cache[k];
-      ncache--;
+void *dg_svec_pool_take(dg_svec_pool *P, size_t b) {
+  for (int i = P->ncache - 1; i >= 0; --i)
+    if (P->cache[i].bytes == b) {
+      void *p = P->cache[i].p;
+      for (int k = i + 1; k < P->ncache; ++k) P->cache[k - 1] = P->cache[k];
+      P->ncache--;
       return p;
     }
   return NULL;
 }
 
-void *dg_svec_pool_put(void *p, size_t b, size_t *ob) {
+void *dg_svec_pool_put(dg_svec_pool *P, void *p, size_t b, size_t *ob) {
   void *old = NULL;
   *ob = 0;
-  if (ncache == DG_SVEC_POOL_CACHE) {
-    old = cache[0].p;
-    *ob = cache[0].bytes;
-    for (int i = 1; i < ncache; ++i) cache[i - 1] = cache[i];
-    ncache--;
+  if (P->ncache == DG_SVEC_POOL_CACHE) {
+    old = P->cache[0].p;
+    *ob = P->cache[0].bytes;
+    for (int i = 1; i < P->ncache; ++i) P->cache[i - 1] = P->cache[i];
+    P->ncache--;
   }
-  cache[ncache].p = p;
-  cache[ncache].bytes = b;
-  ncache++;
+  P->cache[P->ncache].p = p;
+  P->cache[P->ncache].bytes = b;
+  P->ncache++;
   return old;
 }
 
-void *dg_svec_pool_pop(size_t *ob) {
-  if (ncache == 0) return NULL;
-  ncache--;
-  *ob = cache[ncache].bytes;
-  return cache[ncache].p;
+void *dg_svec_pool_pop(dg_svec_pool *P, size_t *ob) {
+  if (P->ncache == 0) return NULL;
+  P->ncache--;
+  *ob = P->cache[P->ncache].bytes;
+  return P->cache[P->ncache].p;
 }
 
-int dg_svec_pool_add(void *p, size_t b) {
-  if (nlive == caplive) {
-    const int cap = caplive ? 2 * caplive : 64;
-    pool_block *n = (pool_block *)realloc(live, sizeof(pool_block) * (size_t)cap);
+int dg_svec_pool_add(dg_svec_pool *P, void *p, size_t b) {
+  if (P->nlive == P->caplive) {
+    const int cap = P->caplive ? 2 * P->caplive : 64;
+    dg_svec_block *n = (dg_svec_block *)realloc(P->live, sizeof(dg_svec_block) * (size_t)cap);
     if (!n) return dg_error(DG_ERR_MEM, "solver memory: out of host memory");
-    live = n;
-    caplive = cap;
+    P->live = n;
+    P->caplive = cap;
   }
-  live[nlive].p = p;
-  live[nlive].bytes = b;
-  nlive++;
+  P->live[P->nlive].p = p;
+  P->live[P->nlive].bytes = b;
+  P->nlive++;
   return 0;
 }
 
-size_t dg_svec_pool_remove(void *p) {
-  for (int i = nlive - 1; i >= 0; --i)
-    if (live[i].p == p) {
-      const size_t b = live[i].bytes;
-      live[i] = live[--nlive];
+size_t dg_svec_pool_remove(dg_svec_pool *P, void *p) {
+  for (int i = P->nlive - 1; i >= 0; --i)
+    if (P->live[i].p == p) {
+      const size_t b = P->live[i].bytes;
+      P->live[i] = P->live[--P->nlive];
       return b;
     }
   dg_error(DG_ERR_ARG, "solver memory: dg_svec_free of %p, which dg_svec_alloc did not return", p);

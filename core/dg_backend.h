@@ -51,6 +51,7 @@ typedef struct {
 } dg_plan;
 
 typedef struct dg_backend_ops dg_backend_ops;
+struct dg_solver_ops;
 struct dg_backend_ops {
   const char *name;   /* "omp" or "cuda" */
   int lane_width;     /* DG_W of this backend's layout (microblock size) */
@@ -113,6 +114,9 @@ struct dg_backend_ops {
   int (*triad)(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, size_t n);
   /* Threads (CPU) or SMs (GPU), for reports. */
   int (*parallelism)(void);
+  /* The solvers' drivers, vector kernels and memory on this backend
+   * (solvers/dg_solver_ops.h; core never calls them). */
+  const struct dg_solver_ops *solver;
 };
 
 /* A backend: what dg_backend_create made (backends/dg_backends.h); core

@@ -2,9 +2,13 @@
 #ifndef DG_SOP_INTERNAL_H
 #define DG_SOP_INTERNAL_H
 
+#include "dg_backend.h"
+#include "dg_solver_ops.h"
 #include "dg_sop.h"
 
 struct dg_sop {
+  const dg_backend *be; /* runs its kernels, owns its memory */
+  long len;             /* dg_sop_len */
   dg_grid g;
   dg_sop_params p;
   uint8_t *deg;  /* [nelem] */
@@ -16,6 +20,10 @@ struct dg_sop {
   dg_sargs_d args_d;
   dg_sargs_f args_f;
 };
+
+/* The backend's solver table, and the length of a vector (the drivers). */
+static inline const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
+static inline long dg_sop_n(const dg_sop *op) { return op->len; }
 
 /* Fill both precisions' 1D tables (Gauss-Legendre, quadrature/). */
 int dg_stab_build(dg_stab_d *td, dg_stab_f *tf);

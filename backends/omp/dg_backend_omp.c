@@ -6,6 +6,7 @@
 #include "dg_error.h"
 #include "dg_jit.h"
 #include "dg_lane.h"
+#include "dg_solver_omp.h"
 
 #include <dlfcn.h>
 #include <omp.h>
@@ -266,6 +267,7 @@ static const dg_backend_ops ops = {
     .sync = be_sync,
     .triad = be_triad,
     .parallelism = be_parallelism,
+    .solver = &dg_solver_omp,
 };
 
 const dg_backend_ops *dg_backend_omp_ops(void) { return &ops; }

@@ -559,7 +559,11 @@ int main(int argc, char **argv) {
   }
   if (rc) return fail();
   g_dim = o.dim;
-  if (dg_backend_create(&g_be, o.backend)) return fail();
+  const int brc = dg_backend_create(&g_be, o.backend);
+  if (brc) {
+    if (o.backend) dg_error_prefix(brc, "option --backend");
+    return fail();
+  }
   atexit(free_backend);
   if (o.tab == 2) {
     if (throughput(o.dim, o.nel, o.r, o.repeat, o.smooth)) return fail();

@@ -35,7 +35,7 @@ typedef struct dg_solver_ops {
   /* The drivers of the element functions (dg_sop.h, dg_sblock.h,
    * dg_spatch.h).  sblock_resid_* and resid_to_f may be NULL: the solvers
    * then compose them from apply, the vector kernels and the block solve
-   * (solvers/dg_sblock_resid.c). */
+   * (solvers/dg_sop_run.c). */
   int (*apply_d)(const dg_sop *op, const double *x, double *y);
   int (*apply_f)(const dg_sop *op, const float *x, float *y);
   int (*diag_d)(const dg_sop *op, double *y);

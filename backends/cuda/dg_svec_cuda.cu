@@ -1,4 +1,4 @@
-/* dg_cuda_svec_cuda.cu - the CUDA backend's solver vectors: managed memory (the
+/* dg_svec_cuda.cu - the CUDA backend's solver vectors: managed memory (the
  * host and the device see the same pointers, so setup code, apps and tests
  * stay host C) with a cache of freed blocks, and grid-stride kernels on the
  * default stream.  Reductions: fixed-size per-block partial sums in double,

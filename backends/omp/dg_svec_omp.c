@@ -1,5 +1,5 @@
-/* dg_svec.c - the OpenMP backend's solver vectors: host memory and OpenMP
- * loops over entries (dg_omp_svec_t.h, per precision). */
+/* dg_svec_omp.c - the OpenMP backend's solver vectors: host memory and OpenMP
+ * loops over entries (dg_svec_t.h, per precision). */
 #include "dg_solver_omp.h"
 #include "dg_svec_pool.h"
 

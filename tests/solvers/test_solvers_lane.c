@@ -1,6 +1,6 @@
 /* test_solvers_lane.c - the backend's operator apply and element-block solve
  * (on the OpenMP backend vectorised over runs of elements, one element per
- * SIMD lane: solvers/dg_sipg_lane_t.h) against the element functions called
+ * SIMD lane: backends/omp/dg_sipg_lane_t.h) against the element functions called
  * one element at a time (dg_sipg_elem_r, dg_sblock_solve: the arithmetic
  * both are written after), in float and double, 2D and 3D, uniform, band
  * and random degree maps, periodic and Dirichlet: equal to round-off.  The

@@ -1,5 +1,5 @@
 /* test_solvers_team_patch.cpp - the CUDA driver's team kernel of the vertex
- * patches (solvers/dg_spatch_cuda_team_t.h) run on the host: one std::thread
+ * patches (backends/cuda/dg_spatch_cuda_team_t.h) run on the host: one std::thread
  * per CUDA thread, a barrier for __syncthreads, static storage for
  * __shared__, a launch per colour as dg_spatch_cuda.cu does.  The sum of its
  * patch corrections must equal the OpenMP driver's (dg_spatch_apply_*, which

@@ -2,8 +2,6 @@
 #ifndef DG_SOP_INTERNAL_H
 #define DG_SOP_INTERNAL_H
 
-#include "dg_backend.h"
-#include "dg_solver_ops.h"
 #include "dg_sop.h"
 
 struct dg_sop {
@@ -21,8 +19,7 @@ struct dg_sop {
   dg_sargs_f args_f;
 };
 
-/* The backend's solver table, and the length of a vector (the drivers). */
-static inline const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
+/* The length of a vector (for the drivers, which call nothing of solvers/). */
 static inline long dg_sop_n(const dg_sop *op) { return op->len; }
 
 /* Fill both precisions' 1D tables (Gauss-Legendre, quadrature/). */

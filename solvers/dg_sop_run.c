@@ -10,7 +10,12 @@
 #include "dg_spatch_internal.h"
 #include "dg_svec.h"
 
+#include "dg_backend.h"
 #include "dg_error.h"
+#include "dg_solver_ops.h"
+
+/* The solver table of op's backend. */
+static const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
 
 int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) {
   return dg_sop_ops(op)->apply_d(op, x, y);

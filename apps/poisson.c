@@ -25,6 +25,7 @@
  * the fp32 stall level and the solve times of fp64 and mixed (interleaved runs after one untimed
  * solve of each, medians; setup excluded). */
 #include "dg_app_ranks.h"
+#include "dg_backends.h"
 #include "dg_degree_map.h"
 #include "dg_error.h"
 #include "dg_escape.h"
@@ -43,6 +44,7 @@
 #include <time.h>
 
 static int g_dim = 2, g_k = 1; /* --dim, --k */
+static dg_backend *g_be;       /* --backend: runs the solves */
 
 static double exact(const double x[3], void *ctx) {
   double u = 1;
@@ -102,14 +104,14 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
             map, P->map->rmax, r, nel);
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
-  DG_CALL(dg_sop_create(&P->op, &g, P->map->deg, &p));
+  DG_CALL(dg_sop_create(&P->op, g_be, &g, P->map->deg, &p));
   dg_mg_opts mo = dg_mg_default_opts();
   mo.smooth_deg = smooth;
   mo.smoother = g_smoother;
   if (g_coarse_dense >= 0) mo.coarse_dense_max = g_coarse_dense;
   DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
   P->n = dg_sop_len(P->op);
-  P->b = dg_svec_alloc(sizeof(double) * (size_t)P->n);
+  P->b = dg_svec_alloc(g_be, sizeof(double) * (size_t)P->n);
   if (!P->b) return dg_error(DG_ERR_MEM, "out of memory (%ld unknowns)", P->n);
   return dg_sop_load(P->op, rhs, NULL, P->b);
 }
@@ -118,7 +120,7 @@ static void problem_destroy(problem *P) {
   dg_mg_destroy(&P->mg);
   dg_sop_destroy(&P->op);
   dg_degree_map_destroy(&P->map);
-  dg_svec_free(P->b);
+  dg_svec_free(g_be, P->b);
 }
 
 /* Solve with `solver` from zero; its, final relative residual (true, fp64),
@@ -126,11 +128,11 @@ static void problem_destroy(problem *P) {
 static int solve(problem *P, const char *solver, double rtol, int verbose, int *its, double *rel,
                  double *err, double *secs, double **keep) {
   const long n = P->n;
-  double *x = dg_svec_alloc(sizeof(double) * (size_t)n),
-         *t = dg_svec_alloc(sizeof(double) * (size_t)n);
+  double *x = dg_svec_alloc(g_be, sizeof(double) * (size_t)n),
+         *t = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
   if (!x || !t) {
-    dg_svec_free(x);
-    dg_svec_free(t);
+    dg_svec_free(g_be, x);
+    dg_svec_free(g_be, t);
     return dg_error(DG_ERR_MEM, "out of memory");
   }
   dg_krylov_opts o = {rtol, 100, verbose ? monitor : NULL, (void *)solver, 0};
@@ -138,40 +140,40 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
   int rc = 0;
   const double t0 = now();
   if (!strcmp(solver, "fp64"))
-    rc = dg_cg_d(n, apply_d, P->op, dg_mg_precond_d, P->mg, P->b, x, &o, &st);
+    rc = dg_cg_d(g_be, n, apply_d, P->op, dg_mg_precond_d, P->mg, P->b, x, &o, &st);
   else if (!strcmp(solver, "mixed"))
-    rc = dg_cg_d(n, apply_d, P->op, dg_mg_precond_mixed, P->mg, P->b, x, &o, &st);
+    rc = dg_cg_d(g_be, n, apply_d, P->op, dg_mg_precond_mixed, P->mg, P->b, x, &o, &st);
   else if (!strcmp(solver, "fp32")) {
-    float *bf = dg_svec_alloc(sizeof(float) * (size_t)n),
-          *xf = dg_svec_alloc(sizeof(float) * (size_t)n);
+    float *bf = dg_svec_alloc(g_be, sizeof(float) * (size_t)n),
+          *xf = dg_svec_alloc(g_be, sizeof(float) * (size_t)n);
     if (!bf || !xf) rc = dg_error(DG_ERR_MEM, "out of memory");
     if (!rc) {
       o.maxit = 40;
-      dg_svec_to_f(n, 1, P->b, bf);
-      rc = dg_cg_f(n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
-      dg_svec_from_f(n, 1, xf, x);
+      dg_svec_to_f(g_be, n, 1, P->b, bf);
+      rc = dg_cg_f(g_be, n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
+      dg_svec_from_f(g_be, n, 1, xf, x);
     }
-    dg_svec_free(bf);
-    dg_svec_free(xf);
+    dg_svec_free(g_be, bf);
+    dg_svec_free(g_be, xf);
   } else
     rc = dg_error(DG_ERR_ARG, "--solver %s: expected fp64, mixed or fp32", solver);
-  if (!rc) rc = dg_svec_sync();
+  if (!rc) rc = dg_svec_sync(g_be);
   *secs = now() - t0;
   if (!rc) {
     *its = st.its;
     rc = dg_sop_apply_d(P->op, x, t);
   }
   if (!rc) {
-    dg_svec_xpby_d(n, P->b, -1, t); /* b - A x */
-    *rel = sqrt(dg_svec_dot_d(n, t, t) / dg_svec_dot_d(n, P->b, P->b));
+    dg_svec_xpby_d(g_be, n, P->b, -1, t); /* b - A x */
+    *rel = sqrt(dg_svec_dot_d(g_be, n, t, t) / dg_svec_dot_d(g_be, n, P->b, P->b));
     rc = dg_sop_l2_error(P->op, x, exact, NULL, err);
   }
   if (keep && !rc) {
     *keep = x;
     x = NULL;
   }
-  dg_svec_free(x);
-  dg_svec_free(t);
+  dg_svec_free(g_be, x);
+  dg_svec_free(g_be, t);
   return rc;
 }
 
@@ -192,7 +194,7 @@ static int write_snapshot(const problem *P, const double *u, int dim, const char
   snprintf(s.variables, sizeof s.variables, "u");
   s.nelem = g->nelem;
   s.degree = P->map->deg;
-  DG_CALL(dg_svec_sync()); /* the host reads u */
+  DG_CALL(dg_svec_sync(g_be)); /* the host reads u */
   int64_t *off = malloc(sizeof(int64_t) * (size_t)(g->nelem + 1));
   if (!off) return dg_error(DG_ERR_MEM, "out of memory");
   for (long e = 0; e <= g->nelem; ++e) off[e] = dg_sop_offsets(P->op)[e];
@@ -206,48 +208,48 @@ static int write_snapshot(const problem *P, const double *u, int dim, const char
 /* The cycle as a stationary iteration: geometric mean reduction over 8 cycles. */
 static int factor(problem *P, double *f) {
   const long n = P->n;
-  double *x = dg_svec_alloc(sizeof(double) * (size_t)n),
-         *t = dg_svec_alloc(sizeof(double) * (size_t)n);
-  double *c = dg_svec_alloc(sizeof(double) * (size_t)n);
+  double *x = dg_svec_alloc(g_be, sizeof(double) * (size_t)n),
+         *t = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
+  double *c = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
   int rc = (!x || !t || !c) ? dg_error(DG_ERR_MEM, "out of memory") : 0;
-  const double r0 = sqrt(dg_svec_dot_d(n, P->b, P->b));
+  const double r0 = sqrt(dg_svec_dot_d(g_be, n, P->b, P->b));
   for (int k = 0; k <= 8 && !rc; ++k) {
     rc = dg_sop_apply_d(P->op, x, t);
     if (rc) break;
-    dg_svec_xpby_d(n, P->b, -1, t);
+    dg_svec_xpby_d(g_be, n, P->b, -1, t);
     if (k == 8) break;
     rc = dg_mg_cycle_d(P->mg, t, c);
-    if (!rc) dg_svec_axpy_d(n, 1, c, x);
+    if (!rc) dg_svec_axpy_d(g_be, n, 1, c, x);
   }
-  if (!rc) *f = pow(sqrt(dg_svec_dot_d(n, t, t)) / r0, 1.0 / 8);
-  if (!rc) rc = dg_svec_status();
-  dg_svec_free(x);
-  dg_svec_free(t);
-  dg_svec_free(c);
+  if (!rc) *f = pow(sqrt(dg_svec_dot_d(g_be, n, t, t)) / r0, 1.0 / 8);
+  if (!rc) rc = dg_svec_status(g_be);
+  dg_svec_free(g_be, x);
+  dg_svec_free(g_be, t);
+  dg_svec_free(g_be, c);
   return rc;
 }
 
 /* The memory bandwidth of the backend's vector kernel a = b + a / 2 (GB/s,
  * 3 x 8 bytes per entry, best of reps). */
 static double triad_d(long n, int reps) {
-  double *a = dg_svec_alloc(sizeof(double) * (size_t)n),
-         *b = dg_svec_alloc(sizeof(double) * (size_t)n);
+  double *a = dg_svec_alloc(g_be, sizeof(double) * (size_t)n),
+         *b = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
   double best = 1e30;
   if (!a || !b) {
-    dg_svec_free(a);
-    dg_svec_free(b);
+    dg_svec_free(g_be, a);
+    dg_svec_free(g_be, b);
     return 0;
   }
   for (long i = 0; i < n; ++i) a[i] = b[i] = 1.0 + (double)(i % 7);
   for (int k = 0; k < reps; ++k) {
     const double t0 = now();
-    dg_svec_xpby_d(n, b, 0.5, a);
-    if (dg_svec_sync()) break;
+    dg_svec_xpby_d(g_be, n, b, 0.5, a);
+    if (dg_svec_sync(g_be)) break;
     const double t = now() - t0;
     best = t < best ? t : best;
   }
-  dg_svec_free(a);
-  dg_svec_free(b);
+  dg_svec_free(g_be, a);
+  dg_svec_free(g_be, b);
   return 3.0 * 8.0 * (double)n / best / 1e9;
 }
 
@@ -255,24 +257,24 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
   problem P;
   DG_CALL(problem_create(&P, dim, nel, r, "uniform", smooth));
   const long n = P.n;
-  double *x = dg_svec_alloc(sizeof(double) * (size_t)n),
-         *y = dg_svec_alloc(sizeof(double) * (size_t)n);
-  float *xf = dg_svec_alloc(sizeof(float) * (size_t)n),
-        *yf = dg_svec_alloc(sizeof(float) * (size_t)n);
+  double *x = dg_svec_alloc(g_be, sizeof(double) * (size_t)n),
+         *y = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
+  float *xf = dg_svec_alloc(g_be, sizeof(float) * (size_t)n),
+        *yf = dg_svec_alloc(g_be, sizeof(float) * (size_t)n);
   if (!x || !y || !xf || !yf) return dg_error(DG_ERR_MEM, "out of memory");
-  dg_svec_copy_d(n, P.b, x);
-  dg_svec_to_f(n, 1, P.b, xf);
-  DG_CALL(dg_svec_sync());
+  dg_svec_copy_d(g_be, n, P.b, x);
+  dg_svec_to_f(g_be, n, 1, P.b, xf);
+  DG_CALL(dg_svec_sync(g_be));
   double bd = 1e30, bf = 1e30;
   for (int k = 0; k < reps; ++k) { /* interleaved, best of */
     double t0 = now();
     DG_CALL(dg_sop_apply_d(P.op, x, y));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(g_be));
     double t = now() - t0;
     bd = t < bd ? t : bd;
     t0 = now();
     DG_CALL(dg_sop_apply_f(P.op, xf, yf));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(g_be));
     t = now() - t0;
     bf = t < bf ? t : bf;
   }
@@ -289,17 +291,17 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
   for (int k = 0; k < reps; ++k) { /* one cycle of each kind, interleaved, best of */
     double t0 = now();
     DG_CALL(dg_mg_cycle_d(P.mg, P.b, y));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(g_be));
     double t = now() - t0;
     cd = t < cd ? t : cd;
     t0 = now();
     DG_CALL(dg_mg_cycle_f(P.mg, xf, yf));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(g_be));
     t = now() - t0;
     cf = t < cf ? t : cf;
     t0 = now();
     DG_CALL(dg_mg_precond_mixed(P.mg, P.b, y));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(g_be));
     t = now() - t0;
     cm = t < cm ? t : cm;
   }
@@ -312,10 +314,10 @@ static int throughput(int dim, int nel, int r, int reps, int smooth) {
   printf("  one V(%d,%d) cycle = %.2f fine-level operator applications (all levels, coarse solve "
          "included); its time = %.1f fine-level applications' (double)\n",
          smooth, smooth, w, cd / bd);
-  dg_svec_free(x);
-  dg_svec_free(y);
-  dg_svec_free(xf);
-  dg_svec_free(yf);
+  dg_svec_free(g_be, x);
+  dg_svec_free(g_be, y);
+  dg_svec_free(g_be, xf);
+  dg_svec_free(g_be, yf);
   problem_destroy(&P);
   return 0;
 }
@@ -384,6 +386,7 @@ static const char usage[] =
     "  --nmin, --nmax N      --table's grids                               [16, 256]\n"
     "  --repeat N            timed runs (--table: at most 16)              [3]\n"
     "  --clock wall|cpu      --table and --throughput's clock              [wall]\n"
+    "  --backend NAME        omp | cuda | cuda:N (cuda: a CUDA build)      [the build's]\n"
     "  --help                this text\n"
     "CG stops at its iteration limit (100; fp32: 40) if --rtol is not reached: a warning\n"
     "on stderr with the default --rtol (fp32 stalls above it by design), an error (exit\n"
@@ -396,7 +399,7 @@ typedef struct {
   int dim, nel, r, smooth, quiet, tab, rmin, rmax, nmin, nmax, repeat;
   int given_map, given_solver, given_rtol, given_quiet;
   double rtol;
-  const char *map, *solver, *out;
+  const char *map, *solver, *out, *backend;
 } poisson_opts;
 
 /* The options, every value checked here (one line naming the option and
@@ -463,6 +466,9 @@ static int parse(int argc, char **argv, poisson_opts *o) {
                         dg_escape(esc, sizeof esc, v));
       o->solver = v;
       o->given_solver = 1;
+      ++i;
+    } else if (!strcmp(a, "--backend") && v) {
+      o->backend = v;
       ++i;
     } else if (!strcmp(a, "--clock") && v) {
       if (strcmp(v, "cpu") && strcmp(v, "wall"))
@@ -543,6 +549,8 @@ static int stdout_ok(void) {
   return 0;
 }
 
+static void free_backend(void) { dg_backend_destroy(&g_be); }
+
 int main(int argc, char **argv) {
   if (dg_app_ranks_one("poisson", &argc, &argv)) return 2;
   poisson_opts o;
@@ -553,6 +561,12 @@ int main(int argc, char **argv) {
   }
   if (rc) return fail();
   g_dim = o.dim;
+  const int brc = dg_backend_create(&g_be, o.backend);
+  if (brc) {
+    if (o.backend) dg_error_prefix(brc, "option --backend");
+    return fail();
+  }
+  atexit(free_backend);
   if (o.tab == 2) {
     if (throughput(o.dim, o.nel, o.r, o.repeat, o.smooth)) return fail();
     return stdout_ok() ? 0 : 2;
@@ -581,7 +595,7 @@ int main(int argc, char **argv) {
   }
   if (!rc && o.out) rc = write_snapshot(&P, u, o.dim, o.out);
   if (rc) {
-    dg_svec_free(u);
+    dg_svec_free(g_be, u);
     const int status = fail(); /* the message before the teardown's */
     problem_destroy(&P);       /* problem_create zeroes P first: a partial one too */
     return status;
@@ -592,7 +606,7 @@ int main(int argc, char **argv) {
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
          o.solver, P.n, its, rel, err, secs);
   if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));
-  dg_svec_free(u);
+  dg_svec_free(g_be, u);
   problem_destroy(&P);
   return stdout_ok() ? 0 : 2;
 }

@@ -51,6 +51,7 @@ typedef struct {
 } dg_plan;
 
 typedef struct dg_backend_ops dg_backend_ops;
+struct dg_solver_ops;
 struct dg_backend_ops {
   const char *name;   /* "omp" or "cuda" */
   int lane_width;     /* DG_W of this backend's layout (microblock size) */
@@ -123,6 +124,9 @@ struct dg_backend_ops {
    * not run across ranks yet (CUDA): core then refuses such a run. */
   int (*pack)(dg_real *buf, const dg_real *x, const long *idx, size_t n);
   int (*unpack)(dg_real *x, const long *idx, const dg_real *buf, size_t n);
+  /* The solvers' drivers, vector kernels and memory on this backend
+   * (solvers/dg_solver_ops.h; core never calls them). */
+  const struct dg_solver_ops *solver;
 };
 
 /* A backend: what dg_backend_create made (backends/dg_backends.h); core

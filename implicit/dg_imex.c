@@ -31,7 +31,9 @@ dg_im_opts dg_im_default_opts(void) {
 }
 
 /* solver memory (device-visible on the CUDA backend), zeroed */
-static double *vec(long n) { return dg_svec_alloc(sizeof(double) * (size_t)n); }
+static double *vec(const dg_im *im, long n) {
+  return dg_svec_alloc(im->be, sizeof(double) * (size_t)n);
+}
 
 int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) {
   *out = NULL;
@@ -69,6 +71,7 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   dg_im *im = calloc(1, sizeof *im);
   if (!im) return dg_error(DG_ERR_MEM, "out of memory");
   im->disc = d;
+  im->be = dg_disc_backend(d);
   im->sc = dg_im_scheme_of(kind);
   /* Newton only where a stage solves with L: an IMEX or explicit scheme
      evaluates L, it never inverts it */
@@ -80,7 +83,7 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   p.a = 0;
   p.b = 1;
   p.cpen = o->cpen;
-  int rc = dg_sop_create(&im->K, g, dg_disc_degrees(d)->deg, &p);
+  int rc = dg_sop_create(&im->K, im->be, g, dg_disc_degrees(d)->deg, &p);
   if (!rc) {
     im->n = dg_sop_len(im->K);
     im->nv = dg_disc_nvar(d);
@@ -92,17 +95,18 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   }
   const long n = im->N;
   if (!rc) {
-    im->m = vec(n), im->minv = vec(n), im->un = vec(n), im->rhs = vec(n), im->U = vec(n);
-    im->tmp = vec(n), im->tmp2 = vec(n), im->ev = vec(n);
+    im->m = vec(im, n), im->minv = vec(im, n), im->un = vec(im, n), im->rhs = vec(im, n),
+    im->U = vec(im, n);
+    im->tmp = vec(im, n), im->tmp2 = vec(im, n), im->ev = vec(im, n);
     int ok = im->m && im->minv && im->un && im->rhs && im->U && im->tmp && im->tmp2 && im->ev;
     for (int i = 0; i < im->sc->s; ++i) {
-      im->ra[i] = vec(n), im->rd[i] = vec(n);
+      im->ra[i] = vec(im, n), im->rd[i] = vec(im, n);
       ok = ok && im->ra[i] && im->rd[i];
     }
     if (!ok) rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
   }
   if (!rc) rc = dg_sop_mass_d(im->K, im->m);
-  if (!rc) rc = dg_svec_sync(); /* the host copies and inverts it */
+  if (!rc) rc = dg_svec_sync(im->be); /* the host copies and inverts it */
   if (!rc)
     for (int v = 1; v < im->nv; ++v) memcpy(im->m + v * im->n, im->m, sizeof(double) * im->n);
   if (!rc)
@@ -113,7 +117,7 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     rc = dg_field_create(&im->fu0, d);
     if (!rc) rc = dg_field_create(&im->flu0, d);
     if (!rc) rc = dg_field_create(&im->fw, d);
-    im->ra0 = vec(n), im->res = vec(n), im->du = vec(n);
+    im->ra0 = vec(im, n), im->res = vec(im, n), im->du = vec(im, n);
     if (!rc && !(im->ra0 && im->res && im->du))
       rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
   }
@@ -131,36 +135,39 @@ void dg_im_destroy(dg_im **pim) {
   dg_mg_destroy(&im->mg);
   dg_sop_destroy(&im->H);
   dg_sop_destroy(&im->K);
-  dg_svec_free(im->m), dg_svec_free(im->minv), dg_svec_free(im->un), dg_svec_free(im->rhs);
-  dg_svec_free(im->U), dg_svec_free(im->tmp), dg_svec_free(im->tmp2), dg_svec_free(im->ev);
-  for (int i = 0; i < DG_IM_MAXS; ++i) dg_svec_free(im->ra[i]), dg_svec_free(im->rd[i]);
+  dg_svec_free(im->be, im->m), dg_svec_free(im->be, im->minv), dg_svec_free(im->be, im->un),
+      dg_svec_free(im->be, im->rhs);
+  dg_svec_free(im->be, im->U), dg_svec_free(im->be, im->tmp), dg_svec_free(im->be, im->tmp2),
+      dg_svec_free(im->be, im->ev);
+  for (int i = 0; i < DG_IM_MAXS; ++i)
+    dg_svec_free(im->be, im->ra[i]), dg_svec_free(im->be, im->rd[i]);
   dg_field_destroy(&im->fu);
   dg_field_destroy(&im->fo);
   dg_field_destroy(&im->fu0);
   dg_field_destroy(&im->flu0);
   dg_field_destroy(&im->fw);
-  dg_svec_free(im->ra0), dg_svec_free(im->res), dg_svec_free(im->du);
+  dg_svec_free(im->be, im->ra0), dg_svec_free(im->be, im->res), dg_svec_free(im->be, im->du);
   free(im);
   *pim = NULL;
 }
 
 int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y) {
-  DG_CALL(dg_svec_sync()); /* the host reads x */
+  DG_CALL(dg_svec_sync(im->be)); /* the host reads x */
   DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
   DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
   DG_CALL(dg_field_get_compact(im->disc, im->fo, y));
-  dg_svec_mul_d(im->N, im->m, y, y);
+  dg_svec_mul_d(im->be, im->N, im->m, y, y);
   return 0;
 }
 
 /* y = R_D(x) = -nu K x, every variable diffused alike. */
 static int apply_rd(dg_im *im, const double *x, double *y) {
   if (im->o.nu == 0) {
-    dg_svec_zero_d(im->N, y);
+    dg_svec_zero_d(im->be, im->N, y);
     return 0;
   }
   for (int v = 0; v < im->nv; ++v) DG_CALL(dg_sop_apply_d(im->K, x + v * im->n, y + v * im->n));
-  dg_svec_scale_d(im->N, -im->o.nu, y);
+  dg_svec_scale_d(im->be, im->N, -im->o.nu, y);
   return 0;
 }
 
@@ -179,7 +186,8 @@ static int helmholtz(dg_im *im, double bh) {
   p.a = 1;
   p.b = bh;
   p.cpen = im->o.cpen;
-  DG_CALL(dg_sop_create(&im->H, dg_disc_grid(im->disc), dg_disc_degrees(im->disc)->deg, &p));
+  DG_CALL(
+      dg_sop_create(&im->H, im->be, dg_disc_grid(im->disc), dg_disc_degrees(im->disc)->deg, &p));
   DG_CALL(dg_mg_create(&im->mg, im->H, &im->o.mg));
   im->bh = bh;
   return 0;
@@ -194,7 +202,7 @@ typedef struct {
 
 int dg_im_apply_h(dg_im *im, const double *x, double *y) {
   if (!im->H) {
-    dg_svec_mul_d(im->N, im->m, x, y);
+    dg_svec_mul_d(im->be, im->N, im->m, x, y);
     return 0;
   }
   for (int v = 0; v < im->nv; ++v) DG_CALL(dg_sop_apply_d(im->H, x + v * im->n, y + v * im->n));
@@ -207,7 +215,7 @@ static int stage_apply(void *ctx, const double *x, double *y) {
   DG_CALL(dg_im_apply_h(im, x, y));
   if (s->with_l) {
     DG_CALL(dg_im_apply_ra(im, x, s->t, im->tmp2));
-    dg_svec_axpy_d(im->N, -s->gdt, im->tmp2, y);
+    dg_svec_axpy_d(im->be, im->N, -s->gdt, im->tmp2, y);
   }
   return 0;
 }
@@ -215,7 +223,7 @@ static int stage_apply(void *ctx, const double *x, double *y) {
 int dg_im_precond(void *ctx, const double *r, double *z) {
   dg_im *im = (dg_im *)ctx;
   if (!im->mg) {
-    dg_svec_mul_d(im->N, im->minv, r, z);
+    dg_svec_mul_d(im->be, im->N, im->minv, r, z);
     return 0;
   }
   for (int v = 0; v < im->nv; ++v) {
@@ -239,18 +247,18 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   double *r = im->tmp; /* stage_apply itself uses tmp2 */
   double a[DG_IM_MAXV][DG_IM_MAXV + 1];
   DG_CALL(stage_apply(s, x, r));
-  DG_CALL(dg_svec_sync()); /* host loops over the elements' mode 0 below */
+  DG_CALL(dg_svec_sync(im->be)); /* host loops over the elements' mode 0 below */
   for (int w = 0; w < nv; ++w) {
     double er = 0;
     for (long e = 0; e < ne; ++e) er += b[w * n + im->off[e]] - r[w * n + im->off[e]];
     a[w][nv] = er;
   }
   for (int v = 0; v < nv; ++v) {
-    dg_svec_zero_d(im->N, im->ev);
-    DG_CALL(dg_svec_sync()); /* the host writes ev */
+    dg_svec_zero_d(im->be, im->N, im->ev);
+    DG_CALL(dg_svec_sync(im->be)); /* the host writes ev */
     for (long e = 0; e < ne; ++e) im->ev[v * n + im->off[e]] = 1;
     DG_CALL(stage_apply(s, im->ev, r));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(im->be));
     for (int w = 0; w < nv; ++w) {
       double eae = 0;
       for (long e = 0; e < ne; ++e) eae += r[w * n + im->off[e]];
@@ -305,30 +313,30 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
       need_d[j] |= (sc->treat == DG_IM_EXPLICIT ? sc->be[j] : sc->bi[j]) != 0;
     }
   }
-  dg_svec_copy_d(n, im->un, im->U);
+  dg_svec_copy_d(im->be, n, im->un, im->U);
   for (int i = 0; i < sc->s; ++i) {
     const double ti = t + sc->c[i] * dt, g = sc->ai[i][i];
     /* rhs = M u_n + dt sum_{j<i} (a_E R_E(U_j) + a_I R_I(U_j)) */
-    dg_svec_mul_d(n, im->m, im->un, im->rhs);
+    dg_svec_mul_d(im->be, n, im->m, im->un, im->rhs);
     int terms = 0;
     for (int j = 0; j < i; ++j) {
       const double aa = sc->treat == DG_IM_IMPLICIT ? sc->ai[i][j] : sc->ae[i][j];
       const double ad = sc->treat == DG_IM_EXPLICIT ? sc->ae[i][j] : sc->ai[i][j];
-      if (aa != 0) dg_svec_axpy_d(n, dt * aa, im->ra[j], im->rhs), ++terms;
-      if (ad != 0 && nu != 0) dg_svec_axpy_d(n, dt * ad, im->rd[j], im->rhs), ++terms;
+      if (aa != 0) dg_svec_axpy_d(im->be, n, dt * aa, im->ra[j], im->rhs), ++terms;
+      if (ad != 0 && nu != 0) dg_svec_axpy_d(im->be, n, dt * ad, im->rd[j], im->rhs), ++terms;
     }
     if (g == 0) {
       /* an explicit stage: U = M^-1 rhs (U = u_n exactly when nothing was added) */
       if (terms)
-        dg_svec_mul_d(n, im->minv, im->rhs, im->U);
+        dg_svec_mul_d(im->be, n, im->minv, im->rhs, im->U);
       else
-        dg_svec_copy_d(n, im->un, im->U);
+        dg_svec_copy_d(im->be, n, im->un, im->U);
     } else {
       DG_CALL(helmholtz(im, g * dt * nu));
       if (im->nonlinear) {
         /* Newton; the iterate's M L(U) comes back in ra0 */
         DG_CALL(dg_im_newton_stage(im, i, g * dt, ti, t, dt, im->rhs, im->U, &s0));
-        if (need_a[i]) dg_svec_copy_d(n, im->ra0, im->ra[i]);
+        if (need_a[i]) dg_svec_copy_d(im->be, n, im->ra0, im->ra[i]);
         if (need_d[i]) DG_CALL(apply_rd(im, im->U, im->rd[i]));
         continue;
       }
@@ -342,11 +350,12 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
       dg_krylov_stats ks;
       /* the initial guess: the previous stage's value (u_n for the first) */
       if (so.with_l)
-        DG_CALL(dg_fgmres_d(n, stage_apply, &so, dg_im_precond, im, im->rhs, im->U, &ko, &ks));
+        DG_CALL(
+            dg_fgmres_d(im->be, n, stage_apply, &so, dg_im_precond, im, im->rhs, im->U, &ko, &ks));
       else if (im->mg)
-        DG_CALL(dg_cg_d(n, stage_apply, &so, dg_im_precond, im, im->rhs, im->U, &ko, &ks));
+        DG_CALL(dg_cg_d(im->be, n, stage_apply, &so, dg_im_precond, im, im->rhs, im->U, &ko, &ks));
       else { /* nu = 0 and IMEX: the system is M */
-        dg_svec_mul_d(n, im->minv, im->rhs, im->U);
+        dg_svec_mul_d(im->be, n, im->minv, im->rhs, im->U);
         ks.its = 0, ks.rel = 0, ks.converged = 1;
       }
       DG_CALL(mass_correct(im, &so, im->rhs, im->U));
@@ -360,18 +369,18 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
   }
   if (!sc->stiff) {
     /* u_{n+1} = u_n + dt M^-1 sum_j (b_E R_E + b_I R_I) */
-    dg_svec_zero_d(n, im->rhs);
+    dg_svec_zero_d(im->be, n, im->rhs);
     for (int j = 0; j < sc->s; ++j) {
       const double ba = sc->treat == DG_IM_IMPLICIT ? sc->bi[j] : sc->be[j];
       const double bd = sc->treat == DG_IM_EXPLICIT ? sc->be[j] : sc->bi[j];
-      if (ba != 0) dg_svec_axpy_d(n, ba, im->ra[j], im->rhs);
-      if (bd != 0 && nu != 0) dg_svec_axpy_d(n, bd, im->rd[j], im->rhs);
+      if (ba != 0) dg_svec_axpy_d(im->be, n, ba, im->ra[j], im->rhs);
+      if (bd != 0 && nu != 0) dg_svec_axpy_d(im->be, n, bd, im->rd[j], im->rhs);
     }
-    dg_svec_mul_d(n, im->minv, im->rhs, im->rhs);
-    dg_svec_copy_d(n, im->un, im->U);
-    dg_svec_axpy_d(n, dt, im->rhs, im->U);
+    dg_svec_mul_d(im->be, n, im->minv, im->rhs, im->rhs);
+    dg_svec_copy_d(im->be, n, im->un, im->U);
+    dg_svec_axpy_d(im->be, n, dt, im->rhs, im->U);
   }
-  DG_CALL(dg_svec_sync());
+  DG_CALL(dg_svec_sync(im->be));
   for (long k = 0; k < n; ++k)
     if (!isfinite(im->U[k]))
       return dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
@@ -386,7 +395,7 @@ int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
   double *x = im->rhs, *y = im->tmp;
   /* a deterministic start with every mode present */
   unsigned long s = 12345;
-  DG_CALL(dg_svec_sync());
+  DG_CALL(dg_svec_sync(im->be));
   for (long i = 0; i < n; ++i) {
     s = s * 6364136223846793005UL + 1442695040888963407UL;
     x[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
@@ -396,13 +405,13 @@ int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
      Rayleigh quotient x'Kx / x'Mx rises to lmax */
   for (int it = 0; it < 300; ++it) {
     DG_CALL(dg_sop_apply_d(im->K, x, y));
-    dg_svec_mul_d(n, im->m, x, im->ev);
-    const double xkx = dg_svec_dot_d(n, x, y), xmx = dg_svec_dot_d(n, x, im->ev);
+    dg_svec_mul_d(im->be, n, im->m, x, im->ev);
+    const double xkx = dg_svec_dot_d(im->be, n, x, y), xmx = dg_svec_dot_d(im->be, n, x, im->ev);
     lam = xkx / xmx;
-    dg_svec_mul_d(n, im->minv, y, x);
-    const double a = dg_svec_amax_d(n, x);
+    dg_svec_mul_d(im->be, n, im->minv, y, x);
+    const double a = dg_svec_amax_d(im->be, n, x);
     if (!(a > 0)) break;
-    dg_svec_scale_d(n, 1 / a, x);
+    dg_svec_scale_d(im->be, n, 1 / a, x);
   }
   *lmax = lam;
   return 0;

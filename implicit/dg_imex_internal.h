@@ -28,6 +28,7 @@ const dg_im_scheme *dg_im_scheme_of(dg_im_kind kind);
 
 struct dg_im {
   dg_disc *disc;
+  const dg_backend *be; /* the disc's: runs the solves (dg_svec.h) */
   const dg_im_scheme *sc;
   dg_im_opts o;
   int nonlinear;   /* the model is nonlinear: Newton in implicit stages */

@@ -25,7 +25,7 @@ static int jac_apply(void *ctx, const double *x, double *y) {
   jac_op *j = (jac_op *)ctx;
   dg_im *im = j->im;
   DG_CALL(dg_im_apply_h(im, x, y));
-  DG_CALL(dg_svec_sync()); /* the host reads x */
+  DG_CALL(dg_svec_sync(im->be)); /* the host reads x */
   DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
   if (im->o.jacvec)
     DG_CALL(
@@ -33,8 +33,8 @@ static int jac_apply(void *ctx, const double *x, double *y) {
   else
     DG_CALL(dg_disc_jacvec(im->disc, im->fu0, im->flu0, im->fu, j->t, im->fw, im->fo));
   DG_CALL(dg_field_get_compact(im->disc, im->fo, im->tmp2));
-  dg_svec_mul_d(im->N, im->m, im->tmp2, im->tmp2);
-  dg_svec_axpy_d(im->N, -j->gdt, im->tmp2, y);
+  dg_svec_mul_d(im->be, im->N, im->m, im->tmp2, im->tmp2);
+  dg_svec_axpy_d(im->be, im->N, -j->gdt, im->tmp2, y);
   return 0;
 }
 
@@ -46,7 +46,7 @@ static int jac_apply(void *ctx, const double *x, double *y) {
  * zero afterwards. */
 static int mass_fix(dg_im *im, const double *rhs, double *U) {
   const long ne = dg_disc_grid(im->disc)->nelem;
-  DG_CALL(dg_svec_sync()); /* host loops over the elements' mode 0 */
+  DG_CALL(dg_svec_sync(im->be)); /* host loops over the elements' mode 0 */
   for (int v = 0; v < im->nv; ++v) {
     const double *rv = rhs + v * im->n;
     double *Uv = U + v * im->n;
@@ -67,14 +67,14 @@ static int mass_fix(dg_im *im, const double *rhs, double *U) {
  * ra0 = M L(U) are left for the next linear solve and the stage loop. */
 static int residual(dg_im *im, double gdt, double t, const double *rhs, const double *U,
                     double *res) {
-  DG_CALL(dg_svec_sync());
+  DG_CALL(dg_svec_sync(im->be));
   DG_CALL(dg_field_set_compact(im->disc, im->fu0, U));
   DG_CALL(dg_disc_rhs(im->disc, im->fu0, t, im->flu0));
   DG_CALL(dg_field_get_compact(im->disc, im->flu0, im->ra0));
-  dg_svec_mul_d(im->N, im->m, im->ra0, im->ra0);
+  dg_svec_mul_d(im->be, im->N, im->m, im->ra0, im->ra0);
   DG_CALL(dg_im_apply_h(im, U, res));
-  dg_svec_axpy_d(im->N, -gdt, im->ra0, res);
-  dg_svec_axpy_d(im->N, -1, rhs, res);
+  dg_svec_axpy_d(im->be, im->N, -gdt, im->ra0, res);
+  dg_svec_axpy_d(im->be, im->N, -1, rhs, res);
   return 0;
 }
 
@@ -101,7 +101,7 @@ int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, do
                        const double *rhs, double *U, dg_im_stats *st) {
   const long n = im->N;
   const dg_im_opts *o = &im->o;
-  double bn = sqrt(dg_svec_dot_d(n, rhs, rhs));
+  double bn = sqrt(dg_svec_dot_d(im->be, n, rhs, rhs));
   if (!(bn > 0)) bn = 1; /* rhs = 0: an absolute test */
   if (!isfinite(bn))
     return dg_error(DG_ERR_NUMERIC,
@@ -119,7 +119,7 @@ int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, do
     DG_CALL(mass_fix(im, rhs, U));
     DG_CALL(residual(im, gdt, t, rhs, U, im->res));
     rel_prev = k ? rel : 1;
-    rel = sqrt(dg_svec_dot_d(n, im->res, im->res)) / bn;
+    rel = sqrt(dg_svec_dot_d(im->be, n, im->res, im->res)) / bn;
     if (o->newton_monitor) o->newton_monitor(o->monitor_ctx, stage, k, rel, kits);
     if (!isfinite(rel))
       return dg_error(DG_ERR_NUMERIC,
@@ -135,11 +135,11 @@ int dg_im_newton_stage(dg_im *im, int stage, double gdt, double t, double t0, do
     /* J d = -G(U), from d = 0, to the forcing term */
     eta = forcing(o, k, rel, rel_prev, eta);
     ko.rtol = eta;
-    dg_svec_scale_d(n, -1, im->res);
-    dg_svec_zero_d(n, im->du);
+    dg_svec_scale_d(im->be, n, -1, im->res);
+    dg_svec_zero_d(im->be, n, im->du);
     dg_krylov_stats ks;
-    DG_CALL(dg_fgmres_d(n, jac_apply, &jo, dg_im_precond, im, im->res, im->du, &ko, &ks));
-    dg_svec_axpy_d(n, 1, im->du, U);
+    DG_CALL(dg_fgmres_d(im->be, n, jac_apply, &jo, dg_im_precond, im, im->res, im->du, &ko, &ks));
+    dg_svec_axpy_d(im->be, n, 1, im->du, U);
     kits = ks.its;
     st->solves++;
     st->its += ks.its;

@@ -2,8 +2,8 @@
 # gpu-check.sh - everything the CUDA backend needs checked on a machine with an
 # NVIDIA GPU, in one go (for a leased GPU machine: one call, logs under $OUT):
 #   1. GSL and h5dump/h5ls from .debs/*.deb when the system lacks them (see below);
-#   2. configure + build the CUDA build (build-cuda: both backends, --backend omp|cuda)
-#      and an OpenMP build (build-omp: the solvers' reference, still chosen at link time);
+#   2. configure + build the CUDA build (build-cuda: both backends, --backend omp|cuda,
+#      the solvers' too);
 #   3. at once (a cold kernel cache makes them compile-bound): the backend consistency
 #      tests (tests/gpu), ctest in the CUDA build, the largest kernels (3D degree 10, q 12);
 #   4. compute-sanitizer memcheck and racecheck on small advect runs, and the no-GPU
@@ -25,8 +25,6 @@
 #   GPU_CHECK_CTEST_LIMIT seconds for the CUDA build's ctest (a cold kernel cache
 #                    compiles what the tests run)                 [300]
 #   GPU_CHECK_CONSISTENCY_LIMIT seconds for ctest -L gpu           [360]
-#   GPU_CHECK_SOLVERS 0: no OpenMP build, so no gpu.solver_consistency (the
-#                    solvers' drivers are still chosen at link time)     [1]
 #   GPU_CHECK_BENCH  full | quick | none                          [full]
 #   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
 #                    VAR=VALUE ("DGRID_CUDA_STREAMS=1 DGRID_CUDA_BLOCK=64"; backends/cuda/
@@ -84,32 +82,15 @@ note "dependencies"
 . scripts/gpu-deps.sh
 command -v gfortran >/dev/null 2>&1 || cmake_args+=(-DDGRID_FORTRAN_REFERENCE=OFF)
 
-# ---- builds (OpenMP and CUDA at once; the CUDA parts dominate)
+# ---- the build (one CUDA build carries both backends)
 note "configure"
-SOLVERS=${GPU_CHECK_SOLVERS:-1}
 variants=cuda
-omp_ref=()
-if [ "$SOLVERS" = 1 ]; then
-  variants="omp cuda"
-  omp_ref=(-DDGRID_OMP_ADVECT="$ROOT/build-omp/apps/advect")
-  check "configure omp" "$OUT/configure-omp.log" 120 cmake -S . -B build-omp "${cmake_args[@]}" ||
-    { tail -n 30 "$OUT/configure-omp.log"; }
-fi
 check "configure cuda" "$OUT/configure-cuda.log" 120 cmake -S . -B build-cuda "${cmake_args[@]}" \
-  -DDGRID_BACKEND=cuda "${omp_ref[@]}" || { tail -n 30 "$OUT/configure-cuda.log"; }
+  -DDGRID_BACKEND=cuda || { tail -n 30 "$OUT/configure-cuda.log"; }
 note "build (jobs $JOBS)"
 tb=$(date +%s)
-rc_omp=0
-if [ "$SOLVERS" = 1 ]; then
-  cmake --build build-omp -j 4 >"$OUT/build-omp.log" 2>&1 &
-  pid_omp=$!
-fi
 cmake --build build-cuda -j "$JOBS" >"$OUT/build-cuda.log" 2>&1
 rc_cuda=$?
-if [ "$SOLVERS" = 1 ]; then
-  wait $pid_omp
-  rc_omp=$?
-fi
 for v in $variants; do
   eval "rc=\$rc_$v"
   if [ "$rc" -eq 0 ]; then row "build $v" ok "$(($(date +%s) - tb)) s"; else

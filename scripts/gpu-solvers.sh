@@ -1,12 +1,12 @@
 #!/bin/bash
 # gpu-solvers.sh - the solvers on a machine with an NVIDIA GPU, in one go:
-#   build   an OpenMP build (build-omp-s: advect, poisson, compare) and a CUDA
-#           build (build-cuda-s, models advection and advection_diffusion, 2D
-#           stage kernels) with gpu.consistency registered;
+#   build   a CUDA build (build-cuda-s, models advection and
+#           advection_diffusion; both backends, --backend omp|cuda);
 #   check   ctest of the solvers, the implicit layer and the backend
 #           consistency of the solvers in the CUDA build;
 #   bench   poisson --throughput and the fp64/mixed table on the GPU (2D,
-#           degree 3, up to 16.8M unknowns) and on the CPU (all cores, 1M);
+#           degree 3, up to 16.8M unknowns) and on the CPU (--backend omp,
+#           all cores, 1M);
 #   table   the h- and p-independence table on the GPU: 2D, degrees 1..6,
 #           16^2 .. 1024^2 elements (table-cuda-hp.txt).
 # Logs go to $OUT (default ./gpu-solvers-out).  usage: gpu-solvers.sh STEP...
@@ -22,12 +22,8 @@ rc=0
 for step in "$@"; do
   case $step in
   build)
-    cmake -S . -B build-omp-s "${cmake_args[@]}" -DDGRID_MODELS=advection >"$OUT/cfg-omp.log" 2>&1 &&
-      cmake --build build-omp-s -j "$JOBS" --target advect poisson compare >"$OUT/build-omp.log" 2>&1 ||
-      { echo "OpenMP build failed"; tail -20 "$OUT/build-omp.log"; rc=1; }
     cmake -S . -B build-cuda-s "${cmake_args[@]}" -DDGRID_BACKEND=cuda \
-      '-DDGRID_MODELS=advection;advection_diffusion' -DDGRID_OMP_ADVECT="$PWD/build-omp-s/apps/advect" \
-      >"$OUT/cfg-cuda.log" 2>&1 &&
+      '-DDGRID_MODELS=advection;advection_diffusion' >"$OUT/cfg-cuda.log" 2>&1 &&
       cmake --build build-cuda-s -j "$JOBS" >"$OUT/build-cuda.log" 2>&1 ||
       { echo "CUDA build failed"; grep -B2 -A8 -m3 "error" "$OUT/build-cuda.log" | head -60; rc=1; }
     ;;
@@ -43,9 +39,9 @@ for step in "$@"; do
     done 2>&1 | tee "$OUT/throughput-cuda.txt"
     build-cuda-s/apps/poisson --table --dim 2 --rmin 3 --rmax 3 --nmin 256 --nmax 1024 --repeat 3 \
       2>&1 | tee "$OUT/table-cuda.txt"
-    OMP_NUM_THREADS=$(nproc) build-omp-s/apps/poisson --throughput --dim 2 --n 256 --r 3 --repeat 10 \
+    OMP_NUM_THREADS=$(nproc) build-cuda-s/apps/poisson --backend omp --throughput --dim 2 --n 256 --r 3 --repeat 10 \
       2>&1 | tee "$OUT/throughput-omp.txt"
-    OMP_NUM_THREADS=$(nproc) build-omp-s/apps/poisson --table --dim 2 --rmin 3 --rmax 3 --nmin 256 \
+    OMP_NUM_THREADS=$(nproc) build-cuda-s/apps/poisson --backend omp --table --dim 2 --rmin 3 --rmax 3 --nmin 256 \
       --nmax 256 --repeat 3 2>&1 | tee "$OUT/table-omp.txt"
     ;;
   table)

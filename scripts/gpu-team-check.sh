@@ -1,6 +1,6 @@
 #!/bin/bash
 # gpu-team-check.sh - the solvers' team-per-element CUDA kernels
-# (solvers/dg_sop_cuda_team_t.h) on a machine with an NVIDIA GPU, in one call
+# (backends/cuda/dg_sop_cuda_team_t.h) on a machine with an NVIDIA GPU, in one call
 # of about 8 minutes (a leased machine: logs under $OUT):
 #   1. build: an OpenMP poisson (build-omp-t, for gpu.solver_consistency) and
 #      the CUDA build (build-cuda-t), only the targets of the tests and poisson;
@@ -9,7 +9,7 @@
 #   2. ctest -R 'solvers\.|implicit\.|gpu\.solver_consistency' in the CUDA build
 #      (the vertex-patch tests among them: solvers.mg_*_patch, poisson_smoother
 #      and the patch cases of gpu.solver_consistency);
-#   patch: the vertex-patch smoother's CUDA driver (solvers/dg_spatch_cuda.cu)
+#   patch: the vertex-patch smoother's CUDA driver (backends/cuda/dg_spatch_cuda.cu)
 #      at scale: poisson --table --dim 2 --rmin 1 --rmax 6 --nmin 512 --nmax 1024
 #      --repeat 1 --smooth 2 --smoother patch (CG + V(2,2); the target: at most
 #      12 iterations and a factor of at most 0.15 per cycle for every row), then

@@ -54,10 +54,11 @@ static double tridiag_max(int k, const double *a, const double *b) {
 /* Estimate lmax(D^-1 A) on level L from `its` steps of Jacobi-CG (Lanczos). */
 static int estimate_lmax(dg_mg_level *L, int its) {
   const long n = L->n;
+  const dg_backend *be = dg_sop_backend(L->op);
   double *x = L->vd[MG_X], *r = L->vd[MG_R], *z = L->vd[MG_D], *p = L->vd[MG_T];
   double *q = L->vd[MG_B];
   uint64_t s = 88172645463325252ULL;
-  DG_CALL(dg_svec_sync()); /* the host writes r and x */
+  DG_CALL(dg_svec_sync(be)); /* the host writes r and x */
   for (long i = 0; i < n; ++i) {
     s ^= s << 13;
     s ^= s >> 7;
@@ -65,7 +66,7 @@ static int estimate_lmax(dg_mg_level *L, int its) {
     r[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
     x[i] = 0;
   }
-  double al[64], be[64], ta[64], tb[64], rz = 0;
+  double al[64], bt[64], ta[64], tb[64], rz = 0;
   if (its > 64) its = 64;
   int k = 0;
   for (; k < its; ++k) {
@@ -74,26 +75,26 @@ static int estimate_lmax(dg_mg_level *L, int its) {
     else if (L->bj)
       DG_CALL(dg_sblock_apply_d(L->bj, r, z));
     else
-      dg_svec_mul_d(n, L->dinv_d, r, z);
-    const double rzn = dg_svec_dot_d(n, r, z);
+      dg_svec_mul_d(be, n, L->dinv_d, r, z);
+    const double rzn = dg_svec_dot_d(be, n, r, z);
     if (k == 0) {
-      dg_svec_copy_d(n, z, p);
+      dg_svec_copy_d(be, n, z, p);
     } else {
-      be[k - 1] = rzn / rz;
-      dg_svec_xpby_d(n, z, be[k - 1], p);
+      bt[k - 1] = rzn / rz;
+      dg_svec_xpby_d(be, n, z, bt[k - 1], p);
     }
     rz = rzn;
     DG_CALL(dg_sop_apply_d(L->op, p, q));
-    const double pq = dg_svec_dot_d(n, p, q);
-    DG_CALL(dg_svec_status());
+    const double pq = dg_svec_dot_d(be, n, p, q);
+    DG_CALL(dg_svec_status(be));
     if (!(pq > 0) || !(rz > 0)) break;
     al[k] = rz / pq;
-    dg_svec_axpy_d(n, -al[k], q, r);
+    dg_svec_axpy_d(be, n, -al[k], q, r);
   }
   if (k == 0) return dg_error(DG_ERR_NUMERIC, "multigrid: eigenvalue estimate failed");
   for (int i = 0; i < k; ++i) {
-    ta[i] = 1 / al[i] + (i > 0 ? be[i - 1] / al[i - 1] : 0);
-    if (i < k - 1) tb[i] = sqrt(be[i]) / al[i];
+    ta[i] = 1 / al[i] + (i > 0 ? bt[i - 1] / al[i - 1] : 0);
+    if (i < k - 1) tb[i] = sqrt(bt[i]) / al[i];
   }
   L->lmax = tridiag_max(k, ta, tb);
   return 0;
@@ -101,25 +102,26 @@ static int estimate_lmax(dg_mg_level *L, int its) {
 
 static int level_alloc(dg_mg_level *L, int l, int prec) {
   const size_t n = (size_t)L->n;
-  L->dinv_d = dg_svec_alloc(sizeof(double) * n);
+  const dg_backend *be = dg_sop_backend(L->op);
+  L->dinv_d = dg_svec_alloc(be, sizeof(double) * n);
   if (!L->dinv_d) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   /* double work vectors on every level (the setup's eigenvalue estimates
      and the mixed preconditioner's fp64 residuals use them; freed after the
      setup when only the float cycle is asked for) */
   for (int v = 0; v < MG_NV; ++v) {
-    L->vd[v] = dg_svec_alloc(sizeof(double) * n);
+    L->vd[v] = dg_svec_alloc(be, sizeof(double) * n);
     if (!L->vd[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
     if (prec & DG_MG_FLOAT) {
-      L->vf[v] = dg_svec_alloc(sizeof(float) * n);
+      L->vf[v] = dg_svec_alloc(be, sizeof(float) * n);
       if (!L->vf[v]) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
     }
   }
   if (prec & DG_MG_FLOAT) {
-    L->dinv_f = dg_svec_alloc(sizeof(float) * n);
+    L->dinv_f = dg_svec_alloc(be, sizeof(float) * n);
     if (!L->dinv_f) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   }
   DG_CALL(dg_sop_diag_d(L->op, L->dinv_d));
-  DG_CALL(dg_svec_sync()); /* the host inverts it */
+  DG_CALL(dg_svec_sync(be)); /* the host inverts it */
   for (size_t i = 0; i < n; ++i) {
     if (!(L->dinv_d[i] > 0))
       return dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l,
@@ -171,7 +173,7 @@ static int coarsen(dg_mg *mg, int l, char kind) {
     }
   }
   dg_mg_level *C = &mg->lev[l + 1];
-  int rc = dg_sop_create_pen(&C->op, &gc, dc, pcd, &pc);
+  int rc = dg_sop_create_pen(&C->op, mg->be, &gc, dc, pcd, &pc);
   free(dc);
   free(pcd);
   if (rc) return dg_error_prefix(rc, "multigrid level %d: ", l + 1);
@@ -203,6 +205,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
     return dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
   }
   mg->o = *o;
+  mg->be = dg_sop_backend(fine);
   mg->nl = 1;
   mg->lev[0].op = (dg_sop *)fine;
   mg->lev[0].kind = 'f';
@@ -247,7 +250,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   {
     const size_t nc = (size_t)mg->lev[mg->nl - 1].n;
     for (int i = 0; i < 2; ++i)
-      if (!(mg->cd[i] = dg_svec_alloc(sizeof(double) * nc))) {
+      if (!(mg->cd[i] = dg_svec_alloc(mg->be, sizeof(double) * nc))) {
         rc = dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
         goto fail;
       }
@@ -257,7 +260,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
                                           float-only hierarchy has no mixed cycle */
     for (int l = 0; l < mg->nl - 1; ++l)
       for (int v = 0; v < MG_NV; ++v) {
-        dg_svec_free(mg->lev[l].vd[v]);
+        dg_svec_free(mg->be, mg->lev[l].vd[v]);
         mg->lev[l].vd[v] = NULL;
       }
   *mgp = mg;
@@ -270,21 +273,22 @@ fail:
 void dg_mg_destroy(dg_mg **mgp) {
   if (!mgp || !*mgp) return;
   dg_mg *mg = *mgp;
+  const dg_backend *be = mg->be;
   for (int l = 0; l < mg->nl; ++l) {
     dg_mg_level *L = &mg->lev[l];
-    if (l > 0) dg_sop_destroy(&L->op);
-    dg_sblock_destroy(&L->bj);
+    dg_sblock_destroy(&L->bj); /* before their operator: they free through its backend */
     dg_spatch_destroy(&L->sp);
-    dg_svec_free(L->dinv_d);
-    dg_svec_free(L->dinv_f);
+    if (l > 0) dg_sop_destroy(&L->op);
+    dg_svec_free(be, L->dinv_d);
+    dg_svec_free(be, L->dinv_f);
     for (int v = 0; v < MG_NV; ++v) {
-      dg_svec_free(L->vd[v]);
-      dg_svec_free(L->vf[v]);
+      dg_svec_free(be, L->vd[v]);
+      dg_svec_free(be, L->vf[v]);
     }
   }
-  dg_svec_free(mg->cd[0]);
-  dg_svec_free(mg->cd[1]);
-  dg_svec_free(mg->cinv);
+  dg_svec_free(be, mg->cd[0]);
+  dg_svec_free(be, mg->cd[1]);
+  dg_svec_free(be, mg->cinv);
   free(mg->lev);
   free(mg);
   *mgp = NULL;

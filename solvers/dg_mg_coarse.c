@@ -26,12 +26,12 @@ static const double kNullFraction = 1e-12;
 static int coarse_matrix(dg_mg *mg, double *A, double *x, double *y) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
   const long n = L->n;
-  DG_CALL(dg_svec_sync());
+  DG_CALL(dg_svec_sync(mg->be));
   for (long i = 0; i < n; ++i) x[i] = 0;
   for (long j = 0; j < n; ++j) {
     x[j] = 1;
     DG_CALL(dg_sop_apply_d(L->op, x, y));
-    DG_CALL(dg_svec_sync());
+    DG_CALL(dg_svec_sync(mg->be));
     for (long i = 0; i < n; ++i) A[i * n + j] = y[i];
     x[j] = 0;
   }
@@ -79,7 +79,7 @@ int dg_mg_coarse_setup(dg_mg *mg) {
     rc = dg_error(DG_ERR_NUMERIC, "multigrid: the coarse operator is zero");
     goto done;
   }
-  mg->cinv = dg_svec_alloc(sizeof(double) * nn);
+  mg->cinv = dg_svec_alloc(mg->be, sizeof(double) * nn);
   if (!mg->cinv) {
     rc = DG_ERR_MEM;
     goto done;

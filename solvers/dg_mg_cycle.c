@@ -25,14 +25,14 @@ static int coarse_solve_d(dg_mg *mg, const double *b, double *x) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
   if (mg->cinv) {
     mg_work_apply(mg, mg->nl - 1); /* counted as one coarse apply */
-    dg_svec_symv_d(L->n, mg->cinv, b, x);
+    dg_svec_symv_d(mg->be, L->n, mg->cinv, b, x);
     return 0;
   }
-  dg_diag_d jac = {L->n, L->dinv_d};
+  dg_diag_d jac = {mg->be, L->n, L->dinv_d};
   dg_krylov_opts o = {mg->o.coarse_rtol, 10 * (int)L->n + 100, NULL, NULL, 0};
   dg_krylov_stats st;
-  dg_svec_zero_d(L->n, x);
-  DG_CALL(dg_cg_d(L->n, coarse_apply, mg, dg_diag_apply_d, &jac, b, x, &o, &st));
+  dg_svec_zero_d(mg->be, L->n, x);
+  DG_CALL(dg_cg_d(mg->be, L->n, coarse_apply, mg, dg_diag_apply_d, &jac, b, x, &o, &st));
   if (!st.converged)
     return dg_error(DG_ERR_NUMERIC, "multigrid: coarse solve stopped at %.3g after %d iterations",
                     st.rel, st.its);
@@ -47,9 +47,9 @@ static int mg_coarse_d(dg_mg *mg, int l, const double *b, double *x) {
    cancel to zero): in fp64 copies */
 static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
   const long n = mg->lev[l].n;
-  dg_svec_from_f(n, 1, b, mg->cd[0]);
+  dg_svec_from_f(mg->be, n, 1, b, mg->cd[0]);
   DG_CALL(coarse_solve_d(mg, mg->cd[0], mg->cd[1]));
-  dg_svec_to_f(n, 1, mg->cd[1], x);
+  dg_svec_to_f(mg->be, n, 1, mg->cd[1], x);
   return 0;
 }
 
@@ -109,20 +109,20 @@ static int mixed_cycle(dg_mg *mg, int l, const double *b, double s, double *x, i
   const long nc = C->n;
   double *bc = C->vd[MG_B], *xc = C->vd[MG_X], *t = L->vd[MG_T];
   DG_CALL(mg_pre_f(mg, l, L->vf[MG_B], L->vf[MG_X]));
-  dg_svec_from_f(nc, s, C->vf[MG_B], bc);
+  dg_svec_from_f(mg->be, nc, s, C->vf[MG_B], bc);
   DG_CALL(mixed_cycle(mg, l + 1, bc, s, xc, fcycle));
   if (fcycle && l + 1 < mg->nl - 1) { /* the F-cycle's V-cycle on the coarse residual */
     double *rc = C->vd[MG_R];
     DG_CALL(mg_apply_d(mg, l + 1, xc, rc));
-    dg_svec_xpby_d(nc, bc, -1, rc);
-    const double sr = dg_svec_amax_d(nc, rc);
+    dg_svec_xpby_d(mg->be, nc, bc, -1, rc);
+    const double sr = dg_svec_amax_d(mg->be, nc, rc);
     if (sr > 0) {
-      dg_svec_to_f(nc, 1 / sr, rc, C->vf[MG_B]);
+      dg_svec_to_f(mg->be, nc, 1 / sr, rc, C->vf[MG_B]);
       DG_CALL(mixed_cycle(mg, l + 1, rc, sr, t, 0));
-      dg_svec_axpy_d(nc, 1, t, xc);
+      dg_svec_axpy_d(mg->be, nc, 1, t, xc);
     }
   }
-  dg_svec_from_f(n, s, L->vf[MG_X], x);
+  dg_svec_from_f(mg->be, n, s, L->vf[MG_X], x);
   DG_CALL(mg_prolong_add_d(mg, l, xc, x));
   mg_work_apply(mg, l);
   DG_CALL(dg_sop_resid_to_f(L->op, x, b, 1 / s, t, L->vf[MG_B]));  /* (b - A x) / s */
@@ -135,12 +135,12 @@ int dg_mg_precond_mixed(void *ctx, const double *r, double *z) {
   if (!L->vf[MG_B] || !L->vd[MG_T])
     return dg_error(DG_ERR_ARG, "dg_mg_precond_mixed: the float and double cycles were not set up");
   const long n = L->n;
-  const double s = dg_svec_amax_d(n, r);
+  const double s = dg_svec_amax_d(mg->be, n, r);
   if (s == 0) {
-    dg_svec_zero_d(n, z);
+    dg_svec_zero_d(mg->be, n, z);
     return 0;
   }
-  dg_svec_to_f(n, 1 / s, r, L->vf[MG_B]);
+  dg_svec_to_f(mg->be, n, 1 / s, r, L->vf[MG_B]);
   mg->cycles++;
   return mixed_cycle(mg, 0, r, s, z, mg->o.cycle == DG_MG_F);
 }

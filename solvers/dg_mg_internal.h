@@ -24,6 +24,7 @@ typedef struct {
 } dg_mg_level;
 
 struct dg_mg {
+  const dg_backend *be; /* the fine operator's: every level's */
   dg_mg_opts o;
   int nl;
   dg_mg_level *lev;

@@ -14,7 +14,7 @@ static int DG_SN(mg_jacobi)(dg_mg *mg, int l, const DG_SR *r, DG_SR *z) {
   const dg_mg_level *L = &mg->lev[l];
   if (L->sp) return DG_SN(dg_spatch_apply)(L->sp, r, z);
   if (L->bj) return DG_SN(dg_sblock_apply)(L->bj, r, z);
-  DG_SN(dg_svec_mul)(L->n, DG_SDINV(L), r, z);
+  DG_SN(dg_svec_mul)(mg->be, L->n, DG_SDINV(L), r, z);
   return 0;
 }
 
@@ -29,18 +29,18 @@ static int DG_SN(mg_resid_jacobi)(dg_mg *mg, int l, const DG_SR *x, const DG_SR 
     return DG_SN(dg_sblock_resid)(L->bj, x, b, t, p);
   }
   DG_CALL(DG_SN(mg_apply)(mg, l, x, t));
-  DG_SN(dg_svec_xpby)(L->n, b, (DG_SR)-1, t);
+  DG_SN(dg_svec_xpby)(mg->be, L->n, b, (DG_SR)-1, t);
   return DG_SN(mg_jacobi)(mg, l, t, p);
 }
 
 /* One Chebyshev step (dg_svec_cheb); the last one of a smoothing whose
  * result is only added into y (y set) adds s x there instead of writing x. */
-static void DG_SN(mg_cheb_step)(long n, DG_SR c1, DG_SR c2, const DG_SR *p, DG_SR *d, DG_SR *x,
-                                int first, int last, double s, double *y) {
+static void DG_SN(mg_cheb_step)(const dg_mg *mg, long n, DG_SR c1, DG_SR c2, const DG_SR *p,
+                                DG_SR *d, DG_SR *x, int first, int last, double s, double *y) {
   if (last && y)
-    DG_SN(dg_svec_cheb_add)(n, c1, c2, p, d, x, first, s, y);
+    DG_SN(dg_svec_cheb_add)(mg->be, n, c1, c2, p, d, x, first, s, y);
   else
-    DG_SN(dg_svec_cheb)(n, c1, c2, p, d, x, first);
+    DG_SN(dg_svec_cheb)(mg->be, n, c1, c2, p, d, x, first);
 }
 
 /* Chebyshev-accelerated Jacobi on [lmax/range, lmax] (Saad, Alg. 12.1),
@@ -62,13 +62,13 @@ static int DG_SN(mg_smooth_to)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x, int z
     DG_CALL(DG_SN(mg_jacobi)(mg, l, b, p));
   else
     DG_CALL(DG_SN(mg_resid_jacobi)(mg, l, x, b, t, p));
-  DG_SN(mg_cheb_step)(n, 0, c0, p, d, x, zero, m <= 1, s, y);
+  DG_SN(mg_cheb_step)(mg, n, 0, c0, p, d, x, zero, m <= 1, s, y);
   for (int k = 2; k <= m; ++k) {
     const double rn = 1 / (2 * s1 - rho);
     const DG_SR c1 = (DG_SR)(rn * rho), c2 = (DG_SR)(2 * rn / delta);
     rho = rn;
     DG_CALL(DG_SN(mg_resid_jacobi)(mg, l, x, b, t, p));
-    DG_SN(mg_cheb_step)(n, c1, c2, p, d, x, 0, k == m, s, y);
+    DG_SN(mg_cheb_step)(mg, n, c1, c2, p, d, x, 0, k == m, s, y);
   }
   return 0;
 }
@@ -98,7 +98,7 @@ static int DG_SN(mg_pre)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
   DG_SR *r = DG_SV(L)[MG_R];
   DG_CALL(DG_SN(mg_smooth)(mg, l, b, x, 1));
   DG_CALL(DG_SN(mg_apply)(mg, l, x, r));
-  DG_SN(dg_svec_xpby)(L->n, b, (DG_SR)-1, r); /* r = b - A x */
+  DG_SN(dg_svec_xpby)(mg->be, L->n, b, (DG_SR)-1, r); /* r = b - A x */
   return DG_SN(mg_restrict)(mg, l, r, DG_SV(&mg->lev[l + 1])[MG_B]);
 }
 
@@ -129,9 +129,9 @@ static int DG_SN(mg_fcycle)(dg_mg *mg, int l, const DG_SR *b, DG_SR *x) {
     DG_CALL(DG_SN(mg_apply)(mg, l + 1, xc, rc));
     /* b_c is not needed again: it becomes the residual (C's R is the
        smoother's scratch); the V-cycle leaves C's B and X alone */
-    DG_SN(dg_svec_axpy)(nc, (DG_SR)-1, rc, bc);
+    DG_SN(dg_svec_axpy)(mg->be, nc, (DG_SR)-1, rc, bc);
     DG_CALL(DG_SN(mg_vcycle)(mg, l + 1, bc, cc));
-    DG_SN(dg_svec_axpy)(nc, (DG_SR)1, cc, xc);
+    DG_SN(dg_svec_axpy)(mg->be, nc, (DG_SR)1, cc, xc);
   }
   DG_CALL(DG_SN(mg_prolong_add)(mg, l, xc, x));
   return DG_SN(mg_smooth)(mg, l, b, x, 0);

@@ -1,6 +1,6 @@
 /* dg_sblock.c - element-block Jacobi: the 1D eigenproblems (cyclic Jacobi
- * rotations, host, setup).  The backends' drivers (dg_sop_omp.c,
- * dg_sop_cuda.cu) apply dg_sblock_solve_* per element. */
+ * rotations, host, setup).  The backends' drivers (backends/omp/dg_sop_omp.c,
+ * backends/cuda/dg_sop_cuda.cu) apply dg_sblock_solve_* per element. */
 #include "dg_sblock_internal.h"
 
 #include "dg_error.h"
@@ -89,11 +89,13 @@ static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
 int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
   *bjp = NULL;
   const dg_grid *g = &op->g;
+  const dg_backend *be = op->be;
   dg_sblock *bj = calloc(1, sizeof *bj);
   if (!bj) return dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
   bj->op = op;
+  bj->be = be;
   memset(bj->slot, -1, sizeof bj->slot);
-  bj->key = dg_svec_alloc(sizeof(int) * 3 * (size_t)g->nelem);
+  bj->key = dg_svec_alloc(be, sizeof(int) * 3 * (size_t)g->nelem);
   int rc = 0;
   if (!bj->key) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
@@ -113,10 +115,10 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
       if (*sl < 0) *sl = bj->nkeys++;
       bj->key[3 * e + d] = *sl;
     }
-  bj->V = dg_svec_alloc(sizeof(double) * (size_t)bj->nkeys * NR * NR);
-  bj->lam = dg_svec_alloc(sizeof(double) * (size_t)bj->nkeys * NR);
-  bj->Vf = dg_svec_alloc(sizeof(float) * (size_t)bj->nkeys * NR * NR);
-  bj->lamf = dg_svec_alloc(sizeof(float) * (size_t)bj->nkeys * NR);
+  bj->V = dg_svec_alloc(be, sizeof(double) * (size_t)bj->nkeys * NR * NR);
+  bj->lam = dg_svec_alloc(be, sizeof(double) * (size_t)bj->nkeys * NR);
+  bj->Vf = dg_svec_alloc(be, sizeof(float) * (size_t)bj->nkeys * NR * NR);
+  bj->lamf = dg_svec_alloc(be, sizeof(float) * (size_t)bj->nkeys * NR);
   if (!bj->V || !bj->lam || !bj->Vf || !bj->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
@@ -143,11 +145,12 @@ fail:
 
 void dg_sblock_destroy(dg_sblock **bj) {
   if (!bj || !*bj) return;
-  dg_svec_free((*bj)->key);
-  dg_svec_free((*bj)->V);
-  dg_svec_free((*bj)->lam);
-  dg_svec_free((*bj)->Vf);
-  dg_svec_free((*bj)->lamf);
+  const dg_backend *be = (*bj)->be;
+  dg_svec_free(be, (*bj)->key);
+  dg_svec_free(be, (*bj)->V);
+  dg_svec_free(be, (*bj)->lam);
+  dg_svec_free(be, (*bj)->Vf);
+  dg_svec_free(be, (*bj)->lamf);
   free(*bj);
   *bj = NULL;
 }

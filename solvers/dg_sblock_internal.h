@@ -10,6 +10,7 @@
 
 struct dg_sblock {
   const dg_sop *op;
+  const dg_backend *be; /* op's: frees the memory, whatever outlives whom */
   int nkeys;
   double *V, *lam; /* [nkeys][NR*NR], [nkeys][NR] (solver memory) */
   float *Vf, *lamf;

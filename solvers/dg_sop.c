@@ -66,14 +66,15 @@ int dg_stab_build(dg_stab_d *td, dg_stab_f *tf) {
   return 0;
 }
 
-int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_sop_params *p) {
-  return dg_sop_create_pen(op, g, deg, deg, p);
+int dg_sop_create(dg_sop **op, const dg_backend *be, const dg_grid *g, const uint8_t *deg,
+                  const dg_sop_params *p) {
+  return dg_sop_create_pen(op, be, g, deg, deg, p);
 }
 
-int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const uint8_t *pdeg,
-                      const dg_sop_params *p) {
+int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const uint8_t *deg,
+                      const uint8_t *pdeg, const dg_sop_params *p) {
   *op = NULL;
-  if (!g || !deg || !pdeg || !p) return dg_error(DG_ERR_ARG, "dg_sop_create: NULL argument");
+  if (!be || !g || !deg || !pdeg || !p) return dg_error(DG_ERR_ARG, "dg_sop_create: NULL argument");
   if (!(p->b > 0) || !(p->a >= 0) || !(p->cpen > 0))
     return dg_error(DG_ERR_ARG,
                     "dg_sop_create: need b > 0, a >= 0, C > 0 (got b = %g, a = %g, C = %g)", p->b,
@@ -89,12 +90,13 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
   }
   dg_sop *o = calloc(1, sizeof *o);
   if (!o) return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory");
+  o->be = be;
   o->g = *g;
   o->p = *p;
   /* solver memory: the device reads them on the CUDA backend */
-  o->deg = dg_svec_alloc((size_t)g->nelem);
-  o->pdeg = dg_svec_alloc((size_t)g->nelem);
-  o->off = dg_svec_alloc(sizeof(long) * (size_t)(g->nelem + 1));
+  o->deg = dg_svec_alloc(be, (size_t)g->nelem);
+  o->pdeg = dg_svec_alloc(be, (size_t)g->nelem);
+  o->off = dg_svec_alloc(be, sizeof(long) * (size_t)(g->nelem + 1));
   if (!o->deg || !o->pdeg || !o->off) {
     dg_sop_destroy(&o);
     return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory (%ld elements)", g->nelem);
@@ -115,6 +117,7 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
     off += m;
   }
   o->off[g->nelem] = off;
+  o->len = off;
   o->runi = g->nelem ? deg[0] : -1;
   for (long e = 0; e < g->nelem && o->runi >= 0; ++e)
     if (deg[e] != o->runi) o->runi = -1;
@@ -151,14 +154,16 @@ int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const u
 
 void dg_sop_destroy(dg_sop **op) {
   if (!op || !*op) return;
-  dg_svec_free((*op)->deg);
-  dg_svec_free((*op)->pdeg);
-  dg_svec_free((*op)->off);
+  const dg_backend *be = (*op)->be;
+  dg_svec_free(be, (*op)->deg);
+  dg_svec_free(be, (*op)->pdeg);
+  dg_svec_free(be, (*op)->off);
   free(*op);
   *op = NULL;
 }
 
-long dg_sop_len(const dg_sop *op) { return op->off[op->g.nelem]; }
+long dg_sop_len(const dg_sop *op) { return op->len; }
+const dg_backend *dg_sop_backend(const dg_sop *op) { return op->be; }
 const long *dg_sop_offsets(const dg_sop *op) { return op->off; }
 const dg_grid *dg_sop_grid(const dg_sop *op) { return &op->g; }
 const uint8_t *dg_sop_degrees(const dg_sop *op) { return op->deg; }

@@ -7,6 +7,7 @@
 #ifndef DG_SOP_H
 #define DG_SOP_H
 
+typedef struct dg_backend dg_backend; /* backends/dg_backends.h */
 #include "dg_grid.h"
 #include "dg_sipg_elem.h"
 
@@ -28,14 +29,17 @@ typedef struct {
 /* The defaults: periodic, a = 0, b = 1, C = 2. */
 dg_sop_params dg_sop_default_params(void);
 
-/* Create the operator on grid g with degrees deg[g->nelem] (copied).  A
- * periodic direction needs at least 2 elements (an element is never its own
- * neighbour).  Returns 0 or DG_ERR_ARG / DG_ERR_MEM / DG_ERR_LIB. */
-int dg_sop_create(dg_sop **op, const dg_grid *g, const uint8_t *deg, const dg_sop_params *p);
+/* Create the operator on grid g with degrees deg[g->nelem] (copied), run by
+ * backend be (its kernels and its memory: every vector the operator reads
+ * or writes comes from dg_svec_alloc(be, ...)); be outlives the operator.
+ * A periodic direction needs at least 2 elements (an element is never its
+ * own neighbour).  Returns 0 or DG_ERR_ARG / DG_ERR_MEM / DG_ERR_LIB. */
+int dg_sop_create(dg_sop **op, const dg_backend *be, const dg_grid *g, const uint8_t *deg,
+                  const dg_sop_params *p);
 /* The same with penalty degrees pdeg[g->nelem] (copied) in place of the
  * degrees in the penalty (multigrid levels keep the fine level's). */
-int dg_sop_create_pen(dg_sop **op, const dg_grid *g, const uint8_t *deg, const uint8_t *pdeg,
-                      const dg_sop_params *p);
+int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const uint8_t *deg,
+                      const uint8_t *pdeg, const dg_sop_params *p);
 void dg_sop_destroy(dg_sop **op);
 
 /* Number of reals of a vector (sum over elements of (r_e+1)^dim). */
@@ -43,6 +47,8 @@ long dg_sop_len(const dg_sop *op);
 /* First coefficient of each element ([nelem + 1], the last is the length). */
 const long *dg_sop_offsets(const dg_sop *op);
 const dg_grid *dg_sop_grid(const dg_sop *op);
+/* The backend that runs the operator. */
+const dg_backend *dg_sop_backend(const dg_sop *op);
 const uint8_t *dg_sop_degrees(const dg_sop *op);
 const uint8_t *dg_sop_penalty_degrees(const dg_sop *op);
 const dg_sop_params *dg_sop_get_params(const dg_sop *op);

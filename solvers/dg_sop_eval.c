@@ -60,7 +60,7 @@ static void points(const dg_grid *g, long e, const rule1d *R, double *xs /* [3][
 int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
   rule1d R[DG_MAX_DEGREE + 1];
   DG_CALL(rules_build(R));
-  DG_CALL(dg_svec_sync()); /* the host writes b: no kernel may still use it */
+  DG_CALL(dg_svec_sync(op->be)); /* the host writes b: no kernel may still use it */
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1;
@@ -93,7 +93,7 @@ int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
 }
 
 int dg_sop_mass_d(const dg_sop *op, double *y) {
-  DG_CALL(dg_svec_sync());
+  DG_CALL(dg_svec_sync(op->be));
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1;
@@ -126,7 +126,7 @@ int dg_sop_project(const dg_sop *op, dg_sfn f, void *ctx, double *u) {
 int dg_sop_l2_error(const dg_sop *op, const double *u, dg_sfn f, void *ctx, double *err) {
   rule1d R[DG_MAX_DEGREE + 1];
   DG_CALL(rules_build(R));
-  DG_CALL(dg_svec_sync()); /* the host reads u */
+  DG_CALL(dg_svec_sync(op->be)); /* the host reads u */
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1, sum = 0;

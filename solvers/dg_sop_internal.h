@@ -5,6 +5,8 @@
 #include "dg_sop.h"
 
 struct dg_sop {
+  const dg_backend *be; /* runs its kernels, owns its memory */
+  long len;             /* dg_sop_len */
   dg_grid g;
   dg_sop_params p;
   uint8_t *deg;  /* [nelem] */
@@ -16,6 +18,9 @@ struct dg_sop {
   dg_sargs_d args_d;
   dg_sargs_f args_f;
 };
+
+/* The length of a vector (for the drivers, which call nothing of solvers/). */
+static inline long dg_sop_n(const dg_sop *op) { return op->len; }
 
 /* Fill both precisions' 1D tables (Gauss-Legendre, quadrature/). */
 int dg_stab_build(dg_stab_d *td, dg_stab_f *tf);

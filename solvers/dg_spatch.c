@@ -98,6 +98,7 @@ static int key_setup(dg_spatch *sp, int k, int d, int ncell, int r, int p, int l
 
 int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   *spp = NULL;
+  const dg_backend *be = op->be;
   char why[160];
   if (!dg_spatch_supported(op, why, sizeof why))
     return dg_error(DG_ERR_ARG, "vertex-patch smoother: %s", why);
@@ -105,6 +106,7 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   dg_spatch *sp = calloc(1, sizeof *sp);
   if (!sp) return dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
   sp->op = op;
+  sp->be = be;
   sp->dim = g->dim;
   sp->n = op->runi + 1;
   const int r = op->runi, p = op->pdeg[0];
@@ -117,8 +119,8 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
     sp->npatch *= sp->nv[d];
   }
   int rc = 0;
-  sp->vinfo = dg_svec_alloc(sizeof(int) * 3 * (size_t)nvt);
-  sp->list = dg_svec_alloc(sizeof(long) * (size_t)sp->npatch);
+  sp->vinfo = dg_svec_alloc(be, sizeof(int) * 3 * (size_t)nvt);
+  sp->list = dg_svec_alloc(be, sizeof(long) * (size_t)sp->npatch);
   if (!sp->vinfo || !sp->list) {
     rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
     goto fail;
@@ -151,10 +153,10 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
       vi[2] = *sl;
     }
   }
-  sp->V = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * 2 * LD * LD);
-  sp->lam = dg_svec_alloc(sizeof(double) * (size_t)sp->nkeys * LD);
-  sp->Vf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * 2 * LD * LD);
-  sp->lamf = dg_svec_alloc(sizeof(float) * (size_t)sp->nkeys * LD);
+  sp->V = dg_svec_alloc(be, sizeof(double) * (size_t)sp->nkeys * 2 * LD * LD);
+  sp->lam = dg_svec_alloc(be, sizeof(double) * (size_t)sp->nkeys * LD);
+  sp->Vf = dg_svec_alloc(be, sizeof(float) * (size_t)sp->nkeys * 2 * LD * LD);
+  sp->lamf = dg_svec_alloc(be, sizeof(float) * (size_t)sp->nkeys * LD);
   if (!sp->V || !sp->lam || !sp->Vf || !sp->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
     goto fail;
@@ -205,12 +207,13 @@ fail:
 
 void dg_spatch_destroy(dg_spatch **sp) {
   if (!sp || !*sp) return;
-  dg_svec_free((*sp)->vinfo);
-  dg_svec_free((*sp)->list);
-  dg_svec_free((*sp)->V);
-  dg_svec_free((*sp)->lam);
-  dg_svec_free((*sp)->Vf);
-  dg_svec_free((*sp)->lamf);
+  const dg_backend *be = (*sp)->be;
+  dg_svec_free(be, (*sp)->vinfo);
+  dg_svec_free(be, (*sp)->list);
+  dg_svec_free(be, (*sp)->V);
+  dg_svec_free(be, (*sp)->lam);
+  dg_svec_free(be, (*sp)->Vf);
+  dg_svec_free(be, (*sp)->lamf);
   free(*sp);
   *sp = NULL;
 }
@@ -240,7 +243,7 @@ int dg_spatch_apply_one_d(const dg_spatch *sp, long patch, const double *r, doub
     V[d] = sp->V + (long)key[d] * 2 * LD * LD;
     lam[d] = sp->lam + (long)key[d] * LD;
   }
-  DG_CALL(dg_svec_sync()); /* the host reads r and writes z */
+  DG_CALL(dg_svec_sync(sp->op->be)); /* the host reads r and writes z */
   dg_spatch_solve_d(sp->dim, sp->n, nc, el, sp->op->off, V, lam, sp->shift, r, z);
   *ncells = nc[0] * nc[1] * nc[2];
   return 0;

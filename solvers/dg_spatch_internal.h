@@ -10,14 +10,15 @@ enum { DG_SPATCH_MAXCOL = 27 }; /* 2 (3 on an odd periodic direction) per direct
 
 struct dg_spatch {
   const dg_sop *op;
-  int dim, n;   /* n = degree + 1 */
-  int nv[3];    /* vertices per direction (1 in unused directions) */
-  long voff[3]; /* direction d's vertices in vinfo from 3 voff[d] */
-  int *vinfo;   /* per vertex of a direction: first cell, second cell or -1, 1D key
-                   (solver memory) */
-  long npatch;  /* = nv[0] nv[1] nv[2] */
-  long *list;   /* patches (vertex index i0 + nv0 (i1 + nv1 i2)) by colour (solver memory) */
-  int ncol;     /* colours: patches of one colour share no element */
+  const dg_backend *be; /* op's: frees the memory, whatever outlives whom */
+  int dim, n;           /* n = degree + 1 */
+  int nv[3];            /* vertices per direction (1 in unused directions) */
+  long voff[3];         /* direction d's vertices in vinfo from 3 voff[d] */
+  int *vinfo;           /* per vertex of a direction: first cell, second cell or -1, 1D key
+                           (solver memory) */
+  long npatch;          /* = nv[0] nv[1] nv[2] */
+  long *list; /* patches (vertex index i0 + nv0 (i1 + nv1 i2)) by colour (solver memory) */
+  int ncol;   /* colours: patches of one colour share no element */
   long cstart[DG_SPATCH_MAXCOL + 1];
   int nkeys;
   double *V, *lam; /* [nkeys][2][LD*LD] (V, V^T), [nkeys][LD] (solver memory) */

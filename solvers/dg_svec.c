@@ -1,121 +1,99 @@
-/* dg_svec.c - the OpenMP backend's solver vectors: host memory and OpenMP
- * loops over entries (dg_svec_t.h, per precision). */
+/* dg_svec.c - the solvers' vector calls (dg_svec.h): each runs on the
+ * backend it names, through that backend's solver table
+ * (dg_solver_ops.h; the kernels are backends/omp's and backends/cuda's). */
 #include "dg_svec.h"
-#include "dg_svec_pool.h"
 
-#include "dg_error.h"
+#include "dg_backend.h"
+#include "dg_solver_ops.h"
 
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
+static const dg_solver_ops *S(const dg_backend *be) { return be->ops->solver; }
 
-/* The allocator's plan, as on the CUDA backend (dg_svec_cuda.cu; the
-   bookkeeping is dg_svec_pool.h): a solve allocates and frees the same
-   sizes again and again (CG's four vectors per solve, an implicit step's
-   per stage), and a fresh block of calloc is fresh pages, populated one
-   fault at a time by whichever thread touches them first, a cost paid
-   again by every solve (docs/ARCHITECTURE.md, "Solver memory").  Freed blocks wait in a
-   small cache and are handed out again for the same size, cleared by the
-   threads in the vector kernels' static schedule (so each page stays with
-   the thread that uses it).  One host thread calls the solvers. */
-static int svec_rc = 0; /* first failure (sticky) */
-
-static void clear(void *p, size_t b) {
-  unsigned char *c = (unsigned char *)p;
-  const long nchunk = (long)((b + 4095) / 4096);
-#pragma omp parallel for schedule(static)
-  for (long k = 0; k < nchunk; ++k) {
-    const size_t o = (size_t)k * 4096, len = b - o < 4096 ? b - o : 4096;
-    memset(c + o, 0, len);
-  }
+void *dg_svec_alloc(const dg_backend *be, size_t bytes) { return S(be)->alloc(bytes); }
+void dg_svec_free(const dg_backend *be, void *p) { S(be)->free(p); }
+int dg_svec_sync(const dg_backend *be) { return S(be)->sync(); }
+int dg_svec_status(const dg_backend *be) { return S(be)->status(); }
+int dg_svec_to_host(const dg_backend *be, void *h, const void *d, size_t bytes) {
+  return S(be)->to_host(h, d, bytes);
 }
-
-void *dg_svec_alloc(size_t bytes) {
-  const size_t b = bytes ? bytes : 1;
-  void *p = dg_svec_pool_take(b);
-  const int reused = p != NULL;
-  if (!p) p = calloc(b, 1);
-  if (!p) { /* the cached blocks back to the C library, and once more */
-    size_t ob;
-    void *q;
-    while ((q = dg_svec_pool_pop(&ob)) != NULL) free(q);
-    p = calloc(b, 1);
-  }
-  if (!p) {
-    dg_error(DG_ERR_MEM, "solver memory: out of memory (%zu bytes)", bytes);
-    return NULL;
-  }
-  if (dg_svec_pool_add(p, b)) {
-    free(p);
-    return NULL;
-  }
-  if (reused) clear(p, b); /* zeroed, as calloc's */
-  return p;
+int dg_svec_to_device(const dg_backend *be, void *d, const void *h, size_t bytes) {
+  return S(be)->to_device(d, h, bytes);
 }
-
-void dg_svec_free(void *p) {
-  if (!p) return;
-  const size_t b = dg_svec_pool_remove(p);
-  if (!b) { /* not handed out: the pool recorded the message */
-    if (!svec_rc) svec_rc = DG_ERR_ARG;
-    return;
-  }
-  size_t ob;
-  free(dg_svec_pool_put(p, b, &ob));
+double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y) {
+  return S(be)->dot_d(n, x, y);
 }
-
-int dg_svec_sync(void) { return svec_rc; }
-int dg_svec_status(void) { return svec_rc; }
-
-#define DG_SR    double
-#define DG_SN(x) x##_d
-#include "dg_svec_t.h"
-#undef DG_SR
-#undef DG_SN
-
-#define DG_SR    float
-#define DG_SN(x) x##_f
-#include "dg_svec_t.h"
-#undef DG_SR
-#undef DG_SN
-
-double dg_svec_amax_d(long n, const double *x) {
-  double m = 0;
-  /* a compare, not fmax: it vectorises (fmax's NaN rule keeps it scalar and
-     serial); NaN entries are skipped either way */
-#pragma omp parallel for simd reduction(max : m) schedule(static)
-  for (long i = 0; i < n; ++i) {
-    const double a = fabs(x[i]);
-    m = a > m ? a : m;
-  }
-  return m;
+double dg_svec_dot_f(const dg_backend *be, long n, const float *x, const float *y) {
+  return S(be)->dot_f(n, x, y);
 }
-
-void dg_svec_to_f(long n, double scale, const double *x, float *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = (float)(scale * x[i]);
+double dg_svec_amax_d(const dg_backend *be, long n, const double *x) { return S(be)->amax_d(n, x); }
+void dg_svec_axpy_d(const dg_backend *be, long n, double alpha, const double *x, double *y) {
+  S(be)->axpy_d(n, alpha, x, y);
 }
-
-void dg_svec_from_f(long n, double scale, const float *x, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = scale * (double)x[i];
+void dg_svec_axpy_f(const dg_backend *be, long n, float alpha, const float *x, float *y) {
+  S(be)->axpy_f(n, alpha, x, y);
 }
-
-void dg_svec_add_from_f(long n, double scale, const float *x, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] += scale * (double)x[i];
+void dg_svec_xpby_d(const dg_backend *be, long n, const double *x, double beta, double *y) {
+  S(be)->xpby_d(n, x, beta, y);
 }
-
-void dg_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < n; ++i) y[i] = (float)(scale * (b[i] - t[i]));
+void dg_svec_xpby_f(const dg_backend *be, long n, const float *x, float beta, float *y) {
+  S(be)->xpby_f(n, x, beta, y);
 }
-
-void dg_svec_symv_d(long n, const double *A, const double *x, double *y) {
-#pragma omp parallel for schedule(static) if (n > 256)
-  for (long i = 0; i < n; ++i) {
-    double s = 0;
-    for (long k = 0; k < n; ++k) s += A[k * n + i] * x[k];
-    y[i] = s;
-  }
+void dg_svec_scale_d(const dg_backend *be, long n, double alpha, double *x) {
+  S(be)->scale_d(n, alpha, x);
+}
+void dg_svec_scale_f(const dg_backend *be, long n, float alpha, float *x) {
+  S(be)->scale_f(n, alpha, x);
+}
+void dg_svec_mul_d(const dg_backend *be, long n, const double *x, const double *y, double *z) {
+  S(be)->mul_d(n, x, y, z);
+}
+void dg_svec_mul_f(const dg_backend *be, long n, const float *x, const float *y, float *z) {
+  S(be)->mul_f(n, x, y, z);
+}
+void dg_svec_copy_d(const dg_backend *be, long n, const double *x, double *y) {
+  S(be)->copy_d(n, x, y);
+}
+void dg_svec_copy_f(const dg_backend *be, long n, const float *x, float *y) {
+  S(be)->copy_f(n, x, y);
+}
+void dg_svec_zero_d(const dg_backend *be, long n, double *x) { S(be)->zero_d(n, x); }
+void dg_svec_zero_f(const dg_backend *be, long n, float *x) { S(be)->zero_f(n, x); }
+void dg_svec_cheb_d(const dg_backend *be, long n, double c1, double c2, const double *p, double *d,
+                    double *x, int first) {
+  S(be)->cheb_d(n, c1, c2, p, d, x, first);
+}
+void dg_svec_cheb_f(const dg_backend *be, long n, float c1, float c2, const float *p, float *d,
+                    float *x, int first) {
+  S(be)->cheb_f(n, c1, c2, p, d, x, first);
+}
+void dg_svec_cheb_add_d(const dg_backend *be, long n, double c1, double c2, const double *p,
+                        const double *d, const double *x, int first, double s, double *y) {
+  S(be)->cheb_add_d(n, c1, c2, p, d, x, first, s, y);
+}
+void dg_svec_cheb_add_f(const dg_backend *be, long n, float c1, float c2, const float *p,
+                        const float *d, const float *x, int first, double s, double *y) {
+  S(be)->cheb_add_f(n, c1, c2, p, d, x, first, s, y);
+}
+double dg_svec_cg_step_d(const dg_backend *be, long n, double alpha, const double *p,
+                         const double *q, double *x, double *r) {
+  return S(be)->cg_step_d(n, alpha, p, q, x, r);
+}
+double dg_svec_cg_step_f(const dg_backend *be, long n, float alpha, const float *p, const float *q,
+                         float *x, float *r) {
+  return S(be)->cg_step_f(n, alpha, p, q, x, r);
+}
+void dg_svec_symv_d(const dg_backend *be, long n, const double *A, const double *x, double *y) {
+  S(be)->symv_d(n, A, x, y);
+}
+void dg_svec_to_f(const dg_backend *be, long n, double scale, const double *x, float *y) {
+  S(be)->to_f(n, scale, x, y);
+}
+void dg_svec_from_f(const dg_backend *be, long n, double scale, const float *x, double *y) {
+  S(be)->from_f(n, scale, x, y);
+}
+void dg_svec_add_from_f(const dg_backend *be, long n, double scale, const float *x, double *y) {
+  S(be)->add_from_f(n, scale, x, y);
+}
+void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double *b,
+                        const double *t, float *y) {
+  S(be)->vresid_to_f(n, scale, b, t, y);
 }

@@ -1,89 +1,100 @@
 /* dg_svec.h - the solvers' vectors: their memory, the vector kernels (float
- * and double) and the conversions between the precisions.  Reductions
+ * and double) and the conversions between the precisions, on the backend
+ * be that the caller names (the operator's: dg_sop_backend).  Reductions
  * accumulate in double in both precisions.
  *
  * Memory.  Every array a solver reads or writes (vectors, and the operator's
- * own tables) comes from dg_svec_alloc: plain host memory on the OpenMP
- * backend, memory that both the host and the device see (CUDA managed
- * memory) on the CUDA backend.  Freed blocks are kept and handed out again
- * for the same size (both backends: a solve allocates and frees the same
- * vectors each time, and fresh pages cost more than the solve's vector
- * passes); dg_svec_free reports a pointer it did not hand out through
- * dg_svec_status.  On the CUDA backend the solver calls return
- * before the device has finished: call dg_svec_sync() before the host reads
- * a vector a solver wrote (the reductions, which return a number, wait by
- * themselves). */
+ * own tables) comes from dg_svec_alloc(be, ...): plain host memory on the
+ * OpenMP backend, memory that both the host and the device see (CUDA
+ * managed memory) on the CUDA backend.  Freed blocks are kept and handed
+ * out again for the same size (each backend its own: a solve allocates and
+ * frees the same vectors each time, and fresh pages cost more than the
+ * solve's vector passes); dg_svec_free reports a pointer it did not hand
+ * out through dg_svec_status.  On the CUDA backend the solver calls return
+ * before the device has finished: call dg_svec_sync(be) before the host
+ * reads a vector a solver wrote (the reductions, which return a number, and
+ * the copies wait by themselves).  Vectors of one backend never go to
+ * another's calls. */
 #ifndef DG_SVEC_H
 #define DG_SVEC_H
 
 #include <stddef.h>
+
+typedef struct dg_backend dg_backend; /* backends/dg_backends.h */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* `bytes` of solver memory (zeroed), or NULL with a recorded message. */
-void *dg_svec_alloc(size_t bytes);
+void *dg_svec_alloc(const dg_backend *be, size_t bytes);
 /* Free what dg_svec_alloc returned (NULL is ignored). */
-void dg_svec_free(void *p);
+void dg_svec_free(const dg_backend *be, void *p);
 /* Wait for the device (CUDA backend; nothing on OpenMP).  Returns 0, or
  * the first failure of an earlier solver kernel (DG_ERR_BACKEND) or of
  * dg_svec_free (DG_ERR_ARG). */
-int dg_svec_sync(void);
+int dg_svec_sync(const dg_backend *be);
 /* 0, or the first failure of a vector kernel's launch (the vector kernels
  * return nothing; Krylov solvers check this once per iteration). */
-int dg_svec_status(void);
+int dg_svec_status(const dg_backend *be);
+/* Copies between solver memory d and host memory h (they wait). */
+int dg_svec_to_host(const dg_backend *be, void *h, const void *d, size_t bytes);
+int dg_svec_to_device(const dg_backend *be, void *d, const void *h, size_t bytes);
 
-double dg_svec_dot_d(long n, const double *x, const double *y);
-double dg_svec_dot_f(long n, const float *x, const float *y);
+double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y);
+double dg_svec_dot_f(const dg_backend *be, long n, const float *x, const float *y);
 /* max |x_i| */
-double dg_svec_amax_d(long n, const double *x);
+double dg_svec_amax_d(const dg_backend *be, long n, const double *x);
 /* y += alpha x */
-void dg_svec_axpy_d(long n, double alpha, const double *x, double *y);
-void dg_svec_axpy_f(long n, float alpha, const float *x, float *y);
+void dg_svec_axpy_d(const dg_backend *be, long n, double alpha, const double *x, double *y);
+void dg_svec_axpy_f(const dg_backend *be, long n, float alpha, const float *x, float *y);
 /* y = x + beta y */
-void dg_svec_xpby_d(long n, const double *x, double beta, double *y);
-void dg_svec_xpby_f(long n, const float *x, float beta, float *y);
+void dg_svec_xpby_d(const dg_backend *be, long n, const double *x, double beta, double *y);
+void dg_svec_xpby_f(const dg_backend *be, long n, const float *x, float beta, float *y);
 /* x = alpha x */
-void dg_svec_scale_d(long n, double alpha, double *x);
-void dg_svec_scale_f(long n, float alpha, float *x);
+void dg_svec_scale_d(const dg_backend *be, long n, double alpha, double *x);
+void dg_svec_scale_f(const dg_backend *be, long n, float alpha, float *x);
 /* z = x .* y */
-void dg_svec_mul_d(long n, const double *x, const double *y, double *z);
-void dg_svec_mul_f(long n, const float *x, const float *y, float *z);
-void dg_svec_copy_d(long n, const double *x, double *y);
-void dg_svec_copy_f(long n, const float *x, float *y);
-void dg_svec_zero_d(long n, double *x);
-void dg_svec_zero_f(long n, float *x);
+void dg_svec_mul_d(const dg_backend *be, long n, const double *x, const double *y, double *z);
+void dg_svec_mul_f(const dg_backend *be, long n, const float *x, const float *y, float *z);
+void dg_svec_copy_d(const dg_backend *be, long n, const double *x, double *y);
+void dg_svec_copy_f(const dg_backend *be, long n, const float *x, float *y);
+void dg_svec_zero_d(const dg_backend *be, long n, double *x);
+void dg_svec_zero_f(const dg_backend *be, long n, float *x);
 /* One Chebyshev step of the smoother: d = c1 d + c2 p, x += d (c1 = 0 does
  * not read d); with first set, d = c2 p and x = d (x starts from zero). */
-void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x, int first);
-void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first);
+void dg_svec_cheb_d(const dg_backend *be, long n, double c1, double c2, const double *p, double *d,
+                    double *x, int first);
+void dg_svec_cheb_f(const dg_backend *be, long n, float c1, float c2, const float *p, float *d,
+                    float *x, int first);
 /* The smoother's last Chebyshev step when only its result is wanted, added
  * into a double vector: y += s (double)(x + d'), d' = c1 d + c2 p (first:
  * x = 0 and d' = c2 p), the arithmetic of dg_svec_cheb followed by
  * dg_svec_add_from_f; x and d are not written (one pass, and the mixed
  * cycle's post-smoother writes its float x no more). */
-void dg_svec_cheb_add_d(long n, double c1, double c2, const double *p, const double *d,
-                        const double *x, int first, double s, double *y);
-void dg_svec_cheb_add_f(long n, float c1, float c2, const float *p, const float *d, const float *x,
-                        int first, double s, double *y);
+void dg_svec_cheb_add_d(const dg_backend *be, long n, double c1, double c2, const double *p,
+                        const double *d, const double *x, int first, double s, double *y);
+void dg_svec_cheb_add_f(const dg_backend *be, long n, float c1, float c2, const float *p,
+                        const float *d, const float *x, int first, double s, double *y);
 /* CG's update in one pass: x += alpha p, r += (-alpha) q (dg_svec_axpy's
  * arithmetic); returns r'r (as dg_svec_dot) */
-double dg_svec_cg_step_d(long n, double alpha, const double *p, const double *q, double *x,
-                         double *r);
-double dg_svec_cg_step_f(long n, float alpha, const float *p, const float *q, float *x, float *r);
+double dg_svec_cg_step_d(const dg_backend *be, long n, double alpha, const double *p,
+                         const double *q, double *x, double *r);
+double dg_svec_cg_step_f(const dg_backend *be, long n, float alpha, const float *p, const float *q,
+                         float *x, float *r);
 /* y = A x, A a symmetric n x n matrix in solver memory (A[i n + j]): the
  * multigrid's dense coarse solve (the same order of the sum on both
  * backends) */
-void dg_svec_symv_d(long n, const double *A, const double *x, double *y);
+void dg_svec_symv_d(const dg_backend *be, long n, const double *A, const double *x, double *y);
 /* y = (float)(scale x): the defect scaled into float's range before the cast */
-void dg_svec_to_f(long n, double scale, const double *x, float *y);
+void dg_svec_to_f(const dg_backend *be, long n, double scale, const double *x, float *y);
 /* y = scale (double)x: a float correction back in double, scaled back */
-void dg_svec_from_f(long n, double scale, const float *x, double *y);
+void dg_svec_from_f(const dg_backend *be, long n, double scale, const float *x, double *y);
 /* y += scale (double)x: a float correction added in double */
-void dg_svec_add_from_f(long n, double scale, const float *x, double *y);
+void dg_svec_add_from_f(const dg_backend *be, long n, double scale, const float *x, double *y);
 /* y = (float)(scale (b - t)): an fp64 residual, scaled, into float */
-void dg_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y);
+void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double *b,
+                        const double *t, float *y);
 
 #ifdef __cplusplus
 }

@@ -48,6 +48,7 @@
 #include "dg_error.h"
 #include "dg_jit.h"
 #include "dg_lane.h"
+#include "dg_solver_cuda.h"
 
 #include <cuda_runtime.h>
 
@@ -526,6 +527,7 @@ dg_backend_ops make_ops(void) {
   o.sync = be_sync;
   o.triad = be_triad;
   o.parallelism = be_parallelism;
+  o.solver = &dg_solver_cuda;
   return o;
 }
 

@@ -6,6 +6,7 @@
 #include "dg_error.h"
 #include "dg_jit.h"
 #include "dg_lane.h"
+#include "dg_solver_omp.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -292,6 +293,7 @@ static const dg_backend_ops ops = {
     .parallelism = be_parallelism,
     .pack = be_pack,
     .unpack = be_unpack,
+    .solver = &dg_solver_omp,
 };
 
 const dg_backend_ops *dg_backend_omp_ops(void) { return &ops; }

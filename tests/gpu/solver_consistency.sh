@@ -1,6 +1,7 @@
 #!/bin/sh
 # solver_consistency.sh - the CUDA backend's solvers against the OpenMP
-# backend's: apps/poisson of both builds solves the same SIPG Poisson
+# backend's, from one CUDA build: apps/poisson with --backend cuda and
+# --backend omp solves the same SIPG Poisson
 # problems (CG preconditioned by the hp-multigrid, in fp64 and in mixed
 # precision, to a 1e-13 relative residual) and `compare --tol TOL` checks
 # the two solutions (relative L2 norm of the difference).  Cases: 2D uniform
@@ -9,32 +10,28 @@
 # degrees), 3D uniform 2 and random 1..4; with the
 # vertex-patch smoother (V(2,2)) 2D uniform 3 and 6 and 3D uniform 2.  Pure fp32 is not
 # compared: it stalls near 1e-6 by design, so its solutions differ there.
-# With --advdiff-cuda and --advdiff-omp also the implicit steps (apps/advdiff,
-# the models of both builds): advection-diffusion by sdirk3 and ars443 in 2D
+# With --advdiff also the implicit steps (apps/advdiff, both backends): advection-diffusion by sdirk3 and ars443 in 2D
 # and sdirk2 in 3D, viscous Burgers by Newton (sdirk2), linear acoustics (a
 # system) by sdirk2, each with the fp64 and the mixed-precision cycle.
 #
-# usage: solver_consistency.sh --cuda POISSON --omp POISSON --compare COMPARE
-#                              --workdir DIR [--tol T]
-#                              [--advdiff-cuda ADVDIFF --advdiff-omp ADVDIFF]
+# usage: solver_consistency.sh --poisson POISSON --compare COMPARE
+#                              --workdir DIR [--tol T] [--advdiff ADVDIFF]
 # Exit status: 0 all agree, 1 a difference beyond TOL, 2 a run failed or bad usage.
 set -u
-cuda="" omp="" cmp="" work="" tol=1e-12 adcuda="" adomp=""
+poisson="" cmp="" work="" tol=1e-12 advdiff=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --cuda) cuda=$2; shift 2 ;;
-    --omp) omp=$2; shift 2 ;;
+    --poisson) poisson=$2; shift 2 ;;
     --compare) cmp=$2; shift 2 ;;
     --workdir) work=$2; shift 2 ;;
     --tol) tol=$2; shift 2 ;;
-    --advdiff-cuda) adcuda=$2; shift 2 ;;
-    --advdiff-omp) adomp=$2; shift 2 ;;
+    --advdiff) advdiff=$2; shift 2 ;;
     *) echo "solver_consistency.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-for p in "$cuda" "$omp" "$cmp"; do
+for p in "$poisson" "$cmp"; do
   if [ -z "$p" ] || [ ! -x "$p" ]; then
-    echo "solver_consistency.sh: need --cuda, --omp and --compare executables (got '$p')" >&2
+    echo "solver_consistency.sh: need --poisson and --compare executables (got '$p')" >&2
     exit 2
   fi
 done
@@ -42,16 +39,15 @@ done
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
 fail=0 n=0
-# both PREFIX PRECFLAG OUTFLAG NAME ARGS...: the programs $PREFIXcuda and
-# $PREFIXomp (poisson: "", advdiff: "ad"), fp64 and mixed, then compare
+# both EXE PRECFLAG OUTFLAG NAME ARGS...: EXE with --backend cuda and
+# --backend omp, fp64 and mixed, then compare
 both() {
-  pre=$1 pflag=$2 oflag=$3 name=$4
+  exe=$1 pflag=$2 oflag=$3 name=$4
   shift 4
   for s in fp64 mixed; do
     n=$((n + 1))
     for b in cuda omp; do
-      eval exe=\$$pre$b
-      if ! "$exe" "$@" "$pflag" "$s" --rtol 1e-13 --quiet "$oflag" "$work/$name.$s.$b.h5" \
+      if ! "$exe" --backend "$b" "$@" "$pflag" "$s" --rtol 1e-13 --quiet "$oflag" "$work/$name.$s.$b.h5" \
         >"$work/$name.$s.$b.log" 2>&1; then
         echo "FAIL $name $s: the $b run failed:"
         tail -3 "$work/$name.$s.$b.log"
@@ -68,8 +64,8 @@ both() {
   done
 }
 # run NAME ARGS...: apps/poisson; ad NAME ARGS...: apps/advdiff
-run() { both "" --solver --out "$@"; }
-ad() { both ad --precond --output "$@"; }
+run() { both "$poisson" --solver --out "$@"; }
+ad() { both "$advdiff" --precond --output "$@"; }
 
 run u1 --dim 2 --n 16 --r 1 --map uniform
 run u3 --dim 2 --n 32 --r 3 --map uniform
@@ -80,18 +76,16 @@ run band --dim 2 --n 16 --r 5 --map band
 run rand --dim 2 --n 32 --r 4 --map random
 run u2_3d --dim 3 --n 8 --r 2 --map uniform
 run rand_3d --dim 3 --n 8 --r 4 --map random
-# the vertex-patch smoother (solvers/dg_spatch_cuda.cu against dg_spatch_omp.c), V(2,2)
+# the vertex-patch smoother (backends/cuda/dg_spatch_cuda.cu against backends/omp/dg_spatch_omp.c), V(2,2)
 run patch_u3 --dim 2 --n 16 --r 3 --map uniform --smooth 2 --smoother patch
 run patch_u6 --dim 2 --n 16 --r 6 --map uniform --smooth 2 --smoother patch
 run patch_u2_3d --dim 3 --n 8 --r 2 --map uniform --smooth 2 --smoother patch
 
-if [ -n "$adcuda" ] || [ -n "$adomp" ]; then
-  for p in "$adcuda" "$adomp"; do
-    if [ -z "$p" ] || [ ! -x "$p" ]; then
-      echo "solver_consistency.sh: need both --advdiff-cuda and --advdiff-omp executables (got '$p')" >&2
-      exit 2
-    fi
-  done
+if [ -n "$advdiff" ]; then
+  if [ ! -x "$advdiff" ]; then
+    echo "solver_consistency.sh: --advdiff '$advdiff' is not an executable" >&2
+    exit 2
+  fi
   ad ad_sdirk3 --cells 16x16 --degree 3 --nu 0.02 --beta 1,0.5 --scheme sdirk3 --dt 0.02 --t-end 0.1
   ad ad_ars443 --cells 16x16 --degree 4 --nu 0.02 --beta 1,0.5 --scheme ars443 --dt 0.005 --t-end 0.02
   ad ad_3d --dim 3 --cells 4x4x4 --degree 2 --nu 0.02 --beta 1,0.5,0.25 --scheme sdirk2 --dt 0.05 --t-end 0.1

@@ -182,7 +182,7 @@ static void case_operator(void) {
      and the mass sum_e m_e0 v_e0 equals dg_mass */
   dg_sop *op;
   dg_sop_params sp = dg_sop_default_params();
-  OK(dg_sop_create(&op, &p.grid, p.map->deg, &sp));
+  OK(dg_sop_create(&op, dg_test_backend(), &p.grid, p.map->deg, &sp));
   OK(dg_sop_mass_d(op, b));
   const long *off = dg_sop_offsets(op);
   double ml = 0, mv = 0, scale = 0, mass;
@@ -331,7 +331,7 @@ static void case_order3d(void) {
   {
     dg_sop *op;
     dg_sop_params sp = dg_sop_default_params();
-    OK(dg_sop_create(&op, &p.grid, p.map->deg, &sp));
+    OK(dg_sop_create(&op, dg_test_backend(), &p.grid, p.map->deg, &sp));
     OK(dg_sop_mass_d(op, m));
     dg_sop_destroy(&op);
   }

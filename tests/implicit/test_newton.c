@@ -62,7 +62,7 @@ static void problem_create(problem *p, int n, int r, double nu) {
   p->m = malloc(sizeof(double) * (size_t)p->n);
   dg_sop *op;
   dg_sop_params sp = dg_sop_default_params();
-  OK(dg_sop_create(&op, &p->grid, p->map->deg, &sp));
+  OK(dg_sop_create(&op, dg_test_backend(), &p->grid, p->map->deg, &sp));
   OK(dg_sop_mass_d(op, p->m));
   dg_sop_destroy(&op);
 }

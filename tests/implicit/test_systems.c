@@ -84,7 +84,7 @@ static void run(problem *p, dg_im_kind k, double nu, double T, long steps, doubl
 static double dist(const problem *p, const double *a, const double *b) {
   dg_sop *op;
   dg_sop_params sp = dg_sop_default_params();
-  OK(dg_sop_create(&op, &p->grid, p->map->deg, &sp));
+  OK(dg_sop_create(&op, dg_test_backend(), &p->grid, p->map->deg, &sp));
   const long nb = dg_sop_len(op);
   double *m = malloc(sizeof(double) * (size_t)nb);
   OK(dg_sop_mass_d(op, m));

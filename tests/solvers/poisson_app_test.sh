@@ -14,6 +14,9 @@
 # within 5% (they differ a little: a Dirichlet face is not the odd mirror of
 # an interior one), where a k missing from the right-hand side or the exact
 # solution would be far off.
+# --backend: a backend the build lacks is one line naming the option and exit
+# status 2; --backend omp (in a CUDA build, the CPU beside the default GPU)
+# takes the default backend's iterations, to the same L2 error (6 digits).
 # Usage: poisson_app_test.sh POISSON
 set -u
 P=$1
@@ -31,6 +34,18 @@ rc=$?
   bad "--smoother patch: expected 3 levels with the patch smoother: $out"
 its=$(echo "$out" | sed -n 's/^fp64: .* unknowns, \([0-9]*\) iterations.*/\1/p')
 [ -n "$its" ] && [ "$its" -le 12 ] || bad "--smoother patch: $its iterations (> 12?): $out"
+err=$("$P" --backend nosuch 2>&1 >/dev/null)
+rc=$?
+[ $rc -eq 2 ] || bad "--backend nosuch: exit status $rc, expected 2"
+case "$err" in
+"poisson: option --backend: backend 'nosuch': not a backend of this build (omp"*")") ;;
+*) bad "--backend nosuch: stderr '$err'" ;;
+esac
+[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || bad "--backend nosuch: more than one line: '$err'"
+res() { sed -n 's/^fp64: \(.* iterations\), .*L2 error \([0-9.e+-]*\),.*/\1 \2/p'; }
+a=$("$P" --dim 2 --n 16 --r 2 --quiet 2>&1 | res)
+b=$("$P" --dim 2 --n 16 --r 2 --quiet --backend omp 2>&1 | res)
+[ -n "$a" ] && [ "$a" = "$b" ] || bad "--backend omp: '$b', the default backend: '$a'"
 for v in abc -3 12x 2049 99999999999999999999; do
   err=$("$P" --coarse-dense "$v" 2>&1 >/dev/null)
   rc=$?

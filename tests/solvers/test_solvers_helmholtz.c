@@ -39,7 +39,7 @@ static double solve(int dim, int r, int n, const char *prec, int *its) {
   p.a = A_;
   p.b = B_;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, &g, m->deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
   dg_mg *mg = NULL;
   dg_mg_opts mo = dg_mg_default_opts();
   OK(dg_mg_create(&mg, op, &mo));
@@ -48,15 +48,15 @@ static double solve(int dim, int r, int n, const char *prec, int *its) {
   OK(dg_sop_load(op, rhs, NULL, b));
   dg_krylov_opts o = {1e-10, 100, NULL, NULL, 0};
   dg_krylov_stats st;
-  OK(dg_cg_d(len, apply_d, op, prec[0] == 'm' ? dg_mg_precond_mixed : dg_mg_precond_d, mg, b, x, &o,
-             &st));
+  OK(dg_cg_d(TEST_BE, len, apply_d, op, prec[0] == 'm' ? dg_mg_precond_mixed : dg_mg_precond_d, mg,
+             b, x, &o, &st));
   CHECK(st.converged && st.its <= 12, "r=%d n=%d %s: %d iterations (rel %g)", r, n, prec, st.its,
         st.rel);
   double err = 0;
   OK(dg_sop_l2_error(op, x, exact, NULL, &err));
   *its = st.its;
-  dg_svec_free(b);
-  dg_svec_free(x);
+  dg_svec_free(TEST_BE, b);
+  dg_svec_free(TEST_BE, x);
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);

@@ -40,7 +40,7 @@ typedef struct {
 /* y = A (d .* x) */
 static int apply_ns(void *ctx, const double *x, double *y) {
   nonsym *c = (nonsym *)ctx;
-  dg_svec_mul_d(c->n, c->d, x, c->t);
+  dg_svec_mul_d(TEST_BE, c->n, c->d, x, c->t);
   return dg_sop_apply_d(c->op, c->t, y);
 }
 
@@ -48,7 +48,7 @@ static int apply_ns(void *ctx, const double *x, double *y) {
 static int precond_ns(void *ctx, const double *r, double *z) {
   nonsym *c = (nonsym *)ctx;
   DG_CALL(dg_mg_precond_d(c->mg, r, z));
-  DG_CALL(dg_svec_sync()); /* z on the host */
+  DG_CALL(dg_svec_sync(TEST_BE)); /* z on the host */
   for (long i = 0; i < c->n; ++i) z[i] /= c->d[i];
   return 0;
 }
@@ -94,16 +94,16 @@ static void check_fused(const dg_sop *op, long n) {
   }
   /* CG's step */
   const double a = 0.37;
-  const double rr = dg_svec_cg_step_d(n, a, p, q, x1, r1);
-  dg_svec_axpy_d(n, a, p, x2);
-  dg_svec_axpy_d(n, -a, q, r2);
-  const double rr2 = dg_svec_dot_d(n, r2, r2);
+  const double rr = dg_svec_cg_step_d(TEST_BE, n, a, p, q, x1, r1);
+  dg_svec_axpy_d(TEST_BE, n, a, p, x2);
+  dg_svec_axpy_d(TEST_BE, n, -a, q, r2);
+  const double rr2 = dg_svec_dot_d(TEST_BE, n, r2, r2);
   const float af = 0.37f;
-  const double rrf = dg_svec_cg_step_f(n, af, pf, qf, xf1, rf1);
-  dg_svec_axpy_f(n, af, pf, xf2);
-  dg_svec_axpy_f(n, -af, qf, rf2);
-  const double rrf2 = dg_svec_dot_f(n, rf2, rf2);
-  OK(dg_svec_sync());
+  const double rrf = dg_svec_cg_step_f(TEST_BE, n, af, pf, qf, xf1, rf1);
+  dg_svec_axpy_f(TEST_BE, n, af, pf, xf2);
+  dg_svec_axpy_f(TEST_BE, n, -af, qf, rf2);
+  const double rrf2 = dg_svec_dot_f(TEST_BE, n, rf2, rf2);
+  OK(dg_svec_sync(TEST_BE));
   const double ex = rel_diff_d(n, x1, x2), er = rel_diff_d(n, r1, r2);
   const double exf = rel_diff_f(n, xf1, xf2), erf = rel_diff_f(n, rf1, rf2);
   printf("fused CG step: x, r, r'r against the separate calls: double %.1e %.1e %.1e, float "
@@ -116,23 +116,23 @@ static void check_fused(const dg_sop *op, long n) {
   const int first[3] = {1, 0, 0};
   for (int k = 0; k < 3; ++k) {
     const double s = 3.5;
-    dg_svec_cheb_add_f(n, c1[k], 0.8f, pf, df1, xf1, first[k], s, y1);
-    dg_svec_cheb_f(n, c1[k], 0.8f, pf, df2, xf2, first[k]);
-    dg_svec_add_from_f(n, s, xf2, y2);
-    OK(dg_svec_sync());
+    dg_svec_cheb_add_f(TEST_BE, n, c1[k], 0.8f, pf, df1, xf1, first[k], s, y1);
+    dg_svec_cheb_f(TEST_BE, n, c1[k], 0.8f, pf, df2, xf2, first[k]);
+    dg_svec_add_from_f(TEST_BE, n, s, xf2, y2);
+    OK(dg_svec_sync(TEST_BE));
     const double e = rel_diff_d(n, y1, y2);
     printf("fused Chebyshev step, mode %d: y against cheb + add_from_f %.1e\n", k, e);
     CHECK(e <= 1e-6, "Chebyshev-add mode %d: %g", k, e);
     /* the separate calls wrote d and x; the fused one reads them next */
-    dg_svec_copy_f(n, df2, df1);
-    dg_svec_copy_f(n, xf2, xf1);
-    dg_svec_copy_d(n, y2, y1);
+    dg_svec_copy_f(TEST_BE, n, df2, df1);
+    dg_svec_copy_f(TEST_BE, n, xf2, xf1);
+    dg_svec_copy_d(TEST_BE, n, y2, y1);
   }
-  dg_svec_copy_d(n, x1, x2);
-  dg_svec_cheb_add_d(n, 0.6, 0.8, p, q, x1, 0, 2.0, y1);
-  dg_svec_cheb_d(n, 0.6, 0.8, p, q, x2, 0); /* q plays d (written here, not read again) */
-  dg_svec_axpy_d(n, 2.0, x2, y2);
-  OK(dg_svec_sync());
+  dg_svec_copy_d(TEST_BE, n, x1, x2);
+  dg_svec_cheb_add_d(TEST_BE, n, 0.6, 0.8, p, q, x1, 0, 2.0, y1);
+  dg_svec_cheb_d(TEST_BE, n, 0.6, 0.8, p, q, x2, 0); /* q plays d (written here, not read again) */
+  dg_svec_axpy_d(TEST_BE, n, 2.0, x2, y2);
+  OK(dg_svec_sync(TEST_BE));
   const double ed = rel_diff_d(n, y1, y2);
   printf("fused Chebyshev step, double: %.1e\n", ed);
   CHECK(ed <= 1e-15, "Chebyshev-add (double): %g", ed);
@@ -141,15 +141,15 @@ static void check_fused(const dg_sop *op, long n) {
   const double sc = 7.0;
   OK(dg_sop_resid_to_f(op, x1, y1, sc, t, rf1));
   OK(dg_sop_apply_d(op, x2, q));
-  dg_svec_resid_to_f(n, sc, y1, q, rf2);
-  OK(dg_svec_sync());
+  dg_svec_resid_to_f(TEST_BE, n, sc, y1, q, rf2);
+  OK(dg_svec_sync(TEST_BE));
   const double es = rel_diff_f(n, rf1, rf2);
   printf("fused residual into float: %.1e\n", es);
   CHECK(es <= 1e-6, "residual to float: %g", es);
   double *all_d[] = {p, q, x1, x2, r1, r2, y1, y2, t};
   float *all_f[] = {pf, qf, xf1, xf2, rf1, rf2, df1, df2};
-  for (int i = 0; i < 9; ++i) dg_svec_free(all_d[i]);
-  for (int i = 0; i < 8; ++i) dg_svec_free(all_f[i]);
+  for (int i = 0; i < 9; ++i) dg_svec_free(TEST_BE, all_d[i]);
+  for (int i = 0; i < 8; ++i) dg_svec_free(TEST_BE, all_f[i]);
 }
 
 int main(void) {
@@ -162,7 +162,7 @@ int main(void) {
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = DG_SBC_DIRICHLET;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, &g, m->deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
   dg_mg *mg = NULL;
   dg_mg_opts mo = dg_mg_default_opts();
   OK(dg_mg_create(&mg, op, &mo));
@@ -173,8 +173,8 @@ int main(void) {
   check_fused(op, n);
   dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 30};
   dg_krylov_stats st, sc;
-  OK(dg_fgmres_d(n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
-  OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mg, b, xc, &ko, &sc));
+  OK(dg_fgmres_d(TEST_BE, n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
+  OK(dg_cg_d(TEST_BE, n, apply_d, op, dg_mg_precond_d, mg, b, xc, &ko, &sc));
   double ef = 0, ec = 0;
   OK(dg_sop_l2_error(op, x, exact, NULL, &ef));
   OK(dg_sop_l2_error(op, xc, exact, NULL, &ec));
@@ -194,9 +194,9 @@ int main(void) {
   ns.t = tt;
   OK(apply_ns(&ns, xt, bn));
   for (int restart = 30; restart >= 3; restart -= 27) {
-    dg_svec_zero_d(n, x);
+    dg_svec_zero_d(TEST_BE, n, x);
     ko.restart = restart;
-    OK(dg_fgmres_d(n, apply_ns, &ns, precond_ns, &ns, bn, x, &ko, &st));
+    OK(dg_fgmres_d(TEST_BE, n, apply_ns, &ns, precond_ns, &ns, bn, x, &ko, &st));
     OK(apply_ns(&ns, x, t));
     double rr = 0, bb = 0, ee = 0, xx = 0;
     for (long i = 0; i < n; ++i) {
@@ -217,19 +217,19 @@ int main(void) {
   float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
   for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
   dg_krylov_opts kf = {1e-3, 50, NULL, NULL, 30};
-  OK(dg_fgmres_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
+  OK(dg_fgmres_f(TEST_BE, n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
   printf("float FGMRES + float MG: %d its, rel %.2e\n", st.its, st.rel);
   CHECK(st.converged, "float FGMRES: %g after %d", st.rel, st.its);
-  dg_svec_free(bf);
-  dg_svec_free(xf);
-  dg_svec_free(d);
-  dg_svec_free(xt);
-  dg_svec_free(bn);
-  dg_svec_free(tt);
-  dg_svec_free(b);
-  dg_svec_free(x);
-  dg_svec_free(xc);
-  dg_svec_free(t);
+  dg_svec_free(TEST_BE, bf);
+  dg_svec_free(TEST_BE, xf);
+  dg_svec_free(TEST_BE, d);
+  dg_svec_free(TEST_BE, xt);
+  dg_svec_free(TEST_BE, bn);
+  dg_svec_free(TEST_BE, tt);
+  dg_svec_free(TEST_BE, b);
+  dg_svec_free(TEST_BE, x);
+  dg_svec_free(TEST_BE, xc);
+  dg_svec_free(TEST_BE, t);
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
@@ -242,11 +242,12 @@ int main(void) {
     for (long i = 0; i < n; ++i) nz += u[i] != 0;
     CHECK(nz == 0, "allocation %d: %ld of %ld entries not zero", round, nz, n);
     for (long i = 0; i < n; ++i) u[i] = 1.0 + (double)i; /* then back to the cache */
-    dg_svec_free(u);
+    dg_svec_free(TEST_BE, u);
   }
   double not_ours[4];
-  dg_svec_free(not_ours);
-  CHECK(dg_svec_status() == DG_ERR_ARG && strstr(dg_error_message(), "did not return"),
-        "a foreign pointer freed: status %d, message '%s'", dg_svec_status(), dg_error_message());
+  dg_svec_free(TEST_BE, not_ours);
+  CHECK(dg_svec_status(TEST_BE) == DG_ERR_ARG && strstr(dg_error_message(), "did not return"),
+        "a foreign pointer freed: status %d, message '%s'", dg_svec_status(TEST_BE),
+        dg_error_message());
   return dg_test_done("test_solvers_krylov");
 }

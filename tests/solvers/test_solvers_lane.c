@@ -1,6 +1,6 @@
 /* test_solvers_lane.c - the backend's operator apply and element-block solve
  * (on the OpenMP backend vectorised over runs of elements, one element per
- * SIMD lane: solvers/dg_sipg_lane_t.h) against the element functions called
+ * SIMD lane: backends/omp/dg_sipg_lane_t.h) against the element functions called
  * one element at a time (dg_sipg_elem_r, dg_sblock_solve: the arithmetic
  * both are written after), in float and double, 2D and 3D, uniform, band
  * and random degree maps, periodic and Dirichlet: equal to round-off.  The
@@ -61,7 +61,7 @@ static void check(int dim, const int nn[3], const char *map, int r, int bc, doub
   p.a = a;
   p.b = 1.5;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, &g, m->deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
   dg_sblock *bj = NULL;
   OK(dg_sblock_create(&bj, op));
   const long n = dg_sop_len(op);
@@ -105,15 +105,15 @@ static void check(int dim, const int nn[3], const char *map, int r, int bc, doub
   OK(dg_sblock_resid_f(bj, xf, bfl, tf, yf));
   OK(dg_sop_apply_d(op, x, t));
   OK(dg_sop_apply_f(op, xf, tf));
-  dg_svec_xpby_d(n, b, -1.0, t);
-  dg_svec_xpby_f(n, bfl, -1.0f, tf);
+  dg_svec_xpby_d(TEST_BE, n, b, -1.0, t);
+  dg_svec_xpby_f(TEST_BE, n, bfl, -1.0f, tf);
   OK(dg_sblock_apply_d(bj, t, yr));
   OK(dg_sblock_apply_f(bj, tf, yfr));
   const double sd = rel_d(n, y, yr), sf = rel_f(n, yf, yfr);
-  dg_svec_free(b);
-  dg_svec_free(t);
-  dg_svec_free(bfl);
-  dg_svec_free(tf);
+  dg_svec_free(TEST_BE, b);
+  dg_svec_free(TEST_BE, t);
+  dg_svec_free(TEST_BE, bfl);
+  dg_svec_free(TEST_BE, tf);
   char name[96];
   snprintf(name, sizeof name, "%dD %dx%dx%d %s r=%d %s a=%g", dim, nn[0], nn[1],
            dim == 3 ? nn[2] : 1, map, r, bc == DG_SBC_PERIODIC ? "periodic" : "Dirichlet", a);
@@ -132,12 +132,12 @@ static void check(int dim, const int nn[3], const char *map, int r, int bc, doub
         "%.2e (float)",
         name, sd, sf);
   printf("%-44s apply %.1e %.1e  block %.1e %.1e  step %.1e %.1e\n", name, ad, af, bd, bf, sd, sf);
-  dg_svec_free(x);
-  dg_svec_free(y);
-  dg_svec_free(yr);
-  dg_svec_free(xf);
-  dg_svec_free(yf);
-  dg_svec_free(yfr);
+  dg_svec_free(TEST_BE, x);
+  dg_svec_free(TEST_BE, y);
+  dg_svec_free(TEST_BE, yr);
+  dg_svec_free(TEST_BE, xf);
+  dg_svec_free(TEST_BE, yf);
+  dg_svec_free(TEST_BE, yfr);
   dg_sblock_destroy(&bj);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);

@@ -59,8 +59,8 @@ static double true_rel(const dg_sop *op, const double *b, const double *x) {
   OK(dg_sop_apply_d(op, x, t));
   double s = 0;
   for (long i = 0; i < n; ++i) s += (b[i] - t[i]) * (b[i] - t[i]);
-  dg_svec_free(t);
-  return sqrt(s / dg_svec_dot_d(n, b, b));
+  dg_svec_free(TEST_BE, t);
+  return sqrt(s / dg_svec_dot_d(TEST_BE, n, b, b));
 }
 
 static double poly1(const double x[3], void *ctx) {
@@ -106,8 +106,8 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
       }
       printf("level %d (%c): |R A_f P x - A_c x| / |A_c x| = %.2e\n", l + 1,
              dg_mg_level_kind(mg, l + 1), dmax / amax);
-      dg_svec_free(af);
-      dg_svec_free(ac);
+      dg_svec_free(TEST_BE, af);
+      dg_svec_free(TEST_BE, ac);
     }
     if (exact_embedding) {
       OK(dg_sop_project(C, poly1, NULL, xc));
@@ -120,10 +120,10 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
       CHECK(d <= 1e-12, "%s level %d (%c): P(coarse projection) off the fine one by %g", what, l,
             dg_mg_level_kind(mg, l + 1), d);
     }
-    dg_svec_free(xc);
-    dg_svec_free(rc);
-    dg_svec_free(yf);
-    dg_svec_free(pf);
+    dg_svec_free(TEST_BE, xc);
+    dg_svec_free(TEST_BE, rc);
+    dg_svec_free(TEST_BE, yf);
+    dg_svec_free(TEST_BE, pf);
   }
   printf("transfers: |y'Px - (Ry)'x| / sum <= %.1e, embedding of degree-1 data off by <= %.1e\n",
          worst_t, worst_e);
@@ -144,7 +144,7 @@ static void check_patch_inverse(const dg_sop *op, int r) {
   for (int k = 0; k < 3; ++k) {
     long el[8];
     int nc;
-    dg_svec_zero_d(n, z);
+    dg_svec_zero_d(TEST_BE, n, z);
     OK(dg_spatch_apply_one_d(sp, pick[k], rv, z, el, &nc));
     OK(dg_sop_apply_d(op, z, y));
     double d = 0, a = 0;
@@ -164,9 +164,9 @@ static void check_patch_inverse(const dg_sop *op, int r) {
   printf("patch inverses (%ld patches, %d 1D eigenproblems): |A z - r| / |r| <= %.1e on the "
          "patch\n",
          np, dg_spatch_nkeys(sp), worst);
-  dg_svec_free(rv);
-  dg_svec_free(z);
-  dg_svec_free(y);
+  dg_svec_free(TEST_BE, rv);
+  dg_svec_free(TEST_BE, z);
+  dg_svec_free(TEST_BE, y);
   dg_spatch_destroy(&sp);
 }
 
@@ -185,7 +185,7 @@ static void check_patch_periodic(int dim, int r) {
   p.a = 1;
   p.b = 0.01;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, &g, m->deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
   dg_spatch *sp = NULL;
   OK(dg_spatch_create(&sp, op));
   const long n = dg_sop_len(op), np = dg_spatch_npatches(sp);
@@ -197,7 +197,7 @@ static void check_patch_periodic(int dim, int r) {
   for (long q = 0; q < np; ++q) {
     long el[8];
     int nc;
-    dg_svec_zero_d(n, z);
+    dg_svec_zero_d(TEST_BE, n, z);
     OK(dg_spatch_apply_one_d(sp, q, rv, z, el, &nc));
     OK(dg_spatch_apply_one_d(sp, q, rv, sum, el, &nc));
     OK(dg_sop_apply_d(op, z, y));
@@ -219,7 +219,7 @@ static void check_patch_periodic(int dim, int r) {
     for (long j = 0; j < k; ++j) {
       long el[8];
       int nc;
-      dg_svec_zero_d(n, z);
+      dg_svec_zero_d(TEST_BE, n, z);
       OK(dg_spatch_apply_one_d(sp, list[j], rv, z, el, &nc));
       for (int q = 0; q < 8; ++q) {
         if (el[q] < 0) continue;
@@ -242,10 +242,10 @@ static void check_patch_periodic(int dim, int r) {
   printf("periodic %dD, %ld patches in %d colours: patch inverses exact to %.1e, coloured apply "
          "= sum of patches to %.1e\n",
          dim, np, dg_spatch_ncolours(sp), worst, d / a);
-  dg_svec_free(rv);
-  dg_svec_free(z);
-  dg_svec_free(y);
-  dg_svec_free(sum);
+  dg_svec_free(TEST_BE, rv);
+  dg_svec_free(TEST_BE, z);
+  dg_svec_free(TEST_BE, y);
+  dg_svec_free(TEST_BE, sum);
   dg_spatch_destroy(&sp);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
@@ -269,7 +269,7 @@ static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, con
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = bc;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, g, deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, g, deg, &p));
   dg_mg_opts mo = dg_mg_default_opts();
   mo.precisions = DG_MG_DOUBLE;
   dg_mg *md = NULL, *mc = NULL;
@@ -299,7 +299,7 @@ static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, con
   OK(dg_sop_load(op, bc == DG_SBC_PERIODIC ? wave : rhs, NULL, b));
   OK(dg_mg_cycle_d(md, b, xd));
   OK(dg_mg_cycle_d(mc, b, xc));
-  OK(dg_svec_sync());
+  OK(dg_svec_sync(TEST_BE));
   double m = 0, s = 0;
   for (long i = 0; i < n; ++i) {
     m = fmax(m, fabs(xd[i] - xc[i]));
@@ -307,9 +307,9 @@ static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, con
   }
   printf("    dense coarse solve against coarse CG, %s: %.1e\n", what, m / s);
   CHECK(m <= 1e-9 * s, "%s: dense coarse cycle off the CG one by %g relative", what, m / s);
-  dg_svec_free(b);
-  dg_svec_free(xd);
-  dg_svec_free(xc);
+  dg_svec_free(TEST_BE, b);
+  dg_svec_free(TEST_BE, xd);
+  dg_svec_free(TEST_BE, xc);
   dg_mg_destroy(&md);
   dg_mg_destroy(&mc);
   dg_sop_destroy(&op);
@@ -346,7 +346,7 @@ int main(int argc, char **argv) {
     dg_sop_params p = dg_sop_default_params();
     p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
     dg_sop *op = NULL;
-    OK(dg_sop_create(&op, &g, m->deg, &p));
+    OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
     dg_mg *mg = NULL;
     dg_mg_opts mo = dg_mg_default_opts();
     mo.smooth_deg = sdeg;
@@ -366,7 +366,7 @@ int main(int argc, char **argv) {
     /* 1. fp64 CG + fp64 V-cycle */
     dg_krylov_opts ko = {1e-10, 100, NULL, NULL, 0};
     dg_krylov_stats st;
-    OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mg, b, x, &ko, &st));
+    OK(dg_cg_d(TEST_BE, n, apply_d, op, dg_mg_precond_d, mg, b, x, &ko, &st));
     result rd = {0, true_rel(op, b, x), st.its};
     OK(dg_sop_l2_error(op, x, exact, NULL, &rd.err));
     CHECK(st.converged && st.its <= 12, "r=%d: fp64 CG+MG %d iterations (rel %g)", r, st.its,
@@ -379,17 +379,17 @@ int main(int argc, char **argv) {
       fo.cycle = DG_MG_F;
       fo.precisions = DG_MG_DOUBLE;
       OK(dg_mg_create(&mf, op, &fo));
-      dg_svec_zero_d(n, x);
+      dg_svec_zero_d(TEST_BE, n, x);
       dg_krylov_stats sf;
-      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sf));
+      OK(dg_cg_d(TEST_BE, n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sf));
       CHECK(sf.converged && sf.its <= rd.its, "r=%d: F-cycle CG %d iterations, V-cycle %d", r,
             sf.its, rd.its);
       printf("    F-cycle: %d CG iterations\n", sf.its);
       dg_mg_destroy(&mf);
     }
     /* 2. the cycle as a stationary iteration: x += B (b - A x), 8 cycles */
-    dg_svec_zero_d(n, x);
-    double r0 = sqrt(dg_svec_dot_d(n, b, b)), rk = r0;
+    dg_svec_zero_d(TEST_BE, n, x);
+    double r0 = sqrt(dg_svec_dot_d(TEST_BE, n, b, b)), rk = r0;
     const int ncyc = 8;
     for (int k = 0; k < ncyc; ++k) {
       OK(dg_sop_apply_d(op, x, t));
@@ -399,12 +399,12 @@ int main(int argc, char **argv) {
     }
     OK(dg_sop_apply_d(op, x, t));
     for (long i = 0; i < n; ++i) t[i] = b[i] - t[i];
-    rk = sqrt(dg_svec_dot_d(n, t, t));
+    rk = sqrt(dg_svec_dot_d(TEST_BE, n, t, t));
     const double factor = pow(rk / r0, 1.0 / ncyc);
     CHECK(factor <= 0.15, "r=%d: convergence factor %g per cycle", r, factor);
     /* 3. mixed: fp64 CG, fp32 cycle, to 1e-10 */
-    dg_svec_zero_d(n, x);
-    OK(dg_cg_d(n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
+    dg_svec_zero_d(TEST_BE, n, x);
+    OK(dg_cg_d(TEST_BE, n, apply_d, op, dg_mg_precond_mixed, mg, b, x, &ko, &st));
     result rm = {0, true_rel(op, b, x), st.its};
     OK(dg_sop_l2_error(op, x, exact, NULL, &rm.err));
     CHECK(st.converged, "r=%d: mixed CG did not converge (%g after %d)", r, st.rel, st.its);
@@ -420,12 +420,12 @@ int main(int argc, char **argv) {
       fo.precisions = DG_MG_DOUBLE | DG_MG_FLOAT;
       OK(dg_mg_create(&mf, op, &fo));
       dg_krylov_stats sd, sm;
-      dg_svec_zero_d(n, x);
-      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sd));
+      dg_svec_zero_d(TEST_BE, n, x);
+      OK(dg_cg_d(TEST_BE, n, apply_d, op, dg_mg_precond_d, mf, b, x, &ko, &sd));
       double ed, em;
       OK(dg_sop_l2_error(op, x, exact, NULL, &ed));
-      dg_svec_zero_d(n, x);
-      OK(dg_cg_d(n, apply_d, op, dg_mg_precond_mixed, mf, b, x, &ko, &sm));
+      dg_svec_zero_d(TEST_BE, n, x);
+      OK(dg_cg_d(TEST_BE, n, apply_d, op, dg_mg_precond_mixed, mf, b, x, &ko, &sm));
       OK(dg_sop_l2_error(op, x, exact, NULL, &em));
       CHECK(sm.converged && sm.its <= sd.its, "r=%d: mixed F-cycle CG %d iterations, fp64 %d", r,
             sm.its, sd.its);
@@ -436,7 +436,7 @@ int main(int argc, char **argv) {
     float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
     for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
     dg_krylov_opts kf = {1e-10, 40, NULL, NULL, 0};
-    OK(dg_cg_f(n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
+    OK(dg_cg_f(TEST_BE, n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
     for (long i = 0; i < n; ++i) x[i] = xf[i];
     const double stall = true_rel(op, b, x);
     CHECK(stall > 1e-9, "r=%d: pure fp32 reached %g (no stall?)", r, stall);
@@ -447,12 +447,12 @@ int main(int argc, char **argv) {
       dg_mg_describe(mg, buf, sizeof buf);
       printf("%s", buf);
     }
-    dg_svec_free(bf);
-    dg_svec_free(xf);
-    dg_svec_free(b);
-    dg_svec_free(x);
-    dg_svec_free(t);
-    dg_svec_free(c);
+    dg_svec_free(TEST_BE, bf);
+    dg_svec_free(TEST_BE, xf);
+    dg_svec_free(TEST_BE, b);
+    dg_svec_free(TEST_BE, x);
+    dg_svec_free(TEST_BE, t);
+    dg_svec_free(TEST_BE, c);
     dg_mg_destroy(&mg);
     dg_sop_destroy(&op);
     dg_degree_map_destroy(&m);

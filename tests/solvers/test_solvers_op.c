@@ -46,8 +46,8 @@ static double *dense(const dg_sop *op) {
     x[j] = 0;
     for (long i = 0; i < n; ++i) A[i * n + j] = y[i];
   }
-  dg_svec_free(x);
-  dg_svec_free(y);
+  dg_svec_free(TEST_BE, x);
+  dg_svec_free(TEST_BE, y);
   return A;
 }
 
@@ -63,7 +63,7 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   p.a = a;
   p.b = 1.5;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, &g, m->deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
   const long n = dg_sop_len(op);
   double *A = dense(op), amax = 0;
   for (long i = 0; i < n * n; ++i) amax = fmax(amax, fabs(A[i]));
@@ -106,8 +106,8 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     for (long i = 0; i < n; ++i) bd = fmax(bd, fabs(z[i] - x[i]));
     CHECK(bd <= 1e-10, "%s: block Jacobi inverse off by %g (%d eigenproblems)", name, bd,
           dg_sblock_nkeys(bj));
-    dg_svec_free(bx);
-    dg_svec_free(z);
+    dg_svec_free(TEST_BE, bx);
+    dg_svec_free(TEST_BE, z);
     dg_sblock_destroy(&bj);
   }
   /* float against double: the same source in both precisions */
@@ -132,32 +132,32 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     CHECK(kmax <= 1e-13 * amax, "%s: |A 1| = %g", name, kmax);
     for (long i = 0; i < n; ++i)
       for (long j = 0; j < n; ++j) A[i * n + j] += amax * one[i] * one[j];
-    dg_svec_free(one);
+    dg_svec_free(TEST_BE, one);
   }
   CHECK(cholesky(A, n) == 0, "%s: not positive definite%s", name,
         singular ? " on the complement of the constants" : "");
-  dg_svec_free(A);
+  dg_svec_free(TEST_BE, A);
   dg_sop_destroy(&op);
   /* a penalty far too small makes SIPG indefinite: the check above can fail */
   if (rmax >= 2) {
     p.cpen = 0.02;
     p.a = 0;
     p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
-    OK(dg_sop_create(&op, &g, m->deg, &p));
+    OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
     A = dense(op);
     CHECK(cholesky(A, dg_sop_len(op)) != 0, "%s: C = 0.02 should be indefinite", name);
-    dg_svec_free(A);
+    dg_svec_free(TEST_BE, A);
     dg_sop_destroy(&op);
   }
   printf("%-28s n = %4ld  max|A_ij-A_ji| = %.1e  |x'Ay-y'Ax|/sum = %.1e  float/double = %.1e\n",
          name, n, asym, fabs(xAy - yAx) / sc, fd / fn);
-  dg_svec_free(x);
-  dg_svec_free(y);
-  dg_svec_free(Ax);
-  dg_svec_free(Ay);
-  dg_svec_free(dg);
-  dg_svec_free(xf);
-  dg_svec_free(yf);
+  dg_svec_free(TEST_BE, x);
+  dg_svec_free(TEST_BE, y);
+  dg_svec_free(TEST_BE, Ax);
+  dg_svec_free(TEST_BE, Ay);
+  dg_svec_free(TEST_BE, dg);
+  dg_svec_free(TEST_BE, xf);
+  dg_svec_free(TEST_BE, yf);
   dg_degree_map_destroy(&m);
 }
 
@@ -170,7 +170,7 @@ int main(void) {
   uint8_t deg[4] = {1, 1, 1, 1};
   dg_sop *op = NULL;
   dg_sop_params p = dg_sop_default_params();
-  OK(dg_sop_create(&op, &g, deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, deg, &p));
   const dg_stab_d *T = dg_sop_tab_d(op);
   double kd = 0;
   for (int a = 0; a <= DG_MAX_DEGREE; ++a)
@@ -183,7 +183,7 @@ int main(void) {
   dg_sop_destroy(&op);
   /* a degree above the limit is refused with a message naming it */
   deg[2] = DG_MAX_DEGREE + 1;
-  CHECK(dg_sop_create(&op, &g, deg, &p) == 1 && op == NULL, "degree 11 accepted");
+  CHECK(dg_sop_create(&op, TEST_BE, &g, deg, &p) == 1 && op == NULL, "degree 11 accepted");
   CHECK(strstr(dg_error_message(), "element 2 has degree 11") != NULL, "message: %s",
         dg_error_message());
 

@@ -66,7 +66,7 @@ static double solve(int dim, const char *kind, int r, int n, int *its) {
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
   dg_sop *op = NULL;
-  OK(dg_sop_create(&op, &g, m->deg, &p));
+  OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
   const long len = dg_sop_len(op);
   double *b = TALLOC(double, (size_t)len), *x = TALLOC(double, len);
   OK(dg_sop_load(op, rhs, NULL, b));
@@ -76,15 +76,15 @@ static double solve(int dim, const char *kind, int r, int n, int *its) {
   OK(dg_mg_create(&mg, op, &mo));
   dg_krylov_opts o = {1e-12, 200, NULL, NULL, 0};
   dg_krylov_stats st;
-  OK(dg_cg_d(len, apply, op, dg_mg_precond_d, mg, b, x, &o, &st));
+  OK(dg_cg_d(TEST_BE, len, apply, op, dg_mg_precond_d, mg, b, x, &o, &st));
   dg_mg_destroy(&mg);
   CHECK(st.converged, "%s r=%d n=%d: CG did not converge (%g after %d)", kind, r, n, st.rel,
         st.its);
   double err = 0;
   OK(dg_sop_l2_error(op, x, exact, NULL, &err));
   *its = st.its;
-  dg_svec_free(b);
-  dg_svec_free(x);
+  dg_svec_free(TEST_BE, b);
+  dg_svec_free(TEST_BE, x);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
   return err;

@@ -1,6 +1,6 @@
 /* test_solvers_team.cpp - the CUDA driver's team kernels
- * (solvers/dg_sop_cuda_team_t.h) and line kernels
- * (solvers/dg_sop_cuda_line_t.h) run on the host: one std::thread per CUDA
+ * (backends/cuda/dg_sop_cuda_team_t.h) and line kernels
+ * (backends/cuda/dg_sop_cuda_line_t.h) run on the host: one std::thread per CUDA
  * thread, a barrier for __syncthreads, static storage for __shared__.  The
  * apply, the block solve and the fused smoother step must give what the
  * element functions they divide between the threads give (dg_sipg_elem_r,

@@ -1,5 +1,5 @@
 /* test_solvers_team_patch.cpp - the CUDA driver's team kernel of the vertex
- * patches (solvers/dg_spatch_cuda_team_t.h) run on the host: one std::thread
+ * patches (backends/cuda/dg_spatch_cuda_team_t.h) run on the host: one std::thread
  * per CUDA thread, a barrier for __syncthreads, static storage for
  * __shared__, a launch per colour as dg_spatch_cuda.cu does.  The sum of its
  * patch corrections must equal the OpenMP driver's (dg_spatch_apply_*, which
@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "dg_backends.h"
 #include "dg_error.h"
 #include "dg_spatch_internal.h"
 #include "dg_svec.h"
@@ -75,14 +76,15 @@ template <typename R, int N, int DIM> int check(int nx, int ny, int nz, int bcx,
   dg_grid g;
   dg_sop *op = NULL;
   dg_spatch *sp = NULL;
-  if (dg_grid_init(&g, DIM, nn, lo, hi)) return 1;
+  dg_backend *be = NULL;
+  if (dg_grid_init(&g, DIM, nn, lo, hi) || dg_backend_create(&be, "omp")) return 1;
   std::vector<uint8_t> deg((size_t)g.nelem, (uint8_t)(N - 1));
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = bcx ? DG_SBC_DIRICHLET : DG_SBC_PERIODIC;
   p.bc[1] = bcy ? DG_SBC_DIRICHLET : DG_SBC_PERIODIC;
   p.bc[2] = bcz ? DG_SBC_DIRICHLET : DG_SBC_PERIODIC;
   p.a = 0.7;
-  if (dg_sop_create(&op, &g, deg.data(), &p) || dg_spatch_create(&sp, op)) {
+  if (dg_sop_create(&op, be, &g, deg.data(), &p) || dg_spatch_create(&sp, op)) {
     fprintf(stderr, "test_solvers_team_patch: %s\n", dg_error_message());
     return 1;
   }
@@ -114,6 +116,7 @@ template <typename R, int N, int DIM> int check(int nx, int ny, int nz, int bcx,
          dg_spatch_team<N, DIM, sizeof(R)>::lines, dg_spatch_team<N, DIM, sizeof(R)>::ppb, d);
   dg_spatch_destroy(&sp);
   dg_sop_destroy(&op);
+  dg_backend_destroy(&be);
   return !ok;
 }
 

@@ -20,7 +20,7 @@
 #include "dg_sop_team.h"
 
 #include "dg_error.h"
-#include "dg_svec.h"
+#include "dg_solver_cuda.h"
 
 #include <climits>
 #include <cstdlib>
@@ -367,12 +367,12 @@ int xfer(const dg_sop *F, const dg_sop *C, int by_degree, const R *in, R *out, i
 
 extern "C" {
 
-int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) { return apply(op, x, y); }
-int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) { return apply(op, x, y); }
-int dg_sop_diag_d(const dg_sop *op, double *y) { return diag_all(op, y); }
-int dg_sop_diag_f(const dg_sop *op, float *y) { return diag_all(op, y); }
+int dg_cuda_sop_apply_d(const dg_sop *op, const double *x, double *y) { return apply(op, x, y); }
+int dg_cuda_sop_apply_f(const dg_sop *op, const float *x, float *y) { return apply(op, x, y); }
+int dg_cuda_sop_diag_d(const dg_sop *op, double *y) { return diag_all(op, y); }
+int dg_cuda_sop_diag_f(const dg_sop *op, float *y) { return diag_all(op, y); }
 
-int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
+int dg_cuda_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
@@ -397,7 +397,7 @@ int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   return launched("block Jacobi kernel");
 }
 
-int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
+int dg_cuda_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
@@ -424,7 +424,8 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   return launched("block Jacobi kernel");
 }
 
-int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
+int dg_cuda_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t,
+                           double *p) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
@@ -444,12 +445,13 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
 #undef DG_K
     return launched("smoother kernel (team)");
   }
-  DG_CALL(dg_sop_apply_d(op, x, t));
-  dg_svec_xpby_d(dg_sop_len(op), b, -1.0, t);
-  return dg_sblock_apply_d(bj, t, p);
+  DG_CALL(dg_cuda_sop_apply_d(op, x, t));
+  dg_cuda_svec_xpby_d(dg_sop_n(op), b, -1.0, t);
+  return dg_cuda_sblock_apply_d(bj, t, p);
 }
 
-int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float *t, float *p) {
+int dg_cuda_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float *t,
+                           float *p) {
   const dg_sop *op = bj->op;
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
@@ -469,13 +471,13 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
 #undef DG_K
     return launched("smoother kernel (team)");
   }
-  DG_CALL(dg_sop_apply_f(op, x, t));
-  dg_svec_xpby_f(dg_sop_len(op), b, -1.0f, t);
-  return dg_sblock_apply_f(bj, t, p);
+  DG_CALL(dg_cuda_sop_apply_f(op, x, t));
+  dg_cuda_svec_xpby_f(dg_sop_n(op), b, -1.0f, t);
+  return dg_cuda_sblock_apply_f(bj, t, p);
 }
 
-int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale, double *t,
-                      float *y) {
+int dg_cuda_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale,
+                           double *t, float *y) {
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
@@ -485,24 +487,25 @@ int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double
 #undef DG_K
     return launched("residual-to-float kernel (line)");
   }
-  DG_CALL(dg_sop_apply_d(op, x, t));
-  dg_svec_resid_to_f(dg_sop_len(op), scale, b, t, y);
+  DG_CALL(dg_cuda_sop_apply_d(op, x, t));
+  dg_cuda_svec_resid_to_f(dg_sop_n(op), scale, b, t, y);
   return 0;
 }
 
-int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
-                      double *bc) {
+int dg_cuda_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
+                           double *bc) {
   return xfer(F, C, by_degree, r, bc, 0);
 }
-int dg_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r, float *bc) {
+int dg_cuda_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r,
+                           float *bc) {
   return xfer(F, C, by_degree, r, bc, 0);
 }
-int dg_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
-                         double *x) {
+int dg_cuda_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
+                              double *x) {
   return xfer(F, C, by_degree, xc, x, 1);
 }
-int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
-                         float *x) {
+int dg_cuda_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
+                              float *x) {
   return xfer(F, C, by_degree, xc, x, 1);
 }
 

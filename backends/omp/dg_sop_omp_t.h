@@ -55,7 +55,7 @@ static inline void DG_SN(sop_lane_apply)(const DG_SN(dg_sargs) * A, const DG_SN(
   }
 }
 
-int DG_SN(dg_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
+int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
   const long ne = op->g.nelem, n0 = op->g.n[0], nrow = ne / n0;
   const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_stab) *T = &op->DG_SOP_CAT(tab_, DG_SSFX);
@@ -91,7 +91,7 @@ int DG_SN(dg_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
   return 0;
 }
 
-int DG_SN(dg_sop_diag)(const dg_sop *op, DG_SR *y) {
+int DG_SN(dg_omp_sop_diag)(const dg_sop *op, DG_SR *y) {
   const long ne = op->g.nelem;
 #pragma omp parallel for schedule(static)
   for (long e = 0; e < ne; ++e)
@@ -119,7 +119,7 @@ static inline void DG_SN(sblock_factors)(const dg_sblock *bj, int dim, long e, c
  * factors of their middle element; an element of the run whose factors
  * differ (a boundary element, a neighbour of another penalty degree) is
  * solved again by the element function afterwards. */
-int DG_SN(dg_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
+int DG_SN(dg_omp_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
   const dg_sop *op = bj->op;
   const int dim = op->g.dim;
   const long ne = op->g.nelem, nrun = (ne + DG_SLW - 1) / DG_SLW;
@@ -178,8 +178,8 @@ int DG_SN(dg_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
 
 #undef DG_SBLOCK_CASE
 
-int DG_SN(dg_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *r,
-                           DG_SR *bc) {
+int DG_SN(dg_omp_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *r,
+                               DG_SR *bc) {
   const DG_SN(dg_sargs) *Af = &F->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_sargs) *Ac = &C->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_stab) *T = &F->DG_SOP_CAT(tab_, DG_SSFX);
@@ -197,8 +197,8 @@ int DG_SN(dg_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, cons
   return 0;
 }
 
-int DG_SN(dg_sop_prolong_add)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *xc,
-                              DG_SR *x) {
+int DG_SN(dg_omp_sop_prolong_add)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *xc,
+                                  DG_SR *x) {
   const DG_SN(dg_sargs) *Af = &F->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_sargs) *Ac = &C->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_stab) *T = &F->DG_SOP_CAT(tab_, DG_SSFX);

@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
   DG_LINE_THREAD(S);
   DG_SR rr[S::n];
   DG_SN(line_apply_tile)<DEG, DIM>(args, geo, e0, ne, le, a, b, act, su, sy, x, rr);
-  if (act) /* b + (-1) y: dg_svec_xpby's arithmetic */
+  if (act) /* b + (-1) y: dg_cuda_svec_xpby's arithmetic */
     for (int q = 0; q < S::n; ++q)
       rr[q] = bv[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] + (DG_SR)-1 * rr[q];
   /* su is read no more after the apply's barrier, sy after the block
@@ -283,7 +283,7 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
     for (int q = 0; q < S::n; ++q) p[e * S::nm + DG_SN(line_idx) < DEG > (0, a, b, q)] = rr[q];
 }
 
-/* y = (float)(s (b - (a M + b K) x)) in one pass (dg_svec_resid_to_f's
+/* y = (float)(s (b - (a M + b K) x)) in one pass (dg_cuda_svec_resid_to_f's
    arithmetic): the mixed cycle's fp64 residual into float.  Launched in
    double only (a template is compiled where it is launched). */
 template <int DEG, int DIM>

@@ -201,7 +201,7 @@ __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
   const int e0 = blockIdx.x * S::epb, e = e0 + (int)threadIdx.x / S::nm;
   const long i = (long)e0 * S::nm + threadIdx.x;
   const DG_SR acc = DG_SN(team_apply_row)<DEG, DIM>(sm, args, e0, e < ne, x);
-  /* b + (-1) acc: dg_svec_xpby's arithmetic, so the fused step equals the
+  /* b + (-1) acc: dg_cuda_svec_xpby's arithmetic, so the fused step equals the
      three kernels it replaces */
   const DG_SR res = e < ne ? b[i] + (DG_SR)-1 * acc : (DG_SR)0;
   __syncthreads(); /* the block's coefficients in su are read no more */

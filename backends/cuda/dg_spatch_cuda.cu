@@ -15,14 +15,14 @@
  *   shown correct.
  *
  * Memory: the object's tables (vertex info, the patch list by colour, V and
- * lam of both precisions) are solver memory (dg_svec_alloc: managed on this
+ * lam of both precisions) are solver memory (dg_cuda_svec_alloc: managed on this
  * backend), so the kernels read them where dg_spatch_create put them; the
  * kernels' arguments carry the rest by value.  Nothing to upload, nothing
  * for dg_spatch_destroy to free on the device. */
 #include "dg_spatch_internal.h"
 
 #include "dg_error.h"
-#include "dg_svec.h"
+#include "dg_solver_cuda.h"
 
 #include <cuda_runtime.h>
 
@@ -114,8 +114,8 @@ template <typename R, int N, int DIM> struct colour<R, N, DIM, true> {
     break;                                                                                         \
   }
 
-void zero(long n, double *z) { dg_svec_zero_d(n, z); }
-void zero(long n, float *z) { dg_svec_zero_f(n, z); }
+void zero(long n, double *z) { dg_cuda_svec_zero_d(n, z); }
+void zero(long n, float *z) { dg_cuda_svec_zero_f(n, z); }
 
 template <typename R> int apply(const dg_spatch *sp, const R *Vs, const R *ls, const R *r, R *z) {
   const dg_sop *op = sp->op;
@@ -133,7 +133,7 @@ template <typename R> int apply(const dg_spatch *sp, const R *Vs, const R *ls, c
   a.vinfo = sp->vinfo;
   a.off = op->off;
   const R shift = (R)sp->shift;
-  zero(dg_sop_len(op), z); /* a vector kernel: it records its own launch failure */
+  zero(dg_sop_n(op), z); /* a vector kernel: it records its own launch failure */
   for (int col = 0; col < sp->ncol; ++col) {
     const long np = sp->cstart[col + 1] - sp->cstart[col];
     if (!np) continue;
@@ -152,10 +152,10 @@ template <typename R> int apply(const dg_spatch *sp, const R *Vs, const R *ls, c
 
 extern "C" {
 
-int dg_spatch_apply_d(const dg_spatch *sp, const double *r, double *z) {
+int dg_cuda_spatch_apply_d(const dg_spatch *sp, const double *r, double *z) {
   return apply(sp, sp->V, sp->lam, r, z);
 }
-int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
+int dg_cuda_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
   return apply(sp, sp->Vf, sp->lamf, r, z);
 }
 

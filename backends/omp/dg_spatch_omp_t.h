@@ -3,10 +3,10 @@
  * 1D inverses of that precision) and includes it per precision.  No include
  * guard. */
 
-int DG_SN(dg_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
+int DG_SN(dg_omp_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
   const dg_sop *op = sp->op;
   const DG_SR shift = (DG_SR)sp->shift;
-  DG_SN(dg_svec_zero)(dg_sop_len(op), z);
+  DG_SN(dg_omp_svec_zero)(dg_sop_n(op), z);
   /* one colour after the other: a colour's patches share no element */
   for (int col = 0; col < sp->ncol; ++col) {
 #pragma omp parallel for schedule(static)

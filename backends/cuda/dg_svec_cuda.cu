@@ -3,7 +3,7 @@
  * stay host C) with a cache of freed blocks, and grid-stride kernels on the
  * default stream.  Reductions: fixed-size per-block partial sums in double,
  * added on the host in a fixed order (the same bits every run). */
-#include "dg_svec.h"
+#include "dg_solver_cuda.h"
 #include "dg_svec_pool.h"
 
 #include "dg_error.h"
@@ -16,7 +16,8 @@
 namespace {
 
 const int kThreads = 256, kRedBlocks = 1024;
-int svec_rc = 0;        /* first launch failure (sticky) */
+int svec_rc = 0; /* first launch failure (sticky) */
+dg_svec_pool pool;
 double *red_dev = NULL; /* [kRedBlocks] partial sums */
 double red_host[kRedBlocks];
 
@@ -182,7 +183,7 @@ void cheb_add(long n, R c1, R c2, const R *p, const R *d, const R *x, int first,
   launched("Chebyshev-add kernel");
 }
 
-/* the same partial sums as dot(), so r'r has dg_svec_dot's bits */
+/* the same partial sums as dot(), so r'r has dg_cuda_svec_dot's bits */
 template <typename R> double cg_step(long n, R a, const R *p, const R *q, R *x, R *r) {
   if (red_setup()) return NAN;
   k_cg_step<R><<<kRedBlocks, kThreads>>>(n, a, p, q, x, r, red_dev);
@@ -244,9 +245,9 @@ void release(void *p) {
 
 extern "C" {
 
-void *dg_svec_alloc(size_t bytes) {
+void *dg_cuda_svec_alloc(size_t bytes) {
   const size_t b = bytes ? bytes : 1;
-  void *p = dg_svec_pool_take(b);
+  void *p = dg_svec_pool_take(&pool, b);
   cudaError_t e = cudaSuccess;
   if (!p) {
     e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
@@ -257,7 +258,7 @@ void *dg_svec_alloc(size_t bytes) {
       if (last != cudaSuccess && last != e) fail(last, "an earlier CUDA call");
       size_t ob;
       void *q;
-      while ((q = dg_svec_pool_pop(&ob)) != NULL) release(q);
+      while ((q = dg_svec_pool_pop(&pool, &ob)) != NULL) release(q);
       e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
     }
     if (e != cudaSuccess) {
@@ -266,7 +267,7 @@ void *dg_svec_alloc(size_t bytes) {
       return NULL;
     }
   }
-  if (dg_svec_pool_add(p, b)) {
+  if (dg_svec_pool_add(&pool, p, b)) {
     release(p);
     return NULL;
   }
@@ -277,37 +278,49 @@ void *dg_svec_alloc(size_t bytes) {
   if (e != cudaSuccess) {
     dg_error(DG_ERR_MEM, "solver memory: clearing %zu bytes failed: %s (%s)", bytes,
              cudaGetErrorString(e), cudaGetErrorName(e));
-    dg_svec_pool_remove(p);
+    dg_svec_pool_remove(&pool, p);
     return NULL;
   }
   return p;
 }
 
-void dg_svec_free(void *p) {
+void dg_cuda_svec_free(void *p) {
   if (!p) return;
-  const size_t b = dg_svec_pool_remove(p);
+  const size_t b = dg_svec_pool_remove(&pool, p);
   if (!b) { /* not handed out: the pool recorded the message */
     if (!svec_rc) svec_rc = DG_ERR_ARG;
     return;
   }
   cache_prefetch(p, b);
   size_t ob;
-  void *old = dg_svec_pool_put(p, b, &ob);
+  void *old = dg_svec_pool_put(&pool, p, b, &ob);
   if (old) release(old);
 }
 
-int dg_svec_sync(void) {
+int dg_cuda_svec_sync(void) {
   const cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) return fail(e, "cudaDeviceSynchronize");
   return svec_rc;
 }
 
-int dg_svec_status(void) { return svec_rc; }
+int dg_cuda_svec_status(void) { return svec_rc; }
 
-double dg_svec_dot_d(long n, const double *x, const double *y) { return dot(n, x, y); }
-double dg_svec_dot_f(long n, const float *x, const float *y) { return dot(n, x, y); }
+/* Ordered after the queued kernels (default stream), and they wait. */
+int dg_cuda_svec_to_host(void *h, const void *d, size_t bytes) {
+  if (!bytes) return 0;
+  const cudaError_t e = cudaMemcpy(h, d, bytes, cudaMemcpyDefault);
+  return e != cudaSuccess ? fail(e, "cudaMemcpy (solver memory to the host)") : 0;
+}
+int dg_cuda_svec_to_device(void *d, const void *h, size_t bytes) {
+  if (!bytes) return 0;
+  const cudaError_t e = cudaMemcpy(d, h, bytes, cudaMemcpyDefault);
+  return e != cudaSuccess ? fail(e, "cudaMemcpy (solver memory to the device)") : 0;
+}
 
-double dg_svec_amax_d(long n, const double *x) {
+double dg_cuda_svec_dot_d(long n, const double *x, const double *y) { return dot(n, x, y); }
+double dg_cuda_svec_dot_f(long n, const float *x, const float *y) { return dot(n, x, y); }
+
+double dg_cuda_svec_amax_d(long n, const double *x) {
   if (red_setup()) return NAN;
   k_amax<<<kRedBlocks, kThreads>>>(n, x, red_dev);
   if (partials("amax kernel")) return NAN;
@@ -322,72 +335,74 @@ double dg_svec_amax_d(long n, const double *x) {
     launched(what);                                                                                \
   } while (0)
 
-void dg_svec_axpy_d(long n, double a, const double *x, double *y) {
+void dg_cuda_svec_axpy_d(long n, double a, const double *x, double *y) {
   DG_SVEC_LAUNCH(k_axpy<double>, "axpy kernel", n, a, x, y);
 }
-void dg_svec_axpy_f(long n, float a, const float *x, float *y) {
+void dg_cuda_svec_axpy_f(long n, float a, const float *x, float *y) {
   DG_SVEC_LAUNCH(k_axpy<float>, "axpy kernel", n, a, x, y);
 }
-void dg_svec_xpby_d(long n, const double *x, double b, double *y) {
+void dg_cuda_svec_xpby_d(long n, const double *x, double b, double *y) {
   DG_SVEC_LAUNCH(k_xpby<double>, "xpby kernel", n, x, b, y);
 }
-void dg_svec_xpby_f(long n, const float *x, float b, float *y) {
+void dg_cuda_svec_xpby_f(long n, const float *x, float b, float *y) {
   DG_SVEC_LAUNCH(k_xpby<float>, "xpby kernel", n, x, b, y);
 }
-void dg_svec_scale_d(long n, double a, double *x) {
+void dg_cuda_svec_scale_d(long n, double a, double *x) {
   DG_SVEC_LAUNCH(k_scale<double>, "scale kernel", n, a, x);
 }
-void dg_svec_scale_f(long n, float a, float *x) {
+void dg_cuda_svec_scale_f(long n, float a, float *x) {
   DG_SVEC_LAUNCH(k_scale<float>, "scale kernel", n, a, x);
 }
-void dg_svec_mul_d(long n, const double *x, const double *y, double *z) {
+void dg_cuda_svec_mul_d(long n, const double *x, const double *y, double *z) {
   DG_SVEC_LAUNCH(k_mul<double>, "mul kernel", n, x, y, z);
 }
-void dg_svec_mul_f(long n, const float *x, const float *y, float *z) {
+void dg_cuda_svec_mul_f(long n, const float *x, const float *y, float *z) {
   DG_SVEC_LAUNCH(k_mul<float>, "mul kernel", n, x, y, z);
 }
-void dg_svec_copy_d(long n, const double *x, double *y) {
+void dg_cuda_svec_copy_d(long n, const double *x, double *y) {
   DG_SVEC_LAUNCH(k_copy<double>, "copy kernel", n, x, y);
 }
-void dg_svec_copy_f(long n, const float *x, float *y) {
+void dg_cuda_svec_copy_f(long n, const float *x, float *y) {
   DG_SVEC_LAUNCH(k_copy<float>, "copy kernel", n, x, y);
 }
-void dg_svec_symv_d(long n, const double *A, const double *x, double *y) {
+void dg_cuda_svec_symv_d(long n, const double *A, const double *x, double *y) {
   DG_SVEC_LAUNCH(k_symv, "dense coarse solve kernel", n, A, x, y);
 }
-void dg_svec_zero_d(long n, double *x) { DG_SVEC_LAUNCH(k_zero<double>, "zero kernel", n, x); }
-void dg_svec_zero_f(long n, float *x) { DG_SVEC_LAUNCH(k_zero<float>, "zero kernel", n, x); }
-void dg_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x,
-                    int first) {
+void dg_cuda_svec_zero_d(long n, double *x) { DG_SVEC_LAUNCH(k_zero<double>, "zero kernel", n, x); }
+void dg_cuda_svec_zero_f(long n, float *x) { DG_SVEC_LAUNCH(k_zero<float>, "zero kernel", n, x); }
+void dg_cuda_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x,
+                         int first) {
   cheb(n, c1, c2, p, d, x, first);
 }
-void dg_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x, int first) {
+void dg_cuda_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x,
+                         int first) {
   cheb(n, c1, c2, p, d, x, first);
 }
-void dg_svec_cheb_add_d(long n, double c1, double c2, const double *p, const double *d,
-                        const double *x, int first, double s, double *y) {
+void dg_cuda_svec_cheb_add_d(long n, double c1, double c2, const double *p, const double *d,
+                             const double *x, int first, double s, double *y) {
   cheb_add(n, c1, c2, p, d, x, first, s, y);
 }
-void dg_svec_cheb_add_f(long n, float c1, float c2, const float *p, const float *d, const float *x,
-                        int first, double s, double *y) {
+void dg_cuda_svec_cheb_add_f(long n, float c1, float c2, const float *p, const float *d,
+                             const float *x, int first, double s, double *y) {
   cheb_add(n, c1, c2, p, d, x, first, s, y);
 }
-double dg_svec_cg_step_d(long n, double a, const double *p, const double *q, double *x, double *r) {
+double dg_cuda_svec_cg_step_d(long n, double a, const double *p, const double *q, double *x,
+                              double *r) {
   return cg_step(n, a, p, q, x, r);
 }
-double dg_svec_cg_step_f(long n, float a, const float *p, const float *q, float *x, float *r) {
+double dg_cuda_svec_cg_step_f(long n, float a, const float *p, const float *q, float *x, float *r) {
   return cg_step(n, a, p, q, x, r);
 }
-void dg_svec_to_f(long n, double s, const double *x, float *y) {
+void dg_cuda_svec_to_f(long n, double s, const double *x, float *y) {
   DG_SVEC_LAUNCH(k_to_f, "to-float kernel", n, s, x, y);
 }
-void dg_svec_from_f(long n, double s, const float *x, double *y) {
+void dg_cuda_svec_from_f(long n, double s, const float *x, double *y) {
   DG_SVEC_LAUNCH(k_from_f, "from-float kernel", n, s, x, y);
 }
-void dg_svec_add_from_f(long n, double s, const float *x, double *y) {
+void dg_cuda_svec_add_from_f(long n, double s, const float *x, double *y) {
   DG_SVEC_LAUNCH(k_add_from_f, "add-from-float kernel", n, s, x, y);
 }
-void dg_svec_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
+void dg_cuda_svec_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_SVEC_LAUNCH(k_resid_to_f, "residual-to-float kernel", n, s, b, t, y);
 }
 

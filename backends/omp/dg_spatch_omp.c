@@ -2,7 +2,7 @@
  * over the patches of each colour around dg_spatch_solve_* (dg_spatch_t.h),
  * per precision (dg_spatch_omp_t.h). */
 #include "dg_spatch_internal.h"
-#include "dg_svec.h"
+#include "dg_solver_omp.h"
 
 #define DG_SR      double
 #define DG_SN(x)   x##_d

@@ -1,0 +1,82 @@
+/* dg_sop_run.c - the operator's, the block solve's and the patch
+ * smoother's calls (dg_sop.h, dg_sblock.h, dg_spatch.h): each runs on the
+ * operator's backend, through its solver table (dg_solver_ops.h).  Where a
+ * backend has no fused residual step (OpenMP), the step is the calls it
+ * stands for: the smoother's p = D_block^-1 (b - A x), and the mixed cycle's
+ * fp64 residual into float. */
+#include "dg_sblock_internal.h"
+#include "dg_sop.h"
+#include "dg_sop_internal.h"
+#include "dg_spatch_internal.h"
+#include "dg_svec.h"
+
+#include "dg_backend.h"
+#include "dg_error.h"
+#include "dg_solver_ops.h"
+
+/* The solver table of op's backend. */
+static const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
+
+int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) {
+  return dg_sop_ops(op)->apply_d(op, x, y);
+}
+int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
+  return dg_sop_ops(op)->apply_f(op, x, y);
+}
+int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
+int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }
+
+int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
+                      double *bc) {
+  return dg_sop_ops(F)->restrict_d(F, C, by_degree, r, bc);
+}
+int dg_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r, float *bc) {
+  return dg_sop_ops(F)->restrict_f(F, C, by_degree, r, bc);
+}
+int dg_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
+                         double *x) {
+  return dg_sop_ops(F)->prolong_add_d(F, C, by_degree, xc, x);
+}
+int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
+                         float *x) {
+  return dg_sop_ops(F)->prolong_add_f(F, C, by_degree, xc, x);
+}
+
+int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
+  return dg_sop_ops(bj->op)->sblock_apply_d(bj, r, z);
+}
+int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
+  return dg_sop_ops(bj->op)->sblock_apply_f(bj, r, z);
+}
+
+int dg_spatch_apply_d(const dg_spatch *sp, const double *r, double *z) {
+  return dg_sop_ops(sp->op)->spatch_apply_d(sp, r, z);
+}
+int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
+  return dg_sop_ops(sp->op)->spatch_apply_f(sp, r, z);
+}
+
+int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
+  const dg_solver_ops *s = dg_sop_ops(bj->op);
+  if (s->sblock_resid_d) return s->sblock_resid_d(bj, x, b, t, p);
+  DG_CALL(dg_sop_apply_d(bj->op, x, t));
+  s->xpby_d(dg_sop_n(bj->op), b, -1.0, t);
+  return dg_sblock_apply_d(bj, t, p);
+}
+
+int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float *t, float *p) {
+  const dg_solver_ops *s = dg_sop_ops(bj->op);
+  if (s->sblock_resid_f) return s->sblock_resid_f(bj, x, b, t, p);
+  DG_CALL(dg_sop_apply_f(bj->op, x, t));
+  s->xpby_f(dg_sop_n(bj->op), b, -1.0f, t);
+  return dg_sblock_apply_f(bj, t, p);
+}
+
+int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale, double *t,
+                      float *y) {
+  const dg_solver_ops *s = dg_sop_ops(op);
+  if (s->resid_to_f) return s->resid_to_f(op, x, b, scale, t, y);
+  DG_CALL(dg_sop_apply_d(op, x, t));
+  s->vresid_to_f(dg_sop_n(op), scale, b, t, y);
+  return 0;
+}

@@ -29,6 +29,7 @@
 #   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
 #                    VAR=VALUE ("DGRID_CUDA_STREAMS=1 DGRID_CUDA_BLOCK=64"; backends/cuda/
 #                    README.md), while less than GPU_CHECK_SWEEP_BEFORE [420] s have passed
+#   GPU_CHECK_SW     1: the shallow-water speed (scripts/gpu-sw.sh speed) -> bench-sw.txt
 #   GPU_CHECK_NCU    1: profile the update kernel (ncu) at degrees 1, 3, 5, 7 -> ncu.txt
 #   GPU_CHECK_PACK   1: pack the logs into $OUT/logs.tgz at the end (few files come back
 #                    from a leased machine)                                [1]
@@ -213,6 +214,13 @@ elif [ "$BENCH" != none ]; then
   adv "advect band 1..7 ${n}x${n}" --cells ${n}x${n} --map band --degree-min 1 --degree 7 --steps 20
   adv "advect gridtools band 1..4" --cells 200x200 --map band --degree-min 1 --degree 4 --steps 40
   adv "advect gridtools uniform 4" --cells 200x200 --degree 4 --steps 40
+fi
+
+# ---- shallow water (optional): its speed on both backends (scripts/gpu-sw.sh)
+if [ "${GPU_CHECK_SW:-0}" = 1 ]; then
+  note "shallow-water speed"
+  OUT=$FINAL/sw check "shallow-water speed" "$OUT/sw-speed.log" 300 scripts/gpu-sw.sh speed
+  cp "$OUT/sw-speed.log" "$FINAL/bench-sw.txt"
 fi
 
 # ---- profile (optional): what limits the update kernel, per degree

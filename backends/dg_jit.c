@@ -596,7 +596,7 @@ int dg_jit_load_model(const char *path, const void **desc) {
              path);
   dg_jit_fmt(what, sizeof what, "host %s", name);
   dg_jit_fmt(sym, sizeof sym, "dg_model_%s", name);
-  dg_jit_unit u = {what, src, path, 1};
+  dg_jit_unit u = {what, src, path, 1, 0};
   void *h = NULL;
   DG_CALL(dg_jit_load(1, &u, &h));
   *desc = dlsym(h, sym);
@@ -679,7 +679,7 @@ int dg_jit_load_blob(const dg_jit_unit *u, const char *tool, dg_jit_build_fn bui
   void *b = NULL;
   size_t n = 0;
   if ((rc = build(ctx, u, &b, &n))) goto out;
-  const double dt = now_s() - t0;
+  const double dt = u->built_s > 0 ? u->built_s : now_s() - t0;
   char tmp[DG_JIT_PATH], meta_tmp[DG_JIT_PATH], bin[DG_JIT_PATH], meta[DG_JIT_PATH], text[1024];
   char tdir[DG_JIT_PATH];
   dg_jit_fmt(tdir, sizeof tdir, "%s/tmp", dg_jit_vdir);

@@ -31,6 +31,8 @@ typedef struct {
   const char *source;
   const char *model_path;
   int user;
+  double built_s; /* > 0: built before the call (a batch of in-process compiles) in
+                     this many seconds, the time recorded and said */
 } dg_jit_unit;
 
 /* Load n units: each from the cache where a valid entry exists, else

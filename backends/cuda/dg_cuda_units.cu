@@ -75,7 +75,7 @@ int slot_x_flow(model_slot *m, dg_cuda_x_flow_fn *out) {
                            what, m->header);
     if (n < 0 || (size_t)n >= sizeof src)
       return dg_error(DG_ERR_ARG, "model header '%s': path too long", m->header);
-    const dg_jit_unit u = {what, src, user ? m->header : NULL, user};
+    const dg_jit_unit u = {what, src, user ? m->header : NULL, user, 0};
     void *h = NULL;
     DG_CALL(dg_jit_load(1, &u, &h));
     *(void **)&m->x_flow = dlsym(h, "dg_cuda_x_flow");
@@ -144,7 +144,12 @@ void *build_thread(void *arg) {
   build_pool *pool = (build_pool *)arg;
   for (int i; (i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED)) < pool->n;) {
     pending_unit *p = pool->units[i];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     p->rc = dg_cuda_nvrtc_build(&p->ctx, &p->u, &p->built, &p->built_len);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* the unit's own time, for the cache's record (take_built hands it over) */
+    p->u.built_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (p->rc) snprintf(p->msg, sizeof p->msg, "%s", dg_error_message()); /* thread-local */
   }
   return NULL;

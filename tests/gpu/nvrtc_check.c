@@ -67,7 +67,7 @@ static int build(const char *arch, const char *header, int user, int dim, int r,
   int rc = dg_cuda_nvrtc_source(header, dim, r, q, src, sizeof src);
   if (rc) return rc;
   snprintf(what, sizeof what, "cuda %s %dD r=%d q=%d", header, dim, r, q);
-  const dg_jit_unit u = {what, src, user ? header : NULL, user};
+  const dg_jit_unit u = {what, src, user ? header : NULL, user, 0};
   dg_cuda_nvrtc_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   snprintf(ctx.arch, sizeof ctx.arch, "%s", arch);

@@ -20,3 +20,15 @@ want_err_glob() {
 key() { tail -n 1 "$DIR/out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # listing: checksums of the files in the current folder (what a refusal must not change)
 listing() { find . -type f ! -name out ! -name err | LC_ALL=C sort | xargs -r cksum; }
+# refuse LABEL MESSAGE ARGS...: status 2, the one line MESSAGE, no stdout, no
+# file changed; ARGS run through $REFUSE_RUN (default runp: PROG ARGS...)
+refuse() {
+  _l=$1 _m=$2
+  shift 2
+  _before=$(listing)
+  ${REFUSE_RUN:-runp} "$@"
+  want_rc 2 "$_l"
+  want_err "$_l" "$_m"
+  [ -s "$DIR/out" ] && bad "$_l: wrote to stdout: $(cat "$DIR/out")"
+  [ "$(listing)" = "$_before" ] || bad "$_l: files changed: $(listing)"
+}

@@ -15,17 +15,6 @@ fail=0
 bad() { echo "FAIL [app.hard.$CASE]: $*" >&2; fail=1; }
 . "$(dirname "$0")/checks.sh"
 
-# refuse LABEL MESSAGE PROG ARGS...: status 2, the one line, no stdout, no file changed
-refuse() {
-  _l=$1 _m=$2
-  shift 2
-  _before=$(listing)
-  runp "$@"
-  want_rc 2 "$_l"
-  want_err "$_l" "$_m"
-  [ -s "$DIR/out" ] && bad "$_l: wrote to stdout: $(cat "$DIR/out")"
-  [ "$(listing)" = "$_before" ] || bad "$_l: files changed: $(listing)"
-}
 
 S="--cells 6x4 --degree 1 --dt 0.01 --steps 2 --quiet"
 

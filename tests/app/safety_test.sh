@@ -20,17 +20,8 @@ die() { echo "FAIL [app.safety.$CASE]: $*" >&2; exit 1; }
 run() { "$ADV" "$@" > "$DIR/out" 2> "$DIR/err"; RC=$?; }
 . "$(dirname "$0")/checks.sh"
 no_err() { [ -s "$DIR/err" ] && bad "$1: stderr is not empty: $(cat "$DIR/err")"; return 0; }
-# refuse LABEL MESSAGE ARGS...: status 2, the one line, no stdout, no file
-refuse() {
-  _l=$1 _m=$2
-  shift 2
-  _before=$(listing)
-  run "$@"
-  want_rc 2 "$_l"
-  want_err "$_l" "$_m"
-  [ -s "$DIR/out" ] && bad "$_l: wrote to stdout: $(cat "$DIR/out")"
-  [ "$(listing)" = "$_before" ] || bad "$_l: files changed: $(listing)"
-}
+# refuse LABEL MESSAGE ARGS... (checks.sh) runs advect with ARGS
+REFUSE_RUN=run
 # close A B REL: |A - B| <= REL |B|
 close() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= r * m) }'; }
 

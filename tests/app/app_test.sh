@@ -90,7 +90,7 @@ help)
   # q = degree+1, ssprk3, dt = 0.5 x estimate, output advect.h5.
   run --steps 2
   want_rc 0 "defaults"
-  head -n 1 "$DIR/out" | grep -Eq '^advect: [a-z]+ backend, model advection, 2D, 1024 elements, degrees 3\.\.3, q=4, 16384 dofs, ssprk3, dt=[0-9.e-]+, 2 steps$' ||
+  head -n 1 "$DIR/out" | grep -Eq '^advect: [a-z]+(:[0-9]+)? backend, model advection, 2D, 1024 elements, degrees 3\.\.3, q=4, 16384 dofs, ssprk3, dt=[0-9.e-]+, 2 steps$' ||
     bad "default run header: $(head -n 1 "$DIR/out")"
   dt_half=$(key dt)
   [ -f advect.h5 ] || bad "default --output advect.h5 not written"
@@ -239,7 +239,7 @@ models)
   done
   run --model burgers --cells 8x8 --degree 2 --steps 1 --verbose --quiet --output b.h5
   want_rc 0 "burgers --verbose"
-  grep -q "^plan: backend=[a-z]* model=burgers nvar=1 q=3 .*(own q exact for the model: no)$" "$DIR/out" ||
+  grep -q "^plan: backend=[a-z0-9:]* model=burgers nvar=1 q=3 .*(own q exact for the model: no)$" "$DIR/out" ||
     bad "burgers plan line: $(grep plan: "$DIR/out")"
   run --steps 1 --verbose --quiet --output a.h5
   grep -q "(own q exact for the model: yes)$" "$DIR/out" || bad "advection plan line: $(grep plan: "$DIR/out")"

@@ -8,6 +8,7 @@
 # 2, and that nothing was written (or the earlier output is byte-identical).
 # A crash or a sanitizer report fails these checks: it changes the status and
 # adds lines to stderr.
+# shellcheck shell=sh disable=SC2034  # (the variables are for the scripts that source it)
 set -u
 CASE=$1 DIR=$2 ADV=$3 CMP=$4 H5LS=$5 H5DUMP=$6 PY=$7 CHECK_XDMF=$8 DG_APP_C=$9 IO_GEN=${10}
 rm -rf "$DIR" && mkdir -p "$DIR" || exit 2

@@ -96,6 +96,10 @@ package)
   # renamed and given another default velocity, run with --model-file by the
   # installed advect, against the built-in model with that velocity
   [ -e "$prefix/share/dgrid/models/advection.h" ] || fail "share/dgrid/models/advection.h is not installed"
+  # the stage headers beside the models, every one of stencils/ (the stages span several files)
+  for h in "$src"/stencils/*.h; do
+    [ -e "$prefix/share/dgrid/stencils/${h##*/}" ] || fail "share/dgrid/stencils/${h##*/} is not installed"
+  done
   if [ "$run" = 1 ]; then
     mkdir -p "$work/mymodels"
     sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/; s/"1,1,1",/"0.5,2,1",/' \

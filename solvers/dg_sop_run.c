@@ -7,6 +7,7 @@
 #include "dg_sblock_internal.h"
 #include "dg_sop.h"
 #include "dg_sop_internal.h"
+#include "dg_spart.h"
 #include "dg_spatch_internal.h"
 #include "dg_svec.h"
 
@@ -17,11 +18,28 @@
 /* The solver table of op's backend. */
 static const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
 
+/* A rank's operator (dg_spart.h) reads its neighbours' values in x's ghost
+ * slots: they are received first and cleared after, and y's are cleared,
+ * so every vector keeps zeros outside the owned elements. */
 int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) {
-  return dg_sop_ops(op)->apply_d(op, x, y);
+  if (!op->px) return dg_sop_ops(op)->apply_d(op, x, y);
+  double *xw = (double *)x; /* only its ghost slots, zero again on return */
+  DG_CALL(dg_sop_part_exchange_d(op, xw));
+  const int rc = dg_sop_ops(op)->apply_d(op, x, y);
+  DG_CALL(dg_svec_sync(op->be)); /* the host clears them */
+  dg_sop_part_clear_d(op, xw);
+  dg_sop_part_clear_d(op, y);
+  return rc;
 }
 int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
-  return dg_sop_ops(op)->apply_f(op, x, y);
+  if (!op->px) return dg_sop_ops(op)->apply_f(op, x, y);
+  float *xw = (float *)x; /* only its ghost slots, zero again on return */
+  DG_CALL(dg_sop_part_exchange_f(op, xw));
+  const int rc = dg_sop_ops(op)->apply_f(op, x, y);
+  DG_CALL(dg_svec_sync(op->be)); /* the host clears them */
+  dg_sop_part_clear_f(op, xw);
+  dg_sop_part_clear_f(op, y);
+  return rc;
 }
 int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
 int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }

@@ -23,7 +23,12 @@
  * array, same basis and order), readable by apps/compare and tools/.  --table prints, per degree
  * and grid, the fp64 iterations, the cycle's convergence factor, the L2 errors of fp64 and mixed,
  * the fp32 stall level and the solve times of fp64 and mixed (interleaved runs after one untimed
- * solve of each, medians; setup excluded). */
+ * solve of each, medians; setup excluded).
+ *
+ * Under mpirun with several ranks (an MPI build) one solve runs across them
+ * (docs/ARCHITECTURE.md, "The solvers across ranks"): each rank's operator on
+ * its block, the coarse levels gathered; the printed levels and numbers are
+ * the whole grid's, and --out gathers the solution for rank 0 to write. */
 #include "dg_app_ranks.h"
 #include "dg_backend.h"
 #include "dg_backends.h"
@@ -422,7 +427,9 @@ static const char usage[] =
     "CG stops at its iteration limit (100; fp32: 40) if --rtol is not reached: a warning\n"
     "on stderr with the default --rtol (fp32 stalls above it by design), an error (exit\n"
     "2, nothing written) where --rtol was given: a tolerance asked for and not met is\n"
-    "not a result.\n";
+    "not a result.\n"
+    "Under mpirun (an MPI build) one solve runs across the ranks, each on its block of\n"
+    "the grid; --table, --throughput, --smoother patch and --backend cuda refuse there.\n";
 
 enum { POISSON_HELP = 100 };
 

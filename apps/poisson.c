@@ -633,6 +633,16 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   double rel, err, secs, *u = NULL;
   rc = problem_create(&P, o.dim, o.nel, o.r, o.map, o.smooth);
   if (!rc) rc = solve(&P, o.solver, o.rtol, !o.quiet, &its, &rel, &err, &secs, &u);
+  /* memory, MPI or the device failing on one rank leaves the others waiting
+     in a collective: this rank ends the job; every other failure (options
+     the setup rejects, a solve that fails on the reduced numbers) is every
+     rank's alike, agreed on below */
+  if (rc && rk->size > 1 && (rc == DG_ERR_MEM || rc == DG_ERR_LIB || rc == DG_ERR_BACKEND)) {
+    char line[4200], full[4300];
+    snprintf(full, sizeof full, "poisson: %s",
+             dg_escape_message(line, sizeof line, dg_error_message()));
+    dg_app_ranks_fail(rk, full);
+  }
   /* every rank holds the same reduced residual: they decide alike */
   if (!rc && !(rel <= o.rtol)) {
     if (o.given_rtol)

@@ -3,6 +3,7 @@
 
 #include "dg_error.h"
 #include "dg_quadrature.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 
 #include <math.h>
@@ -155,6 +156,7 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
 void dg_sop_destroy(dg_sop **op) {
   if (!op || !*op) return;
   const dg_backend *be = (*op)->be;
+  dg_sop_part_free(*op);
   dg_svec_free(be, (*op)->deg);
   dg_svec_free(be, (*op)->pdeg);
   dg_svec_free(be, (*op)->off);

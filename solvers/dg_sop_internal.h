@@ -17,6 +17,7 @@ struct dg_sop {
   dg_stab_f tab_f;
   dg_sargs_d args_d;
   dg_sargs_f args_f;
+  struct dg_spx *px; /* a rank's share (dg_spart.c), or NULL */
 };
 
 /* The length of a vector (for the drivers, which call nothing of solvers/). */

@@ -55,9 +55,15 @@ typedef struct {
   int restarting; /* --restart: rs holds the file */
   dg_restart rs;
   char *config_text; /* the effective configuration every snapshot stores */
-  dg_app_ranks rk;   /* under mpirun: the steps run on this rank's block, u is
-                        the whole solution gathered for output and diagnostics */
+  dg_app_ranks rk;   /* under mpirun: the steps and the diagnostics run on this
+                        rank's block; u is the whole solution, gathered for output */
 } run_state;
+
+/* What the steps and the diagnostics run on: this rank's block under mpirun
+ * (the sums and maxima of dg_eval.h are then combined over the ranks
+ * exactly: the bits of one process), else the whole discretisation. */
+static dg_disc *run_disc(run_state *r) { return dg_app_ranks_disc(&r->rk, r->set.disc); }
+static dg_field *run_field(run_state *r) { return dg_app_ranks_field(&r->rk, r->u); }
 
 static int add_history(run_state *r, long step, double t, double mass, double l2) {
   if (r->nhist == r->cap_hist) {
@@ -334,7 +340,7 @@ static int mass_scales(run_state *r) {
  * (m - m0) over those whose mass is zero (MASS_ZERO), into *drift_abs; NAN
  * where no variable is of that kind. */
 static int mass_drift(run_state *r, double *mass, double *drift, double *drift_abs) {
-  DG_CALL(dg_mass(r->set.disc, r->u, mass));
+  DG_CALL(dg_mass(run_disc(r), run_field(r), mass));
   *drift = *drift_abs = NAN;
   for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
     const double m0 = r->mass0[v], dm = mass[v] - m0;
@@ -349,8 +355,8 @@ static int mass_drift(run_state *r, double *mass, double *drift, double *drift_a
 
 /* The blow-up message: where, what, and which files this run kept. */
 static int blown_up(run_state *r, long step, double t) {
-  r->rk.agreed = 1; /* every rank looks at the same gathered solution */
-  int rc = dg_check_finite(r->set.disc, r->u);
+  r->rk.agreed = 1; /* every rank reaches this together and agrees on the element */
+  int rc = dg_check_finite(run_disc(r), run_field(r));
   if (!rc) /* finite coefficients whose sum overflows */
     rc = dg_error(DG_ERR_NUMERIC, "the sum of the cell means overflows");
   char what[1024], kept[2000], a[600], b[600], x[600], xe[600];
@@ -370,7 +376,7 @@ static int blown_up(run_state *r, long step, double t) {
 /* The error norms over all variables (L2 of the vector, largest Linf), and
  * per variable into l2v, linfv. */
 static int errors(run_state *r, double t, double *l2, double *linf, double *l2v, double *linfv) {
-  DG_CALL(dg_error_norms(r->set.disc, r->u, t, l2v, linfv));
+  DG_CALL(dg_error_norms(run_disc(r), run_field(r), t, l2v, linfv));
   double s2 = 0, mx = 0;
   for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
     s2 += l2v[v] * l2v[v];
@@ -469,13 +475,13 @@ static int run_setup(run_state *r) {
 
 /* The steps, the diagnostics and the output of a run set up by run_setup
  * (collective under mpirun: every rank takes the same branches, on the
- * same gathered solution). */
+ * same values combined over the ranks). */
 static int run_steps(run_state *r) {
   dg_app_config *c = &r->cfg;
   dg_disc *d = r->set.disc;
   /* what the steps run on: this rank's block under mpirun, else d and u */
-  dg_disc *sd = dg_app_ranks_disc(&r->rk, d);
-  dg_field *su = dg_app_ranks_field(&r->rk, r->u);
+  dg_disc *sd = run_disc(r);
+  dg_field *su = run_field(r);
   const long dofs = dg_disc_ndofs(d);
   const int nst = dg_ts_stages(r->set.ts_kind), nv = dg_disc_nvar(d);
   /* a series starts with the initial state (a restarted one goes on after its file) */
@@ -504,8 +510,7 @@ static int run_steps(run_state *r) {
         /* an exact maximum over the ranks: a NaN on one is a NaN on all */
         const int rc = dg_disc_stable_dt(sd, su, r->t, &est);
         if (rc) {
-          DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
-          if (dg_check_finite(d, r->u)) return blown_up(r, step, r->t);
+          if (dg_check_finite(sd, su)) return blown_up(r, step, r->t);
           return rc;
         }
         if (!isfinite(est))
@@ -542,15 +547,13 @@ static int run_steps(run_state *r) {
       DG_CALL(dg_app_ranks_all_finite(&r->rk, first >= 0 ? NAN : 0.0, &finite));
       if (!finite) {
         if (first < 0) first = step;
-        DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
         /* fixed steps: step n is at n dt; adaptive ones read every step */
         return blown_up(r, first, r->adaptive ? r->t : (double)first * r->dt);
       }
     }
     if (progress || snap) {
       const double t = r->t;
-      DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
-      if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
+      if (dg_check_finite(sd, su)) return blown_up(r, step, t);
       double mass[DG_MAX_NVAR], drift, drift_abs, l2 = NAN, linf, l2v[DG_MAX_NVAR],
                                                   linfv[DG_MAX_NVAR];
       DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
@@ -569,6 +572,7 @@ static int run_steps(run_state *r) {
       if (snap) {
         char path[600];
         snap_name(path, sizeof path, c->output, step);
+        DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
         DG_CALL(write_snapshot(r, path, step, t, 0));
         DG_CALL(record_snapshot(r, path, t));
         r->last_snap = step;
@@ -579,13 +583,13 @@ static int run_steps(run_state *r) {
   DG_CALL(c->be->ops->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
-  DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
-  if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
+  if (dg_check_finite(sd, su)) return blown_up(r, step, t);
   double mass[DG_MAX_NVAR], drift, drift_abs, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
   DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
   DG_CALL(errors(r, t, &l2, &linf, l2v, linfv));
   if (c->history && (r->nhist == 0 || r->hist[4 * (r->nhist - 1)] != (double)step))
     DG_CALL(add_history(r, step, t, mass[0], l2));
+  DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
   DG_CALL(write_snapshot(r, c->output, step, t, 0));
   if (c->output_every > 0) {
     DG_CALL(record_snapshot(r, c->output, t));
@@ -615,7 +619,7 @@ static int run_steps(run_state *r) {
   }
   if (dg_disc_grid(d)->kind == DG_GRID_LATLON) { /* Williamson's normalised norms */
     double n1[DG_MAX_NVAR], n2[DG_MAX_NVAR], ni[DG_MAX_NVAR];
-    DG_CALL(dg_error_norms_rel(d, r->u, t, n1, n2, ni));
+    DG_CALL(dg_error_norms_rel(sd, su, t, n1, n2, ni));
     const size_t o = strlen(pervar);
     snprintf(pervar + o, sizeof pervar - o, " l1_rel=%.6e l2_rel=%.6e linf_rel=%.6e", n1[0], n2[0],
              ni[0]);
@@ -624,7 +628,7 @@ static int run_steps(run_state *r) {
      drift relative to the start */
   {
     double integ[16];
-    DG_CALL(dg_integrals(d, r->u, integ));
+    DG_CALL(dg_integrals(sd, su, integ));
     for (int i = 0; i < dg_model_ninteg(r->set.model); ++i) {
       const size_t o = strlen(pervar);
       const char *in = dg_model_integ_name(r->set.model, i);

@@ -195,6 +195,10 @@ int dg_disc_create_part(dg_disc **out, const dg_backend *be, const dg_grid *g,
 
 int dg_disc_part_owner(const dg_disc *d, long e) { return d->owner ? d->owner[e] : 0; }
 
+int dg_disc_counts(const dg_disc *d, long e) { return !d->held || d->held[e] == DG_HELD_OWN; }
+
+dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
+
 int dg_disc_exchange(dg_disc *d, dg_field *u) {
   const dg_disc_xchg *x = d->x;
   if (!x || x->npeer == 0) return 0;

@@ -55,8 +55,9 @@ typedef struct {
   int restarting; /* --restart: rs holds the file */
   dg_restart rs;
   char *config_text; /* the effective configuration every snapshot stores */
-  dg_app_ranks rk;   /* under mpirun: the steps and the diagnostics run on this
-                        rank's block; u is the whole solution, gathered for output */
+  dg_app_ranks rk;   /* under mpirun: the steps, the diagnostics and the snapshots
+                        run on this rank's block; u is the whole solution (the
+                        projection, the restart; gathered for --text-output) */
 } run_state;
 
 /* What the steps and the diagnostics run on: this rank's block under mpirun
@@ -96,12 +97,19 @@ static void xdmf_name(char *buf, size_t cap, const char *path) {
   snprintf(buf, cap, "%.*s.xdmf", stem, path);
 }
 
+/* A snapshot (text: the plain-text format).  Under mpirun the HDF5 file is
+ * written by every rank together, each its block's part (dg_io_ranks.h);
+ * the text format is written by rank 0 from the gathered solution (small
+ * cases only: docs/ARCHITECTURE.md, "The I/O plan"). */
 static int write_snapshot(run_state *r, const char *path, long step, double t, int text) {
   dg_app_config *c = &r->cfg;
+  const int ranks = r->rk.size > 1 && !text;
+  if (r->rk.size > 1 && text) DG_CALL(dg_app_ranks_gather(&r->rk, r->set.disc, r->u));
+  dg_disc *d = ranks ? run_disc(r) : r->set.disc;
+  dg_field *u = ranks ? run_field(r) : r->u;
   dg_snapshot s;
-  DG_CALL(dg_field_to_host(r->u));
-  DG_CALL(
-      dg_snapshot_from_field(&s, r->set.disc, r->u, t, step, text ? 0 : c->view_samples, !text));
+  DG_CALL(dg_field_to_host(u));
+  DG_CALL(dg_snapshot_from_field(&s, d, u, t, step, text ? 0 : c->view_samples, !text));
   s.nparams = c->nparams;
   s.param_keys = c->keys;
   s.param_values = c->values;
@@ -111,11 +119,13 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.dt = r->dt;
   s.mass0 = r->mass0; /* the drift of a restart is measured from t = 0 */
   s.mass_scale = r->mass_scale;
-  /* rank 0 writes the gathered solution; every rank learns how it went */
-  int rc = r->rk.rank > 0 ? 0
-           : text         ? dg_snapshot_write_text(path, &s)
-                          : dg_snapshot_write(path, &s);
-  rc = dg_app_ranks_agree(&r->rk, rc);
+  int rc;
+  if (ranks) { /* every rank returns the same status: agreed */
+    rc = dg_app_ranks_write(&r->rk, path, &s);
+  } else { /* one process, or rank 0 the gathered text; every rank learns how it went */
+    rc = r->rk.rank > 0 ? 0 : text ? dg_snapshot_write_text(path, &s) : dg_snapshot_write(path, &s);
+    rc = dg_app_ranks_agree(&r->rk, rc);
+  }
   /* the borrowed arrays are not the snapshot's to free */
   s.nparams = 0;
   s.param_keys = s.param_values = NULL;
@@ -572,7 +582,6 @@ static int run_steps(run_state *r) {
       if (snap) {
         char path[600];
         snap_name(path, sizeof path, c->output, step);
-        DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
         DG_CALL(write_snapshot(r, path, step, t, 0));
         DG_CALL(record_snapshot(r, path, t));
         r->last_snap = step;
@@ -589,7 +598,6 @@ static int run_steps(run_state *r) {
   DG_CALL(errors(r, t, &l2, &linf, l2v, linfv));
   if (c->history && (r->nhist == 0 || r->hist[4 * (r->nhist - 1)] != (double)step))
     DG_CALL(add_history(r, step, t, mass[0], l2));
-  DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
   DG_CALL(write_snapshot(r, c->output, step, t, 0));
   if (c->output_every > 0) {
     DG_CALL(record_snapshot(r, c->output, t));

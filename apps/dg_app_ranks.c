@@ -3,6 +3,7 @@
 
 #include "dg_disc_part.h"
 #include "dg_error.h"
+#include "dg_io_ranks.h"
 
 #include <math.h>
 #include <string.h>
@@ -61,6 +62,16 @@ dg_field *dg_app_ranks_field(dg_app_ranks *rk, dg_field *u) { return rk->u ? rk-
 int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u) {
   if (!rk->disc) return 0;
   return dg_disc_part_gather(rk->disc, rk->u, d, u);
+}
+
+int dg_app_ranks_write(dg_app_ranks *rk, const char *path, const dg_snapshot *s) {
+  const dg_part_block *b = &rk->part->block[rk->rank];
+  const int three = rk->part->dim == 3;
+  const int lo[3] = {b->lo[0], b->lo[1], three ? b->lo[2] : 0};
+  const int hi[3] = {b->hi[0], b->hi[1], three ? b->hi[2] : 1};
+  const int rc = dg_snapshot_write_ranks(path, s, rk->comm, lo, hi);
+  rk->agreed = rc != 0;
+  return rc;
 }
 
 int dg_app_ranks_agree(dg_app_ranks *rk, int rc) {

@@ -9,6 +9,7 @@
 #include "dg_comm.h"
 #include "dg_disc.h"
 #include "dg_field.h"
+#include "dg_io.h"
 #include "dg_partition.h"
 
 #include <stdio.h>
@@ -44,6 +45,11 @@ dg_field *dg_app_ranks_field(dg_app_ranks *rk, dg_field *u);
 
 /* The whole solution into u on every rank (collective; nothing with one). */
 int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u);
+
+/* Snapshot s (of this rank's block: dg_snapshot_from_field on its disc)
+ * written to path by every rank together (collective, dg_io_ranks.h); the
+ * status, agreed, is every rank's. */
+int dg_app_ranks_write(dg_app_ranks *rk, const char *path, const dg_snapshot *s);
 
 /* The agreement on rc (collective); the result is every rank's. */
 int dg_app_ranks_agree(dg_app_ranks *rk, int rc);

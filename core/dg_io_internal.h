@@ -99,6 +99,11 @@ void dg_io_out_abort(dg_io_out *o);
 
 /* CRC-64/XZ (ECMA-182 polynomial, reflected, init and xorout all ones). */
 uint64_t dg_io_crc64(const void *p, size_t n);
+/* The CRC-64/XZ of the bytes whose CRC so far is crc (0 for none) followed
+ * by p[0..n): a file's checksum read in pieces. */
+uint64_t dg_io_crc64_more(uint64_t crc, const void *p, size_t n);
+/* The DG_IO_USERBLOCK bytes of the checksum block of n data bytes of CRC crc. */
+void dg_io_seal_block(unsigned char *block, uint64_t crc, size_t n);
 /* Fill the DG_IO_USERBLOCK bytes at the start of `image` (len bytes in all,
  * len > DG_IO_USERBLOCK) with the checksum block of the rest. */
 void dg_io_seal(unsigned char *image, size_t len);
@@ -122,6 +127,25 @@ int dg_io_h5_quiet_end(dg_io_h5_quiet *q, int rc, const char *label);
 const char *dg_io_h5_why(void);
 /* Close *id if open; a failed close turns a successful rc into an error. */
 int dg_io_h5_close(hid_t *id, herr_t (*fn)(hid_t), int rc, const char *label, const char *what);
+
+/* The writers' checks of a snapshot (every field but the data's values). */
+int dg_io_h5_check(const char *label, const dg_snapshot *s);
+/* The writer's state: the open file and which part of the data this rank
+ * writes (one process: all of it). */
+typedef struct {
+  const char *path; /* the target's name, used in messages */
+  hid_t file;
+  hid_t dxpl;    /* transfer list: H5P_DEFAULT, or collective across ranks */
+  int writer;    /* this rank writes the datasets every rank holds whole */
+  const int *lo; /* the block of elements whose data this rank holds, */
+  const int *hi; /* [lo, hi) per direction: the whole grid in one process */
+} dg_io_h5w;
+/* Every attribute, group and dataset of snapshot s into the open file:
+ * the attributes by every rank alike, the per-element datasets by each
+ * rank for its block (s->coeff, gauss_values and the view arrays hold the
+ * block's, in element order or the block's C order), the others by the
+ * writer (docs/FILE_FORMAT.md; collective across ranks). */
+int dg_io_h5_write_body(const dg_io_h5w *w, const dg_snapshot *s);
 
 /* ---- dg_io_h5read.c ---- */
 

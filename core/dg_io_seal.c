@@ -31,11 +31,11 @@ static void crc_tables(uint64_t t[8][256]) {
     for (int k = 1; k < 8; ++k) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
 }
 
-uint64_t dg_io_crc64(const void *p, size_t n) {
+uint64_t dg_io_crc64_more(uint64_t crc, const void *p, size_t n) {
   uint64_t t[8][256];
   crc_tables(t);
   const unsigned char *c = p;
-  uint64_t crc = ~0ULL;
+  crc = ~crc;
   for (; n >= 8; n -= 8, c += 8) {
     uint64_t w = 0;
     for (int k = 7; k >= 0; --k) w = (w << 8) | c[k]; /* little-endian load */
@@ -48,11 +48,16 @@ uint64_t dg_io_crc64(const void *p, size_t n) {
   return ~crc;
 }
 
+uint64_t dg_io_crc64(const void *p, size_t n) { return dg_io_crc64_more(0, p, n); }
+
+void dg_io_seal_block(unsigned char *block, uint64_t crc, size_t n) {
+  memset(block, 0, DG_IO_USERBLOCK);
+  snprintf((char *)block, DG_IO_USERBLOCK, SEAL_MAGIC "%016" PRIx64 " %zu\n", crc, n);
+}
+
 void dg_io_seal(unsigned char *image, size_t len) {
   size_t n = len - DG_IO_USERBLOCK;
-  uint64_t crc = dg_io_crc64(image + DG_IO_USERBLOCK, n);
-  memset(image, 0, DG_IO_USERBLOCK);
-  snprintf((char *)image, DG_IO_USERBLOCK, SEAL_MAGIC "%016" PRIx64 " %zu\n", crc, n);
+  dg_io_seal_block(image, dg_io_crc64(image + DG_IO_USERBLOCK, n), n);
 }
 
 int dg_io_kind(const unsigned char *buf, size_t len) {

@@ -9,6 +9,7 @@
 #include "dg_app_config.h"
 #include "dg_app_ranks.h"
 #include "dg_backend.h"
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_eval.h"
@@ -232,7 +233,7 @@ static int write_xdmf(run_state *r) {
 static int setup_time(run_state *r) {
   dg_app_config *c = &r->cfg;
   double est;
-  DG_CALL(dg_disc_stable_dt(r->set.disc, r->u, r->t, &est));
+  DG_CALL(dg_disc_stable_dt(run_disc(r), run_field(r), r->t, &est));
   r->adaptive = !c->dt_set && dg_model_speed_varies(r->set.model);
   if (c->dt_set) {
     r->dt = c->dt;
@@ -331,17 +332,23 @@ static int setup_time(run_state *r) {
 #define MASS_ZERO 1e-8
 
 /* The scale of each variable's mass: sum over elements of |cell mean| x
- * cell volume, from the mode-0 coefficients. */
+ * cell volume, from the mode-0 coefficients (under mpirun each rank's
+ * elements, summed exactly over the ranks). */
 static int mass_scales(run_state *r) {
-  const dg_disc *d = r->set.disc;
+  const dg_disc *d = run_disc(r);
+  dg_field *u = run_field(r);
   const dg_grid *g = dg_disc_grid(d);
-  DG_CALL(dg_field_to_host(r->u));
+  const int nv = dg_disc_nvar(d);
+  DG_CALL(dg_field_to_host(u));
   const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
-  for (int v = 0; v < dg_disc_nvar(d); ++v) {
-    double s = 0;
-    for (long e = 0; e < g->nelem; ++e) s += fabs((double)r->u->h[dg_disc_index(d, e, v, 0)]);
-    r->mass_scale[v] = s * vol;
+  dg_xsum s[DG_MAX_NVAR];
+  for (int v = 0; v < nv; ++v) {
+    dg_xsum_init(&s[v]);
+    for (long e = 0; e < g->nelem; ++e)
+      if (dg_disc_counts(d, e)) dg_xsum_add(&s[v], fabs((double)u->h[dg_disc_index(d, e, v, 0)]));
   }
+  if (r->rk.comm) DG_CALL(dg_comm_allreduce_xsum(r->rk.comm, s, nv));
+  for (int v = 0; v < nv; ++v) r->mass_scale[v] = dg_xsum_value(&s[v]) * vol;
   return 0;
 }
 
@@ -410,22 +417,31 @@ static int run_setup(run_state *r) {
                     dg_model_name(r->set.model), nu);
   dg_disc *d = r->set.disc;
   const int nv = dg_disc_nvar(d);
-  DG_CALL(dg_field_create(&r->u, d));
+  /* the whole solution: one process's, or under mpirun the gathered one
+     for --text-output only */
+  if (r->rk.size == 1 || c->text_output[0]) DG_CALL(dg_field_create(&r->u, d));
+  /* under mpirun: the partition, this rank's block and its field; the
+     projection, the restart's coefficients and the setup's diagnostics are
+     the block's (collective) */
+  DG_CALL(dg_app_ranks_setup(&r->rk, d, c->verbose && !c->quiet));
+  dg_disc *sd = run_disc(r);
+  dg_field *su = run_field(r);
   if (r->restarting) {
+    if (r->rk.size > 1) DG_CALL(dg_app_ranks_read(&r->rk, c->restart, &r->rs.snap));
     const dg_snapshot *s = &r->rs.snap;
-    DG_CALL(dg_field_from_snapshot(d, r->u, s, c->restart));
+    DG_CALL(dg_field_from_snapshot(sd, su, s, c->restart));
     r->step0 = (long)s->step;
     r->t = s->time;
   } else {
-    DG_CALL(dg_project_solution(d, r->u, 0.0));
+    DG_CALL(dg_project_solution(sd, su, 0.0));
   }
   DG_CALL(setup_time(r));
   DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
-  DG_CALL(dg_mass(d, r->u, r->mass0));
+  DG_CALL(dg_mass(sd, su, r->mass0));
   const double mass_start = r->mass0[0];
   DG_CALL(mass_scales(r));
   /* the model's integral diagnostics drift from this run's start */
-  DG_CALL(dg_integrals(d, r->u, r->integ0));
+  DG_CALL(dg_integrals(sd, su, r->integ0));
   if (r->restarting) {
     if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
@@ -450,9 +466,7 @@ static int run_setup(run_state *r) {
     c->restart_degrees = NULL;
     if (c->output_every > 0) DG_CALL(series_so_far(r));
   }
-  /* under mpirun: the partition, this rank's block and its share of u */
-  DG_CALL(dg_app_ranks_setup(&r->rk, d, r->u, c->verbose && !c->quiet));
-  DG_CALL(dg_ts_create(&r->ts, dg_app_ranks_disc(&r->rk, d), r->set.ts_kind));
+  DG_CALL(dg_ts_create(&r->ts, sd, r->set.ts_kind));
   const long dofs = dg_disc_ndofs(d);
   if (!c->quiet) {
     char nsteps[64];
@@ -684,7 +698,11 @@ int main(int argc, char **argv) {
   /* --restart FILE: the file's configuration is the base of the options */
   char rpath[512];
   if (rc == 0) rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);
-  if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath);
+  /* across ranks rank 0 verifies the file, then each rank reads what it
+     needs: the configuration and the map now, its block's coefficients
+     once the partition is known (dg_app_ranks_read) */
+  if (rc == 0 && r.restarting) rc = dg_app_ranks_verify(&r.rk, rpath);
+  if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath, r.rk.size > 1);
   if (rc == 0 && r.restarting) rc = dg_restart_check_model(&r.rs, argc, argv);
   if (rc == 0) {
     rc = dg_app_parse_base(&r.cfg, argc, argv, "advect", r.restarting ? &r.rs.stored : NULL);

@@ -106,6 +106,7 @@ int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx) {
   double winv[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
   int rc = 0;
   for (long e = 0; e < g->nelem && !rc; ++e) {
+    if (!dg_disc_counts(d, e)) continue; /* a rank's ghosts come from their owners */
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
     const int r = dg_disc_degrees(d)->deg[e], N = r + 1;

@@ -22,7 +22,8 @@ extern "C" {
 typedef double (*dg_point_fn)(const double x[3], int v, void *ctx);
 
 /* L2 projection of fn with the solver's Q-point Gauss rule (exact for
- * polynomials of degree <= r: Q >= r+1). */
+ * polynomials of degree <= r: Q >= r+1).  On a rank's block: its own
+ * elements (the ghosts come from their owners before each stage). */
 int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx);
 /* L2 projection of the model's solution at time t (t = 0: its initial
  * data); DG_ERR_ARG where the model does not know it at t. */

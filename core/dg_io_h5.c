@@ -224,41 +224,31 @@ static int w_dset_box(const h5w *w, const dg_snapshot *s, const char *name, hid_
   return w_dset_part(w, name, ftype, mtype, s->dim + o, dims, 1, start, count, buf);
 }
 
-/* A dataset of nelem rows of `row` values each, in element order (or
- * values at the offsets of /coeff_offset, with row 0): the rows of this
- * rank's block, one run per line of it along x (runs that touch merged). */
+/* A dataset of nelem rows in element order (rank > 1: rows of dims[1..]
+ * values), or /coeff (rank 1, at the offsets of /coeff_offset): the rows of
+ * this rank's block, a run per line of it along x. */
 static int w_dset_rows(const h5w *w, const dg_snapshot *s, const char *name, int rank,
                        const hsize_t *dims, const void *buf) {
-  const int64_t n1 = s->cells[0], n2 = s->cells[1];
-  const int k1 = s->dim == 3 ? w->hi[2] : 1;
-  const int64_t nrow = (int64_t)(w->hi[1] - w->lo[1]) * (k1 - (s->dim == 3 ? w->lo[2] : 0));
-  hsize_t *start = calloc((size_t)(nrow + 1) * 3, sizeof *start);
-  hsize_t *count = calloc((size_t)(nrow + 1) * 3, sizeof *count);
-  if (!start || !count) {
-    free(start);
-    free(count);
-    return dg_error(DG_ERR_MEM, "%s: out of memory for the selection of %s", w->path, name);
-  }
-  int64_t n = 0;
-  for (int k = s->dim == 3 ? w->lo[2] : 0; k < k1; ++k)
-    for (int j = w->lo[1]; j < w->hi[1]; ++j) {
-      const int64_t e0 = w->lo[0] + n1 * (j + n2 * k), e1 = w->hi[0] + n1 * (j + n2 * k);
-      const hsize_t a = rank == 1 ? (hsize_t)s->coeff_offset[e0] : (hsize_t)e0;
-      const hsize_t b = rank == 1 ? (hsize_t)s->coeff_offset[e1] : (hsize_t)e1;
-      if (n > 0 && start[(n - 1) * rank] + count[(n - 1) * rank] == a) {
-        count[(n - 1) * rank] += b - a;
-        continue;
-      }
-      for (int r = 0; r < rank; ++r) {
-        start[n * rank + r] = r == 0 ? a : 0;
-        count[n * rank + r] = r == 0 ? b - a : dims[r];
-      }
-      ++n;
+  const int64_t nline = (int64_t)(w->hi[1] - w->lo[1]) * (s->dim == 3 ? w->hi[2] - w->lo[2] : 1);
+  hsize_t *start = calloc((size_t)(nline + 1) * 3, sizeof *start);
+  hsize_t *count = calloc((size_t)(nline + 1) * 3, sizeof *count);
+  hsize_t *rs = calloc((size_t)(nline + 1), sizeof *rs),
+          *rn = calloc((size_t)(nline + 1), sizeof *rn);
+  int rc = 0;
+  if (!start || !count || !rs || !rn)
+    rc = dg_error(DG_ERR_MEM, "%s: out of memory for the selection of %s", w->path, name);
+  const int64_t n = rc ? 0 : dg_io_block_runs(s, w->lo, w->hi, rank == 1, rs, rn);
+  for (int64_t i = 0; i < n; ++i)
+    for (int r = 0; r < rank; ++r) {
+      start[i * rank + r] = r == 0 ? rs[i] : 0;
+      count[i * rank + r] = r == 0 ? rn[i] : dims[r];
     }
-  const int rc =
-      w_dset_part(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, dims, n, start, count, buf);
+  if (rc == 0)
+    rc = w_dset_part(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, dims, n, start, count, buf);
   free(start);
   free(count);
+  free(rs);
+  free(rn);
   return rc;
 }
 

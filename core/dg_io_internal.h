@@ -52,6 +52,17 @@ int dg_io_fail_injected(const char *what);
 int dg_io_check_grid(const char *label, const dg_snapshot *s, const char *what);
 int dg_io_check_coeff(const char *label, const dg_snapshot *s, const char *what);
 
+/* The refusal of a file that has no checksum block (kind DG_IO_KIND_HDF5 or
+ * _TEXT where a sealed snapshot is wanted): DG_ERR_IO with its message. */
+int dg_io_refuse_unsealed(const char *label, int kind);
+/* The block [lo, hi) of elements as runs of consecutive elements, one per
+ * line of it along x, runs that touch merged: start[i], count[i] in
+ * elements, or with by_offset in values of /coeff (s->coeff_offset).  Room
+ * for one run per line (the block's extent in y times z); returns the
+ * number of runs, in increasing order. */
+int64_t dg_io_block_runs(const dg_snapshot *s, const int *lo, const int *hi, int by_offset,
+                         hsize_t *start, hsize_t *count);
+
 /* ---- dg_io_file.c: bounded input, atomic output ---- */
 
 /* Read the whole regular file `path` into a new buffer (NUL-terminated,
@@ -112,6 +123,9 @@ enum { DG_IO_KIND_TEXT = 0, DG_IO_KIND_SEALED = 1, DG_IO_KIND_HDF5 = 2 };
 int dg_io_kind(const unsigned char *buf, size_t len);
 /* Check the checksum block of a sealed file (the whole file in buf). */
 int dg_io_verify(const char *label, const unsigned char *buf, size_t len);
+/* The same for the regular file at path, read in pieces (never whole in
+ * memory). */
+int dg_io_verify_file(const char *label, const char *path);
 
 /* ---- dg_io_h5.c: HDF5 plumbing shared by reader and writer ---- */
 
@@ -152,6 +166,14 @@ int dg_io_h5_write_body(const dg_io_h5w *w, const dg_snapshot *s);
 /* Read a snapshot from the whole file image `buf` (a sealed file whose
  * checksum was verified, or with `unverified`, a plain HDF5 file). */
 int dg_io_h5_read_image(const char *label, const unsigned char *buf, size_t len, dg_snapshot *s);
+
+/* Read the snapshot at path (a regular file, its checksum verified
+ * beforehand: dg_io_verify_file) from disk without the per-element data
+ * (gauss_values and the view stay NULL); with lo and hi, s->coeff holds
+ * the coefficients of the elements of the block [lo, hi) in element
+ * order, read as its hyperslabs of /coeff; without, NULL. */
+int dg_io_h5_read_part(const char *label, const char *path, dg_snapshot *s, const int *lo,
+                       const int *hi);
 
 /* ---- dg_io_text.c ---- */
 

@@ -154,3 +154,22 @@ int dg_snapshot_write_ranks(const char *path, const dg_snapshot *s, dg_comm *c, 
   return rc;
 #endif
 }
+
+int dg_snapshot_verify(const char *path) {
+  DG_ARG_NONNULL("dg_snapshot_verify", path);
+  char *label = dg_escape_dup(path);
+  if (!label) return dg_error(DG_ERR_MEM, "out of memory");
+  const int rc = dg_io_verify_file(label, path);
+  free(label);
+  return rc;
+}
+
+int dg_snapshot_read_part(const char *path, dg_snapshot *s, const int *lo, const int *hi) {
+  DG_ARG_NONNULL("dg_snapshot_read_part", path);
+  DG_ARG_NONNULL("dg_snapshot_read_part", s);
+  char *label = dg_escape_dup(path);
+  if (!label) return dg_error(DG_ERR_MEM, "out of memory");
+  const int rc = dg_io_h5_read_part(label, path, s, lo, hi);
+  free(label);
+  return rc;
+}

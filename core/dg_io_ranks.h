@@ -28,6 +28,17 @@ extern "C" {
 int dg_snapshot_write_ranks(const char *path, const dg_snapshot *s, dg_comm *c, const int lo[3],
                             const int hi[3]);
 
+/* A restart on several ranks (each reads its own part; not collective):
+ * dg_snapshot_verify checks the checksum block of the file at path (a read
+ * of it in pieces, never whole in memory), once, by one rank, before any
+ * rank reads; dg_snapshot_read_part then reads the file from disk with the
+ * checks of dg_snapshot_read but without gauss_values and the view, and
+ * with lo and hi only the coefficients of the block [lo, hi) (its
+ * hyperslabs of /coeff) into s->coeff, in element order; with lo, hi NULL
+ * no coefficients (s->coeff NULL).  On failure s holds nothing to free. */
+int dg_snapshot_verify(const char *path);
+int dg_snapshot_read_part(const char *path, dg_snapshot *s, const int *lo, const int *hi);
+
 #ifdef __cplusplus
 }
 #endif

@@ -177,11 +177,15 @@ int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, 
                       "restart %s: degree map differs at element %s: file has %d, this run has %d",
                       path, at, s->degree[e], m->deg[e]);
     }
-  for (long e = 0; e < g->nelem; ++e) {
-    for (long i = s->coeff_offset[e]; i < s->coeff_offset[e + 1]; ++i)
+  /* s->coeff: the coefficients of the elements d counts, in element order */
+  for (long e = 0, at = 0; e < g->nelem; ++e) {
+    if (!dg_disc_counts(d, e)) continue;
+    const long len = (long)(s->coeff_offset[e + 1] - s->coeff_offset[e]);
+    for (long i = at; i < at + len; ++i)
       if (!isfinite(s->coeff[i]))
         return dg_error(DG_ERR_ARG, "restart %s: non-finite coefficient in element %ld", path, e);
-    DG_CALL(dg_element_set_coeffs(d, u, e, s->coeff + s->coeff_offset[e]));
+    DG_CALL(dg_element_set_coeffs(d, u, e, s->coeff + at));
+    at += len;
   }
   return 0;
 }

@@ -24,7 +24,9 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
                            int view_s, int with_error);
 
 /* Load u from snapshot s read from `path`, after checking dim, cells, box, q,
- * nvar, model and every element's degree; a mismatch names what differs. */
+ * nvar, model and every element's degree; a mismatch names what differs.
+ * On a rank's block s->coeff holds its own elements' coefficients in
+ * element order (dg_snapshot_read_part), the others' are not read. */
 int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, const char *path);
 
 #ifdef __cplusplus

@@ -195,8 +195,8 @@ static int write_xdmf(run_state *r) {
   memset(&shape, 0, sizeof shape);
   const dg_grid *g = &r->set.grid;
   shape.dim = g->dim;
-  shape.nvar = dg_disc_nvar(r->set.disc);
-  shape.q = dg_disc_q(r->set.disc);
+  shape.nvar = dg_disc_nvar(run_disc(r));
+  shape.q = dg_disc_q(run_disc(r));
   for (int k = 0; k < 3; ++k) {
     shape.cells[k] = g->n[k];
     shape.lo[k] = g->lo[k];
@@ -284,7 +284,7 @@ static int setup_time(run_state *r) {
             "advect: warning: --dt %g is above the stable estimate %.6g (CFL 1 for the "
             "element degrees and sizes); expect growth\n",
             r->dt, est);
-  const int rmax = dg_disc_degrees(r->set.disc)->rmax;
+  const int rmax = dg_disc_degrees(run_disc(r))->rmax;
   const double lim = dg_app_cfl_limit(r->set.ts_kind, rmax);
   if (!c->dt_set && lim == 0)
     fprintf(stderr,
@@ -359,7 +359,7 @@ static int mass_scales(run_state *r) {
 static int mass_drift(run_state *r, double *mass, double *drift, double *drift_abs) {
   DG_CALL(dg_mass(run_disc(r), run_field(r), mass));
   *drift = *drift_abs = NAN;
-  for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
+  for (int v = 0; v < dg_disc_nvar(run_disc(r)); ++v) {
     const double m0 = r->mass0[v], dm = mass[v] - m0;
     if (fabs(m0) > MASS_ZERO * r->mass_scale[v]) {
       if (!(fabs(*drift) >= fabs(dm / fabs(m0)))) *drift = dm / fabs(m0);
@@ -395,7 +395,7 @@ static int blown_up(run_state *r, long step, double t) {
 static int errors(run_state *r, double t, double *l2, double *linf, double *l2v, double *linfv) {
   DG_CALL(dg_error_norms(run_disc(r), run_field(r), t, l2v, linfv));
   double s2 = 0, mx = 0;
-  for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
+  for (int v = 0; v < dg_disc_nvar(run_disc(r)); ++v) {
     s2 += l2v[v] * l2v[v];
     if (linfv[v] > mx || linfv[v] != linfv[v]) mx = linfv[v];
   }
@@ -404,10 +404,26 @@ static int errors(run_state *r, double t, double *l2, double *linf, double *l2v,
   return 0;
 }
 
+/* The degrees of freedom of the whole grid. */
+static long whole_dofs(run_state *r) {
+  const dg_grid *g = &r->set.grid;
+  const int nv = dg_disc_nvar(run_disc(r));
+  long n = 0;
+  for (long e = 0; e < g->nelem; ++e) {
+    long m = nv;
+    for (int k = 0; k < g->dim; ++k) m *= r->set.map->deg[e] + 1;
+    n += m;
+  }
+  return n;
+}
+
 static int run_setup(run_state *r) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_check_outputs(c));
-  DG_CALL(dg_app_setup_create(&r->set, c));
+  /* under mpirun no rank builds the whole grid's discretisation, but for
+     --text-output (the gathered solution: small cases) */
+  const int whole = r->rk.size == 1 || c->text_output[0];
+  DG_CALL(whole ? dg_app_setup_create(&r->set, c) : dg_app_setup_create_map(&r->set, c));
   double nu;
   DG_CALL(dg_app_model_nu(r->set.model, &nu));
   if (nu != 0) /* the error against the model's exact solution would be wrong */
@@ -415,17 +431,17 @@ static int run_setup(run_state *r) {
                     "option --nu: model %s: the explicit stages of advect do not diffuse "
                     "(nu = %g); run advdiff, or give --nu 0",
                     dg_model_name(r->set.model), nu);
-  dg_disc *d = r->set.disc;
-  const int nv = dg_disc_nvar(d);
   /* the whole solution: one process's, or under mpirun the gathered one
      for --text-output only */
-  if (r->rk.size == 1 || c->text_output[0]) DG_CALL(dg_field_create(&r->u, d));
+  if (whole) DG_CALL(dg_field_create(&r->u, r->set.disc));
   /* under mpirun: the partition, this rank's block and its field; the
      projection, the restart's coefficients and the setup's diagnostics are
      the block's (collective) */
-  DG_CALL(dg_app_ranks_setup(&r->rk, d, c->verbose && !c->quiet));
-  dg_disc *sd = run_disc(r);
+  DG_CALL(dg_app_ranks_setup(&r->rk, c->be, &r->set.grid, r->set.map, c->q, r->set.model,
+                             c->verbose && !c->quiet));
+  dg_disc *sd = run_disc(r), *d = sd;
   dg_field *su = run_field(r);
+  const int nv = dg_disc_nvar(d);
   if (r->restarting) {
     if (r->rk.size > 1) DG_CALL(dg_app_ranks_read(&r->rk, c->restart, &r->rs.snap));
     const dg_snapshot *s = &r->rs.snap;
@@ -467,7 +483,7 @@ static int run_setup(run_state *r) {
     if (c->output_every > 0) DG_CALL(series_so_far(r));
   }
   DG_CALL(dg_ts_create(&r->ts, sd, r->set.ts_kind));
-  const long dofs = dg_disc_ndofs(d);
+  const long dofs = whole_dofs(r);
   if (!c->quiet) {
     char nsteps[64];
     if (r->adaptive && r->steps < 0)
@@ -502,11 +518,10 @@ static int run_setup(run_state *r) {
  * same values combined over the ranks). */
 static int run_steps(run_state *r) {
   dg_app_config *c = &r->cfg;
-  dg_disc *d = r->set.disc;
   /* what the steps run on: this rank's block under mpirun, else d and u */
-  dg_disc *sd = run_disc(r);
+  dg_disc *sd = run_disc(r), *d = sd;
   dg_field *su = run_field(r);
-  const long dofs = dg_disc_ndofs(d);
+  const long dofs = whole_dofs(r);
   const int nst = dg_ts_stages(r->set.ts_kind), nv = dg_disc_nvar(d);
   /* a series starts with the initial state (a restarted one goes on after its file) */
   if (c->output_every > 0 && !r->restarting && r->steps != 0) {

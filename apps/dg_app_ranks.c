@@ -42,16 +42,16 @@ int dg_app_ranks_one(const char *prog, int *argc, char ***argv) {
   return status;
 }
 
-int dg_app_ranks_setup(dg_app_ranks *rk, const dg_disc *d, int verbose) {
+int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
+                       const dg_degree_map *m, int q, const dg_model *model, int verbose) {
   if (rk->size == 1) return 0;
-  DG_CALL(dg_partition_create(&rk->part, dg_disc_grid(d), dg_disc_degrees(d), rk->size, NULL));
+  DG_CALL(dg_partition_create(&rk->part, g, m, rk->size, NULL));
   if (verbose) {
     char line[512];
     DG_CALL(dg_partition_describe(rk->part, 0, line, sizeof line));
     printf("%s\n", line);
   }
-  DG_CALL(dg_disc_create_part(&rk->disc, dg_disc_backend(d), dg_disc_grid(d), dg_disc_degrees(d),
-                              dg_disc_q(d), dg_disc_model(d), rk->comm, rk->part));
+  DG_CALL(dg_disc_create_part(&rk->disc, be, g, m, q, model, rk->comm, rk->part));
   return dg_field_create(&rk->u, rk->disc);
 }
 

@@ -34,11 +34,12 @@ int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv);
  * every rank. */
 int dg_app_ranks_one(const char *prog, int *argc, char ***argv);
 
-/* The block of this rank for the whole discretisation d: the partition
- * (its line printed with verbose), the block's disc and an empty field
- * (projected or read on the block: dg_project_solution,
- * dg_app_ranks_read).  Nothing with one rank. */
-int dg_app_ranks_setup(dg_app_ranks *rk, const dg_disc *d, int verbose);
+/* The block of this rank of grid g with map m (q, model, backend as
+ * dg_disc_create): the partition (its line printed with verbose), the
+ * block's disc and an empty field (projected or read on the block:
+ * dg_project_solution, dg_app_ranks_read).  Nothing with one rank. */
+int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
+                       const dg_degree_map *m, int q, const dg_model *model, int verbose);
 
 /* A restart across ranks: rank 0 verifies the checksum of the file at path
  * (dg_snapshot_verify) before any rank reads it; the status, agreed, is
@@ -50,7 +51,7 @@ int dg_app_ranks_verify(dg_app_ranks *rk, const char *path);
  * agreed, is every rank's). */
 int dg_app_ranks_read(dg_app_ranks *rk, const char *path, dg_snapshot *s);
 
-/* The disc and field the steps run on: the block's, or d and u. */
+/* The disc and field the steps run on: the block's, or d and u (one rank). */
 dg_disc *dg_app_ranks_disc(dg_app_ranks *rk, dg_disc *d);
 dg_field *dg_app_ranks_field(dg_app_ranks *rk, dg_field *u);
 

@@ -8,10 +8,8 @@
 set -u
 mpiexec=$1 np=$2 advect=$3 compare=$4 dir=$5
 shift 5
-[ "$1" = -- ] && shift
-flags=""
-while [ $# -gt 0 ] && [ "$1" != -- ]; do flags="$flags $1"; shift; done
-[ $# -gt 0 ] && shift
+# shellcheck source=flags.sh
+. "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 # the numbers of a run: its summary line without the wall time and the rate
 summary() { grep '^advect: backend=' "$1" | sed 's/ wall_s=[^ ]*//; s/ dof_stage_per_s=[^ ]*//'; }

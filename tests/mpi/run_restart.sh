@@ -7,10 +7,8 @@
 set -u
 mpiexec=$1 n=$2 m=$3 advect=$4 compare=$5 dir=$6
 shift 6
-[ "$1" = -- ] && shift
-flags=""
-while [ $# -gt 0 ] && [ "$1" != -- ]; do flags="$flags $1"; shift; done
-[ $# -gt 0 ] && shift
+# shellcheck source=flags.sh
+. "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 "$advect" "$@" --steps 6 --output one.h5 >one.out 2>&1 || { echo "FAIL: one process"; cat one.out; exit 1; }
 # shellcheck disable=SC2086 # the flags are words

@@ -12,10 +12,8 @@
 set -u
 mpiexec=$1 np=$2 advect=$3 compare=$4 h5dump=$5 dir=$6
 shift 6
-[ "$1" = -- ] && shift
-flags=""
-while [ $# -gt 0 ] && [ "$1" != -- ]; do flags="$flags $1"; shift; done
-[ $# -gt 0 ] && shift
+# shellcheck source=flags.sh
+. "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir/one" "$dir/ranks" && cd "$dir" || exit 1
 fail=0
 opts="--output-every 2 --history --progress-every 1 --output snap.h5"

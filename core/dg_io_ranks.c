@@ -28,19 +28,21 @@
 
 #ifdef DG_HAVE_MPI
 /* Rank 0: the checksum block of the closed temporary, written in place. */
-static int seal_file(const char *tmp, const char *tmp_label) {
+static int seal_file(const char *label, const char *tmp, const char *tmp_label) {
   enum { chunk = 1 << 20 };
   const int fd = open(tmp, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
-    return dg_error(DG_ERR_IO, "cannot reopen temporary %s: %s", tmp_label, strerror(errno));
+    return dg_error(DG_ERR_IO, "%s: cannot reopen temporary %s: %s", label, tmp_label,
+                    strerror(errno));
   unsigned char *buf = malloc(chunk);
-  int rc = buf ? 0 : dg_error(DG_ERR_MEM, "out of memory to seal %s", tmp_label);
+  int rc = buf ? 0 : dg_error(DG_ERR_MEM, "%s: out of memory to seal %s", label, tmp_label);
   uint64_t crc = 0;
   size_t n = 0;
   while (rc == 0) {
     const ssize_t got = pread(fd, buf, chunk, (off_t)(DG_IO_USERBLOCK + n));
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) rc = dg_error(DG_ERR_IO, "cannot read back %s: %s", tmp_label, strerror(errno));
+    if (got < 0)
+      rc = dg_error(DG_ERR_IO, "%s: cannot read back %s: %s", label, tmp_label, strerror(errno));
     if (got <= 0) break;
     crc = dg_io_crc64_more(crc, buf, (size_t)got);
     n += (size_t)got;
@@ -51,14 +53,14 @@ static int seal_file(const char *tmp, const char *tmp_label) {
     const ssize_t w = pwrite(fd, block + done, sizeof block - done, (off_t)done);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0)
-      rc =
-          dg_error(DG_ERR_IO, "cannot seal %s: %s", tmp_label, w < 0 ? strerror(errno) : "no room");
+      rc = dg_error(DG_ERR_IO, "%s: cannot seal %s: %s", label, tmp_label,
+                    w < 0 ? strerror(errno) : "no room");
     else
       done += (size_t)w;
   }
   free(buf);
   if (close(fd) != 0 && rc == 0)
-    rc = dg_error(DG_ERR_IO, "cannot seal %s: %s", tmp_label, strerror(errno));
+    rc = dg_error(DG_ERR_IO, "%s: cannot seal %s: %s", label, tmp_label, strerror(errno));
   return rc;
 }
 
@@ -121,7 +123,8 @@ int dg_snapshot_write_ranks(const char *path, const dg_snapshot *s, dg_comm *c, 
 #else
   const int me = dg_comm_rank(c);
   char *label = dg_escape_dup(path), *tmp = NULL;
-  int rc = label ? dg_io_h5_check(label, s) : dg_error(DG_ERR_MEM, "out of memory");
+  int rc = label ? dg_io_h5_check(label, s)
+                 : dg_error(DG_ERR_MEM, "dg_snapshot_write_ranks: out of memory");
   dg_io_out o;
   int open = 0;
   if (rc == 0 && me == 0) open = (rc = dg_io_out_open(&o, path, label)) == 0;
@@ -138,7 +141,7 @@ int dg_snapshot_write_ranks(const char *path, const dg_snapshot *s, dg_comm *c, 
     rc = dg_comm_agree(c, rc);
   }
   if (rc == 0 && me == 0) {
-    rc = seal_file(o.tmp, o.tmp_label);
+    rc = seal_file(label, o.tmp, o.tmp_label);
     if (rc == 0)
       rc = dg_io_out_commit(&o, "snapshot"); /* removes the temporary on failure */
     else
@@ -158,7 +161,7 @@ int dg_snapshot_write_ranks(const char *path, const dg_snapshot *s, dg_comm *c, 
 int dg_snapshot_verify(const char *path) {
   DG_ARG_NONNULL("dg_snapshot_verify", path);
   char *label = dg_escape_dup(path);
-  if (!label) return dg_error(DG_ERR_MEM, "out of memory");
+  if (!label) return dg_error(DG_ERR_MEM, "dg_snapshot_verify: out of memory");
   const int rc = dg_io_verify_file(label, path);
   free(label);
   return rc;
@@ -168,7 +171,7 @@ int dg_snapshot_read_part(const char *path, dg_snapshot *s, const int *lo, const
   DG_ARG_NONNULL("dg_snapshot_read_part", path);
   DG_ARG_NONNULL("dg_snapshot_read_part", s);
   char *label = dg_escape_dup(path);
-  if (!label) return dg_error(DG_ERR_MEM, "out of memory");
+  if (!label) return dg_error(DG_ERR_MEM, "dg_snapshot_read_part: out of memory");
   const int rc = dg_io_h5_read_part(label, path, s, lo, hi);
   free(label);
   return rc;

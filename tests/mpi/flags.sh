@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/mpi/flags.sh, sourced by the run_*.sh scripts once their own leading
 # arguments are shifted off: of "-- [MPIEXEC FLAGS...] -- REST..." the flags
 # go to $flags (words) and REST stays as the positional arguments.

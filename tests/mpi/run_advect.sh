@@ -8,7 +8,7 @@
 set -u
 mpiexec=$1 np=$2 advect=$3 compare=$4 dir=$5
 shift 5
-# shellcheck source=flags.sh
+# shellcheck source-path=SCRIPTDIR source=flags.sh
 . "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 # the numbers of a run: its summary line without the wall time and the rate

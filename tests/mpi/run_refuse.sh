@@ -6,7 +6,7 @@
 set -u
 mpiexec=$1 np=$2 want=$3
 shift 3
-# shellcheck source=flags.sh
+# shellcheck source-path=SCRIPTDIR source=flags.sh
 . "$(dirname "$0")/flags.sh"
 prog=$(basename "$1")
 err=$(mktemp)

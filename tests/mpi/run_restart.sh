@@ -7,7 +7,7 @@
 set -u
 mpiexec=$1 n=$2 m=$3 advect=$4 compare=$5 dir=$6
 shift 6
-# shellcheck source=flags.sh
+# shellcheck source-path=SCRIPTDIR source=flags.sh
 . "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 "$advect" "$@" --steps 6 --output one.h5 >one.out 2>&1 || { echo "FAIL: one process"; cat one.out; exit 1; }

@@ -12,7 +12,7 @@
 set -u
 mpiexec=$1 np=$2 advect=$3 compare=$4 h5dump=$5 dir=$6
 shift 6
-# shellcheck source=flags.sh
+# shellcheck source-path=SCRIPTDIR source=flags.sh
 . "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir/one" "$dir/ranks" && cd "$dir" || exit 1
 fail=0

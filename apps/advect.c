@@ -170,7 +170,7 @@ static int series_so_far(run_state *r) {
     snap_name(p, sizeof p, c->output, k);
     dg_snapshot s;
     memset(&s, 0, sizeof s);
-    if (access(p, F_OK) == 0 && dg_snapshot_read(p, &s) == 0 && s.step == k) {
+    if (access(p, F_OK) == 0 && dg_app_ranks_read_head(&r->rk, p, &s) == 0 && s.step == k) {
       const double t = s.time;
       dg_snapshot_free(&s);
       DG_CALL(record_snapshot(r, p, t));

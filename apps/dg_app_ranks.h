@@ -46,6 +46,13 @@ int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
  * every rank's.  0 at once on one rank. */
 int dg_app_ranks_verify(dg_app_ranks *rk, const char *path);
 
+/* The snapshot at path into s for its time and step (collective): one
+ * process reads it whole (dg_snapshot_read); across ranks rank 0 verifies
+ * its checksum and every rank learns the outcome, then each reads it
+ * without coefficients, never whole in memory.  Not agreed: a failure
+ * (recorded) is every rank's alike, for the caller to pass over. */
+int dg_app_ranks_read_head(dg_app_ranks *rk, const char *path, dg_snapshot *s);
+
 /* s (read without coefficients: dg_snapshot_read_part) read again from
  * path with this rank's block's coefficients (collective: the status,
  * agreed, is every rank's). */

@@ -19,6 +19,19 @@ rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
   { echo "FAIL: the restart on $m ranks"; cat end.out; exit 1; }
 "$compare" --tol 0 one.h5 end.h5 >cmp.out 2>&1 && grep -q 'max_abs_diff=0 ' cmp.out ||
   { echo "FAIL: not bitwise:"; head -1 cmp.out; exit 1; }
+# a series restarted from one of its snapshots on M ranks keeps its earlier
+# entries (read without their coefficients): the XDMF of one process's
+# whole series
+mkdir s1 sm
+(cd s1 && "$advect" "$@" --steps 4 --output-every 1 --output s.h5 >out 2>&1) ||
+  { echo "FAIL: one process's series"; cat s1/out; exit 1; }
+# shellcheck disable=SC2086
+(cd sm && "$mpiexec" $flags -np "$n" "$advect" "$@" --steps 3 --output-every 1 --output s.h5 >out 2>&1 &&
+  "$mpiexec" $flags -np "$m" "$advect" --restart s_000002.h5 --steps 4 --output-every 1 --output s.h5 >>out 2>&1) ||
+  { echo "FAIL: the series on $n, then $m ranks"; cat sm/out; exit 1; }
+cmp -s s1/s.xdmf sm/s.xdmf || { echo "FAIL: the restarted series' XDMF differs:"; diff s1/s.xdmf sm/s.xdmf | head; exit 1; }
+"$compare" --tol 0 s1/s.h5 sm/s.h5 >cmp.out 2>&1 && grep -q 'max_abs_diff=0 ' cmp.out ||
+  { echo "FAIL: the restarted series ends elsewhere:"; head -1 cmp.out; exit 1; }
 # a corrupt file: rank 0's check of the checksum (a read in pieces) ends
 # every rank with one line before any rank parses it
 if [ "$m" -gt 1 ]; then
@@ -32,4 +45,4 @@ if [ "$m" -gt 1 ]; then
     { echo "FAIL: the corrupt file on $m ranks: status $status:"; cat bad.err; exit 1; }
   [ ! -e bad_end.h5 ] || { echo "FAIL: the corrupt file's run wrote bad_end.h5"; exit 1; }
 fi
-echo "mpi.advect_restart: $n ranks, then $m: bitwise one process's 6 steps; a corrupt file refused"
+echo "mpi.advect_restart: $n ranks, then $m: bitwise one process's 6 steps; a series keeps its entries; a corrupt file refused"

@@ -2,8 +2,8 @@
 # mpi.write_npN: the snapshots N ranks write together (each its block's
 # hyperslabs, HDF5's MPI-IO driver) hold what one process writes: the same
 # data (`compare --tol 0`, largest |A-B| 0) and the same h5dump of every
-# dataset and attribute, checksum verified on reading; the XDMF series
-# alike; no temporary left.  Then two failures, each one line, exit status 2
+# dataset and attribute, checksum verified on reading; the XDMF series and
+# the --text-output file (gathered) alike; no temporary left.  Then two failures, each one line, exit status 2
 # on every rank (ctest's timeout: no hang), nothing under the final name and
 # no temporary: a folder where a snapshot of the series goes (rank 0 cannot
 # create it), and the last rank failing after its part is written
@@ -16,7 +16,7 @@ shift 6
 . "$(dirname "$0")/flags.sh"
 rm -rf "$dir" && mkdir -p "$dir/one" "$dir/ranks" && cd "$dir" || exit 1
 fail=0
-opts="--output-every 2 --history --progress-every 1 --output snap.h5"
+opts="--output-every 2 --history --progress-every 1 --output snap.h5 --text-output snap.txt"
 # shellcheck disable=SC2086 # the options are words
 (cd one && "$advect" "$@" $opts >out 2>&1) || { echo "FAIL: one process:"; cat one/out; exit 1; }
 # shellcheck disable=SC2086
@@ -35,6 +35,8 @@ for f in one/*.h5; do
 done
 [ "$n" -ge 3 ] || { echo "FAIL: $n snapshots, not a series"; fail=1; }
 cmp -s one/snap.xdmf ranks/snap.xdmf || { echo "FAIL: the XDMF series differ"; fail=1; }
+# --text-output: gathered to rank 0, which writes it
+cmp -s one/snap.txt ranks/snap.txt || { echo "FAIL: the text outputs differ"; fail=1; }
 [ -z "$(find ranks -name '.*.tmp.*')" ] || { echo "FAIL: a temporary was left"; fail=1; }
 
 # refuse WANT-PATTERN DIR [VAR=VALUE]: one line, status 2, no DIR/x*.h5, no temporary

@@ -307,26 +307,34 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
 
 /* The sphere: the view nodes' Cartesian coordinates /view/xyz
  * [n2 vs + 1][n1 vs + 1][3], a (cos th cos lam, cos th sin lam, sin th), so
- * that a viewer shows a globe (the XDMF sidecar's 2DSMesh). */
+ * that a viewer shows a globe (the XDMF sidecar's 2DSMesh).  Each rank
+ * writes the nodes of its block's lower corners, and the last row or
+ * column of nodes where its block ends the grid: no node twice. */
 static int w_sphere_nodes(const h5w *w, const dg_snapshot *s) {
   const int vs = s->view_s;
   const int64_t n1 = (int64_t)s->cells[0] * vs + 1, n2 = (int64_t)s->cells[1] * vs + 1;
-  if ((uint64_t)(n1 * n2) > SIZE_MAX / 3 / sizeof(double))
+  const int64_t i0 = (int64_t)w->lo[0] * vs, j0 = (int64_t)w->lo[1] * vs;
+  const int64_t i1 = (int64_t)w->hi[0] * vs + (w->hi[0] == s->cells[0]);
+  const int64_t j1 = (int64_t)w->hi[1] * vs + (w->hi[1] == s->cells[1]);
+  const int64_t m1 = i1 - i0, m2 = j1 - j0;
+  if ((uint64_t)(m1 * m2) > SIZE_MAX / 3 / sizeof(double))
     return dg_error(DG_ERR_ARG, "%s: view sub-grid is too large", w->path);
-  double *xyz = malloc((size_t)(n1 * n2 * 3) * sizeof *xyz);
+  double *xyz = malloc((size_t)(m1 * m2 * 3 + 1) * sizeof *xyz);
   if (!xyz) return dg_error(DG_ERR_MEM, "%s: out of memory for /view/xyz", w->path);
   const double dl = (s->hi[0] - s->lo[0]) / (double)(n1 - 1);
   const double dt = (s->hi[1] - s->lo[1]) / (double)(n2 - 1);
-  for (int64_t j = 0; j < n2; ++j)
-    for (int64_t i = 0; i < n1; ++i) {
+  for (int64_t j = j0; j < j1; ++j)
+    for (int64_t i = i0; i < i1; ++i) {
       const double lam = s->lo[0] + (double)i * dl, th = s->lo[1] + (double)j * dt;
-      double *p = xyz + 3 * (i + n1 * j);
+      double *p = xyz + 3 * ((i - i0) + m1 * (j - j0));
       p[0] = s->radius * cos(th) * cos(lam);
       p[1] = s->radius * cos(th) * sin(lam);
       p[2] = s->radius * sin(th);
     }
   const hsize_t dims[3] = {(hsize_t)n2, (hsize_t)n1, 3};
-  const int rc = w_dset(w, "/view/xyz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, xyz);
+  const hsize_t start[3] = {(hsize_t)j0, (hsize_t)i0, 0}, count[3] = {(hsize_t)m2, (hsize_t)m1, 3};
+  const int rc =
+      w_dset_part(w, "/view/xyz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, 1, start, count, xyz);
   free(xyz);
   return rc;
 }

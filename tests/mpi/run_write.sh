@@ -3,7 +3,8 @@
 # hyperslabs, HDF5's MPI-IO driver) hold what one process writes: the same
 # data (`compare --tol 0`, largest |A-B| 0) and the same h5dump of every
 # dataset and attribute, checksum verified on reading; the XDMF series and
-# the --text-output file (gathered) alike; no temporary left.  Then two failures, each one line, exit status 2
+# the --text-output file (gathered) alike, tools/plot's pictures the same;
+# no temporary left.  Then two failures, each one line, exit status 2
 # on every rank (ctest's timeout: no hang), nothing under the final name and
 # no temporary: a folder where a snapshot of the series goes (rank 0 cannot
 # create it), and the last rank failing after its part is written
@@ -38,6 +39,21 @@ cmp -s one/snap.xdmf ranks/snap.xdmf || { echo "FAIL: the XDMF series differ"; f
 # --text-output: gathered to rank 0, which writes it
 cmp -s one/snap.txt ranks/snap.txt || { echo "FAIL: the text outputs differ"; fail=1; }
 [ -z "$(find ranks -name '.*.tmp.*')" ] || { echo "FAIL: a temporary was left"; fail=1; }
+
+# tools/plot draws the same pictures of both (where a Python with its modules is found)
+plot="$(dirname "$0")/../../tools/plot"
+for py in /usr/bin/python3 python3; do
+  "$py" -c 'import numpy, matplotlib, h5py' 2>/dev/null || continue
+  mkdir -p plot1 plotn
+  "$py" "$plot" --out-dir plot1 --prefix p one/snap.h5 >/dev/null 2>&1 &&
+    "$py" "$plot" --out-dir plotn --prefix p ranks/snap.h5 >/dev/null 2>&1 ||
+    { echo "FAIL: tools/plot"; fail=1; }
+  for f in plot1/*.png; do
+    cmp -s "$f" "plotn/$(basename "$f")" || { echo "FAIL: tools/plot: $(basename "$f") differs"; fail=1; }
+  done
+  [ -n "$(ls plot1)" ] || { echo "FAIL: tools/plot drew nothing"; fail=1; }
+  break
+done
 
 # refuse WANT-PATTERN DIR [VAR=VALUE]: one line, status 2, no DIR/x*.h5, no temporary
 refuse() {

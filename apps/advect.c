@@ -56,9 +56,9 @@ typedef struct {
   int restarting; /* --restart: rs holds the file */
   dg_restart rs;
   char *config_text; /* the effective configuration every snapshot stores */
-  dg_app_ranks rk;   /* under mpirun: the steps, the diagnostics and the snapshots
-                        run on this rank's block; u is the whole solution (the
-                        projection, the restart; gathered for --text-output) */
+  dg_app_ranks rk;   /* under mpirun: the setup, the steps, the diagnostics and the
+                        snapshots run on this rank's block; u is then NULL, or the
+                        whole solution gathered for --text-output */
 } run_state;
 
 /* What the steps and the diagnostics run on: this rank's block under mpirun
@@ -347,7 +347,7 @@ static int mass_scales(run_state *r) {
     for (long e = 0; e < g->nelem; ++e)
       if (dg_disc_counts(d, e)) dg_xsum_add(&s[v], fabs((double)u->h[dg_disc_index(d, e, v, 0)]));
   }
-  if (r->rk.comm) DG_CALL(dg_comm_allreduce_xsum(r->rk.comm, s, nv));
+  if (dg_disc_comm(d)) DG_CALL(dg_comm_allreduce_xsum(dg_disc_comm(d), s, nv));
   for (int v = 0; v < nv; ++v) r->mass_scale[v] = dg_xsum_value(&s[v]) * vol;
   return 0;
 }

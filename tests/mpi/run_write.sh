@@ -8,13 +8,16 @@
 # on every rank (ctest's timeout: no hang), nothing under the final name and
 # no temporary: a folder where a snapshot of the series goes (rank 0 cannot
 # create it), and the last rank failing after its part is written
-# (DGRID_IO_FAIL=ranks); as a user other than root, a read-only folder too.
+# (DGRID_IO_FAIL=ranks); and a read-only folder (as root an immutable one,
+# chattr +i, where the file system allows it).
 #   run_write.sh MPIEXEC NP ADVECT COMPARE H5DUMP DIR -- [MPIEXEC FLAGS...] -- ADVECT OPTIONS...
 set -u
 mpiexec=$1 np=$2 advect=$3 compare=$4 h5dump=$5 dir=$6
 shift 6
 # shellcheck source-path=SCRIPTDIR source=flags.sh
 . "$(dirname "$0")/flags.sh"
+# a read-only folder of an earlier run that stopped half-way
+[ -d "$dir/ro" ] && { chattr -i "$dir/ro" 2>/dev/null; chmod u+w "$dir/ro"; }
 rm -rf "$dir" && mkdir -p "$dir/one" "$dir/ranks" && cd "$dir" || exit 1
 fail=0
 opts="--output-every 2 --history --progress-every 1 --output snap.h5 --text-output snap.txt"
@@ -76,10 +79,20 @@ mkdir -p folder/x_000002.h5 inject
 refuse "advect: rank 0: folder/x_000002.h5: refusing to replace it: not a regular file (a folder)" folder
 refuse "advect: rank $((np - 1)): inject/x_000000.h5: injected failure (DGRID_IO_FAIL=ranks) after rank $((np - 1)) wrote its part" \
   inject DGRID_IO_FAIL=ranks
-if [ "$(id -u)" -ne 0 ]; then # root writes into a read-only folder
-  mkdir ro && chmod a-w ro
-  refuse "advect: option --output: cannot write in folder ro: *" ro
-  chmod u+w ro
+# a read-only folder (root writes into one whose mode says so: an immutable
+# one then, where the file system has them): every rank sees it
+mkdir ro
+undo=""
+if [ "$(id -u)" -ne 0 ]; then
+  chmod a-w ro && undo="chmod u+w ro"
+elif chattr +i ro 2>/dev/null; then
+  undo="chattr -i ro"
+fi
+if [ -n "$undo" ]; then
+  refuse "advect: rank 0: option --output: cannot write in folder ro: *" ro
+  $undo
+else
+  echo "note: no read-only folder here (root, and no chattr +i)"
 fi
 [ "$fail" = 0 ] && echo "mpi.write: $np ranks: $n snapshots with the data and h5dump of one process; the failures end every rank with one line"
 exit "$fail"

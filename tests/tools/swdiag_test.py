@@ -5,6 +5,13 @@
            own l2_rel against the exact solution to 1% (the reference's error
            is about 1e-3 of the coarse run's); a run against itself gives 0; a
            reference that does not refine the run is refused (status 2)
+  change   Williamson 2's initial depths at alpha = 0 and pi/2 (16 x 8, degree 3):
+           they differ by (C / g)(sin^2 theta - cos^2 lambda cos^2 theta),
+           C = a Omega u0 + u0^2 / 2, whose rms over the sphere is (C / g)
+           sqrt(4 / 15) and largest value C / g; swdiag change agrees with
+           the rms to 1e-4 and the largest value to 1e-3 (its points miss
+           the poles); a snapshot against itself gives 0; an END that does
+           not refine START is refused (status 2)
   picture  the relative vorticity of Williamson 2's initial state (alpha =
            0: 2 u0 sin(theta) / a) drawn as a PNG; the vorticity's values
            (swdiag's field()) agree with the exact ones to 1%; the vorticity
@@ -75,6 +82,37 @@ def case_errors():
             % (rc, err, want))
 
 
+def case_change():
+    w2 = ["--case", "williamson2", "--cells", "16x8", "--degree", "3", "--steps", "0"]
+    s, _ = advect("w2_a0", "--alpha", "0", *w2)
+    e, _ = advect("w2_a90", "--alpha", repr(math.pi / 2), *w2)
+    rc, out, err = swdiag("change", s, e)
+    m = re.search(r"rms=(\S+) max=(\S+) time=0 points=(\d+)", out)
+    if rc != 0 or not m:
+        bad("swdiag change: status %d, stdout %r, stderr %r" % (rc, out, err))
+        return
+    a, om, g = 6.37122e6, 7.292e-5, 9.80616
+    u0 = 2 * math.pi * a / (12 * 86400)
+    cg = (a * om * u0 + u0 * u0 / 2) / g
+    rms, mx = float(m.group(1)), float(m.group(2))
+    print("williamson2 16x8 r=3, alpha 0 -> pi/2: rms %.6f m (exact %.6f), max %.4f m (exact "
+          "%.4f)" % (rms, cg * math.sqrt(4 / 15), mx, cg))
+    if not abs(rms / (cg * math.sqrt(4 / 15)) - 1) < 1e-4:
+        bad("rms %.9g, exact %.9g" % (rms, cg * math.sqrt(4 / 15)))
+    if not abs(mx / cg - 1) < 1e-3:
+        bad("max %.9g, exact %.9g" % (mx, cg))
+    rc, out, err = swdiag("change", s, s)
+    if rc != 0 or "rms=0.000000e+00 max=0.000000e+00" not in out:
+        bad("a snapshot against itself: status %d, %r %r" % (rc, out, err))
+    c, _ = advect("w2_8x4", "--alpha", "0", "--case", "williamson2", "--cells", "8x4",
+                  "--degree", "2", "--steps", "0")
+    rc, out, err = swdiag("change", s, c)
+    want = "the reference's 8 cells along direction 0 do not refine the run's 16"
+    if rc != 2 or want not in err or err.count("\n") != 1:
+        bad("a coarser END: status %d (want 2), stderr %r (want one line with %r)"
+            % (rc, err, want))
+
+
 def case_picture():
     path, _ = advect("w2_t0", "--case", "williamson2", "--cells", "16x8", "--degree", "3",
                      "--steps", "0")
@@ -136,7 +174,7 @@ def case_phase():
 
 
 os.makedirs(DIR, exist_ok=True)
-{"errors": case_errors, "picture": case_picture, "phase": case_phase}[CASE]()
+{"errors": case_errors, "change": case_change, "picture": case_picture, "phase": case_phase}[CASE]()
 if failures:
     sys.exit(1)
 print("tools.swdiag_%s: ok" % CASE)

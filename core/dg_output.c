@@ -48,6 +48,7 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
   s->radius = g->kind == DG_GRID_LATLON ? g->radius : 0;
   s->nelem = g->nelem;
   const long nel = g->nelem;
+  if (nel < 1) return dg_error(DG_ERR_ARG, "dg_snapshot_from_field: a grid without elements");
   /* the elements d counts (a rank's own on its block: docs/ARCHITECTURE.md,
      "The I/O plan"), their box and their coefficients */
   int lo[3] = {g->n[0], g->n[1], g->n[2]}, hi[3] = {0, 0, 0};

@@ -105,12 +105,21 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     }
     if (!ok) rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
   }
-  if (!rc) rc = dg_sop_mass_d(im->K, im->m);
-  if (!rc) rc = dg_svec_sync(im->be); /* the host copies and inverts it */
-  if (!rc)
-    for (int v = 1; v < im->nv; ++v) memcpy(im->m + v * im->n, im->m, sizeof(double) * im->n);
-  if (!rc)
-    for (long i = 0; i < n; ++i) im->minv[i] = 1 / im->m[i];
+  /* the host builds, copies and inverts the mass diagonal in views of m
+     and minv (copies on the CUDA backend), sent once; m's view stays for
+     mass_fix (dg_imex_newton.c) */
+  double *mh = NULL, *minvh = NULL;
+  const size_t nb = sizeof(double) * (size_t)n;
+  if (!rc) rc = dg_svec_map(im->be, im->m, nb, DG_SVEC_WRITE, (void **)&mh);
+  if (!rc) im->mh = mh;
+  if (!rc) rc = dg_sop_mass_d(im->K, mh);
+  if (!rc) rc = dg_svec_map(im->be, im->minv, nb, DG_SVEC_WRITE, (void **)&minvh);
+  if (!rc) {
+    for (int v = 1; v < im->nv; ++v) memcpy(mh + v * im->n, mh, sizeof(double) * im->n);
+    for (long i = 0; i < n; ++i) minvh[i] = 1 / mh[i];
+    rc = dg_svec_flush(im->be, im->m, mh, nb);
+  }
+  if (!rc) rc = dg_svec_unmap(im->be, im->minv, minvh, nb, DG_SVEC_WRITE);
   if (!rc) rc = dg_field_create(&im->fu, d);
   if (!rc) rc = dg_field_create(&im->fo, d);
   if (!rc && im->nonlinear) {
@@ -135,6 +144,7 @@ void dg_im_destroy(dg_im **pim) {
   dg_mg_destroy(&im->mg);
   dg_sop_destroy(&im->H);
   dg_sop_destroy(&im->K);
+  dg_svec_unmap(im->be, im->m, (void *)im->mh, 0, 0);
   dg_svec_free(im->be, im->m), dg_svec_free(im->be, im->minv), dg_svec_free(im->be, im->un),
       dg_svec_free(im->be, im->rhs);
   dg_svec_free(im->be, im->U), dg_svec_free(im->be, im->tmp), dg_svec_free(im->be, im->tmp2),
@@ -151,11 +161,30 @@ void dg_im_destroy(dg_im **pim) {
   *pim = NULL;
 }
 
+int dg_im_set_compact(dg_im *im, dg_field *f, const double *x) {
+  const size_t nb = sizeof(double) * (size_t)im->N;
+  double *xh;
+  DG_CALL(dg_svec_sync(im->be)); /* an earlier kernel's failure first */
+  DG_CALL(dg_svec_map(im->be, x, nb, DG_SVEC_READ, (void **)&xh));
+  const int rc = dg_field_set_compact(im->disc, f, xh);
+  dg_svec_unmap(im->be, x, xh, nb, 0);
+  return rc;
+}
+
+int dg_im_get_compact(dg_im *im, dg_field *f, double *y) {
+  const size_t nb = sizeof(double) * (size_t)im->N;
+  double *yh;
+  DG_CALL(dg_svec_sync(im->be)); /* no kernel may still use y */
+  DG_CALL(dg_svec_map(im->be, y, nb, DG_SVEC_WRITE, (void **)&yh));
+  const int rc = dg_field_get_compact(im->disc, f, yh); /* every entry */
+  const int wrc = dg_svec_unmap(im->be, y, yh, nb, rc ? 0 : DG_SVEC_WRITE);
+  return rc ? rc : wrc;
+}
+
 int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y) {
-  DG_CALL(dg_svec_sync(im->be)); /* the host reads x */
-  DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
+  DG_CALL(dg_im_set_compact(im, im->fu, x));
   DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
-  DG_CALL(dg_field_get_compact(im->disc, im->fo, y));
+  DG_CALL(dg_im_get_compact(im, im->fo, y));
   dg_svec_mul_d(im->be, im->N, im->m, y, y);
   return 0;
 }
@@ -241,29 +270,49 @@ int dg_im_precond(void *ctx, const double *r, double *z) {
  * functions for a conservative model, e_w^T A x = e_w^T M x, so afterwards
  * each variable's mass is e_v^T b exactly (to round-off), whatever the
  * Krylov tolerance left in the residual. */
+/* sum_e y[w n + off[e]] (- z[...] where z is given) for each variable w:
+   the elements' mode 0 of solver vectors, read through host views (copies
+   on the CUDA backend). */
+static int mode0_sums(dg_im *im, const double *y, const double *z, double *out) {
+  const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
+  const size_t nb = sizeof(double) * (size_t)im->N;
+  double *yh = NULL, *zh = NULL;
+  DG_CALL(dg_svec_sync(im->be));
+  int rc = dg_svec_map(im->be, y, nb, DG_SVEC_READ, (void **)&yh);
+  if (!rc && z) rc = dg_svec_map(im->be, z, nb, DG_SVEC_READ, (void **)&zh);
+  for (int w = 0; w < im->nv && !rc; ++w) {
+    double s = 0;
+    if (zh)
+      for (long e = 0; e < ne; ++e) s += yh[w * n + im->off[e]] - zh[w * n + im->off[e]];
+    else
+      for (long e = 0; e < ne; ++e) s += yh[w * n + im->off[e]];
+    out[w] = s;
+  }
+  dg_svec_unmap(im->be, y, yh, nb, 0);
+  dg_svec_unmap(im->be, z, zh, nb, 0);
+  return rc;
+}
+
 static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
+  const size_t nb = sizeof(double) * (size_t)im->N;
   const int nv = im->nv;
   double *r = im->tmp; /* stage_apply itself uses tmp2 */
-  double a[DG_IM_MAXV][DG_IM_MAXV + 1];
+  double a[DG_IM_MAXV][DG_IM_MAXV + 1], col[DG_IM_MAXV];
   DG_CALL(stage_apply(s, x, r));
-  DG_CALL(dg_svec_sync(im->be)); /* host loops over the elements' mode 0 below */
-  for (int w = 0; w < nv; ++w) {
-    double er = 0;
-    for (long e = 0; e < ne; ++e) er += b[w * n + im->off[e]] - r[w * n + im->off[e]];
-    a[w][nv] = er;
-  }
+  DG_CALL(mode0_sums(im, b, r, col));
+  for (int w = 0; w < nv; ++w) a[w][nv] = col[w];
   for (int v = 0; v < nv; ++v) {
     dg_svec_zero_d(im->be, im->N, im->ev);
-    DG_CALL(dg_svec_sync(im->be)); /* the host writes ev */
-    for (long e = 0; e < ne; ++e) im->ev[v * n + im->off[e]] = 1;
-    DG_CALL(stage_apply(s, im->ev, r));
     DG_CALL(dg_svec_sync(im->be));
-    for (int w = 0; w < nv; ++w) {
-      double eae = 0;
-      for (long e = 0; e < ne; ++e) eae += r[w * n + im->off[e]];
-      a[w][v] = eae;
-    }
+    /* e_v built on the host (a zeroed copy on the CUDA backend) */
+    double *evh;
+    DG_CALL(dg_svec_map(im->be, im->ev, nb, DG_SVEC_WRITE, (void **)&evh));
+    for (long e = 0; e < ne; ++e) evh[v * n + im->off[e]] = 1;
+    DG_CALL(dg_svec_unmap(im->be, im->ev, evh, nb, DG_SVEC_WRITE));
+    DG_CALL(stage_apply(s, im->ev, r));
+    DG_CALL(mode0_sums(im, r, NULL, col));
+    for (int w = 0; w < nv; ++w) a[w][v] = col[w];
   }
   /* Gaussian elimination with partial pivoting (nv is small) */
   for (int k = 0; k < nv; ++k) {
@@ -288,9 +337,11 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
     for (int j = k + 1; j < nv; ++j) t -= a[k][j] * c[j];
     c[k] = t / a[k][k];
   }
+  double *xh;
+  DG_CALL(dg_svec_map(im->be, x, nb, DG_SVEC_READ | DG_SVEC_WRITE, (void **)&xh));
   for (int v = 0; v < nv; ++v)
-    for (long e = 0; e < ne; ++e) x[v * n + im->off[e]] += c[v];
-  return 0;
+    for (long e = 0; e < ne; ++e) xh[v * n + im->off[e]] += c[v];
+  return dg_svec_unmap(im->be, x, xh, nb, DG_SVEC_WRITE);
 }
 
 static void monitor_none(void *ctx, int it, double rel) { (void)ctx, (void)it, (void)rel; }
@@ -300,7 +351,7 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
   const long n = im->N;
   const double nu = im->o.nu;
   dg_im_stats s0 = {0, 0, 0, 1, 0, 0};
-  DG_CALL(dg_field_get_compact(im->disc, u, im->un));
+  DG_CALL(dg_im_get_compact(im, u, im->un));
   /* which stage residuals a later stage or the final sum reads */
   int need_a[DG_IM_MAXS] = {0}, need_d[DG_IM_MAXS] = {0};
   for (int j = 0; j < sc->s; ++j) {
@@ -380,14 +431,19 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
     dg_svec_copy_d(im->be, n, im->un, im->U);
     dg_svec_axpy_d(im->be, n, dt, im->rhs, im->U);
   }
+  /* U comes to the host once: checked, then the field's */
   DG_CALL(dg_svec_sync(im->be));
-  for (long k = 0; k < n; ++k)
-    if (!isfinite(im->U[k]))
-      return dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
-                      t + dt, dt);
-  DG_CALL(dg_field_set_compact(im->disc, u, im->U));
-  if (st) *st = s0;
-  return 0;
+  double *Uh;
+  DG_CALL(dg_svec_map(im->be, im->U, sizeof(double) * (size_t)n, DG_SVEC_READ, (void **)&Uh));
+  int rc = 0;
+  for (long k = 0; k < n && !rc; ++k)
+    if (!isfinite(Uh[k]))
+      rc = dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
+                    t + dt, dt);
+  if (!rc) rc = dg_field_set_compact(im->disc, u, Uh);
+  dg_svec_unmap(im->be, im->U, Uh, 0, 0);
+  if (!rc && st) *st = s0;
+  return rc;
 }
 
 int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
@@ -396,10 +452,13 @@ int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
   /* a deterministic start with every mode present */
   unsigned long s = 12345;
   DG_CALL(dg_svec_sync(im->be));
+  double *xh; /* built on the host, sent once */
+  DG_CALL(dg_svec_map(im->be, x, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&xh));
   for (long i = 0; i < n; ++i) {
     s = s * 6364136223846793005UL + 1442695040888963407UL;
-    x[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    xh[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
   }
+  DG_CALL(dg_svec_unmap(im->be, x, xh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
   double lam = 0;
   /* power iteration on M^-1 K, self-adjoint in the M inner product: the
      Rayleigh quotient x'Kx / x'Mx rises to lmax */

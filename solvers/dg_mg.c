@@ -58,14 +58,18 @@ static int estimate_lmax(dg_mg_level *L, int its) {
   double *x = L->vd[MG_X], *r = L->vd[MG_R], *z = L->vd[MG_D], *p = L->vd[MG_T];
   double *q = L->vd[MG_B];
   uint64_t s = 88172645463325252ULL;
-  DG_CALL(dg_svec_sync(be)); /* the host writes r and x */
+  DG_CALL(dg_svec_sync(be)); /* no kernel may still use r or x */
+  /* the start vector built on the host and sent once; x = 0 */
+  double *rh;
+  DG_CALL(dg_svec_map(be, r, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&rh));
   for (long i = 0; i < n; ++i) {
     s ^= s << 13;
     s ^= s >> 7;
     s ^= s << 17;
-    r[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
-    x[i] = 0;
+    rh[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
   }
+  DG_CALL(dg_svec_unmap(be, r, rh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
+  dg_svec_zero_d(be, n, x);
   double al[64], bt[64], ta[64], tb[64], rz = 0;
   if (its > 64) its = 64;
   int k = 0;
@@ -121,15 +125,25 @@ static int level_alloc(dg_mg_level *L, int l, int prec) {
     if (!L->dinv_f) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   }
   DG_CALL(dg_sop_diag_d(L->op, L->dinv_d));
-  DG_CALL(dg_svec_sync(be)); /* the host inverts it */
-  for (size_t i = 0; i < n; ++i) {
-    if (!(L->dinv_d[i] > 0))
-      return dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l,
-                      L->dinv_d[i]);
-    L->dinv_d[i] = 1 / L->dinv_d[i];
-    if (L->dinv_f) L->dinv_f[i] = (float)L->dinv_d[i];
+  DG_CALL(dg_svec_sync(be));
+  /* the host inverts it (a copy on the CUDA backend, read once, sent once) */
+  double *dh = NULL;
+  float *fh = NULL;
+  int rc = dg_svec_map(be, L->dinv_d, sizeof(double) * n, DG_SVEC_READ, (void **)&dh);
+  if (!rc && L->dinv_f)
+    rc = dg_svec_map(be, L->dinv_f, sizeof(float) * n, DG_SVEC_WRITE, (void **)&fh);
+  for (size_t i = 0; i < n && !rc; ++i) {
+    if (!(dh[i] > 0))
+      rc = dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l, dh[i]);
+    else {
+      dh[i] = 1 / dh[i];
+      if (fh) fh[i] = (float)dh[i];
+    }
   }
-  return 0;
+  const int mode = rc ? 0 : DG_SVEC_WRITE;
+  const int wd = dg_svec_unmap(be, L->dinv_d, dh, sizeof(double) * n, mode);
+  const int wf = dg_svec_unmap(be, L->dinv_f, fh, sizeof(float) * n, mode);
+  return rc ? rc : (wd ? wd : wf);
 }
 
 /* Append level l+1 to the hierarchy from level l (by degree or by agglomeration). */

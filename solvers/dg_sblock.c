@@ -56,7 +56,8 @@ int dg_sym_eig(int n, int ld, double *A, double *Q, double *l) {
 /* The 1D block of direction d for degree r whose lower/upper sides have
  * the side codes lo, hi (penalty degree, + NR on a Dirichlet boundary),
  * scaled by M^-1/2. */
-static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
+static int key_setup(const dg_sblock *bj, double *Vh, double *lamh, int k, int d, int r, int lo,
+                     int hi) {
   const dg_sop *op = bj->op;
   const dg_stab_d *T = &op->tab_d;
   const dg_grid *g = &op->g;
@@ -79,7 +80,7 @@ static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
       }
       G[a * NR + c] = b * v / sqrt(T->M[a] * T->M[c]);
     }
-  double *V = bj->V + (long)k * NR * NR, *lam = bj->lam + (long)k * NR;
+  double *V = Vh + (long)k * NR * NR, *lam = lamh + (long)k * NR;
   DG_CALL(dg_sym_eig(n, NR, G, Q, lam));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) V[i * NR + j] = Q[i * NR + j] / sqrt(T->M[i]);
@@ -95,50 +96,82 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
   bj->op = op;
   bj->be = be;
   memset(bj->slot, -1, sizeof bj->slot);
-  bj->key = dg_svec_alloc(be, sizeof(int) * 3 * (size_t)g->nelem);
+  /* the tables are built on the host (views of solver memory: copies on
+     the CUDA backend, dg_svec_map) and go to the backend once */
+  const size_t keyb = sizeof(int) * 3 * (size_t)g->nelem;
+  int *key = NULL;
+  double *V = NULL, *lam = NULL;
+  float *Vf = NULL, *lamf = NULL;
+  size_t vb = 0, lb = 0;
   int rc = 0;
+  bj->key = dg_svec_alloc(be, keyb);
   if (!bj->key) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
   }
-  /* pass 1: the distinct keys */
+  if ((rc = dg_svec_map(be, bj->key, keyb, DG_SVEC_WRITE, (void **)&key))) goto fail;
+  /* pass 1: the distinct keys (the host's degree tables, op->hargs_d) */
   for (long e = 0; e < g->nelem; ++e)
     for (int d = 0; d < g->dim; ++d) {
       const int r = op->deg[e];
       int side[2];
       for (int s = 0; s < 2; ++s) {
-        const long nb = dg_snbr_d(&op->args_d, e, d, s);
+        const long nb = dg_snbr_d(&op->hargs_d, e, d, s);
         const int pe = op->pdeg[e];
         side[s] = nb < 0 ? NR + pe : (op->pdeg[nb] > pe ? op->pdeg[nb] : pe);
       }
       int *sl = &bj->slot[d][r][side[0]][side[1]];
       if (*sl < 0) *sl = bj->nkeys++;
-      bj->key[3 * e + d] = *sl;
+      key[3 * e + d] = *sl;
     }
-  bj->V = dg_svec_alloc(be, sizeof(double) * (size_t)bj->nkeys * NR * NR);
-  bj->lam = dg_svec_alloc(be, sizeof(double) * (size_t)bj->nkeys * NR);
-  bj->Vf = dg_svec_alloc(be, sizeof(float) * (size_t)bj->nkeys * NR * NR);
-  bj->lamf = dg_svec_alloc(be, sizeof(float) * (size_t)bj->nkeys * NR);
+  rc = dg_svec_unmap(be, bj->key, key, keyb, DG_SVEC_WRITE);
+  key = NULL;
+  if (rc) goto fail;
+  vb = (size_t)bj->nkeys * NR * NR;
+  lb = (size_t)bj->nkeys * NR;
+  bj->V = dg_svec_alloc(be, sizeof(double) * vb);
+  bj->lam = dg_svec_alloc(be, sizeof(double) * lb);
+  bj->Vf = dg_svec_alloc(be, sizeof(float) * vb);
+  bj->lamf = dg_svec_alloc(be, sizeof(float) * lb);
   if (!bj->V || !bj->lam || !bj->Vf || !bj->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
   }
-  memset(bj->V, 0, sizeof(double) * (size_t)bj->nkeys * NR * NR);
-  memset(bj->lam, 0, sizeof(double) * (size_t)bj->nkeys * NR);
+  if ((rc = dg_svec_map(be, bj->V, sizeof(double) * vb, DG_SVEC_WRITE, (void **)&V)) ||
+      (rc = dg_svec_map(be, bj->lam, sizeof(double) * lb, DG_SVEC_WRITE, (void **)&lam)) ||
+      (rc = dg_svec_map(be, bj->Vf, sizeof(float) * vb, DG_SVEC_WRITE, (void **)&Vf)) ||
+      (rc = dg_svec_map(be, bj->lamf, sizeof(float) * lb, DG_SVEC_WRITE, (void **)&lamf)))
+    goto fail;
+  memset(V, 0, sizeof(double) * vb);
+  memset(lam, 0, sizeof(double) * lb);
   for (int d = 0; d < 3; ++d)
     for (int r = 0; r < NR; ++r)
       for (int lo = 0; lo < NSIDE; ++lo)
         for (int hi = 0; hi < NSIDE; ++hi) {
           const int k = bj->slot[d][r][lo][hi];
-          if (k >= 0 && (rc = key_setup(bj, k, d, r, lo, hi))) goto fail;
+          if (k >= 0 && (rc = key_setup(bj, V, lam, k, d, r, lo, hi))) goto fail;
         }
-  for (long i = 0; i < (long)bj->nkeys * NR * NR; ++i) bj->Vf[i] = (float)bj->V[i];
-  for (long i = 0; i < (long)bj->nkeys * NR; ++i) bj->lamf[i] = (float)bj->lam[i];
+  for (size_t i = 0; i < vb; ++i) Vf[i] = (float)V[i];
+  for (size_t i = 0; i < lb; ++i) lamf[i] = (float)lam[i];
+  rc = dg_svec_unmap(be, bj->V, V, sizeof(double) * vb, DG_SVEC_WRITE);
+  V = NULL;
+  if (!rc) rc = dg_svec_unmap(be, bj->lam, lam, sizeof(double) * lb, DG_SVEC_WRITE);
+  lam = NULL;
+  if (!rc) rc = dg_svec_unmap(be, bj->Vf, Vf, sizeof(float) * vb, DG_SVEC_WRITE);
+  Vf = NULL;
+  if (!rc) rc = dg_svec_unmap(be, bj->lamf, lamf, sizeof(float) * lb, DG_SVEC_WRITE);
+  lamf = NULL;
+  if (rc) goto fail;
   bj->shift = op->p.a;
   for (int d = 0; d < g->dim; ++d) bj->shift *= g->h[d] / 2;
   *bjp = bj;
   return 0;
-fail:
+fail: /* the host views' copies (nothing goes back) */
+  dg_svec_unmap(be, bj->key, key, 0, 0);
+  dg_svec_unmap(be, bj->V, V, 0, 0);
+  dg_svec_unmap(be, bj->lam, lam, 0, 0);
+  dg_svec_unmap(be, bj->Vf, Vf, 0, 0);
+  dg_svec_unmap(be, bj->lamf, lamf, 0, 0);
   dg_sblock_destroy(&bj);
   return rc;
 }

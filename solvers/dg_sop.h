@@ -44,7 +44,9 @@ void dg_sop_destroy(dg_sop **op);
 
 /* Number of reals of a vector (sum over elements of (r_e+1)^dim). */
 long dg_sop_len(const dg_sop *op);
-/* First coefficient of each element ([nelem + 1], the last is the length). */
+/* First coefficient of each element ([nelem + 1], the last is the length;
+ * host memory, as the degrees below: the drivers read copies in solver
+ * memory). */
 const long *dg_sop_offsets(const dg_sop *op);
 const dg_grid *dg_sop_grid(const dg_sop *op);
 /* The backend that runs the operator. */
@@ -70,7 +72,8 @@ int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double
 /* The operator's diagonal. */
 int dg_sop_diag_d(const dg_sop *op, double *y);
 int dg_sop_diag_f(const dg_sop *op, float *y);
-/* The mass matrix's diagonal (double, on the host). */
+/* The mass matrix's diagonal (double; y host memory: a caller with a
+ * solver vector fills a host view of it, dg_svec_map). */
 int dg_sop_mass_d(const dg_sop *op, double *y);
 
 /* The transfers between a level F and the level C below it: C has F's grid
@@ -88,7 +91,9 @@ int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const 
 /* A scalar function of the point x (x[2] = 0 in 2D). */
 typedef double (*dg_sfn)(const double x[3], void *ctx);
 /* b_m = int f phi_m over each element (Gauss-Legendre, r+3 points per
- * direction): the load vector of -lap u = f with homogeneous boundary data. */
+ * direction): the load vector of -lap u = f with homogeneous boundary data.
+ * These three evaluate f on the host: b and u are solver memory, copied
+ * once each way (dg_svec_map). */
 int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b);
 /* u = the L2 projection of f (M^-1 of the load). */
 int dg_sop_project(const dg_sop *op, dg_sfn f, void *ctx, double *u);

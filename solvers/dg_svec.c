@@ -4,7 +4,10 @@
 #include "dg_svec.h"
 
 #include "dg_backend.h"
+#include "dg_error.h"
 #include "dg_solver_ops.h"
+
+#include <stdlib.h>
 
 static const dg_solver_ops *S(const dg_backend *be) { return be->ops->solver; }
 
@@ -17,6 +20,40 @@ int dg_svec_to_host(const dg_backend *be, void *h, const void *d, size_t bytes) 
 }
 int dg_svec_to_device(const dg_backend *be, void *d, const void *h, size_t bytes) {
   return S(be)->to_device(d, h, bytes);
+}
+
+/* The backend's memory is the host's: a view is the memory itself. */
+static int host_memory(const dg_backend *be) { return be->ops->host_is_device; }
+
+int dg_svec_map(const dg_backend *be, const void *d, size_t bytes, int mode, void **h) {
+  *h = NULL;
+  if (host_memory(be)) {
+    *h = (void *)d;
+    return 0;
+  }
+  void *c = calloc(1, bytes ? bytes : 1);
+  if (!c) return dg_error(DG_ERR_MEM, "solver memory: no host copy of %zu bytes", bytes);
+  if (mode & DG_SVEC_READ) {
+    const int rc = S(be)->to_host(c, d, bytes);
+    if (rc) {
+      free(c);
+      return rc;
+    }
+  }
+  *h = c;
+  return 0;
+}
+
+int dg_svec_flush(const dg_backend *be, void *d, const void *h, size_t bytes) {
+  if (h == d || !h) return 0;
+  return S(be)->to_device(d, h, bytes);
+}
+
+int dg_svec_unmap(const dg_backend *be, const void *d, void *h, size_t bytes, int mode) {
+  if (!h || h == d) return 0;
+  const int rc = (mode & DG_SVEC_WRITE) ? S(be)->to_device((void *)d, h, bytes) : 0;
+  free(h);
+  return rc;
 }
 double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y) {
   return S(be)->dot_d(n, x, y);

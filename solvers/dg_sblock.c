@@ -53,6 +53,33 @@ int dg_sym_eig(int n, int ld, double *A, double *Q, double *l) {
   return dg_error(DG_ERR_NUMERIC, "block smoother: eigenproblem of size %d did not converge", n);
 }
 
+int dg_stables_fill(const dg_backend *be, double *V, double *lam, float *Vf, float *lamf, size_t vn,
+                    size_t ln, dg_stables_build build, void *ctx) {
+  double *Vh = NULL, *lh = NULL;
+  float *Vfh = NULL, *lfh = NULL;
+  int rc = dg_svec_map(be, V, sizeof(double) * vn, DG_SVEC_WRITE, (void **)&Vh);
+  if (!rc) rc = dg_svec_map(be, lam, sizeof(double) * ln, DG_SVEC_WRITE, (void **)&lh);
+  if (!rc) rc = dg_svec_map(be, Vf, sizeof(float) * vn, DG_SVEC_WRITE, (void **)&Vfh);
+  if (!rc) rc = dg_svec_map(be, lamf, sizeof(float) * ln, DG_SVEC_WRITE, (void **)&lfh);
+  if (!rc) {
+    memset(Vh, 0, sizeof(double) * vn);
+    memset(lh, 0, sizeof(double) * ln);
+    rc = build(ctx, Vh, lh);
+  }
+  if (!rc) {
+    for (size_t i = 0; i < vn; ++i) Vfh[i] = (float)Vh[i];
+    for (size_t i = 0; i < ln; ++i) lfh[i] = (float)lh[i];
+  }
+  /* every view ends (its copy freed); they go back only after a build */
+  const int mode = rc ? 0 : DG_SVEC_WRITE;
+  const int u[4] = {dg_svec_unmap(be, V, Vh, sizeof(double) * vn, mode),
+                    dg_svec_unmap(be, lam, lh, sizeof(double) * ln, mode),
+                    dg_svec_unmap(be, Vf, Vfh, sizeof(float) * vn, mode),
+                    dg_svec_unmap(be, lamf, lfh, sizeof(float) * ln, mode)};
+  for (int i = 0; i < 4 && !rc; ++i) rc = u[i];
+  return rc;
+}
+
 /* The 1D block of direction d for degree r whose lower/upper sides have
  * the side codes lo, hi (penalty degree, + NR on a Dirichlet boundary),
  * scaled by M^-1/2. */
@@ -87,6 +114,19 @@ static int key_setup(const dg_sblock *bj, double *Vh, double *lamh, int k, int d
   return 0;
 }
 
+/* Every distinct key's block into host views V, lam (dg_stables_fill). */
+static int build_keys(void *ctx, double *V, double *lam) {
+  const dg_sblock *bj = (const dg_sblock *)ctx;
+  for (int d = 0; d < 3; ++d)
+    for (int r = 0; r < NR; ++r)
+      for (int lo = 0; lo < NSIDE; ++lo)
+        for (int hi = 0; hi < NSIDE; ++hi) {
+          const int k = bj->slot[d][r][lo][hi];
+          if (k >= 0) DG_CALL(key_setup(bj, V, lam, k, d, r, lo, hi));
+        }
+  return 0;
+}
+
 int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
   *bjp = NULL;
   const dg_grid *g = &op->g;
@@ -100,9 +140,6 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
      the CUDA backend, dg_svec_map) and go to the backend once */
   const size_t keyb = sizeof(int) * 3 * (size_t)g->nelem;
   int *key = NULL;
-  double *V = NULL, *lam = NULL;
-  float *Vf = NULL, *lamf = NULL;
-  size_t vb = 0, lb = 0;
   int rc = 0;
   bj->key = dg_svec_alloc(be, keyb);
   if (!bj->key) {
@@ -125,53 +162,23 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
       key[3 * e + d] = *sl;
     }
   rc = dg_svec_unmap(be, bj->key, key, keyb, DG_SVEC_WRITE);
-  key = NULL;
   if (rc) goto fail;
-  vb = (size_t)bj->nkeys * NR * NR;
-  lb = (size_t)bj->nkeys * NR;
-  bj->V = dg_svec_alloc(be, sizeof(double) * vb);
-  bj->lam = dg_svec_alloc(be, sizeof(double) * lb);
-  bj->Vf = dg_svec_alloc(be, sizeof(float) * vb);
-  bj->lamf = dg_svec_alloc(be, sizeof(float) * lb);
+  const size_t vn = (size_t)bj->nkeys * NR * NR, ln = (size_t)bj->nkeys * NR;
+  bj->V = dg_svec_alloc(be, sizeof(double) * vn);
+  bj->lam = dg_svec_alloc(be, sizeof(double) * ln);
+  bj->Vf = dg_svec_alloc(be, sizeof(float) * vn);
+  bj->lamf = dg_svec_alloc(be, sizeof(float) * ln);
   if (!bj->V || !bj->lam || !bj->Vf || !bj->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
   }
-  if ((rc = dg_svec_map(be, bj->V, sizeof(double) * vb, DG_SVEC_WRITE, (void **)&V)) ||
-      (rc = dg_svec_map(be, bj->lam, sizeof(double) * lb, DG_SVEC_WRITE, (void **)&lam)) ||
-      (rc = dg_svec_map(be, bj->Vf, sizeof(float) * vb, DG_SVEC_WRITE, (void **)&Vf)) ||
-      (rc = dg_svec_map(be, bj->lamf, sizeof(float) * lb, DG_SVEC_WRITE, (void **)&lamf)))
+  if ((rc = dg_stables_fill(be, bj->V, bj->lam, bj->Vf, bj->lamf, vn, ln, build_keys, bj)))
     goto fail;
-  memset(V, 0, sizeof(double) * vb);
-  memset(lam, 0, sizeof(double) * lb);
-  for (int d = 0; d < 3; ++d)
-    for (int r = 0; r < NR; ++r)
-      for (int lo = 0; lo < NSIDE; ++lo)
-        for (int hi = 0; hi < NSIDE; ++hi) {
-          const int k = bj->slot[d][r][lo][hi];
-          if (k >= 0 && (rc = key_setup(bj, V, lam, k, d, r, lo, hi))) goto fail;
-        }
-  for (size_t i = 0; i < vb; ++i) Vf[i] = (float)V[i];
-  for (size_t i = 0; i < lb; ++i) lamf[i] = (float)lam[i];
-  rc = dg_svec_unmap(be, bj->V, V, sizeof(double) * vb, DG_SVEC_WRITE);
-  V = NULL;
-  if (!rc) rc = dg_svec_unmap(be, bj->lam, lam, sizeof(double) * lb, DG_SVEC_WRITE);
-  lam = NULL;
-  if (!rc) rc = dg_svec_unmap(be, bj->Vf, Vf, sizeof(float) * vb, DG_SVEC_WRITE);
-  Vf = NULL;
-  if (!rc) rc = dg_svec_unmap(be, bj->lamf, lamf, sizeof(float) * lb, DG_SVEC_WRITE);
-  lamf = NULL;
-  if (rc) goto fail;
   bj->shift = op->p.a;
   for (int d = 0; d < g->dim; ++d) bj->shift *= g->h[d] / 2;
   *bjp = bj;
   return 0;
-fail: /* the host views' copies (nothing goes back) */
-  dg_svec_unmap(be, bj->key, key, 0, 0);
-  dg_svec_unmap(be, bj->V, V, 0, 0);
-  dg_svec_unmap(be, bj->lam, lam, 0, 0);
-  dg_svec_unmap(be, bj->Vf, Vf, 0, 0);
-  dg_svec_unmap(be, bj->lamf, lamf, 0, 0);
+fail:
   dg_sblock_destroy(&bj);
   return rc;
 }

@@ -97,6 +97,30 @@ static int key_setup(const dg_spatch *sp, double *Vh, double *lamh, int k, int d
   return 0;
 }
 
+/* Every distinct key's 1D inverse into host views V, lam (dg_stables_fill):
+   slot[d][two cells][outer lower][outer upper] holds the key, r the
+   degree, p the penalty degree. */
+typedef struct {
+  const dg_spatch *sp;
+  int (*slot)[3][2][2][2];
+  int r, p;
+} keys_ctx;
+
+static int build_keys(void *ctx, double *V, double *lam) {
+  const keys_ctx *c = (const keys_ctx *)ctx;
+  const int r = c->r, p = c->p;
+  for (int d = 0; d < c->sp->dim; ++d)
+    for (int two = 0; two < 2; ++two)
+      for (int lob = 0; lob < 2; ++lob)
+        for (int hib = 0; hib < 2; ++hib) {
+          const int k = (*c->slot)[d][two][lob][hib];
+          if (k >= 0)
+            DG_CALL(
+                key_setup(c->sp, V, lam, k, d, two + 1, r, p, lob ? NR + p : p, hib ? NR + p : p));
+        }
+  return 0;
+}
+
 int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   *spp = NULL;
   const dg_backend *be = op->be;
@@ -124,9 +148,6 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
      solver memory, dg_svec_map) and go to the backend once */
   int rc = 0;
   const size_t vib = sizeof(int) * 3 * (size_t)nvt, lib = sizeof(long) * (size_t)sp->npatch;
-  double *V = NULL, *lam = NULL;
-  float *Vf = NULL, *lamf = NULL;
-  size_t vb = 0, lb = 0;
   sp->vinfo = dg_svec_alloc(be, vib);
   sp->list = dg_svec_alloc(be, lib);
   sp->hvinfo = calloc(1, vib ? vib : 1);
@@ -163,41 +184,18 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
       vi[2] = *sl;
     }
   }
-  vb = (size_t)sp->nkeys * 2 * LD * LD;
-  lb = (size_t)sp->nkeys * LD;
-  sp->V = dg_svec_alloc(be, sizeof(double) * vb);
-  sp->lam = dg_svec_alloc(be, sizeof(double) * lb);
-  sp->Vf = dg_svec_alloc(be, sizeof(float) * vb);
-  sp->lamf = dg_svec_alloc(be, sizeof(float) * lb);
+  const size_t vn = (size_t)sp->nkeys * 2 * LD * LD, ln = (size_t)sp->nkeys * LD;
+  sp->V = dg_svec_alloc(be, sizeof(double) * vn);
+  sp->lam = dg_svec_alloc(be, sizeof(double) * ln);
+  sp->Vf = dg_svec_alloc(be, sizeof(float) * vn);
+  sp->lamf = dg_svec_alloc(be, sizeof(float) * ln);
   if (!sp->V || !sp->lam || !sp->Vf || !sp->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
     goto fail;
   }
-  if ((rc = dg_svec_map(be, sp->V, sizeof(double) * vb, DG_SVEC_WRITE, (void **)&V)) ||
-      (rc = dg_svec_map(be, sp->lam, sizeof(double) * lb, DG_SVEC_WRITE, (void **)&lam)) ||
-      (rc = dg_svec_map(be, sp->Vf, sizeof(float) * vb, DG_SVEC_WRITE, (void **)&Vf)) ||
-      (rc = dg_svec_map(be, sp->lamf, sizeof(float) * lb, DG_SVEC_WRITE, (void **)&lamf)))
+  keys_ctx kc = {sp, &slot, r, p};
+  if ((rc = dg_stables_fill(be, sp->V, sp->lam, sp->Vf, sp->lamf, vn, ln, build_keys, &kc)))
     goto fail;
-  for (int d = 0; d < g->dim; ++d)
-    for (int two = 0; two < 2; ++two)
-      for (int lob = 0; lob < 2; ++lob)
-        for (int hib = 0; hib < 2; ++hib) {
-          const int k = slot[d][two][lob][hib];
-          if (k >= 0 &&
-              (rc = key_setup(sp, V, lam, k, d, two + 1, r, p, lob ? NR + p : p, hib ? NR + p : p)))
-            goto fail;
-        }
-  for (size_t i = 0; i < vb; ++i) Vf[i] = (float)V[i];
-  for (size_t i = 0; i < lb; ++i) lamf[i] = (float)lam[i];
-  rc = dg_svec_unmap(be, sp->V, V, sizeof(double) * vb, DG_SVEC_WRITE);
-  V = NULL;
-  if (!rc) rc = dg_svec_unmap(be, sp->lam, lam, sizeof(double) * lb, DG_SVEC_WRITE);
-  lam = NULL;
-  if (!rc) rc = dg_svec_unmap(be, sp->Vf, Vf, sizeof(float) * vb, DG_SVEC_WRITE);
-  Vf = NULL;
-  if (!rc) rc = dg_svec_unmap(be, sp->lamf, lamf, sizeof(float) * lb, DG_SVEC_WRITE);
-  lamf = NULL;
-  if (rc) goto fail;
   /* colours: the vertex's parity per direction (a third colour for the last
      vertex of an odd periodic direction): patches of one colour share no
      element, so a colour's corrections are added without conflicts */
@@ -229,11 +227,7 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   for (int d = 0; d < g->dim; ++d) sp->shift *= g->h[d] / 2;
   *spp = sp;
   return 0;
-fail: /* the host views' copies (nothing goes back) */
-  dg_svec_unmap(be, sp->V, V, 0, 0);
-  dg_svec_unmap(be, sp->lam, lam, 0, 0);
-  dg_svec_unmap(be, sp->Vf, Vf, 0, 0);
-  dg_svec_unmap(be, sp->lamf, lamf, 0, 0);
+fail:
   dg_spatch_destroy(&sp);
   return rc;
 }

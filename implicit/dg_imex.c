@@ -106,20 +106,30 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     if (!ok) rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
   }
   /* the host builds, copies and inverts the mass diagonal in views of m
-     and minv (copies on the CUDA backend), sent once; m's view stays for
-     mass_fix (dg_imex_newton.c) */
+     and minv (copies on the CUDA backend), sent once; its mode 0 stays on
+     the host for mass_fix (dg_imex_newton.c), with two element-sized
+     buffers for the mode-0 sums */
   double *mh = NULL, *minvh = NULL;
   const size_t nb = sizeof(double) * (size_t)n;
+  const size_t eb = sizeof(double) * (size_t)(g->nelem ? g->nelem : 1);
+  if (!rc && !((im->m0 = malloc(eb)) && (im->h0[0] = malloc(eb)) && (im->h0[1] = malloc(eb))))
+    rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld elements)", im->sc->name, g->nelem);
   if (!rc) rc = dg_svec_map(im->be, im->m, nb, DG_SVEC_WRITE, (void **)&mh);
-  if (!rc) im->mh = mh;
   if (!rc) rc = dg_sop_mass_d(im->K, mh);
   if (!rc) rc = dg_svec_map(im->be, im->minv, nb, DG_SVEC_WRITE, (void **)&minvh);
   if (!rc) {
     for (int v = 1; v < im->nv; ++v) memcpy(mh + v * im->n, mh, sizeof(double) * im->n);
     for (long i = 0; i < n; ++i) minvh[i] = 1 / mh[i];
-    rc = dg_svec_flush(im->be, im->m, mh, nb);
+    for (long e = 0; e < g->nelem; ++e) im->m0[e] = mh[im->off[e]];
   }
-  if (!rc) rc = dg_svec_unmap(im->be, im->minv, minvh, nb, DG_SVEC_WRITE);
+  if (mh) {
+    const int wm = dg_svec_unmap(im->be, im->m, mh, nb, rc ? 0 : DG_SVEC_WRITE);
+    if (!rc) rc = wm;
+  }
+  if (minvh) {
+    const int wi = dg_svec_unmap(im->be, im->minv, minvh, nb, rc ? 0 : DG_SVEC_WRITE);
+    if (!rc) rc = wi;
+  }
   if (!rc) rc = dg_field_create(&im->fu, d);
   if (!rc) rc = dg_field_create(&im->fo, d);
   if (!rc && im->nonlinear) {
@@ -144,7 +154,7 @@ void dg_im_destroy(dg_im **pim) {
   dg_mg_destroy(&im->mg);
   dg_sop_destroy(&im->H);
   dg_sop_destroy(&im->K);
-  dg_svec_unmap(im->be, im->m, (void *)im->mh, 0, 0);
+  free(im->m0), free(im->h0[0]), free(im->h0[1]);
   dg_svec_free(im->be, im->m), dg_svec_free(im->be, im->minv), dg_svec_free(im->be, im->un),
       dg_svec_free(im->be, im->rhs);
   dg_svec_free(im->be, im->U), dg_svec_free(im->be, im->tmp), dg_svec_free(im->be, im->tmp2),
@@ -271,31 +281,27 @@ int dg_im_precond(void *ctx, const double *r, double *z) {
  * each variable's mass is e_v^T b exactly (to round-off), whatever the
  * Krylov tolerance left in the residual. */
 /* sum_e y[w n + off[e]] (- z[...] where z is given) for each variable w:
-   the elements' mode 0 of solver vectors, read through host views (copies
-   on the CUDA backend). */
+   the elements' mode 0 of solver vectors, gathered on the backend
+   (dg_sop_mode0_get: only those values cross to the host), summed in
+   element order. */
 static int mode0_sums(dg_im *im, const double *y, const double *z, double *out) {
   const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
-  const size_t nb = sizeof(double) * (size_t)im->N;
-  double *yh = NULL, *zh = NULL;
-  DG_CALL(dg_svec_sync(im->be));
-  int rc = dg_svec_map(im->be, y, nb, DG_SVEC_READ, (void **)&yh);
-  if (!rc && z) rc = dg_svec_map(im->be, z, nb, DG_SVEC_READ, (void **)&zh);
-  for (int w = 0; w < im->nv && !rc; ++w) {
+  double *yh = im->h0[0], *zh = im->h0[1];
+  for (int w = 0; w < im->nv; ++w) {
+    DG_CALL(dg_sop_mode0_get(im->K, y + w * n, yh));
+    if (z) DG_CALL(dg_sop_mode0_get(im->K, z + w * n, zh));
     double s = 0;
-    if (zh)
-      for (long e = 0; e < ne; ++e) s += yh[w * n + im->off[e]] - zh[w * n + im->off[e]];
+    if (z)
+      for (long e = 0; e < ne; ++e) s += yh[e] - zh[e];
     else
-      for (long e = 0; e < ne; ++e) s += yh[w * n + im->off[e]];
+      for (long e = 0; e < ne; ++e) s += yh[e];
     out[w] = s;
   }
-  dg_svec_unmap(im->be, y, yh, nb, 0);
-  dg_svec_unmap(im->be, z, zh, nb, 0);
-  return rc;
+  return 0;
 }
 
 static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
-  const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
-  const size_t nb = sizeof(double) * (size_t)im->N;
+  const long n = im->n;
   const int nv = im->nv;
   double *r = im->tmp; /* stage_apply itself uses tmp2 */
   double a[DG_IM_MAXV][DG_IM_MAXV + 1], col[DG_IM_MAXV];
@@ -303,13 +309,9 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   DG_CALL(mode0_sums(im, b, r, col));
   for (int w = 0; w < nv; ++w) a[w][nv] = col[w];
   for (int v = 0; v < nv; ++v) {
+    /* e_v: 1 in the elements' mode 0 of variable v (0 + 1, on the backend) */
     dg_svec_zero_d(im->be, im->N, im->ev);
-    DG_CALL(dg_svec_sync(im->be));
-    /* e_v built on the host (a zeroed copy on the CUDA backend) */
-    double *evh;
-    DG_CALL(dg_svec_map(im->be, im->ev, nb, DG_SVEC_WRITE, (void **)&evh));
-    for (long e = 0; e < ne; ++e) evh[v * n + im->off[e]] = 1;
-    DG_CALL(dg_svec_unmap(im->be, im->ev, evh, nb, DG_SVEC_WRITE));
+    DG_CALL(dg_sop_mode0_add(im->K, 1.0, im->ev + v * n));
     DG_CALL(stage_apply(s, im->ev, r));
     DG_CALL(mode0_sums(im, r, NULL, col));
     for (int w = 0; w < nv; ++w) a[w][v] = col[w];
@@ -337,11 +339,8 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
     for (int j = k + 1; j < nv; ++j) t -= a[k][j] * c[j];
     c[k] = t / a[k][k];
   }
-  double *xh;
-  DG_CALL(dg_svec_map(im->be, x, nb, DG_SVEC_READ | DG_SVEC_WRITE, (void **)&xh));
-  for (int v = 0; v < nv; ++v)
-    for (long e = 0; e < ne; ++e) xh[v * n + im->off[e]] += c[v];
-  return dg_svec_unmap(im->be, x, xh, nb, DG_SVEC_WRITE);
+  for (int v = 0; v < nv; ++v) DG_CALL(dg_sop_mode0_add(im->K, c[v], x + v * n));
+  return 0;
 }
 
 static void monitor_none(void *ctx, int it, double rel) { (void)ctx, (void)it, (void)rel; }

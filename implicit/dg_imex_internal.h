@@ -41,7 +41,8 @@ struct dg_im {
   dg_mg *mg;       /* its hierarchy */
   double bh;       /* H's stiffness coefficient g dt nu */
   double *m, *minv;
-  const double *mh; /* m on the host (a view kept for the object's life: dg_svec_map) */
+  double *m0;    /* m's elements' mode 0 (host, [nelem]: mass_fix) */
+  double *h0[2]; /* host buffers of [nelem]: mode-0 sums */
   double *un, *rhs, *U, *tmp, *tmp2, *ev, *ra[DG_IM_MAXS], *rd[DG_IM_MAXS];
   dg_field *fu, *fo; /* L(u) goes through fields: u into fu, L(u) out of fo */
   /* Newton only (NULL for a linear model): the iterate and L of it as

@@ -45,29 +45,22 @@ static int jac_apply(void *ctx, const double *x, double *y) {
  * zero afterwards. */
 static int mass_fix(dg_im *im, const double *rhs, double *U) {
   const long ne = dg_disc_grid(im->disc)->nelem;
-  const size_t nb = sizeof(double) * (size_t)im->N;
-  /* host views of rhs and U (copies on the CUDA backend: read once, U sent
-     back once); m's is kept by dg_im_create */
-  double *rh = NULL, *Uh = NULL;
-  DG_CALL(dg_svec_sync(im->be));
-  int rc = dg_svec_map(im->be, rhs, nb, DG_SVEC_READ, (void **)&rh);
-  if (!rc) rc = dg_svec_map(im->be, U, nb, DG_SVEC_READ | DG_SVEC_WRITE, (void **)&Uh);
-  for (int v = 0; v < im->nv && !rc; ++v) {
-    const double *rv = rh + v * im->n;
-    double *Uv = Uh + v * im->n;
+  /* the elements' mode 0 of rhs and U (gathered on the backend: only they
+     cross to the host) and of m (kept by dg_im_create) */
+  double *rv = im->h0[0], *Uv = im->h0[1];
+  for (int v = 0; v < im->nv; ++v) {
+    DG_CALL(dg_sop_mode0_get(im->K, rhs + v * im->n, rv));
+    DG_CALL(dg_sop_mode0_get(im->K, U + v * im->n, Uv));
     double eb = 0, emu = 0, eme = 0;
     for (long e = 0; e < ne; ++e) {
-      const long k = im->off[e];
-      eb += rv[k];
-      emu += im->mh[k] * Uv[k];
-      eme += im->mh[k];
+      eb += rv[e];
+      emu += im->m0[e] * Uv[e];
+      eme += im->m0[e];
     }
     const double c = (eb - emu) / eme;
-    for (long e = 0; e < ne; ++e) Uv[im->off[e]] += c;
+    DG_CALL(dg_sop_mode0_add(im->K, c, U + v * im->n));
   }
-  dg_svec_unmap(im->be, rhs, rh, nb, 0);
-  const int wrc = dg_svec_unmap(im->be, U, Uh, nb, rc ? 0 : DG_SVEC_WRITE);
-  return rc ? rc : wrc;
+  return 0;
 }
 
 /* res = G(U); the base point of the Jacobian (fu0 = U, flu0 = L(U)) and

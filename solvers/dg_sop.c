@@ -102,7 +102,8 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
   o->ddeg = dg_svec_alloc(be, ne);
   o->dpdeg = dg_svec_alloc(be, ne);
   o->doff = dg_svec_alloc(be, offb);
-  if (!o->deg || !o->pdeg || !o->off || !o->ddeg || !o->dpdeg || !o->doff) {
+  o->m0 = dg_svec_alloc(be, sizeof(double) * ne);
+  if (!o->deg || !o->pdeg || !o->off || !o->ddeg || !o->dpdeg || !o->doff || !o->m0) {
     dg_sop_destroy(&o);
     return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory (%ld elements)", g->nelem);
   }
@@ -178,6 +179,7 @@ void dg_sop_destroy(dg_sop **op) {
   dg_svec_free(be, (*op)->ddeg);
   dg_svec_free(be, (*op)->dpdeg);
   dg_svec_free(be, (*op)->doff);
+  dg_svec_free(be, (*op)->m0);
   free(*op);
   *op = NULL;
 }
@@ -189,5 +191,17 @@ const dg_grid *dg_sop_grid(const dg_sop *op) { return &op->g; }
 const uint8_t *dg_sop_degrees(const dg_sop *op) { return op->deg; }
 const uint8_t *dg_sop_penalty_degrees(const dg_sop *op) { return op->pdeg; }
 const dg_sop_params *dg_sop_get_params(const dg_sop *op) { return &op->p; }
+
+int dg_sop_mode0_get(const dg_sop *op, const double *x, double *h) {
+  const long ne = op->g.nelem;
+  dg_svec_gather_d(op->be, ne, op->doff, x, op->m0);
+  DG_CALL(dg_svec_to_host(op->be, h, op->m0, sizeof(double) * (size_t)ne)); /* it waits */
+  return dg_svec_status(op->be);
+}
+
+int dg_sop_mode0_add(const dg_sop *op, double c, double *x) {
+  dg_svec_scatter_add_d(op->be, op->g.nelem, op->doff, c, x);
+  return dg_svec_status(op->be);
+}
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op) { return &op->tab_d; }
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op) { return &op->tab_f; }

@@ -54,6 +54,12 @@ const dg_backend *dg_sop_backend(const dg_sop *op);
 const uint8_t *dg_sop_degrees(const dg_sop *op);
 const uint8_t *dg_sop_penalty_degrees(const dg_sop *op);
 const dg_sop_params *dg_sop_get_params(const dg_sop *op);
+/* The elements' mode 0 of the solver vector x (its coefficients at
+ * dg_sop_offsets()[e], e < nelem) into host memory h[nelem]: gathered on
+ * the backend, so only those values cross to the host. */
+int dg_sop_mode0_get(const dg_sop *op, const double *x, double *h);
+/* x[offsets[e]] += c for every element (on the backend). */
+int dg_sop_mode0_add(const dg_sop *op, double c, double *x);
 /* The reference tables (double and float) the element functions read. */
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op);
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op);

@@ -44,11 +44,6 @@ int dg_svec_map(const dg_backend *be, const void *d, size_t bytes, int mode, voi
   return 0;
 }
 
-int dg_svec_flush(const dg_backend *be, void *d, const void *h, size_t bytes) {
-  if (h == d || !h) return 0;
-  return S(be)->to_device(d, h, bytes);
-}
-
 int dg_svec_unmap(const dg_backend *be, const void *d, void *h, size_t bytes, int mode) {
   if (!h || h == d) return 0;
   const int rc = (mode & DG_SVEC_WRITE) ? S(be)->to_device((void *)d, h, bytes) : 0;
@@ -133,4 +128,10 @@ void dg_svec_add_from_f(const dg_backend *be, long n, double scale, const float 
 void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double *b,
                         const double *t, float *y) {
   S(be)->vresid_to_f(n, scale, b, t, y);
+}
+void dg_svec_gather_d(const dg_backend *be, long m, const long *idx, const double *x, double *y) {
+  S(be)->gather_d(m, idx, x, y);
+}
+void dg_svec_scatter_add_d(const dg_backend *be, long m, const long *idx, double c, double *y) {
+  S(be)->scatter_add_d(m, idx, c, y);
 }

@@ -55,8 +55,6 @@ int dg_svec_map(const dg_backend *be, const void *d, size_t bytes, int mode, voi
  * be writable); the copy is freed (also when that fails).  NULL h is
  * ignored, so a failed map's cleanup may call it. */
 int dg_svec_unmap(const dg_backend *be, const void *d, void *h, size_t bytes, int mode);
-/* A view's contents back to d without ending it (nothing where h is d). */
-int dg_svec_flush(const dg_backend *be, void *d, const void *h, size_t bytes);
 
 double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y);
 double dg_svec_dot_f(const dg_backend *be, long n, const float *x, const float *y);
@@ -112,6 +110,11 @@ void dg_svec_add_from_f(const dg_backend *be, long n, double scale, const float 
 /* y = (float)(scale (b - t)): an fp64 residual, scaled, into float */
 void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double *b,
                         const double *t, float *y);
+/* y[i] = x[idx[i]], i < m (idx solver memory): a few entries of x, e.g. the
+ * elements' mode 0, gathered before they cross to the host */
+void dg_svec_gather_d(const dg_backend *be, long m, const long *idx, const double *x, double *y);
+/* y[idx[i]] += c, i < m (distinct idx) */
+void dg_svec_scatter_add_d(const dg_backend *be, long m, const long *idx, double c, double *y);
 
 #ifdef __cplusplus
 }

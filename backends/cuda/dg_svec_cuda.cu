@@ -158,6 +158,12 @@ __global__ void k_add_from_f(long n, double s, const float *x, double *y) {
 __global__ void k_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * (b[i] - t[i]));
 }
+__global__ void k_gather(long m, const long *idx, const double *x, double *y) {
+  DG_GRID_STRIDE(i, m) y[i] = x[idx[i]];
+}
+__global__ void k_scatter_add(long m, const long *idx, double c, double *y) {
+  DG_GRID_STRIDE(i, m) y[idx[i]] += c;
+}
 /* row i of a symmetric A read as column i: neighbouring threads read
    neighbouring entries */
 __global__ void k_symv(long n, const double *A, const double *x, double *y) {
@@ -370,6 +376,12 @@ void dg_cuda_svec_add_from_f(long n, double s, const float *x, double *y) {
 }
 void dg_cuda_svec_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_SVEC_LAUNCH(k_resid_to_f, "residual-to-float kernel", n, s, b, t, y);
+}
+void dg_cuda_svec_gather_d(long m, const long *idx, const double *x, double *y) {
+  DG_SVEC_LAUNCH(k_gather, "gather kernel", m, idx, x, y);
+}
+void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
+  DG_SVEC_LAUNCH(k_scatter_add, "scatter-add kernel", m, idx, c, y);
 }
 
 } /* extern "C" */

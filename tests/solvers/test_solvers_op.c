@@ -2,7 +2,8 @@
  * symmetric, positive definite (Cholesky of the dense matrix; and indefinite
  * when the penalty is too small, so the check can fail), constants in the
  * kernel of the periodic Laplacian, the diagonal, the 1D stiffness against its
- * closed form, and float against double. */
+ * closed form, float against double, and the elements' mode 0 gathered and
+ * added to on the backend (dg_sop_mode0_get/_add) bitwise as on the host. */
 #include "dg_degree_map.h"
 #include "dg_sblock.h"
 #include "dg_sop.h"
@@ -95,6 +96,26 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     sc += fabs(xh[i] * Ayh[i]);
   }
   CHECK(fabs(xAy - yAx) <= 1e-13 * sc, "%s: x'Ay %.17g vs y'Ax %.17g", name, xAy, yAx);
+  /* mode 0: x gathered at the offsets; y[off[e]] += 0.3 there and nowhere else */
+  {
+    const long *off = dg_sop_offsets(op);
+    double *m0 = malloc(sizeof(double) * (size_t)g.nelem), *y0 = malloc(sizeof(double) * n);
+    long bad = 0;
+    if (!m0 || !y0) t_die("mode 0: malloc");
+    memcpy(y0, yh, sizeof(double) * n); /* y before the add (yh is y itself on OpenMP) */
+    OK(dg_sop_mode0_get(op, x, m0));
+    for (long e = 0; e < g.nelem; ++e) bad += m0[e] != xh[off[e]];
+    OK(dg_sop_mode0_add(op, 0.3, y));
+    const double *y1 = TPULL(y);
+    for (long e = 0, k = 0; k < n; ++k) {
+      const int at = e < g.nelem && k == off[e];
+      bad += y1[k] != (at ? y0[k] + 0.3 : y0[k]);
+      e += at;
+    }
+    CHECK(bad == 0, "%s: %ld entries wrong after dg_sop_mode0_get/_add", name, bad);
+    free(m0);
+    free(y0);
+  }
   /* the diagonal */
   double *dg = TALLOC(double, n), ddiff = 0;
   OK(dg_sop_diag_d(op, dg));

@@ -10,7 +10,6 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 namespace {
 

@@ -273,13 +273,6 @@ int dg_im_precond(void *ctx, const double *r, double *z) {
   return 0;
 }
 
-/* The correction along the constants: e_v is 1 in every element's mode 0
- * of variable v, and U += sum_v c_v e_v with e_w^T (b - A (U + sum_v c_v
- * e_v)) = 0 for every w (an nv x nv system, E^T A E c = E^T r).  Both the
- * advective residual and the periodic SIPG form vanish on constants' test
- * functions for a conservative model, e_w^T A x = e_w^T M x, so afterwards
- * each variable's mass is e_v^T b exactly (to round-off), whatever the
- * Krylov tolerance left in the residual. */
 /* sum_e y[w n + off[e]] (- z[...] where z is given) for each variable w:
    the elements' mode 0 of solver vectors, gathered on the backend
    (dg_sop_mode0_get: only those values cross to the host), summed in
@@ -300,6 +293,13 @@ static int mode0_sums(dg_im *im, const double *y, const double *z, double *out) 
   return 0;
 }
 
+/* The correction along the constants: e_v is 1 in every element's mode 0
+ * of variable v, and U += sum_v c_v e_v with e_w^T (b - A (U + sum_v c_v
+ * e_v)) = 0 for every w (an nv x nv system, E^T A E c = E^T r).  Both the
+ * advective residual and the periodic SIPG form vanish on constants' test
+ * functions for a conservative model, e_w^T A x = e_w^T M x, so afterwards
+ * each variable's mass is e_v^T b exactly (to round-off), whatever the
+ * Krylov tolerance left in the residual. */
 static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   const long n = im->n;
   const int nv = im->nv;

@@ -23,8 +23,14 @@
  * array, same basis and order), readable by apps/compare and tools/.  --table prints, per degree
  * and grid, the fp64 iterations, the cycle's convergence factor, the L2 errors of fp64 and mixed,
  * the fp32 stall level and the solve times of fp64 and mixed (interleaved runs after one untimed
- * solve of each, medians; setup excluded). */
+ * solve of each, medians; setup excluded).
+ *
+ * Under mpirun with several ranks (an MPI build) one solve runs across them
+ * (docs/ARCHITECTURE.md, "The solvers across ranks"): each rank's operator on
+ * its block, the coarse levels gathered; the printed levels and numbers are
+ * the whole grid's, and --out gathers the solution for rank 0 to write. */
 #include "dg_app_ranks.h"
+#include "dg_backend.h"
 #include "dg_backends.h"
 #include "dg_degree_map.h"
 #include "dg_error.h"
@@ -33,6 +39,7 @@
 #include "dg_krylov.h"
 #include "dg_mg.h"
 #include "dg_sop.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 
 #include <errno.h>
@@ -45,6 +52,10 @@
 
 static int g_dim = 2, g_k = 1; /* --dim, --k */
 static dg_backend *g_be;       /* --backend: runs the solves */
+/* Under mpirun with several ranks (docs/ARCHITECTURE.md, "The solvers across
+   ranks"): the ranks, and g_be's copy that reduces over them */
+static dg_app_ranks *g_rk;
+static dg_backend g_rank_be;
 
 static double exact(const double x[3], void *ctx) {
   double u = 1;
@@ -77,6 +88,8 @@ static double now(void) {
 
 typedef struct {
   dg_degree_map *map;
+  dg_partition *part; /* across ranks: the blocks, */
+  dg_spart *sp;       /* this rank's share (op is its operator) */
   dg_sop *op;
   dg_mg *mg;
   double *b;
@@ -104,23 +117,32 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
             map, P->map->rmax, r, nel);
   dg_sop_params p = dg_sop_default_params();
   p.bc[0] = p.bc[1] = p.bc[2] = DG_SBC_DIRICHLET;
-  DG_CALL(dg_sop_create(&P->op, g_be, &g, P->map->deg, &p));
+  if (g_rk && g_rk->size > 1) {
+    DG_CALL(dg_partition_create(&P->part, &g, P->map, g_rk->size, NULL));
+    DG_CALL(dg_spart_create(&P->sp, g_rk->comm, P->part, &g, &p));
+    g_rank_be = *g_be;
+    g_rank_be.comm = g_rk->comm;
+    DG_CALL(dg_sop_create_part(&P->op, &g_rank_be, P->sp, P->map->deg, P->map->deg));
+  } else
+    DG_CALL(dg_sop_create(&P->op, g_be, &g, P->map->deg, &p));
   dg_mg_opts mo = dg_mg_default_opts();
   mo.smooth_deg = smooth;
   mo.smoother = g_smoother;
   if (g_coarse_dense >= 0) mo.coarse_dense_max = g_coarse_dense;
   DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
   P->n = dg_sop_len(P->op);
-  P->b = dg_svec_alloc(g_be, sizeof(double) * (size_t)P->n);
+  P->b = dg_svec_alloc(dg_sop_backend(P->op), sizeof(double) * (size_t)P->n);
   if (!P->b) return dg_error(DG_ERR_MEM, "out of memory (%ld unknowns)", P->n);
   return dg_sop_load(P->op, rhs, NULL, P->b);
 }
 
 static void problem_destroy(problem *P) {
+  if (P->op) dg_svec_free(dg_sop_backend(P->op), P->b);
   dg_mg_destroy(&P->mg);
   dg_sop_destroy(&P->op);
+  dg_spart_destroy(&P->sp);
+  dg_partition_destroy(&P->part);
   dg_degree_map_destroy(&P->map);
-  dg_svec_free(g_be, P->b);
 }
 
 /* Solve with `solver` from zero; its, final relative residual (true, fp64),
@@ -128,11 +150,12 @@ static void problem_destroy(problem *P) {
 static int solve(problem *P, const char *solver, double rtol, int verbose, int *its, double *rel,
                  double *err, double *secs, double **keep) {
   const long n = P->n;
-  double *x = dg_svec_alloc(g_be, sizeof(double) * (size_t)n),
-         *t = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
+  const dg_backend *be = dg_sop_backend(P->op); /* across ranks: reduces over them */
+  double *x = dg_svec_alloc(be, sizeof(double) * (size_t)n),
+         *t = dg_svec_alloc(be, sizeof(double) * (size_t)n);
   if (!x || !t) {
-    dg_svec_free(g_be, x);
-    dg_svec_free(g_be, t);
+    dg_svec_free(be, x);
+    dg_svec_free(be, t);
     return dg_error(DG_ERR_MEM, "out of memory");
   }
   dg_krylov_opts o = {rtol, 100, verbose ? monitor : NULL, (void *)solver, 0};
@@ -140,46 +163,58 @@ static int solve(problem *P, const char *solver, double rtol, int verbose, int *
   int rc = 0;
   const double t0 = now();
   if (!strcmp(solver, "fp64"))
-    rc = dg_cg_d(g_be, n, apply_d, P->op, dg_mg_precond_d, P->mg, P->b, x, &o, &st);
+    rc = dg_cg_d(be, n, apply_d, P->op, dg_mg_precond_d, P->mg, P->b, x, &o, &st);
   else if (!strcmp(solver, "mixed"))
-    rc = dg_cg_d(g_be, n, apply_d, P->op, dg_mg_precond_mixed, P->mg, P->b, x, &o, &st);
+    rc = dg_cg_d(be, n, apply_d, P->op, dg_mg_precond_mixed, P->mg, P->b, x, &o, &st);
   else if (!strcmp(solver, "fp32")) {
-    float *bf = dg_svec_alloc(g_be, sizeof(float) * (size_t)n),
-          *xf = dg_svec_alloc(g_be, sizeof(float) * (size_t)n);
+    float *bf = dg_svec_alloc(be, sizeof(float) * (size_t)n),
+          *xf = dg_svec_alloc(be, sizeof(float) * (size_t)n);
     if (!bf || !xf) rc = dg_error(DG_ERR_MEM, "out of memory");
     if (!rc) {
       o.maxit = 40;
-      dg_svec_to_f(g_be, n, 1, P->b, bf);
-      rc = dg_cg_f(g_be, n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
-      dg_svec_from_f(g_be, n, 1, xf, x);
+      dg_svec_to_f(be, n, 1, P->b, bf);
+      rc = dg_cg_f(be, n, apply_f, P->op, dg_mg_precond_f, P->mg, bf, xf, &o, &st);
+      dg_svec_from_f(be, n, 1, xf, x);
     }
-    dg_svec_free(g_be, bf);
-    dg_svec_free(g_be, xf);
+    dg_svec_free(be, bf);
+    dg_svec_free(be, xf);
   } else
     rc = dg_error(DG_ERR_ARG, "--solver %s: expected fp64, mixed or fp32", solver);
-  if (!rc) rc = dg_svec_sync(g_be);
+  if (!rc) rc = dg_svec_sync(be);
   *secs = now() - t0;
   if (!rc) {
     *its = st.its;
     rc = dg_sop_apply_d(P->op, x, t);
   }
   if (!rc) {
-    dg_svec_xpby_d(g_be, n, P->b, -1, t); /* b - A x */
-    *rel = sqrt(dg_svec_dot_d(g_be, n, t, t) / dg_svec_dot_d(g_be, n, P->b, P->b));
+    dg_svec_xpby_d(be, n, P->b, -1, t); /* b - A x */
+    *rel = sqrt(dg_svec_dot_d(be, n, t, t) / dg_svec_dot_d(be, n, P->b, P->b));
     rc = dg_sop_l2_error(P->op, x, exact, NULL, err);
   }
   if (keep && !rc) {
     *keep = x;
     x = NULL;
   }
-  dg_svec_free(g_be, x);
-  dg_svec_free(g_be, t);
+  dg_svec_free(be, x);
+  dg_svec_free(be, t);
   return rc;
 }
 
-/* Write u as a dgrid snapshot (one variable "u", q = rmax + 1). */
+/* Write u as a dgrid snapshot (one variable "u", q = rmax + 1); across
+ * ranks the whole solution gathered, and rank 0 writes it. */
 static int write_snapshot(const problem *P, const double *u, int dim, const char *path) {
-  const dg_grid *g = dg_sop_grid(P->op);
+  const dg_grid *g = P->sp ? dg_spart_global_grid(P->sp) : dg_sop_grid(P->op);
+  double *ug = NULL;
+  if (P->sp) {
+    ug = malloc(sizeof(double) * (size_t)(dg_sop_global_len(P->op) + 1));
+    if (!ug) return dg_error(DG_ERR_MEM, "out of memory");
+    const int rc = dg_sop_gather_d(P->op, u, ug);
+    if (rc || g_rk->rank > 0) {
+      free(ug);
+      return rc;
+    }
+    u = ug;
+  }
   dg_snapshot s;
   memset(&s, 0, sizeof s);
   s.dim = dim;
@@ -194,19 +229,22 @@ static int write_snapshot(const problem *P, const double *u, int dim, const char
   snprintf(s.variables, sizeof s.variables, "u");
   s.nelem = g->nelem;
   s.degree = P->map->deg;
-  DG_CALL(dg_svec_sync(g_be));
+  const dg_backend *be = dg_sop_backend(P->op);
+  int rc = dg_svec_sync(be); /* no kernel may still write u */
   int64_t *off = malloc(sizeof(int64_t) * (size_t)(g->nelem + 1));
-  if (!off) return dg_error(DG_ERR_MEM, "out of memory");
-  for (long e = 0; e <= g->nelem; ++e) off[e] = dg_sop_offsets(P->op)[e];
+  if (!rc && !off) rc = dg_error(DG_ERR_MEM, "out of memory");
+  for (long e = 0; e <= g->nelem && !rc; ++e) off[e] = dg_sop_global_offsets(P->op)[e];
   s.coeff_offset = off;
-  /* u on the host (a copy on the CUDA backend) */
-  const size_t nb = sizeof(double) * (size_t)P->n;
-  double *uh = NULL;
-  int rc = dg_svec_map(g_be, u, nb, DG_SVEC_READ, (void **)&uh);
+  /* u on the host: across ranks the gathered whole vector, else a view of
+     solver memory (a copy on the CUDA backend) */
+  const size_t nb = sizeof(double) * (size_t)dg_sop_len(P->op);
+  double *uh = ug;
+  if (!rc && !ug) rc = dg_svec_map(be, u, nb, DG_SVEC_READ, (void **)&uh);
   s.coeff = uh;
   if (!rc) rc = dg_snapshot_write(path, &s);
-  dg_svec_unmap(g_be, u, uh, nb, 0);
+  if (!ug) dg_svec_unmap(be, u, uh, nb, 0);
   free(off);
+  free(ug);
   return rc;
 }
 
@@ -402,7 +440,9 @@ static const char usage[] =
     "CG stops at its iteration limit (100; fp32: 40) if --rtol is not reached: a warning\n"
     "on stderr with the default --rtol (fp32 stalls above it by design), an error (exit\n"
     "2, nothing written) where --rtol was given: a tolerance asked for and not met is\n"
-    "not a result.\n";
+    "not a result.\n"
+    "Under mpirun (an MPI build) one solve runs across the ranks, each on its block of\n"
+    "the grid; --table, --throughput, --smoother patch and --backend cuda refuse there.\n";
 
 enum { POISSON_HELP = 100 };
 
@@ -562,22 +602,36 @@ static int stdout_ok(void) {
 
 static void free_backend(void) { dg_backend_destroy(&g_be); }
 
-int main(int argc, char **argv) {
-  if (dg_app_ranks_one("poisson", &argc, &argv)) return 2;
+/* What does not run across ranks yet: one line naming the option. */
+static int refuse_ranks(const poisson_opts *o) {
+  if (o->tab)
+    return dg_error(DG_ERR_ARG, "option %s: runs on one rank only (not across ranks yet)",
+                    o->tab == 1 ? "--table" : "--throughput");
+  if (g_smoother == DG_MG_PATCH)
+    return dg_error(DG_ERR_ARG,
+                    "option --smoother: patch does not run across ranks yet (use block)");
+  return 0;
+}
+
+static int run(dg_app_ranks *rk, int argc, char **argv) {
   poisson_opts o;
   int rc = parse(argc, argv, &o);
   if (rc == POISSON_HELP) {
     fputs(usage, stdout);
     return stdout_ok() ? 0 : 2;
   }
-  if (rc) return fail();
+  if (!rc && rk->size > 1) rc = refuse_ranks(&o);
   g_dim = o.dim;
-  const int brc = dg_backend_create(&g_be, o.backend);
-  if (brc) {
-    if (o.backend) dg_error_prefix(brc, "option --backend");
-    return fail();
+  if (!rc) {
+    rc = dg_backend_create(&g_be, o.backend);
+    if (rc && o.backend) dg_error_prefix(rc, "option --backend");
+    if (!rc) atexit(free_backend);
   }
-  atexit(free_backend);
+  if (!rc && rk->size > 1 && !strncmp(g_be->resource, "cuda", 4))
+    rc = dg_error(DG_ERR_ARG,
+                  "option --backend: %s does not run the solvers across ranks yet (use omp)",
+                  g_be->resource);
+  if (dg_app_ranks_agree(rk, rc)) return fail();
   if (o.tab == 2) {
     if (throughput(o.dim, o.nel, o.r, o.repeat, o.smooth)) return fail();
     return stdout_ok() ? 0 : 2;
@@ -592,6 +646,17 @@ int main(int argc, char **argv) {
   double rel, err, secs, *u = NULL;
   rc = problem_create(&P, o.dim, o.nel, o.r, o.map, o.smooth);
   if (!rc) rc = solve(&P, o.solver, o.rtol, !o.quiet, &its, &rel, &err, &secs, &u);
+  /* memory, MPI or the device failing on one rank leaves the others waiting
+     in a collective: this rank ends the job; every other failure (options
+     the setup rejects, a solve that fails on the reduced numbers) is every
+     rank's alike, agreed on below */
+  if (rc && rk->size > 1 && (rc == DG_ERR_MEM || rc == DG_ERR_LIB || rc == DG_ERR_BACKEND)) {
+    char line[4200], full[4300];
+    snprintf(full, sizeof full, "poisson: %s",
+             dg_escape_message(line, sizeof line, dg_error_message()));
+    dg_app_ranks_fail(rk, full);
+  }
+  /* every rank holds the same reduced residual: they decide alike */
   if (!rc && !(rel <= o.rtol)) {
     if (o.given_rtol)
       rc = dg_error(DG_ERR_NUMERIC,
@@ -604,9 +669,11 @@ int main(int argc, char **argv) {
               "above --rtol %g\n",
               o.solver, its, rel, o.rtol);
   }
-  if (!rc && o.out) rc = write_snapshot(&P, u, o.dim, o.out);
+  rc = dg_app_ranks_agree(rk, rc);
+  if (!rc && o.out) rc = dg_app_ranks_agree(rk, write_snapshot(&P, u, o.dim, o.out));
+  const dg_backend *be = P.op ? dg_sop_backend(P.op) : g_be;
   if (rc) {
-    dg_svec_free(g_be, u);
+    dg_svec_free(be, u);
     const int status = fail(); /* the message before the teardown's */
     problem_destroy(&P);       /* problem_create zeroes P first: a partial one too */
     return status;
@@ -615,9 +682,22 @@ int main(int argc, char **argv) {
   dg_mg_describe(P.mg, buf, sizeof buf);
   printf("%s", buf);
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
-         o.solver, P.n, its, rel, err, secs);
+         o.solver, dg_sop_global_len(P.op), its, rel, err, secs);
   if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));
-  dg_svec_free(g_be, u);
+  dg_svec_free(be, u);
   problem_destroy(&P);
   return stdout_ok() ? 0 : 2;
+}
+
+int main(int argc, char **argv) {
+  dg_app_ranks rk;
+  if (dg_app_ranks_start(&rk, &argc, &argv)) {
+    const int status = fail();
+    dg_app_ranks_stop(&rk);
+    return status;
+  }
+  g_rk = &rk;
+  const int status = run(&rk, argc, argv);
+  dg_app_ranks_stop(&rk);
+  return status;
 }

@@ -135,6 +135,10 @@ typedef struct dg_backend {
   const dg_backend_ops *ops;
   int device;        /* the device index of "cuda:N"; 0 on the CPU */
   char resource[24]; /* "omp", "cuda:0", ... as it runs */
+  /* The ranks a solve runs across (solvers/dg_spart.h), or NULL (one
+   * process): the solvers' dot products and maxima are then reduced over
+   * them.  Set by a program on its own copy of what dg_backend_create made. */
+  struct dg_comm *comm;
 } dg_backend;
 
 /* The plan of backends/dg_plan.c for backend be (its constants), and its

@@ -24,6 +24,8 @@
 #   GPU_CHECK_BIG    0: skip the largest kernels (their NVRTC compile takes minutes) [1]
 #   GPU_CHECK_CTEST_LIMIT seconds for the CUDA build's ctest (a cold kernel cache
 #                    compiles what the tests run)                 [300]
+#   GPU_CHECK_CTEST_REGEX only the CUDA build's tests matching it (ctest -R), to
+#                    rerun what failed without the whole suite's compiles  [all]
 #   GPU_CHECK_CONSISTENCY_LIMIT seconds for ctest -L gpu           [360]
 #   GPU_CHECK_BENCH  full | quick | none                          [full]
 #   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
@@ -124,8 +126,14 @@ check_bg() {
 note "at once: consistency CUDA vs OpenMP (ctest -L gpu), ctest (CUDA build), largest kernels"
 check_bg "consistency (1e-12)" "$OUT/consistency.log" "${GPU_CHECK_CONSISTENCY_LIMIT:-360}" \
   ctest --test-dir build-cuda --output-on-failure -V -j 4 -L gpu
-check_bg "ctest cuda (all but gpu.*, slow)" "$OUT/ctest-cuda.log" "${GPU_CHECK_CTEST_LIMIT:-300}" \
-  ctest --test-dir build-cuda --output-on-failure -j 8 -LE "gpu|slow"
+if [ -n "${GPU_CHECK_CTEST_REGEX:-}" ]; then
+  check_bg "ctest cuda -R '$GPU_CHECK_CTEST_REGEX'" "$OUT/ctest-cuda.log" \
+    "${GPU_CHECK_CTEST_LIMIT:-300}" ctest --test-dir build-cuda --output-on-failure -j 8 -LE "gpu|slow" \
+    -R "$GPU_CHECK_CTEST_REGEX"
+else
+  check_bg "ctest cuda (all but gpu.*, slow)" "$OUT/ctest-cuda.log" "${GPU_CHECK_CTEST_LIMIT:-300}" \
+    ctest --test-dir build-cuda --output-on-failure -j 8 -LE "gpu|slow"
+fi
 if [ "${GPU_CHECK_BIG:-1}" = 1 ]; then
   check_bg "3D r=10 q=12 (largest scratch)" "$OUT/big3d.log" 400 $A --dim 3 --cells 2x2x2 \
     --degree 10 --q 12 --steps 1 --integrator rk4 --quiet --output /tmp/big3.h5

@@ -2,7 +2,9 @@
  * agglomeration; Jacobi diagonals and Lanczos eigenvalue estimates. */
 #include "dg_mg_internal.h"
 
+#include "dg_comm.h"
 #include "dg_error.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 
 #include <math.h>
@@ -51,24 +53,39 @@ static double tridiag_max(int k, const double *a, const double *b) {
   return hi;
 }
 
+/* The Lanczos start: pseudo-random entries in [-0.5, 0.5), the same
+ * sequence on every level. */
+static void start_vector(long n, double *r) {
+  uint64_t s = 88172645463325252ULL;
+  for (long i = 0; i < n; ++i) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    r[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+  }
+}
+
 /* Estimate lmax(D^-1 A) on level L from `its` steps of Jacobi-CG (Lanczos). */
 static int estimate_lmax(dg_mg_level *L, int its) {
   const long n = L->n;
   const dg_backend *be = dg_sop_backend(L->op);
   double *x = L->vd[MG_X], *r = L->vd[MG_R], *z = L->vd[MG_D], *p = L->vd[MG_T];
   double *q = L->vd[MG_B];
-  uint64_t s = 88172645463325252ULL;
   DG_CALL(dg_svec_sync(be)); /* no kernel may still use r or x */
-  /* the start vector built on the host and sent once; x = 0 */
-  double *rh;
-  DG_CALL(dg_svec_map(be, r, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&rh));
-  for (long i = 0; i < n; ++i) {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    rh[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+  if (dg_sop_part(L->op)) {  /* a rank's share of one process's start */
+    const long ng = dg_sop_global_len(L->op);
+    double *rg = malloc(sizeof(double) * (size_t)(ng + 1));
+    if (!rg) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+    start_vector(ng, rg);
+    const int rc = dg_sop_scatter_d(L->op, rg, r);
+    free(rg);
+    DG_CALL(rc);
+  } else { /* the start vector built on the host and sent once */
+    double *rh;
+    DG_CALL(dg_svec_map(be, r, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&rh));
+    start_vector(n, rh);
+    DG_CALL(dg_svec_unmap(be, r, rh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
   }
-  DG_CALL(dg_svec_unmap(be, r, rh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
   dg_svec_zero_d(be, n, x);
   double al[64], bt[64], ta[64], tb[64], rz = 0;
   if (its > 64) its = 64;
@@ -190,10 +207,35 @@ static int coarsen(dg_mg *mg, int l, char kind) {
   int rc = dg_sop_create_pen(&C->op, mg->be, &gc, dc, pcd, &pc);
   free(dc);
   free(pcd);
+  if (!rc && dg_sop_part(F)) rc = dg_sop_set_part(C->op, dg_sop_part(F));
   if (rc) return dg_error_prefix(rc, "multigrid level %d: ", l + 1);
   C->kind = kind;
   C->n = dg_sop_len(C->op);
   mg->nl = l + 2;
+  return 0;
+}
+
+/* Across ranks: the whole grid's hierarchy under the last level by
+ * degree, on the backend without the ranks (mg_internal.h). */
+static int sub_create(dg_mg *mg) {
+  const dg_sop *L = mg->lev[mg->nl - 1].op;
+  const dg_spart *part = dg_sop_part(L);
+  dg_sop_params gp = *dg_sop_get_params(L);
+  for (int d = 0; d < 3; ++d) gp.bc[d] = dg_spart_global_params(part)->bc[d];
+  mg->sub_be = *mg->be;
+  mg->sub_be.comm = NULL;
+  DG_CALL(dg_sop_create_pen(&mg->sub_op, &mg->sub_be, dg_spart_global_grid(part),
+                            dg_sop_global_degrees(L), dg_sop_global_penalty_degrees(L), &gp));
+  DG_CALL(dg_mg_create(&mg->sub, mg->sub_op, &mg->o));
+  const size_t n = (size_t)dg_sop_len(mg->sub_op);
+  mg->gb = dg_svec_alloc(&mg->sub_be, sizeof(double) * n);
+  mg->gx = dg_svec_alloc(&mg->sub_be, sizeof(double) * n);
+  if (mg->o.precisions & DG_MG_FLOAT) {
+    mg->gbf = dg_svec_alloc(&mg->sub_be, sizeof(float) * n);
+    mg->gxf = dg_svec_alloc(&mg->sub_be, sizeof(float) * n);
+    if (!mg->gbf || !mg->gxf) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
+  }
+  if (!mg->gb || !mg->gx) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   return 0;
 }
 
@@ -226,15 +268,22 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   mg->lev[0].n = dg_sop_len(fine);
   int rc = 0;
   const int minperiodic = o->coarse_min > 2 ? o->coarse_min : 2;
+  const dg_spart *part = dg_sop_part(fine);
+  if (part && o->smoother == DG_MG_PATCH) {
+    rc = dg_error(DG_ERR_ARG, "dg_mg_create: the vertex patches do not run across ranks yet");
+    goto fail;
+  }
   for (;;) { /* by degree */
     const dg_sop *F = mg->lev[mg->nl - 1].op;
     const dg_grid *g = dg_sop_grid(F);
-    int any = 0;
+    double any = 0;
     for (long e = 0; e < g->nelem && !any; ++e) any = dg_sop_degrees(F)[e] > 1;
+    if (part && (rc = dg_comm_allreduce_max(dg_spart_comm(part), &any, &any, 1))) goto fail;
     if (!any || mg->nl >= maxl) break;
     if ((rc = coarsen(mg, mg->nl - 1, 'p'))) goto fail;
   }
-  for (;;) { /* by agglomeration, down to a level the dense coarse solve takes */
+  if (part && (rc = sub_create(mg))) goto fail;
+  for (; !part;) { /* by agglomeration, down to a level the dense coarse solve takes */
     if (mg->lev[mg->nl - 1].n <= o->coarse_dense_max) break;
     const dg_sop *F = mg->lev[mg->nl - 1].op;
     const dg_grid *g = dg_sop_grid(F);
@@ -268,7 +317,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
         rc = dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
         goto fail;
       }
-    if ((rc = dg_mg_coarse_setup(mg))) goto fail;
+    if (!mg->sub && (rc = dg_mg_coarse_setup(mg))) goto fail;
   }
   if (!(o->precisions & DG_MG_DOUBLE)) /* the double vectors served the setup only: a
                                           float-only hierarchy has no mixed cycle */
@@ -303,6 +352,14 @@ void dg_mg_destroy(dg_mg **mgp) {
   dg_svec_free(be, mg->cd[0]);
   dg_svec_free(be, mg->cd[1]);
   dg_svec_free(be, mg->cinv);
+  dg_mg_destroy(&mg->sub);
+  dg_sop_destroy(&mg->sub_op);
+  if (mg->sub_be.ops) {
+    dg_svec_free(&mg->sub_be, mg->gb);
+    dg_svec_free(&mg->sub_be, mg->gx);
+    dg_svec_free(&mg->sub_be, mg->gbf);
+    dg_svec_free(&mg->sub_be, mg->gxf);
+  }
   free(mg->lev);
   free(mg);
   *mgp = NULL;
@@ -313,34 +370,45 @@ const dg_sop *dg_mg_level_op(const dg_mg *mg, int l) { return mg->lev[l].op; }
 char dg_mg_level_kind(const dg_mg *mg, int l) { return mg->lev[l].kind; }
 double dg_mg_level_lmax(const dg_mg *mg, int l) { return mg->lev[l].lmax; }
 
-void dg_mg_describe(const dg_mg *mg, char *buf, size_t cap) {
+/* The lines of dg_mg_describe, levels numbered from l0, the first level's
+ * kind k0 where given (a hierarchy across ranks goes on in its sub), of
+ * the whole grid where a level is a rank's. */
+static void describe_from(const dg_mg *mg, int l0, char k0, char *buf, size_t cap) {
   size_t k = 0;
   if (cap) buf[0] = 0;
-  for (int l = 0; l < mg->nl && k < cap; ++l) {
+  const int nl = mg->sub ? mg->nl - 1 : mg->nl;
+  for (int l = 0; l < nl && k < cap; ++l) {
     const dg_sop *op = mg->lev[l].op;
-    const dg_grid *g = dg_sop_grid(op);
+    const dg_spart *part = dg_sop_part(op);
+    const dg_grid *g = part ? dg_spart_global_grid(part) : dg_sop_grid(op);
+    const uint8_t *deg = dg_sop_global_degrees(op);
     int rmin = DG_MAX_DEGREE, rmax = 0;
     for (long e = 0; e < g->nelem; ++e) {
-      const int r = dg_sop_degrees(op)[e];
+      const int r = deg[e];
       rmin = r < rmin ? r : rmin;
       rmax = r > rmax ? r : rmax;
     }
     const char *sm = mg->lev[l].sp ? "patch" : (mg->lev[l].bj ? "block" : "point");
+    const char kind = l == 0 && k0 ? k0 : mg->lev[l].kind;
     int w = snprintf(buf + k, cap - k,
                      "level %d (%c): %d x %d x %d elements, degrees %d..%d, %ld "
                      "unknowns, %s smoother, lmax(D^-1 A) %.3g\n",
-                     l, mg->lev[l].kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
-                     mg->lev[l].n, sm, mg->lev[l].lmax);
+                     l0 + l, kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
+                     dg_sop_global_len(op), sm, mg->lev[l].lmax);
     if (l == mg->nl - 1)
       w = snprintf(buf + k, cap - k,
                    "level %d (%c): %d x %d x %d elements, "
                    "degrees %d..%d, %ld unknowns, %s\n",
-                   l, mg->lev[l].kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
+                   l0 + l, kind, g->n[0], g->n[1], g->dim == 3 ? g->n[2] : 1, rmin, rmax,
                    mg->lev[l].n, mg->cinv ? "fp64 dense pseudo-inverse" : "fp64 CG");
     if (w < 0) break;
     k += (size_t)w;
   }
+  if (mg->sub && k < cap)
+    describe_from(mg->sub, mg->nl - 1, mg->lev[mg->nl - 1].kind, buf + k, cap - k);
 }
+
+void dg_mg_describe(const dg_mg *mg, char *buf, size_t cap) { describe_from(mg, 0, 0, buf, cap); }
 
 void dg_mg_work(const dg_mg *mg, double *fine_applies, long *cycles) {
   *fine_applies = mg->work;

@@ -4,6 +4,7 @@
 
 #include "dg_error.h"
 #include "dg_krylov.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 
 #include <math.h>
@@ -19,10 +20,39 @@ static int coarse_apply(void *ctx, const double *x, double *y) {
   return dg_sop_apply_d(mg->lev[mg->nl - 1].op, x, y);
 }
 
+/* Across ranks, the coarse solve of the last level by degree: b gathered
+   onto every rank, one cycle of the whole grid's hierarchy from that level
+   on (the double, float or mixed one, as one process runs it there), and
+   the result's owned entries into x.  Every rank runs the same cycle on the
+   same bits. */
+static int sub_cycle(dg_mg *mg, const double *b, double *x, int prec) {
+  const dg_sop *op = mg->lev[mg->nl - 1].op;
+  const long n = dg_sop_len(mg->sub_op);
+  const size_t nb = sizeof(double) * (size_t)n;
+  double *h = NULL; /* gb and gx are solver memory: the host fills and reads views */
+  DG_CALL(dg_svec_map(&mg->sub_be, mg->gb, nb, DG_SVEC_WRITE, (void **)&h));
+  int rc = dg_sop_gather_d(op, b, h);
+  const int wrc = dg_svec_unmap(&mg->sub_be, mg->gb, h, nb, rc ? 0 : DG_SVEC_WRITE);
+  DG_CALL(rc ? rc : wrc);
+  if (prec == DG_MG_DOUBLE) {
+    DG_CALL(dg_mg_cycle_d(mg->sub, mg->gb, mg->gx));
+  } else if (prec == DG_MG_FLOAT) {
+    dg_svec_to_f(&mg->sub_be, n, 1, mg->gb, mg->gbf);
+    DG_CALL(dg_mg_cycle_f(mg->sub, mg->gbf, mg->gxf));
+    dg_svec_from_f(&mg->sub_be, n, 1, mg->gxf, mg->gx);
+  } else
+    DG_CALL(dg_mg_precond_mixed(mg->sub, mg->gb, mg->gx));
+  DG_CALL(dg_svec_map(&mg->sub_be, mg->gx, nb, DG_SVEC_READ, (void **)&h));
+  rc = dg_sop_scatter_d(op, h, x);
+  dg_svec_unmap(&mg->sub_be, mg->gx, h, nb, 0);
+  return rc;
+}
+
 /* x = A^-1 b on the coarsest level: its dense pseudo-inverse, or fp64 CG
-   with Jacobi from zero. */
-static int coarse_solve_d(dg_mg *mg, const double *b, double *x) {
+   with Jacobi from zero (across ranks: sub_cycle of precision prec). */
+static int coarse_solve_d(dg_mg *mg, const double *b, double *x, int prec) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
+  if (mg->sub) return sub_cycle(mg, b, x, prec);
   if (mg->cinv) {
     mg_work_apply(mg, mg->nl - 1); /* counted as one coarse apply */
     dg_svec_symv_d(mg->be, L->n, mg->cinv, b, x);
@@ -40,7 +70,7 @@ static int coarse_solve_d(dg_mg *mg, const double *b, double *x) {
 }
 
 static int mg_coarse_d(dg_mg *mg, int l, const double *b, double *x) {
-  return coarse_solve_d(mg, b, x);
+  return coarse_solve_d(mg, b, x, DG_MG_DOUBLE);
 }
 
 /* the float cycle's coarse solve is fp64 too (an fp32 Krylov solve can
@@ -48,7 +78,7 @@ static int mg_coarse_d(dg_mg *mg, int l, const double *b, double *x) {
 static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
   const long n = mg->lev[l].n;
   dg_svec_from_f(mg->be, n, 1, b, mg->cd[0]);
-  DG_CALL(coarse_solve_d(mg, mg->cd[0], mg->cd[1]));
+  DG_CALL(coarse_solve_d(mg, mg->cd[0], mg->cd[1], DG_MG_FLOAT));
   dg_svec_to_f(mg->be, n, 1, mg->cd[1], x);
   return 0;
 }
@@ -104,7 +134,7 @@ int dg_mg_restrict_d(dg_mg *mg, int l, const double *r, double *bc) {
 static int mixed_cycle(dg_mg *mg, int l, const double *b, double s, double *x, int fcycle) {
   dg_mg_level *L = &mg->lev[l];
   const long n = L->n;
-  if (l == mg->nl - 1) return coarse_solve_d(mg, b, x);
+  if (l == mg->nl - 1) return coarse_solve_d(mg, b, x, 0);
   dg_mg_level *C = &mg->lev[l + 1];
   const long nc = C->n;
   double *bc = C->vd[MG_B], *xc = C->vd[MG_X], *t = L->vd[MG_T];

@@ -2,6 +2,7 @@
 #ifndef DG_MG_INTERNAL_H
 #define DG_MG_INTERNAL_H
 
+#include "dg_backend.h"
 #include "dg_mg.h"
 #include "dg_sblock.h"
 #include "dg_spatch.h"
@@ -32,6 +33,15 @@ struct dg_mg {
   double *cinv;  /* the coarsest operator's pseudo-inverse (n x n, symmetric), or NULL: CG */
   double work;   /* weighted operator applications */
   long cycles;
+  /* Across ranks (solvers/dg_spart.h): the levels by degree are the ranks'
+     operators; below the last of them, whose coarse solve this is, the
+     whole grid's hierarchy from that level on (what one process builds
+     there), run on every rank on the gathered residual. */
+  dg_backend sub_be; /* the backend without the ranks */
+  dg_sop *sub_op;
+  dg_mg *sub;
+  double *gb, *gx; /* whole vectors of the sub's fine level */
+  float *gbf, *gxf;
 };
 
 /* The dense coarse solve's setup (dg_mg_coarse.c): mg->cinv where the

@@ -3,6 +3,7 @@
 
 #include "dg_error.h"
 #include "dg_quadrature.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 
 #include <math.h>
@@ -173,6 +174,7 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
 void dg_sop_destroy(dg_sop **op) {
   if (!op || !*op) return;
   const dg_backend *be = (*op)->be;
+  dg_sop_part_free(*op);
   free((*op)->deg);
   free((*op)->pdeg);
   free((*op)->off);

@@ -3,7 +3,9 @@
  * with r+3 points per direction, sum-factorised per element). */
 #include "dg_sop_internal.h"
 
+#include "dg_comm.h"
 #include "dg_error.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 #include "dg_quadrature.h"
 
@@ -92,6 +94,7 @@ static int load_host(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
       contract(F, out, n, 2, r + 1, Rr, 0);
     }
   }
+  dg_sop_part_clear_host_d(op, b); /* a rank's vectors: zero outside its elements */
   return 0;
 }
 
@@ -153,8 +156,11 @@ static int l2_error_host(const dg_sop *op, const double *u, dg_sfn f, void *ctx,
   const int dim = g->dim;
   double vol = 1, sum = 0;
   for (int d = 0; d < dim; ++d) vol *= g->h[d] / 2;
+  /* a rank's operator sums its own elements, then over the ranks */
+  const unsigned char *own = dg_sop_part(op) ? dg_spart_owned(dg_sop_part(op)) : NULL;
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : sum)
   for (long e = 0; e < g->nelem; ++e) {
+    if (own && !own[e]) continue;
     const int r = op->deg[e], nm = r + 1;
     const rule1d *Rr = &R[r];
     const int q = Rr->q, q2 = dim == 3 ? q : 1;
@@ -183,6 +189,7 @@ static int l2_error_host(const dg_sop *op, const double *u, dg_sfn f, void *ctx,
         }
     sum += vol * s;
   }
+  if (own) DG_CALL(dg_comm_allreduce_sum(dg_spart_comm(dg_sop_part(op)), &sum, &sum, 1));
   if (!isfinite(sum)) return dg_error(DG_ERR_NUMERIC, "dg_sop_l2_error: the error is not finite");
   *err = sqrt(sum);
   return 0;

@@ -23,6 +23,7 @@ struct dg_sop {
   dg_sargs_f args_f;
   dg_sargs_d hargs_d; /* over the host copies: for element functions on the host */
   dg_sargs_f hargs_f;
+  struct dg_spx *px; /* a rank's share (dg_spart.c), or NULL */
 };
 
 /* The length of a vector (for the drivers, which call nothing of solvers/). */

@@ -1,12 +1,14 @@
 /* dg_sop_run.c - the operator's, the block solve's and the patch
  * smoother's calls (dg_sop.h, dg_sblock.h, dg_spatch.h): each runs on the
  * operator's backend, through its solver table (dg_solver_ops.h).  Where a
- * backend has no fused residual step (OpenMP), the step is the calls it
- * stands for: the smoother's p = D_block^-1 (b - A x), and the mixed cycle's
- * fp64 residual into float. */
+ * backend has no fused residual step (OpenMP), or the operator is a rank's
+ * (its apply exchanges ghosts first: solvers/dg_spart.h), the step is the
+ * calls it stands for: the smoother's p = D_block^-1 (b - A x), and the
+ * mixed cycle's fp64 residual into float. */
 #include "dg_sblock_internal.h"
 #include "dg_sop.h"
 #include "dg_sop_internal.h"
+#include "dg_spart.h"
 #include "dg_spatch_internal.h"
 #include "dg_svec.h"
 
@@ -17,11 +19,26 @@
 /* The solver table of op's backend. */
 static const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
 
+/* A rank's operator (dg_spart.h) reads its neighbours' values in x's ghost
+ * slots: they are received first and cleared after, and y's are cleared,
+ * so every vector keeps zeros outside the owned elements. */
 int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) {
-  return dg_sop_ops(op)->apply_d(op, x, y);
+  if (!op->px) return dg_sop_ops(op)->apply_d(op, x, y);
+  double *xw = (double *)x; /* only its ghost slots, zero again on return */
+  DG_CALL(dg_sop_part_exchange_d(op, xw));
+  const int rc = dg_sop_ops(op)->apply_d(op, x, y);
+  dg_sop_part_clear_d(op, xw); /* on the backend, after the apply */
+  dg_sop_part_clear_d(op, y);
+  return rc;
 }
 int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
-  return dg_sop_ops(op)->apply_f(op, x, y);
+  if (!op->px) return dg_sop_ops(op)->apply_f(op, x, y);
+  float *xw = (float *)x; /* only its ghost slots, zero again on return */
+  DG_CALL(dg_sop_part_exchange_f(op, xw));
+  const int rc = dg_sop_ops(op)->apply_f(op, x, y);
+  dg_sop_part_clear_f(op, xw); /* on the backend, after the apply */
+  dg_sop_part_clear_f(op, y);
+  return rc;
 }
 int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
 int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }
@@ -58,7 +75,7 @@ int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
 
 int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
   const dg_solver_ops *s = dg_sop_ops(bj->op);
-  if (s->sblock_resid_d) return s->sblock_resid_d(bj, x, b, t, p);
+  if (s->sblock_resid_d && !bj->op->px) return s->sblock_resid_d(bj, x, b, t, p);
   DG_CALL(dg_sop_apply_d(bj->op, x, t));
   s->xpby_d(dg_sop_n(bj->op), b, -1.0, t);
   return dg_sblock_apply_d(bj, t, p);
@@ -66,7 +83,7 @@ int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, dou
 
 int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float *t, float *p) {
   const dg_solver_ops *s = dg_sop_ops(bj->op);
-  if (s->sblock_resid_f) return s->sblock_resid_f(bj, x, b, t, p);
+  if (s->sblock_resid_f && !bj->op->px) return s->sblock_resid_f(bj, x, b, t, p);
   DG_CALL(dg_sop_apply_f(bj->op, x, t));
   s->xpby_f(dg_sop_n(bj->op), b, -1.0f, t);
   return dg_sblock_apply_f(bj, t, p);
@@ -75,7 +92,7 @@ int dg_sblock_resid_f(const dg_sblock *bj, const float *x, const float *b, float
 int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale, double *t,
                       float *y) {
   const dg_solver_ops *s = dg_sop_ops(op);
-  if (s->resid_to_f) return s->resid_to_f(op, x, b, scale, t, y);
+  if (s->resid_to_f && !op->px) return s->resid_to_f(op, x, b, scale, t, y);
   DG_CALL(dg_sop_apply_d(op, x, t));
   s->vresid_to_f(dg_sop_n(op), scale, b, t, y);
   return 0;

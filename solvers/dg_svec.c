@@ -4,12 +4,26 @@
 #include "dg_svec.h"
 
 #include "dg_backend.h"
+#include "dg_comm.h"
 #include "dg_error.h"
 #include "dg_solver_ops.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 static const dg_solver_ops *S(const dg_backend *be) { return be->ops->solver; }
+
+/* A rank's value reduced over the ranks of be (dg_backend.comm; a rank's
+ * vectors hold zeros outside its owned elements, solvers/dg_spart.h): the
+ * sum or the maximum, the same on every rank.  A failed reduction gives NaN,
+ * which the Krylov solvers report, its message recorded. */
+static double across(const dg_backend *be, double v, int max) {
+  if (!be->comm) return v;
+  double o = v;
+  const int rc =
+      max ? dg_comm_allreduce_max(be->comm, &v, &o, 1) : dg_comm_allreduce_sum(be->comm, &v, &o, 1);
+  return rc ? NAN : o;
+}
 
 void *dg_svec_alloc(const dg_backend *be, size_t bytes) { return S(be)->alloc(bytes); }
 void dg_svec_free(const dg_backend *be, void *p) { S(be)->free(p); }
@@ -51,12 +65,14 @@ int dg_svec_unmap(const dg_backend *be, const void *d, void *h, size_t bytes, in
   return rc;
 }
 double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y) {
-  return S(be)->dot_d(n, x, y);
+  return across(be, S(be)->dot_d(n, x, y), 0);
 }
 double dg_svec_dot_f(const dg_backend *be, long n, const float *x, const float *y) {
-  return S(be)->dot_f(n, x, y);
+  return across(be, S(be)->dot_f(n, x, y), 0);
 }
-double dg_svec_amax_d(const dg_backend *be, long n, const double *x) { return S(be)->amax_d(n, x); }
+double dg_svec_amax_d(const dg_backend *be, long n, const double *x) {
+  return across(be, S(be)->amax_d(n, x), 1);
+}
 void dg_svec_axpy_d(const dg_backend *be, long n, double alpha, const double *x, double *y) {
   S(be)->axpy_d(n, alpha, x, y);
 }
@@ -107,11 +123,11 @@ void dg_svec_cheb_add_f(const dg_backend *be, long n, float c1, float c2, const 
 }
 double dg_svec_cg_step_d(const dg_backend *be, long n, double alpha, const double *p,
                          const double *q, double *x, double *r) {
-  return S(be)->cg_step_d(n, alpha, p, q, x, r);
+  return across(be, S(be)->cg_step_d(n, alpha, p, q, x, r), 0);
 }
 double dg_svec_cg_step_f(const dg_backend *be, long n, float alpha, const float *p, const float *q,
                          float *x, float *r) {
-  return S(be)->cg_step_f(n, alpha, p, q, x, r);
+  return across(be, S(be)->cg_step_f(n, alpha, p, q, x, r), 0);
 }
 void dg_svec_symv_d(const dg_backend *be, long n, const double *A, const double *x, double *y) {
   S(be)->symv_d(n, A, x, y);

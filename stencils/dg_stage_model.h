@@ -1,7 +1,8 @@
 /* dg_stage_model.h - what the stages take from the physics model: its
  * checks and defaults, what its flux reads of the position (flux variants),
  * its auxiliary data, its boundary states and its parameters in the launch
- * arguments.  Included by dg_stages.h, after the model header (models/). */
+ * arguments.  Included by the stage headers (dg_stage_ops.h, dg_stages.h), after the
+ * model header (models/). */
 #ifndef DG_STAGE_MODEL_H
 #define DG_STAGE_MODEL_H
 

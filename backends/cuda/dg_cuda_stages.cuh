@@ -34,6 +34,7 @@
 #include DG_CUDA_MODEL_HEADER
 #include "dg_cuda.h"
 #include "dg_stages.h"
+#include "dg_stage_rate.h"
 #include "dg_team.h"
 
 #if DG_W != 32

@@ -1,4 +1,4 @@
-# checks.sh - the checks the app test scripts share (sourced by app_test.sh,
+# checks.sh - the checks the app test scripts share (sourced by app_common.sh,
 # safety_test.sh and hard_test.sh after they set DIR and define bad()).
 # runp PROG ARGS...: RC, stdout in $DIR/out, stderr in $DIR/err
 runp() { _p=$1; shift; "$_p" "$@" > "$DIR/out" 2> "$DIR/err"; RC=$?; }

@@ -318,7 +318,7 @@ range)
   refuse "--dt 1e-3x" "advect: option --dt: '1e-3x' is not a finite number" "$ADV" --cells 4x4 --dt 1e-3x
   # a wave speed too large for a step blames the model's values, not --cfl
   refuse "--omega 1e308" \
-    "advect: model advection: the stable step at t = 0 is 0, the wave speed too large for a double step (--velocity rotation, --omega 1e308)" \
+    "advect: model advection: the wave speed at t = 0 overflows a double (--velocity rotation, --omega 1e308)" \
     "$ADV" --velocity rotation --omega 1e308 --cells 4x4 --steps 1
   # a tolerance fp64 cannot reach is refused before the solve, not blamed on the operator
   refuse "poisson --rtol 1e-300" "poisson: option --rtol: '1e-300' is not a number in [1e-16, 1)" \

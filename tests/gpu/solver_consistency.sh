@@ -39,15 +39,15 @@ done
 rm -rf "$work" && mkdir -p "$work" || exit 2
 
 fail=0 n=0
-# both EXE PRECFLAG OUTFLAG NAME ARGS...: EXE with --backend cuda and
+# both EXE PRECFLAG OUTFLAG RTOL NAME ARGS...: EXE with --backend cuda and
 # --backend omp, fp64 and mixed, then compare
 both() {
-  exe=$1 pflag=$2 oflag=$3 name=$4
-  shift 4
+  exe=$1 pflag=$2 oflag=$3 rtol=$4 name=$5
+  shift 5
   for s in fp64 mixed; do
     n=$((n + 1))
     for b in cuda omp; do
-      if ! "$exe" --backend "$b" "$@" "$pflag" "$s" --rtol 1e-13 --quiet "$oflag" "$work/$name.$s.$b.h5" \
+      if ! "$exe" --backend "$b" "$@" "$pflag" "$s" --rtol "$rtol" --quiet "$oflag" "$work/$name.$s.$b.h5" \
         >"$work/$name.$s.$b.log" 2>&1; then
         echo "FAIL $name $s: the $b run failed:"
         tail -3 "$work/$name.$s.$b.log"
@@ -64,8 +64,10 @@ both() {
   done
 }
 # run NAME ARGS...: apps/poisson; ad NAME ARGS...: apps/advdiff
-run() { both "$poisson" --solver --out "$@"; }
-ad() { both "$advdiff" --precond --output "$@"; }
+# poisson checks the true residual against --rtol at the end: its floor is
+# near 1e-12 on these grids, so 1e-13 is refused as not met on any backend
+run() { both "$poisson" --solver --out 1e-11 "$@"; }
+ad() { both "$advdiff" --precond --output 1e-13 "$@"; }
 
 run u1 --dim 2 --n 16 --r 1 --map uniform
 run u3 --dim 2 --n 32 --r 3 --map uniform

@@ -71,8 +71,9 @@ package)
   archives=$(cd "$prefix/lib" && ls ./*.a)
   [ "$archives" = "./libdgrid.a" ] || fail "lib/ holds $archives, want libdgrid.a alone"
   # what a program must not see: the stage internals and core's private headers
-  for h in dg_lane.h dg_stages.h dg_team.h dg_basis.h dg_stage_args.h dg_types.h dg_backend.h \
-    dg_disc_internal.h dg_model_internal.h dg_io_internal.h dg_escape.h dg_parse.h advection.h; do
+  for h in dg_lane.h dg_stages.h dg_stage_ops.h dg_stage_rate.h dg_team.h dg_basis.h dg_stage_args.h \
+    dg_types.h dg_backend.h dg_disc_internal.h dg_model_internal.h dg_io_internal.h dg_escape.h \
+    dg_parse.h advection.h; do
     [ ! -e "$prefix/include/dgrid/$h" ] || fail "internal header include/dgrid/$h is installed"
   done
   # every installed header compiles alone, with the prefix's include/ only
@@ -95,6 +96,10 @@ package)
   # renamed and given another default velocity, run with --model-file by the
   # installed advect, against the built-in model with that velocity
   [ -e "$prefix/share/dgrid/models/advection.h" ] || fail "share/dgrid/models/advection.h is not installed"
+  # the stage headers beside the models, every one of stencils/ (the stages span several files)
+  for h in "$src"/stencils/*.h; do
+    [ -e "$prefix/share/dgrid/stencils/${h##*/}" ] || fail "share/dgrid/stencils/${h##*/} is not installed"
+  done
   if [ "$run" = 1 ]; then
     mkdir -p "$work/mymodels"
     sed -e 's/dg_model_advection\b/dg_model_tilted/; s/"advection",/"tilted",/; s/"1,1,1",/"0.5,2,1",/' \

@@ -10,6 +10,7 @@ program dgref
   use dgref_basis, only: dp, pi
   use dgref_solver
   use dgref_sphere
+  use dgref_sphdiag
   use dgref_sw
   use dgref_swsph
   use dgref_io

@@ -18,10 +18,12 @@
 ! The mass matrix of element (i, j) is (dlam dth/4) a^2 [D_r (x) W_{j,r}],
 ! D_r = diag(2/(2a+1)) in the lam index and
 !   W_{j,r}(n, m) = sum_k w_k cos(th_j(eta_k)) P_n(eta_k) P_m(eta_k)
-! in the th index; W_{j,r} is factored here (Cholesky) and its inverse kept
-! per row j and degree r.  See README.md, "The sphere".
+! in the th index; W_{j,r} is factored (Cholesky, dgref_sphmass) and its
+! inverse kept per row j and degree r.  The errors, mass and polar balance a
+! run reports are dgref_sphdiag's.  See README.md, "The sphere".
 module dgref_sphere
   use dgref_basis, only: dp, pi, legendre_all, gauss_legendre, element_offsets
+  use dgref_sphmass, only: row_mass_inverses, mass_inverse_block
   implicit none
   private
 
@@ -84,11 +86,10 @@ module dgref_sphere
     real(xp), allocatable :: ipg(:,:), dpg(:,:)            ! (1:q, 0:kdeg)
   end type sphere_t
 
-  public :: sphere_setup, sphere_project, sphere_rhs, sphere_step, sphere_errors, &
-            sphere_mass, sphere_rate, sphere_pole_balance, sphere_eval, sphere_point, &
-            sphere_exact
-  ! the weighted mass matrix's tools, shared with the sphere's shallow water (dgref_swsph)
-  public :: row_mass_inverses, mass_inverse_block
+  public :: sphere_setup, sphere_project, sphere_rhs, sphere_step, sphere_rate, sphere_eval, &
+            sphere_point, sphere_exact
+  ! the traces and the upwind flux, for the polar rows' balance (dgref_sphdiag)
+  public :: trace_th, upwind
 
 contains
 
@@ -149,92 +150,6 @@ contains
     allocate(sp%fl(sp%q, 0:sp%nelem - 1), sp%ft(sp%q, 0:sp%nelem - 1))
     call set_wind(sp, 0.0_dp)
   end subroutine sphere_setup
-
-  ! W_{j,r} and its inverse for every row j and every degree r up to maxdeg:
-  ! winv(0:r, 0:r, j, r), from the weights wq, cos(th) cq(:, j) and P_n pv at
-  ! the points.  ok = .false. if one is not positive definite.
-  subroutine row_mass_inverses(n2, maxdeg, wq, cq, pv, winv, ok)
-    integer, intent(in) :: n2, maxdeg
-    real(dp), intent(in) :: wq(:), cq(:, 0:), pv(0:, :)
-    real(dp), allocatable, intent(out) :: winv(:,:,:,:)
-    logical, intent(out) :: ok
-    real(dp), allocatable :: w(:,:), l(:,:)
-    integer :: j, r, n, m
-    allocate(winv(0:maxdeg, 0:maxdeg, 0:n2 - 1, 0:maxdeg))
-    winv = 0.0_dp
-    ok = .true.
-    do j = 0, n2 - 1
-      do r = 0, maxdeg
-        allocate(w(0:r, 0:r), l(0:r, 0:r))
-        do m = 0, r
-          do n = 0, r
-            w(n, m) = sum(wq * cq(:, j) * pv(n, :) * pv(m, :))
-          end do
-        end do
-        call cholesky(r + 1, w, l, ok)
-        if (.not. ok) return
-        call cholesky_inverse(r + 1, l, w)
-        winv(0:r, 0:r, j, r) = w
-        deallocate(w, l)
-      end do
-    end do
-  end subroutine row_mass_inverses
-
-  ! Lower triangular l with l l^T = w (n x n); ok = .false. on a pivot <= 0.
-  pure subroutine cholesky(n, w, l, ok)
-    integer, intent(in) :: n
-    real(dp), intent(in) :: w(n, n)
-    real(dp), intent(out) :: l(n, n)
-    logical, intent(out) :: ok
-    real(dp) :: s
-    integer :: i, j, k
-    l = 0.0_dp
-    ok = .true.
-    do j = 1, n
-      s = w(j, j)
-      do k = 1, j - 1
-        s = s - l(j, k)**2
-      end do
-      if (.not. (s > 0.0_dp)) then
-        ok = .false.
-        return
-      end if
-      l(j, j) = sqrt(s)
-      do i = j + 1, n
-        s = w(i, j)
-        do k = 1, j - 1
-          s = s - l(i, k) * l(j, k)
-        end do
-        l(i, j) = s / l(j, j)
-      end do
-    end do
-  end subroutine cholesky
-
-  ! winv = (l l^T)^{-1}, column by column: l y = e_m, then l^T x = y.
-  pure subroutine cholesky_inverse(n, l, winv)
-    integer, intent(in) :: n
-    real(dp), intent(in) :: l(n, n)
-    real(dp), intent(out) :: winv(n, n)
-    real(dp) :: y(n), x(n), s
-    integer :: i, k, m
-    do m = 1, n
-      do i = 1, n
-        s = merge(1.0_dp, 0.0_dp, i == m)
-        do k = 1, i - 1
-          s = s - l(i, k) * y(k)
-        end do
-        y(i) = s / l(i, i)
-      end do
-      do i = n, 1, -1
-        s = y(i)
-        do k = i + 1, n
-          s = s - l(k, i) * x(k)
-        end do
-        x(i) = s / l(i, i)
-      end do
-      winv(:, m) = x
-    end do
-  end subroutine cholesky_inverse
 
   ! P_0..P_n and their derivatives at x, extended precision.
   pure subroutine legendre_xp(n, x, p, dp1)
@@ -456,24 +371,6 @@ contains
     real(dp), intent(out) :: c(0:)
     call mass_inverse_block(sp%deg(e), sp%winv(:, :, e / sp%n1, sp%deg(e)), b, c, a2f)
   end subroutine apply_mass_inverse
-
-  pure subroutine mass_inverse_block(r, winv, b, c, a2f)
-    integer, intent(in) :: r
-    real(dp), intent(in) :: winv(0:, 0:), b(0:), a2f
-    real(dp), intent(out) :: c(0:)
-    integer :: n, ma, mb, mm
-    real(dp) :: s
-    n = r + 1
-    do mb = 0, r
-      do ma = 0, r
-        s = 0.0_dp
-        do mm = 0, r
-          s = s + winv(mb, mm) * b(ma + n * mm)
-        end do
-        c(ma + n * mb) = 0.5_dp * real(2 * ma + 1, dp) * s / a2f
-      end do
-    end do
-  end subroutine mass_inverse_block
 
   ! Weighted L2 projection with the q-point rule: c = M^-1 b,
   ! b_ab = (dlam dth/4) a^2 sum_pk w_p w_k cos(th_k) P_a(xi_p) P_b(eta_k) h0(x_pk).
@@ -832,131 +729,5 @@ contains
       rate = max(rate, real(2 * sp%deg(e) + 1, dp) * (ml * 2.0_dp / sp%dlam + mt * 2.0_dp / sp%dth))
     end do
   end function sphere_rate
-
-  ! ------------------------------------------------------------ diagnostics
-
-  ! Williamson's normalised errors with an 8 x 8 Gauss rule per element and
-  ! the area weight a^2 cos(th):
-  !   l1 = I|h - hT| / I|hT|,  l2 = sqrt(I (h - hT)^2 / I hT^2),
-  !   linf = max|h - hT| / max|hT| over the same points.
-  subroutine sphere_errors(sp, u, t, l1, l2, linf)
-    type(sphere_t), intent(in) :: sp
-    real(dp), intent(in) :: u(:), t
-    real(dp), intent(out) :: l1, l2, linf
-    integer, parameter :: ne = 8
-    real(dp) :: xe(ne), we(ne), lam, th, hh, ht, wgt
-    real(dp) :: s1, s1t, s2, s2t, mx, mxt
-    integer :: e, i, j, p, k
-
-    call gauss_legendre(ne, xe, we)
-    s1 = 0.0_dp
-    s1t = 0.0_dp
-    s2 = 0.0_dp
-    s2t = 0.0_dp
-    mx = 0.0_dp
-    mxt = 0.0_dp
-    do e = 0, sp%nelem - 1
-      i = mod(e, sp%n1)
-      j = e / sp%n1
-      do k = 1, ne
-        do p = 1, ne
-          call sphere_point(sp, i, j, xe(p), xe(k), lam, th)
-          hh = sphere_eval(sp, u, e, xe(p), xe(k))
-          ht = sphere_exact(sp, lam, th, t)
-          wgt = 0.25_dp * sp%dlam * sp%dth * sp%a**2 * we(p) * we(k) * cos(th)
-          s1 = s1 + wgt * abs(hh - ht)
-          s1t = s1t + wgt * abs(ht)
-          s2 = s2 + wgt * (hh - ht)**2
-          s2t = s2t + wgt * ht**2
-          mx = max(mx, abs(hh - ht))
-          mxt = max(mxt, abs(ht))
-        end do
-      end do
-    end do
-    l1 = s1 / s1t
-    l2 = sqrt(s2 / s2t)
-    linf = mx / mxt
-  end subroutine sphere_errors
-
-  ! Total mass sum_e sum_pk (dlam dth/4) a^2 w_p w_k cos(th_k) h(x_pk) with
-  ! the q-point rule, the integral the mass matrix is exact for.
-  function sphere_mass(sp, u) result(m)
-    type(sphere_t), intent(in) :: sp
-    real(dp), intent(in) :: u(:)
-    real(dp) :: m
-    integer :: e, j, p, k
-    m = 0.0_dp
-    do e = 0, sp%nelem - 1
-      j = e / sp%n1
-      do k = 1, sp%q
-        do p = 1, sp%q
-          m = m + 0.25_dp * sp%dlam * sp%dth * sp%a**2 * sp%wq(p) * sp%wq(k) * sp%cq(k, j) * &
-                  sphere_eval(sp, u, e, sp%xq(p), sp%xq(k))
-        end do
-      end do
-    end do
-  end function sphere_mass
-
-  ! Mass balance of the two polar rows at state u and time t.  For the row
-  ! next to a pole, d/dt (its mass) must equal the flux that enters through
-  ! its one face that is not a pole; anything left over went through the
-  ! pole.  d/dt is taken from the full right-hand side (mass inverse
-  ! included) with the q-point mass integral; the face flux is recomputed
-  ! from the traces.  Returns max over both rows of
-  ! |d/dt mass - inflow| / (sum of the magnitudes of both terms' parts).
-  function sphere_pole_balance(sp, u, t) result(worst)
-    type(sphere_t), intent(inout) :: sp
-    real(dp), intent(in) :: u(:), t
-    real(dp) :: worst
-    real(dp), allocatable :: du(:)
-    real(dp) :: hm(sp%q), hp(sp%q), dm, fin, scale, v, f
-    integer :: side, j, jf, i, e, p, k
-
-    allocate(du(sp%ndof))
-    call sphere_rhs(sp, u, t, du)
-    worst = 0.0_dp
-    do side = 1, 2
-      if (side == 1) then
-        j = 0           ! south polar row; its inner face is its north face
-        jf = 0
-      else
-        j = sp%n2 - 1   ! north polar row; its inner face is the north face of row n2-2
-        jf = sp%n2 - 2
-      end if
-      if (sp%n2 < 2) then
-        jf = -1
-      end if
-      dm = 0.0_dp
-      fin = 0.0_dp
-      scale = 0.0_dp
-      do i = 0, sp%n1 - 1
-        e = i + sp%n1 * j
-        do k = 1, sp%q
-          do p = 1, sp%q
-            v = 0.25_dp * sp%dlam * sp%dth * sp%a**2 * sp%wq(p) * sp%wq(k) * sp%cq(k, j) * &
-                sphere_eval(sp, du, e, sp%xq(p), sp%xq(k))
-            dm = dm + v
-            scale = scale + abs(v)
-          end do
-        end do
-        if (jf >= 0) then
-          e = i + sp%n1 * jf
-          call trace_th(sp, u, e, 1, hm)
-          call trace_th(sp, u, e + sp%n1, -1, hp)
-          do p = 1, sp%q
-            ! flux northward through the face, times the face length element dlam/2
-            f = 0.5_dp * sp%dlam * sp%wq(p) * upwind(sp%ft(p, e), hm(p), hp(p))
-            if (side == 1) then
-              fin = fin - f
-            else
-              fin = fin + f
-            end if
-            scale = scale + abs(f)
-          end do
-        end if
-      end do
-      if (scale > 0.0_dp) worst = max(worst, abs(dm - fin) / scale)
-    end do
-  end function sphere_pole_balance
 
 end module dgref_sphere

@@ -24,8 +24,8 @@
 module dgref_swsph
   use dgref_basis, only: dp, pi, legendre_all, gauss_legendre, element_offsets, legendre_tables
   use dgref_sw, only: lagrange_at_points, lsrk4_stage, sw_eval, sw_add_volume, sw_add_face
-  use dgref_sphere, only: row_mass_inverses, mass_inverse_block, earth_radius, &
-                          seconds_per_day
+  use dgref_sphmass, only: row_mass_inverses, mass_inverse_block
+  use dgref_sphere, only: earth_radius, seconds_per_day
   implicit none
   private
 

@@ -8,8 +8,6 @@ interpreter (sys.executable PLOT ...), whatever `python3` on PATH is.
 """
 
 import csv
-import importlib.machinery
-import importlib.util
 import os
 import shutil
 import struct
@@ -194,14 +192,14 @@ def variant(src, name, edit):
 
 
 def load_tool():
-    """tools/plot as a module (it has no .py suffix), for value checks."""
-    loader = importlib.machinery.SourceFileLoader("dgrid_plot", PLOT)
-    spec = importlib.util.spec_from_loader("dgrid_plot", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    if not mod.load_modules(True):
+    """tools/plot's snapshot reader (plotlib/ beside it), for value checks."""
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    sys.path.insert(0, os.path.dirname(os.path.realpath(PLOT)))
+    from plotlib import common
+    if not common.load_modules(True):
         sys.exit(1)
-    return mod
+    from plotlib import snapshot
+    return snapshot
 
 
 def write_snapshot(path, dim, cells, lo, hi, degree, coeff_of, nvar=1, q=3, view=None,

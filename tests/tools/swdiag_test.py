@@ -91,7 +91,7 @@ def case_picture():
     loader.exec_module(tool)
     if not tool.load_plot():
         sys.exit(1)
-    snap = tool.P.Snapshot(path)
+    snap = tool.S.Snapshot(path)
     try:
         lam, th, z = tool.field(snap, "vorticity", 4)
     finally:

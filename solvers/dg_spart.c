@@ -1,0 +1,463 @@
+/* dg_spart.c - a rank's share of a solver grid and its operator
+ * (dg_spart.h): the extended box, the ghosts' exchange lists, the gather
+ * and scatter of whole vectors. */
+#include "dg_spart.h"
+
+#include "dg_error.h"
+#include "dg_sop_internal.h"
+#include "dg_svec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A rank's box: its block [blo, bhi) per direction, a ghost layer below
+ * (glo) and above (ghi) where the block has a neighbour there, ne elements
+ * per direction in all. */
+typedef struct {
+  int blo[3], bhi[3], glo[3], ghi[3], ne[3];
+} sbox;
+
+struct dg_spart {
+  dg_comm *comm;
+  int rank, size;
+  dg_grid g, gl;        /* the whole grid, the rank's box */
+  dg_sop_params p, pl;  /* their boundary rules */
+  sbox *box;            /* [size] */
+  long *l2g;            /* [box nelem]: the whole grid's element (corners too) */
+  unsigned char *own;   /* [box nelem]: 1 owned, else 0 */
+  unsigned char *ghost; /* [box nelem]: 1 a ghost (one direction outside the block) */
+  long nown, *owned;    /* the owned box elements, in increasing global order */
+};
+
+/* Per operator: the whole grid's degrees and offsets, the exchange lists
+ * (in reals: per peer, increasing rank, the indices to send and to
+ * receive, both in the receiver's box order, so no list is ever sent) and
+ * the runs of reals outside the owned elements. */
+struct dg_spx {
+  const dg_spart *sp;
+  long glen;
+  uint8_t *gdeg, *gpdeg;
+  long *goff;
+  int npeer, *peer;
+  long *soff, *roff, *sidx, *ridx;
+  double *sbuf, *rbuf;
+  long nz, *zrun; /* [2 nz]: start, length */
+  long *rcount;   /* [size]: owned reals per rank */
+  int off;        /* DGRID_SPART_NO_EXCHANGE=1: no exchange (a test's fault) */
+};
+
+static void box_of(const dg_grid *g, const dg_sop_params *p, const dg_part_block *b, sbox *x) {
+  for (int d = 0; d < 3; ++d) {
+    x->blo[d] = d < g->dim ? b->lo[d] : 0;
+    x->bhi[d] = d < g->dim ? b->hi[d] : 1;
+    x->glo[d] = x->ghi[d] = 0;
+    if (d < g->dim) {
+      const int spans = x->blo[d] == 0 && x->bhi[d] == g->n[d];
+      const int per = p->bc[d] == DG_SBC_PERIODIC;
+      x->glo[d] = x->blo[d] > 0 || (per && !spans);
+      x->ghi[d] = x->bhi[d] < g->n[d] || (per && !spans);
+    }
+    x->ne[d] = x->bhi[d] - x->blo[d] + x->glo[d] + x->ghi[d];
+  }
+}
+
+/* Box element (i, j, k) of x: the whole grid's (i, j, k) in gijk and the
+ * number of directions in which it lies outside the block. */
+static int box_global(const dg_grid *g, const sbox *x, const int l[3], int gi[3]) {
+  int out = 0;
+  for (int d = 0; d < 3; ++d) {
+    int i = x->blo[d] - x->glo[d] + l[d];
+    out += l[d] < x->glo[d] || l[d] >= x->glo[d] + x->bhi[d] - x->blo[d];
+    if (d < g->dim) {
+      if (i < 0) i += g->n[d];
+      if (i >= g->n[d]) i -= g->n[d];
+    }
+    gi[d] = i;
+  }
+  return out;
+}
+
+static long ipow(int b, int e) {
+  long m = 1;
+  for (int i = 0; i < e; ++i) m *= b;
+  return m;
+}
+
+int dg_spart_create(dg_spart **spp, dg_comm *c, const dg_partition *p, const dg_grid *g,
+                    const dg_sop_params *prm) {
+  *spp = NULL;
+  if (!c || !p || !g || !prm) return dg_error(DG_ERR_ARG, "dg_spart_create: NULL argument");
+  if (p->nranks != dg_comm_size(c) || p->dim != g->dim || p->n[0] != g->n[0] ||
+      p->n[1] != g->n[1] || p->n[2] != g->n[2])
+    return dg_error(DG_ERR_ARG, "dg_spart_create: the partition is not of this grid and ranks");
+  dg_spart *sp = calloc(1, sizeof *sp);
+  if (!sp) return dg_error(DG_ERR_MEM, "dg_spart_create: out of memory");
+  sp->comm = c;
+  sp->rank = dg_comm_rank(c);
+  sp->size = dg_comm_size(c);
+  sp->g = *g;
+  sp->p = *prm;
+  sp->box = calloc((size_t)sp->size, sizeof *sp->box);
+  int rc = sp->box ? 0 : dg_error(DG_ERR_MEM, "dg_spart_create: out of memory");
+  for (int r = 0; r < sp->size && !rc; ++r) box_of(g, prm, &p->block[r], &sp->box[r]);
+  if (!rc) {
+    const sbox *x = &sp->box[sp->rank];
+    double lo[3], hi[3];
+    sp->pl = *prm;
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = d < g->dim ? g->lo[d] + (x->blo[d] - x->glo[d]) * g->h[d] : 0;
+      hi[d] = d < g->dim ? lo[d] + x->ne[d] * g->h[d] : 1;
+      /* a direction the block spans keeps its rule; else the box ends in
+         ghosts (whose results nobody reads) or at the grid's own boundary */
+      if (d < g->dim && !(x->blo[d] == 0 && x->bhi[d] == g->n[d])) sp->pl.bc[d] = DG_SBC_DIRICHLET;
+    }
+    rc = dg_grid_init(&sp->gl, g->dim, x->ne, lo, hi);
+    for (int d = 0; d < g->dim && !rc; ++d) sp->gl.h[d] = g->h[d]; /* the same bits */
+  }
+  const long nl = sp->gl.nelem;
+  if (!rc) {
+    sp->l2g = malloc(sizeof(long) * (size_t)nl);
+    sp->own = calloc((size_t)nl, 1);
+    sp->ghost = calloc((size_t)nl, 1);
+    sp->owned = malloc(sizeof(long) * (size_t)(nl ? nl : 1));
+    if (!sp->l2g || !sp->own || !sp->ghost || !sp->owned)
+      rc = dg_error(DG_ERR_MEM, "dg_spart_create: out of memory");
+  }
+  for (long e = 0; e < nl && !rc; ++e) {
+    int l[3], gi[3];
+    dg_grid_ijk(&sp->gl, e, l);
+    const int out = box_global(g, &sp->box[sp->rank], l, gi);
+    sp->l2g[e] = dg_grid_elem(g, gi[0], gi[1], gi[2]);
+    sp->own[e] = out == 0;
+    sp->ghost[e] = out == 1;
+    if (out == 0) sp->owned[sp->nown++] = e;
+  }
+  if (rc) {
+    dg_spart_destroy(&sp);
+    return rc;
+  }
+  *spp = sp;
+  return 0;
+}
+
+void dg_spart_destroy(dg_spart **spp) {
+  if (!spp || !*spp) return;
+  dg_spart *sp = *spp;
+  free(sp->box);
+  free(sp->l2g);
+  free(sp->own);
+  free(sp->ghost);
+  free(sp->owned);
+  free(sp);
+  *spp = NULL;
+}
+
+const dg_grid *dg_spart_grid(const dg_spart *sp) { return &sp->gl; }
+const dg_sop_params *dg_spart_params(const dg_spart *sp) { return &sp->pl; }
+const dg_grid *dg_spart_global_grid(const dg_spart *sp) { return &sp->g; }
+const dg_sop_params *dg_spart_global_params(const dg_spart *sp) { return &sp->p; }
+dg_comm *dg_spart_comm(const dg_spart *sp) { return sp->comm; }
+const unsigned char *dg_spart_owned(const dg_spart *sp) { return sp->own; }
+
+void dg_spart_localise(const dg_spart *sp, const uint8_t *glob, uint8_t *loc) {
+  const uint8_t fill = sp->nown ? glob[sp->l2g[sp->owned[0]]] : 0;
+  for (long e = 0; e < sp->gl.nelem; ++e)
+    loc[e] = sp->own[e] || sp->ghost[e] ? glob[sp->l2g[e]] : fill;
+}
+
+int dg_sop_create_part(dg_sop **op, const dg_backend *be, const dg_spart *sp, const uint8_t *deg,
+                       const uint8_t *pdeg) {
+  *op = NULL;
+  const long nl = sp->gl.nelem;
+  uint8_t *dl = malloc((size_t)nl), *pl = malloc((size_t)nl);
+  int rc = dl && pl ? 0 : dg_error(DG_ERR_MEM, "dg_sop_create_part: out of memory");
+  if (!rc) {
+    dg_spart_localise(sp, deg, dl);
+    dg_spart_localise(sp, pdeg, pl);
+    rc = dg_sop_create_pen(op, be, &sp->gl, dl, pl, &sp->pl);
+  }
+  free(dl);
+  free(pl);
+  if (!rc && (rc = dg_sop_set_part(*op, sp))) dg_sop_destroy(op);
+  return rc;
+}
+
+void dg_sop_part_free(dg_sop *op) {
+  struct dg_spx *x = op->px;
+  if (!x) return;
+  free(x->gdeg);
+  free(x->gpdeg);
+  free(x->goff);
+  free(x->peer);
+  free(x->soff);
+  free(x->roff);
+  free(x->sidx);
+  free(x->ridx);
+  free(x->sbuf);
+  free(x->rbuf);
+  free(x->zrun);
+  free(x->rcount);
+  free(x);
+  op->px = NULL;
+}
+
+/* The whole grid's array of one byte per element from every rank's owned
+ * elements' loc values (collective). */
+static int gather_bytes(const dg_spart *sp, const uint8_t *loc, uint8_t *glob) {
+  long *counts = malloc(sizeof(long) * (size_t)sp->size);
+  long tot = 0;
+  uint8_t *s = malloc((size_t)(sp->nown ? sp->nown : 1)), *all = NULL;
+  int rc = counts && s ? 0 : dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  for (int r = 0; r < sp->size && !rc; ++r) {
+    const sbox *x = &sp->box[r];
+    counts[r] = (long)(x->bhi[0] - x->blo[0]) * (x->bhi[1] - x->blo[1]) * (x->bhi[2] - x->blo[2]);
+    tot += counts[r];
+  }
+  if (!rc && !(all = malloc((size_t)(tot ? tot : 1))))
+    rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  for (long i = 0; i < sp->nown && !rc; ++i) s[i] = loc[sp->owned[i]];
+  if (!rc) rc = dg_comm_allgather(sp->comm, s, all, counts, 1);
+  long pos = 0;
+  for (int r = 0; r < sp->size && !rc; ++r) {
+    const sbox *x = &sp->box[r];
+    for (int k = x->blo[2]; k < x->bhi[2]; ++k)
+      for (int j = x->blo[1]; j < x->bhi[1]; ++j)
+        for (int i = x->blo[0]; i < x->bhi[0]; ++i)
+          glob[dg_grid_elem(&sp->g, i, j, k)] = all[pos++];
+  }
+  free(counts);
+  free(s);
+  free(all);
+  return rc;
+}
+
+/* The owner of the whole grid's element (i, j, k). */
+static int owner_of(const dg_spart *sp, const int gi[3]) {
+  for (int r = 0; r < sp->size; ++r) {
+    const sbox *x = &sp->box[r];
+    int in = 1;
+    for (int d = 0; d < 3; ++d) in = in && gi[d] >= x->blo[d] && gi[d] < x->bhi[d];
+    if (in) return r;
+  }
+  return -1;
+}
+
+/* One walk over every rank's ghosts: those of this rank owned by rank o
+ * (receive from o), and those of rank q this rank owns (send to q), each
+ * in the receiver's box order.  Without lists yet (x->sidx NULL) it counts
+ * reals into ns, nr; else it fills the lists, ns and nr the cursors. */
+static void halo_walk(const dg_sop *op, struct dg_spx *x, long *ns, long *nr, const int *slot) {
+  const dg_spart *sp = x->sp;
+  const int me = sp->rank;
+  const sbox *mb = &sp->box[me];
+  for (int q = 0; q < sp->size; ++q) {
+    const sbox *qb = &sp->box[q];
+    for (int k = 0; k < qb->ne[2]; ++k)
+      for (int j = 0; j < qb->ne[1]; ++j)
+        for (int i = 0; i < qb->ne[0]; ++i) {
+          const int l[3] = {i, j, k};
+          int gi[3];
+          if (box_global(&sp->g, qb, l, gi) != 1) continue;
+          const int o = owner_of(sp, gi);
+          long le, *list, *cur;
+          if (q == me && o != me && o >= 0) { /* one of my ghosts */
+            le = dg_grid_elem(&sp->gl, i, j, k);
+            list = x->ridx ? x->ridx + x->roff[slot[o]] : NULL;
+            cur = &nr[o];
+          } else if (q != me && o == me) { /* one of q's ghosts that I own */
+            le = dg_grid_elem(&sp->gl, gi[0] - mb->blo[0] + mb->glo[0],
+                              gi[1] - mb->blo[1] + mb->glo[1], gi[2] - mb->blo[2] + mb->glo[2]);
+            list = x->sidx ? x->sidx + x->soff[slot[q]] : NULL;
+            cur = &ns[q];
+          } else
+            continue;
+          for (long t = op->off[le]; t < op->off[le + 1]; ++t) {
+            if (list) list[*cur] = t;
+            ++*cur;
+          }
+        }
+  }
+}
+
+/* The exchange lists of x for op: per peer (increasing rank) the reals
+ * it receives from this rank and those this rank receives from it. */
+static int build_lists(const dg_sop *op, struct dg_spx *x) {
+  const int P = x->sp->size;
+  long *ns = calloc((size_t)P, sizeof(long)), *nr = calloc((size_t)P, sizeof(long));
+  int *slot = calloc((size_t)P, sizeof(int));
+  int rc = ns && nr && slot ? 0 : dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  if (!rc) halo_walk(op, x, ns, nr, slot);
+  int np = 0;
+  for (int q = 0; q < P && !rc; ++q) np += ns[q] || nr[q];
+  if (!rc) {
+    x->npeer = np;
+    x->peer = malloc(sizeof(int) * (size_t)(np ? np : 1));
+    x->soff = calloc((size_t)np + 1, sizeof(long));
+    x->roff = calloc((size_t)np + 1, sizeof(long));
+    if (!x->peer || !x->soff || !x->roff)
+      rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  }
+  for (int q = 0, i = 0; q < P && !rc; ++q)
+    if (ns[q] || nr[q]) {
+      x->peer[i] = q;
+      slot[q] = i;
+      x->soff[i + 1] = x->soff[i] + ns[q];
+      x->roff[i + 1] = x->roff[i] + nr[q];
+      ++i;
+    }
+  if (!rc) {
+    x->sidx = malloc(sizeof(long) * (size_t)(x->soff[np] + 1));
+    x->ridx = malloc(sizeof(long) * (size_t)(x->roff[np] + 1));
+    x->sbuf = malloc(sizeof(double) * (size_t)(x->soff[np] + 1));
+    x->rbuf = malloc(sizeof(double) * (size_t)(x->roff[np] + 1));
+    if (!x->sidx || !x->ridx || !x->sbuf || !x->rbuf)
+      rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  }
+  if (!rc) {
+    memset(ns, 0, sizeof(long) * (size_t)P);
+    memset(nr, 0, sizeof(long) * (size_t)P);
+    halo_walk(op, x, ns, nr, slot);
+  }
+  free(ns);
+  free(nr);
+  free(slot);
+  return rc;
+}
+
+int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
+  if (!op || !sp) return dg_error(DG_ERR_ARG, "dg_sop_set_part: NULL argument");
+  const dg_grid *g = &op->g;
+  for (int d = 0; d < 3; ++d)
+    if (g->n[d] != sp->gl.n[d] || (d < g->dim && op->p.bc[d] != sp->pl.bc[d]))
+      return dg_error(DG_ERR_ARG, "dg_sop_set_part: the operator is not on the rank's box");
+  dg_sop_part_free(op);
+  struct dg_spx *x = calloc(1, sizeof *x);
+  if (!x) return dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  op->px = x;
+  x->sp = sp;
+  const char *no = getenv("DGRID_SPART_NO_EXCHANGE");
+  x->off = no && !strcmp(no, "1");
+  const long N = sp->g.nelem;
+  x->gdeg = malloc((size_t)N);
+  x->gpdeg = malloc((size_t)N);
+  x->goff = malloc(sizeof(long) * (size_t)(N + 1));
+  x->rcount = calloc((size_t)sp->size, sizeof(long));
+  if (!x->gdeg || !x->gpdeg || !x->goff || !x->rcount) {
+    dg_sop_part_free(op);
+    return dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  }
+  int rc = gather_bytes(sp, op->deg, x->gdeg);
+  if (!rc) rc = gather_bytes(sp, op->pdeg, x->gpdeg);
+  if (rc) {
+    dg_sop_part_free(op);
+    return rc;
+  }
+  x->goff[0] = 0;
+  for (long e = 0; e < N; ++e) x->goff[e + 1] = x->goff[e] + ipow(x->gdeg[e] + 1, g->dim);
+  x->glen = x->goff[N];
+  for (int r = 0; r < sp->size; ++r) {
+    const sbox *b = &sp->box[r];
+    for (int k = b->blo[2]; k < b->bhi[2]; ++k)
+      for (int j = b->blo[1]; j < b->bhi[1]; ++j)
+        for (int i = b->blo[0]; i < b->bhi[0]; ++i)
+          x->rcount[r] += ipow(x->gdeg[dg_grid_elem(&sp->g, i, j, k)] + 1, g->dim);
+  }
+  rc = build_lists(op, x);
+  /* the runs of reals outside the owned elements */
+  long nz = 0;
+  for (long e = 0; e < g->nelem; ++e)
+    if (!sp->own[e] && (e == 0 || sp->own[e - 1])) ++nz;
+  if (!rc && !(x->zrun = malloc(sizeof(long) * (size_t)(2 * nz + 2))))
+    rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+  for (long e = 0; e < g->nelem && !rc; ++e) {
+    if (sp->own[e]) continue;
+    if (e == 0 || sp->own[e - 1]) {
+      x->zrun[2 * x->nz] = op->off[e];
+      x->zrun[2 * x->nz + 1] = 0;
+      x->nz++;
+    }
+    x->zrun[2 * x->nz - 1] += op->off[e + 1] - op->off[e];
+  }
+  if (rc) dg_sop_part_free(op);
+  return rc;
+}
+
+const dg_spart *dg_sop_part(const dg_sop *op) { return op->px ? op->px->sp : NULL; }
+long dg_sop_global_len(const dg_sop *op) { return op->px ? op->px->glen : op->len; }
+const long *dg_sop_global_offsets(const dg_sop *op) { return op->px ? op->px->goff : op->off; }
+const uint8_t *dg_sop_global_degrees(const dg_sop *op) { return op->px ? op->px->gdeg : op->deg; }
+const uint8_t *dg_sop_global_penalty_degrees(const dg_sop *op) {
+  return op->px ? op->px->gpdeg : op->pdeg;
+}
+
+int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg) {
+  const struct dg_spx *px = op->px;
+  if (!px) return dg_error(DG_ERR_ARG, "dg_sop_gather_d: not a rank's operator");
+  const dg_spart *sp = px->sp;
+  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still write x */
+  const size_t nb = sizeof(double) * (size_t)op->len;
+  const double *xh = NULL; /* x is solver memory: the host reads a view */
+  DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_READ, (void **)&xh));
+  const long mine = px->rcount[sp->rank];
+  double *s = malloc(sizeof(double) * (size_t)(mine + 1)),
+         *all = malloc(sizeof(double) * (size_t)(px->glen + 1));
+  int rc = s && all ? 0 : dg_error(DG_ERR_MEM, "dg_sop_gather_d: out of memory");
+  long pos = 0;
+  for (long i = 0; i < sp->nown && !rc; ++i) {
+    const long e = sp->owned[i];
+    for (long t = op->off[e]; t < op->off[e + 1]; ++t) s[pos++] = xh[t];
+  }
+  dg_svec_unmap(op->be, x, (void *)xh, nb, 0);
+  if (!rc) rc = dg_comm_allgather(sp->comm, s, all, px->rcount, sizeof(double));
+  pos = 0;
+  for (int r = 0; r < sp->size && !rc; ++r) {
+    const sbox *b = &sp->box[r];
+    for (int k = b->blo[2]; k < b->bhi[2]; ++k)
+      for (int j = b->blo[1]; j < b->bhi[1]; ++j)
+        for (int i = b->blo[0]; i < b->bhi[0]; ++i) {
+          const long ge = dg_grid_elem(&sp->g, i, j, k);
+          for (long t = px->goff[ge]; t < px->goff[ge + 1]; ++t) xg[t] = all[pos++];
+        }
+  }
+  free(s);
+  free(all);
+  return rc;
+}
+
+int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x) {
+  const struct dg_spx *px = op->px;
+  if (!px) return dg_error(DG_ERR_ARG, "dg_sop_scatter_d: not a rank's operator");
+  const dg_spart *sp = px->sp;
+  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still use x */
+  /* x is solver memory: the host writes every byte of a view (the owned
+     entries, then zeros in the runs outside them) */
+  const size_t nb = sizeof(double) * (size_t)op->len;
+  double *xh = NULL;
+  DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_WRITE, (void **)&xh));
+  for (long i = 0; i < sp->nown; ++i) {
+    const long e = sp->owned[i], ge = sp->l2g[e];
+    for (long t = 0; t < op->off[e + 1] - op->off[e]; ++t)
+      xh[op->off[e] + t] = xg[px->goff[ge] + t];
+  }
+  dg_sop_part_clear_host_d(op, xh);
+  return dg_svec_unmap(op->be, x, xh, nb, DG_SVEC_WRITE);
+}
+
+void dg_sop_part_clear_host_d(const dg_sop *op, double *xh) {
+  const struct dg_spx *px = op->px;
+  if (!px) return;
+  for (long z = 0; z < px->nz; ++z)
+    memset(xh + px->zrun[2 * z], 0, sizeof(double) * (size_t)px->zrun[2 * z + 1]);
+}
+
+#define DG_SR    double
+#define DG_SN(x) x##_d
+#include "dg_spart_t.h"
+#undef DG_SR
+#undef DG_SN
+
+#define DG_SR    float
+#define DG_SN(x) x##_f
+#include "dg_spart_t.h"
+#undef DG_SR
+#undef DG_SN

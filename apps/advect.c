@@ -9,6 +9,7 @@
 #include "dg_app_config.h"
 #include "dg_app_ranks.h"
 #include "dg_backend.h"
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_eval.h"
@@ -55,9 +56,16 @@ typedef struct {
   int restarting; /* --restart: rs holds the file */
   dg_restart rs;
   char *config_text; /* the effective configuration every snapshot stores */
-  dg_app_ranks rk;   /* under mpirun: the steps run on this rank's block, u is
-                        the whole solution gathered for output and diagnostics */
+  dg_app_ranks rk;   /* under mpirun: the setup, the steps, the diagnostics and the
+                        snapshots run on this rank's block; u is then NULL, or the
+                        whole solution gathered for --text-output */
 } run_state;
+
+/* What the steps and the diagnostics run on: this rank's block under mpirun
+ * (the sums and maxima of dg_eval.h are then combined over the ranks
+ * exactly: the bits of one process), else the whole discretisation. */
+static dg_disc *run_disc(run_state *r) { return dg_app_ranks_disc(&r->rk, r->set.disc); }
+static dg_field *run_field(run_state *r) { return dg_app_ranks_field(&r->rk, r->u); }
 
 static int add_history(run_state *r, long step, double t, double mass, double l2) {
   if (r->nhist == r->cap_hist) {
@@ -90,12 +98,19 @@ static void xdmf_name(char *buf, size_t cap, const char *path) {
   snprintf(buf, cap, "%.*s.xdmf", stem, path);
 }
 
+/* A snapshot (text: the plain-text format).  Under mpirun the HDF5 file is
+ * written by every rank together, each its block's part (dg_io_ranks.h);
+ * the text format is written by rank 0 from the gathered solution (small
+ * cases only: docs/ARCHITECTURE.md, "The I/O plan"). */
 static int write_snapshot(run_state *r, const char *path, long step, double t, int text) {
   dg_app_config *c = &r->cfg;
+  const int ranks = r->rk.size > 1 && !text;
+  if (r->rk.size > 1 && text) DG_CALL(dg_app_ranks_gather(&r->rk, r->set.disc, r->u));
+  dg_disc *d = ranks ? run_disc(r) : r->set.disc;
+  dg_field *u = ranks ? run_field(r) : r->u;
   dg_snapshot s;
-  DG_CALL(dg_field_to_host(r->u));
-  DG_CALL(
-      dg_snapshot_from_field(&s, r->set.disc, r->u, t, step, text ? 0 : c->view_samples, !text));
+  DG_CALL(dg_field_to_host(u));
+  DG_CALL(dg_snapshot_from_field(&s, d, u, t, step, text ? 0 : c->view_samples, !text));
   s.nparams = c->nparams;
   s.param_keys = c->keys;
   s.param_values = c->values;
@@ -105,11 +120,13 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, i
   s.dt = r->dt;
   s.mass0 = r->mass0; /* the drift of a restart is measured from t = 0 */
   s.mass_scale = r->mass_scale;
-  /* rank 0 writes the gathered solution; every rank learns how it went */
-  int rc = r->rk.rank > 0 ? 0
-           : text         ? dg_snapshot_write_text(path, &s)
-                          : dg_snapshot_write(path, &s);
-  rc = dg_app_ranks_agree(&r->rk, rc);
+  int rc;
+  if (ranks) { /* every rank returns the same status: agreed */
+    rc = dg_app_ranks_write(&r->rk, path, &s);
+  } else { /* one process, or rank 0 the gathered text; every rank learns how it went */
+    rc = r->rk.rank > 0 ? 0 : text ? dg_snapshot_write_text(path, &s) : dg_snapshot_write(path, &s);
+    rc = dg_app_ranks_agree(&r->rk, rc);
+  }
   /* the borrowed arrays are not the snapshot's to free */
   s.nparams = 0;
   s.param_keys = s.param_values = NULL;
@@ -153,7 +170,7 @@ static int series_so_far(run_state *r) {
     snap_name(p, sizeof p, c->output, k);
     dg_snapshot s;
     memset(&s, 0, sizeof s);
-    if (access(p, F_OK) == 0 && dg_snapshot_read(p, &s) == 0 && s.step == k) {
+    if (access(p, F_OK) == 0 && dg_app_ranks_read_head(&r->rk, p, &s) == 0 && s.step == k) {
       const double t = s.time;
       dg_snapshot_free(&s);
       DG_CALL(record_snapshot(r, p, t));
@@ -178,8 +195,8 @@ static int write_xdmf(run_state *r) {
   memset(&shape, 0, sizeof shape);
   const dg_grid *g = &r->set.grid;
   shape.dim = g->dim;
-  shape.nvar = dg_disc_nvar(r->set.disc);
-  shape.q = dg_disc_q(r->set.disc);
+  shape.nvar = dg_disc_nvar(run_disc(r));
+  shape.q = dg_disc_q(run_disc(r));
   for (int k = 0; k < 3; ++k) {
     shape.cells[k] = g->n[k];
     shape.lo[k] = g->lo[k];
@@ -218,7 +235,7 @@ static int setup_time(run_state *r) {
   double est;
   /* A wave speed that overflows is inf on one backend and NaN on another (inf x 0):
      both are the model's values at the start, named below, not a blow-up. */
-  const int src = dg_disc_stable_dt(r->set.disc, r->u, r->t, &est);
+  const int src = dg_disc_stable_dt(run_disc(r), run_field(r), r->t, &est);
   if (src == DG_ERR_NUMERIC && !r->restarting)
     est = 0;
   else
@@ -270,7 +287,7 @@ static int setup_time(run_state *r) {
             "advect: warning: --dt %g is above the stable estimate %.6g (CFL 1 for the "
             "element degrees and sizes); expect growth\n",
             r->dt, est);
-  const int rmax = dg_disc_degrees(r->set.disc)->rmax;
+  const int rmax = dg_disc_degrees(run_disc(r))->rmax;
   const double lim = dg_app_cfl_limit(r->set.ts_kind, rmax);
   if (!c->dt_set && lim == 0)
     fprintf(stderr,
@@ -318,17 +335,23 @@ static int setup_time(run_state *r) {
 #define MASS_ZERO 1e-8
 
 /* The scale of each variable's mass: sum over elements of |cell mean| x
- * cell volume, from the mode-0 coefficients. */
+ * cell volume, from the mode-0 coefficients (under mpirun each rank's
+ * elements, summed exactly over the ranks). */
 static int mass_scales(run_state *r) {
-  const dg_disc *d = r->set.disc;
+  const dg_disc *d = run_disc(r);
+  dg_field *u = run_field(r);
   const dg_grid *g = dg_disc_grid(d);
-  DG_CALL(dg_field_to_host(r->u));
+  const int nv = dg_disc_nvar(d);
+  DG_CALL(dg_field_to_host(u));
   const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
-  for (int v = 0; v < dg_disc_nvar(d); ++v) {
-    double s = 0;
-    for (long e = 0; e < g->nelem; ++e) s += fabs((double)r->u->h[dg_disc_index(d, e, v, 0)]);
-    r->mass_scale[v] = s * vol;
+  dg_xsum s[DG_MAX_NVAR];
+  for (int v = 0; v < nv; ++v) {
+    dg_xsum_init(&s[v]);
+    for (long e = 0; e < g->nelem; ++e)
+      if (dg_disc_counts(d, e)) dg_xsum_add(&s[v], fabs((double)u->h[dg_disc_index(d, e, v, 0)]));
   }
+  if (dg_disc_comm(d)) DG_CALL(dg_comm_allreduce_xsum(dg_disc_comm(d), s, nv));
+  for (int v = 0; v < nv; ++v) r->mass_scale[v] = dg_xsum_value(&s[v]) * vol;
   return 0;
 }
 
@@ -337,9 +360,9 @@ static int mass_scales(run_state *r) {
  * (m - m0) over those whose mass is zero (MASS_ZERO), into *drift_abs; NAN
  * where no variable is of that kind. */
 static int mass_drift(run_state *r, double *mass, double *drift, double *drift_abs) {
-  DG_CALL(dg_mass(r->set.disc, r->u, mass));
+  DG_CALL(dg_mass(run_disc(r), run_field(r), mass));
   *drift = *drift_abs = NAN;
-  for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
+  for (int v = 0; v < dg_disc_nvar(run_disc(r)); ++v) {
     const double m0 = r->mass0[v], dm = mass[v] - m0;
     if (fabs(m0) > MASS_ZERO * r->mass_scale[v]) {
       if (!(fabs(*drift) >= fabs(dm / fabs(m0)))) *drift = dm / fabs(m0);
@@ -352,8 +375,8 @@ static int mass_drift(run_state *r, double *mass, double *drift, double *drift_a
 
 /* The blow-up message: where, what, and which files this run kept. */
 static int blown_up(run_state *r, long step, double t) {
-  r->rk.agreed = 1; /* every rank looks at the same gathered solution */
-  int rc = dg_check_finite(r->set.disc, r->u);
+  r->rk.agreed = 1; /* every rank reaches this together and agrees on the element */
+  int rc = dg_check_finite(run_disc(r), run_field(r));
   if (!rc) /* finite coefficients whose sum overflows */
     rc = dg_error(DG_ERR_NUMERIC, "the sum of the cell means overflows");
   char what[1024], kept[2000], a[600], b[600], x[600], xe[600];
@@ -373,9 +396,9 @@ static int blown_up(run_state *r, long step, double t) {
 /* The error norms over all variables (L2 of the vector, largest Linf), and
  * per variable into l2v, linfv. */
 static int errors(run_state *r, double t, double *l2, double *linf, double *l2v, double *linfv) {
-  DG_CALL(dg_error_norms(r->set.disc, r->u, t, l2v, linfv));
+  DG_CALL(dg_error_norms(run_disc(r), run_field(r), t, l2v, linfv));
   double s2 = 0, mx = 0;
-  for (int v = 0; v < dg_disc_nvar(r->set.disc); ++v) {
+  for (int v = 0; v < dg_disc_nvar(run_disc(r)); ++v) {
     s2 += l2v[v] * l2v[v];
     if (linfv[v] > mx || linfv[v] != linfv[v]) mx = linfv[v];
   }
@@ -384,10 +407,26 @@ static int errors(run_state *r, double t, double *l2, double *linf, double *l2v,
   return 0;
 }
 
+/* The degrees of freedom of the whole grid. */
+static long whole_dofs(run_state *r) {
+  const dg_grid *g = &r->set.grid;
+  const int nv = dg_disc_nvar(run_disc(r));
+  long n = 0;
+  for (long e = 0; e < g->nelem; ++e) {
+    long m = nv;
+    for (int k = 0; k < g->dim; ++k) m *= r->set.map->deg[e] + 1;
+    n += m;
+  }
+  return n;
+}
+
 static int run_setup(run_state *r) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_check_outputs(c));
-  DG_CALL(dg_app_setup_create(&r->set, c));
+  /* under mpirun no rank builds the whole grid's discretisation, but for
+     --text-output (the gathered solution: small cases) */
+  const int whole = r->rk.size == 1 || c->text_output[0];
+  DG_CALL(whole ? dg_app_setup_create(&r->set, c) : dg_app_setup_create_map(&r->set, c));
   double nu;
   DG_CALL(dg_app_model_nu(r->set.model, &nu));
   if (nu != 0) /* the error against the model's exact solution would be wrong */
@@ -395,24 +434,33 @@ static int run_setup(run_state *r) {
                     "option --nu: model %s: the explicit stages of advect do not diffuse "
                     "(nu = %g); run advdiff, or give --nu 0",
                     dg_model_name(r->set.model), nu);
-  dg_disc *d = r->set.disc;
+  /* the whole solution: one process's, or under mpirun the gathered one
+     for --text-output only */
+  if (whole) DG_CALL(dg_field_create(&r->u, r->set.disc));
+  /* under mpirun: the partition, this rank's block and its field; the
+     projection, the restart's coefficients and the setup's diagnostics are
+     the block's (collective) */
+  DG_CALL(dg_app_ranks_setup(&r->rk, c->be, &r->set.grid, r->set.map, c->q, r->set.model,
+                             c->verbose && !c->quiet));
+  dg_disc *sd = run_disc(r), *d = sd;
+  dg_field *su = run_field(r);
   const int nv = dg_disc_nvar(d);
-  DG_CALL(dg_field_create(&r->u, d));
   if (r->restarting) {
+    if (r->rk.size > 1) DG_CALL(dg_app_ranks_read(&r->rk, c->restart, &r->rs.snap));
     const dg_snapshot *s = &r->rs.snap;
-    DG_CALL(dg_field_from_snapshot(d, r->u, s, c->restart));
+    DG_CALL(dg_field_from_snapshot(sd, su, s, c->restart));
     r->step0 = (long)s->step;
     r->t = s->time;
   } else {
-    DG_CALL(dg_project_solution(d, r->u, 0.0));
+    DG_CALL(dg_project_solution(sd, su, 0.0));
   }
   DG_CALL(setup_time(r));
   DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
-  DG_CALL(dg_mass(d, r->u, r->mass0));
+  DG_CALL(dg_mass(sd, su, r->mass0));
   const double mass_start = r->mass0[0];
   DG_CALL(mass_scales(r));
   /* the model's integral diagnostics drift from this run's start */
-  DG_CALL(dg_integrals(d, r->u, r->integ0));
+  DG_CALL(dg_integrals(sd, su, r->integ0));
   if (r->restarting) {
     if (r->steps >= 0 && r->step0 > r->steps)
       return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
@@ -437,10 +485,8 @@ static int run_setup(run_state *r) {
     c->restart_degrees = NULL;
     if (c->output_every > 0) DG_CALL(series_so_far(r));
   }
-  /* under mpirun: the partition, this rank's block and its share of u */
-  DG_CALL(dg_app_ranks_setup(&r->rk, d, r->u, c->verbose && !c->quiet));
-  DG_CALL(dg_ts_create(&r->ts, dg_app_ranks_disc(&r->rk, d), r->set.ts_kind));
-  const long dofs = dg_disc_ndofs(d);
+  DG_CALL(dg_ts_create(&r->ts, sd, r->set.ts_kind));
+  const long dofs = whole_dofs(r);
   if (!c->quiet) {
     char nsteps[64];
     if (r->adaptive && r->steps < 0)
@@ -472,14 +518,13 @@ static int run_setup(run_state *r) {
 
 /* The steps, the diagnostics and the output of a run set up by run_setup
  * (collective under mpirun: every rank takes the same branches, on the
- * same gathered solution). */
+ * same values combined over the ranks). */
 static int run_steps(run_state *r) {
   dg_app_config *c = &r->cfg;
-  dg_disc *d = r->set.disc;
   /* what the steps run on: this rank's block under mpirun, else d and u */
-  dg_disc *sd = dg_app_ranks_disc(&r->rk, d);
-  dg_field *su = dg_app_ranks_field(&r->rk, r->u);
-  const long dofs = dg_disc_ndofs(d);
+  dg_disc *sd = run_disc(r), *d = sd;
+  dg_field *su = run_field(r);
+  const long dofs = whole_dofs(r);
   const int nst = dg_ts_stages(r->set.ts_kind), nv = dg_disc_nvar(d);
   /* a series starts with the initial state (a restarted one goes on after its file) */
   if (c->output_every > 0 && !r->restarting && r->steps != 0) {
@@ -507,8 +552,7 @@ static int run_steps(run_state *r) {
         /* an exact maximum over the ranks: a NaN on one is a NaN on all */
         const int rc = dg_disc_stable_dt(sd, su, r->t, &est);
         if (rc) {
-          DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
-          if (dg_check_finite(d, r->u)) return blown_up(r, step, r->t);
+          if (dg_check_finite(sd, su)) return blown_up(r, step, r->t);
           return rc;
         }
         if (!isfinite(est))
@@ -545,15 +589,13 @@ static int run_steps(run_state *r) {
       DG_CALL(dg_app_ranks_all_finite(&r->rk, first >= 0 ? NAN : 0.0, &finite));
       if (!finite) {
         if (first < 0) first = step;
-        DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
         /* fixed steps: step n is at n dt; adaptive ones read every step */
         return blown_up(r, first, r->adaptive ? r->t : (double)first * r->dt);
       }
     }
     if (progress || snap) {
       const double t = r->t;
-      DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
-      if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
+      if (dg_check_finite(sd, su)) return blown_up(r, step, t);
       double mass[DG_MAX_NVAR], drift, drift_abs, l2 = NAN, linf, l2v[DG_MAX_NVAR],
                                                   linfv[DG_MAX_NVAR];
       DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
@@ -582,8 +624,7 @@ static int run_steps(run_state *r) {
   DG_CALL(c->be->ops->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
-  DG_CALL(dg_app_ranks_gather(&r->rk, d, r->u));
-  if (dg_check_finite(d, r->u)) return blown_up(r, step, t);
+  if (dg_check_finite(sd, su)) return blown_up(r, step, t);
   double mass[DG_MAX_NVAR], drift, drift_abs, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
   DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
   DG_CALL(errors(r, t, &l2, &linf, l2v, linfv));
@@ -618,7 +659,7 @@ static int run_steps(run_state *r) {
   }
   if (dg_disc_grid(d)->kind == DG_GRID_LATLON) { /* Williamson's normalised norms */
     double n1[DG_MAX_NVAR], n2[DG_MAX_NVAR], ni[DG_MAX_NVAR];
-    DG_CALL(dg_error_norms_rel(d, r->u, t, n1, n2, ni));
+    DG_CALL(dg_error_norms_rel(sd, su, t, n1, n2, ni));
     const size_t o = strlen(pervar);
     snprintf(pervar + o, sizeof pervar - o, " l1_rel=%.6e l2_rel=%.6e linf_rel=%.6e", n1[0], n2[0],
              ni[0]);
@@ -627,7 +668,7 @@ static int run_steps(run_state *r) {
      drift relative to the start */
   {
     double integ[16];
-    DG_CALL(dg_integrals(d, r->u, integ));
+    DG_CALL(dg_integrals(sd, su, integ));
     for (int i = 0; i < dg_model_ninteg(r->set.model); ++i) {
       const size_t o = strlen(pervar);
       const char *in = dg_model_integ_name(r->set.model, i);
@@ -675,7 +716,11 @@ int main(int argc, char **argv) {
   /* --restart FILE: the file's configuration is the base of the options */
   char rpath[512];
   if (rc == 0) rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);
-  if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath);
+  /* across ranks rank 0 verifies the file, then each rank reads what it
+     needs: the configuration and the map now, its block's coefficients
+     once the partition is known (dg_app_ranks_read) */
+  if (rc == 0 && r.restarting) rc = dg_app_ranks_verify(&r.rk, rpath);
+  if (rc == 0 && r.restarting) rc = dg_restart_open(&r.rs, rpath, r.rk.size > 1);
   if (rc == 0 && r.restarting) rc = dg_restart_check_model(&r.rs, argc, argv);
   if (rc == 0) {
     rc = dg_app_parse_base(&r.cfg, argc, argv, "advect", r.restarting ? &r.rs.stored : NULL);

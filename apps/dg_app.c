@@ -623,6 +623,11 @@ int dg_app_grid(const dg_app_config *c, dg_grid *g) {
 }
 
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
+  DG_CALL(dg_app_setup_create_map(s, c));
+  return dg_disc_create(&s->disc, c->be, &s->grid, s->map, c->q, c->model);
+}
+
+int dg_app_setup_create_map(dg_app_setup *s, const dg_app_config *c) {
   memset(s, 0, sizeof *s);
   /* the memory a run needs, before anything is allocated (again below with
      the map's own degrees) */
@@ -636,7 +641,6 @@ int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c) {
   DG_CALL(dg_app_check_memory(c, s->map));
   DG_CALL(dg_model_finish_grid(c->model, g));
   s->model = c->model;
-  DG_CALL(dg_disc_create(&s->disc, c->be, g, s->map, c->q, c->model));
   DG_CALL(dg_ts_parse(c->integrator, &s->ts_kind));
   return 0;
 }

@@ -105,6 +105,9 @@ int dg_app_grid(const dg_app_config *c, dg_grid *g);
 /* Build grid, map and disc from c (the model's parameters finished for the
  * grid). */
 int dg_app_setup_create(dg_app_setup *s, const dg_app_config *c);
+/* The same without the disc (s->disc NULL): under mpirun each rank builds
+ * only its block's (dg_app_ranks_setup). */
+int dg_app_setup_create_map(dg_app_setup *s, const dg_app_config *c);
 void dg_app_setup_destroy(dg_app_setup *s);
 void dg_app_config_free(dg_app_config *c);
 

@@ -3,6 +3,7 @@
 
 #include "dg_disc_part.h"
 #include "dg_error.h"
+#include "dg_io_ranks.h"
 
 #include <math.h>
 #include <string.h>
@@ -41,18 +42,52 @@ int dg_app_ranks_one(const char *prog, int *argc, char ***argv) {
   return status;
 }
 
-int dg_app_ranks_setup(dg_app_ranks *rk, const dg_disc *d, dg_field *u, int verbose) {
+int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
+                       const dg_degree_map *m, int q, const dg_model *model, int verbose) {
   if (rk->size == 1) return 0;
-  DG_CALL(dg_partition_create(&rk->part, dg_disc_grid(d), dg_disc_degrees(d), rk->size, NULL));
+  DG_CALL(dg_partition_create(&rk->part, g, m, rk->size, NULL));
   if (verbose) {
     char line[512];
     DG_CALL(dg_partition_describe(rk->part, 0, line, sizeof line));
     printf("%s\n", line);
   }
-  DG_CALL(dg_disc_create_part(&rk->disc, dg_disc_backend(d), dg_disc_grid(d), dg_disc_degrees(d),
-                              dg_disc_q(d), dg_disc_model(d), rk->comm, rk->part));
-  DG_CALL(dg_field_create(&rk->u, rk->disc));
-  return dg_disc_part_scatter(rk->disc, rk->u, d, u);
+  DG_CALL(dg_disc_create_part(&rk->disc, be, g, m, q, model, rk->comm, rk->part));
+  return dg_field_create(&rk->u, rk->disc);
+}
+
+/* This rank's block of elements, [lo, hi) per direction (3 in 2D: [0, 1)). */
+static void block_box(const dg_app_ranks *rk, int lo[3], int hi[3]) {
+  const dg_part_block *b = &rk->part->block[rk->rank];
+  const int three = rk->part->dim == 3;
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = k < 2 || three ? b->lo[k] : 0;
+    hi[k] = k < 2 || three ? b->hi[k] : 1;
+  }
+}
+
+int dg_app_ranks_verify(dg_app_ranks *rk, const char *path) {
+  if (rk->size == 1) return 0;
+  int rc = rk->rank == 0 ? dg_snapshot_verify(path) : 0;
+  if (rc) rc = dg_error_prefix(rc, "restart");
+  return dg_app_ranks_agree(rk, rc);
+}
+
+int dg_app_ranks_read_head(dg_app_ranks *rk, const char *path, dg_snapshot *s) {
+  if (rk->size == 1) return dg_snapshot_read(path, s);
+  memset(s, 0, sizeof *s);
+  double bad = rk->rank == 0 && dg_snapshot_verify(path) != 0 ? 1 : 0;
+  DG_CALL(dg_comm_allreduce_max(rk->comm, &bad, &bad, 1));
+  if (bad) return dg_error(DG_ERR_IO, "a snapshot of the series does not verify");
+  return dg_snapshot_read_part(path, s, NULL, NULL);
+}
+
+int dg_app_ranks_read(dg_app_ranks *rk, const char *path, dg_snapshot *s) {
+  int lo[3], hi[3];
+  block_box(rk, lo, hi);
+  dg_snapshot_free(s);
+  int rc = dg_snapshot_read_part(path, s, lo, hi);
+  if (rc) rc = dg_error_prefix(rc, "restart");
+  return dg_app_ranks_agree(rk, rc);
 }
 
 dg_disc *dg_app_ranks_disc(dg_app_ranks *rk, dg_disc *d) { return rk->disc ? rk->disc : d; }
@@ -63,8 +98,16 @@ int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u) {
   return dg_disc_part_gather(rk->disc, rk->u, d, u);
 }
 
+int dg_app_ranks_write(dg_app_ranks *rk, const char *path, const dg_snapshot *s) {
+  int lo[3], hi[3];
+  block_box(rk, lo, hi);
+  const int rc = dg_snapshot_write_ranks(path, s, rk->comm, lo, hi);
+  rk->agreed = rc != 0;
+  return rc;
+}
+
 int dg_app_ranks_agree(dg_app_ranks *rk, int rc) {
-  if (!rk->comm) return rc; /* the ranks could not start: rc says why */
+  if (!rk->comm || rk->agreed) return rc; /* the ranks could not start, or agreed: rc says why */
   rc = dg_comm_agree(rk->comm, rc);
   rk->agreed = rc != 0;
   return rc;

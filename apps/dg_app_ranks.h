@@ -9,6 +9,7 @@
 #include "dg_comm.h"
 #include "dg_disc.h"
 #include "dg_field.h"
+#include "dg_io.h"
 #include "dg_partition.h"
 
 #include <stdio.h>
@@ -33,19 +34,45 @@ int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv);
  * every rank. */
 int dg_app_ranks_one(const char *prog, int *argc, char ***argv);
 
-/* The block of this rank for the whole discretisation d and its solution u:
- * the partition (its line printed with verbose), the block's disc and field
- * (u's values).  Nothing with one rank. */
-int dg_app_ranks_setup(dg_app_ranks *rk, const dg_disc *d, dg_field *u, int verbose);
+/* The block of this rank of grid g with map m (q, model, backend as
+ * dg_disc_create): the partition (its line printed with verbose), the
+ * block's disc and an empty field (projected or read on the block:
+ * dg_project_solution, dg_app_ranks_read).  Nothing with one rank. */
+int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
+                       const dg_degree_map *m, int q, const dg_model *model, int verbose);
 
-/* The disc and field the steps run on: the block's, or d and u. */
+/* A restart across ranks: rank 0 verifies the checksum of the file at path
+ * (dg_snapshot_verify) before any rank reads it; the status, agreed, is
+ * every rank's.  0 at once on one rank. */
+int dg_app_ranks_verify(dg_app_ranks *rk, const char *path);
+
+/* The snapshot at path into s for its time and step (collective): one
+ * process reads it whole (dg_snapshot_read); across ranks rank 0 verifies
+ * its checksum and every rank learns the outcome, then each reads it
+ * without coefficients, never whole in memory.  Not agreed: a failure
+ * (recorded) is every rank's alike, for the caller to pass over. */
+int dg_app_ranks_read_head(dg_app_ranks *rk, const char *path, dg_snapshot *s);
+
+/* s (read without coefficients: dg_snapshot_read_part) read again from
+ * path with this rank's block's coefficients (collective: the status,
+ * agreed, is every rank's). */
+int dg_app_ranks_read(dg_app_ranks *rk, const char *path, dg_snapshot *s);
+
+/* The disc and field the steps run on: the block's, or d and u (one rank). */
 dg_disc *dg_app_ranks_disc(dg_app_ranks *rk, dg_disc *d);
 dg_field *dg_app_ranks_field(dg_app_ranks *rk, dg_field *u);
 
-/* The whole solution into u on every rank (collective; nothing with one). */
+/* The whole solution into u (a field of the whole discretisation d) on
+ * every rank (collective; nothing with one): for --text-output. */
 int dg_app_ranks_gather(dg_app_ranks *rk, const dg_disc *d, dg_field *u);
 
-/* The agreement on rc (collective); the result is every rank's. */
+/* Snapshot s (of this rank's block: dg_snapshot_from_field on its disc)
+ * written to path by every rank together (collective, dg_io_ranks.h); the
+ * status, agreed, is every rank's. */
+int dg_app_ranks_write(dg_app_ranks *rk, const char *path, const dg_snapshot *s);
+
+/* The agreement on rc (collective); the result is every rank's.  A
+ * failure already agreed on (rk->agreed) is returned as it is. */
 int dg_app_ranks_agree(dg_app_ranks *rk, int rc);
 
 /* 1 when value is finite on every rank (collective; the blow-up check). */

@@ -5,6 +5,7 @@
 #include "dg_app_config.h"
 #include "dg_error.h"
 #include "dg_escape.h"
+#include "dg_io_ranks.h"
 #include "dg_ts.h"
 
 #include <inttypes.h>
@@ -29,14 +30,15 @@ void dg_restart_close(dg_restart *r) {
   dg_config_free(&r->stored);
 }
 
-int dg_restart_open(dg_restart *r, const char *path) {
+int dg_restart_open(dg_restart *r, const char *path, int head) {
   memset(r, 0, sizeof *r);
   char lab[600];
   dg_escape(lab, sizeof lab, path);
   if (strlen(path) >= sizeof r->path)
     return dg_error(DG_ERR_ARG, "option --restart: path longer than %zu", sizeof r->path - 1);
   strcpy(r->path, path);
-  int rc = dg_snapshot_read(path, &r->snap);
+  int rc =
+      head ? dg_snapshot_read_part(path, &r->snap, NULL, NULL) : dg_snapshot_read(path, &r->snap);
   if (rc) return dg_error_prefix(rc, "restart");
   if (!r->snap.config && !strcmp(r->snap.model, "poisson-sipg"))
     return dg_error(DG_ERR_ARG,

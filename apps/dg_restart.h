@@ -15,12 +15,15 @@
 
 typedef struct {
   char path[512];
-  dg_snapshot snap; /* the whole file, read once */
+  dg_snapshot snap; /* the file, read once (across ranks: without coefficients,
+                       then each rank's block's: dg_app_ranks_read) */
   dg_config stored; /* its configuration, labelled "FILE:/config" */
 } dg_restart;
 
-/* Read the snapshot at `path` and parse the configuration it stores. */
-int dg_restart_open(dg_restart *r, const char *path);
+/* Read the snapshot at `path` and parse the configuration it stores; with
+ * `head`, without the coefficients, the checksum verified beforehand
+ * (across ranks: dg_app_ranks_verify). */
+int dg_restart_open(dg_restart *r, const char *path, int head);
 void dg_restart_close(dg_restart *r);
 
 /* Before the options are parsed over the stored configuration: a model that

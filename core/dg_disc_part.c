@@ -1,6 +1,7 @@
 /* dg_disc_part.c - a discretisation of one rank's block (dg_disc_part.h):
  * which elements it holds, the ghosts' exchange lists, the exchange before
- * each stage, and the copies to and from a discretisation of the whole grid.
+ * each stage, and the gather into a discretisation of the whole grid
+ * (--text-output).
  *
  * Ghosts are whole elements (docs/ARCHITECTURE.md, "Runs across ranks"):
  * each bucket's last microblocks hold the other ranks' elements that the
@@ -195,6 +196,10 @@ int dg_disc_create_part(dg_disc **out, const dg_backend *be, const dg_grid *g,
 
 int dg_disc_part_owner(const dg_disc *d, long e) { return d->owner ? d->owner[e] : 0; }
 
+int dg_disc_counts(const dg_disc *d, long e) { return !d->held || d->held[e] == DG_HELD_OWN; }
+
+dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
+
 int dg_disc_exchange(dg_disc *d, dg_field *u) {
   const dg_disc_xchg *x = d->x;
   if (!x || x->npeer == 0) return 0;
@@ -212,21 +217,6 @@ static int check_whole(const char *fn, const dg_disc *d, dg_field *u, const dg_d
   if (dg->grid.nelem != d->grid.nelem || dg->nvar != d->nvar ||
       memcmp(dg->map.deg, d->map.deg, (size_t)d->grid.nelem) != 0)
     return dg_error(DG_ERR_ARG, "%s: the whole discretisation has another grid or map", fn);
-  return 0;
-}
-
-int dg_disc_part_scatter(const dg_disc *d, dg_field *u, const dg_disc *dg, dg_field *ug) {
-  DG_CALL(check_whole("dg_disc_part_scatter", d, u, dg, ug));
-  DG_CALL(dg_field_to_host(ug));
-  DG_CALL(dg_field_to_host(u));
-  for (long e = 0; e < d->grid.nelem; ++e) {
-    if (d->elem_slot[e] < 0) continue;
-    const long M = dg_disc_ipow(d->map.deg[e] + 1, d->grid.dim);
-    for (int v = 0; v < d->nvar; ++v)
-      for (long k = 0; k < M; ++k)
-        u->h[dg_disc_index(d, e, v, (int)k)] = ug->h[dg_disc_index(dg, e, v, (int)k)];
-  }
-  dg_field_host_modified(u);
   return 0;
 }
 

@@ -32,11 +32,6 @@ int dg_disc_create_part(dg_disc **d, const dg_backend *be, const dg_grid *g, con
 /* The rank that owns element e (0 for a discretisation of one process). */
 int dg_disc_part_owner(const dg_disc *d, long e);
 
-/* Copy the held elements' coefficients of ug (a field of dg, a
- * discretisation of the whole grid with the same map, q and model) into u
- * (a field of d).  No communication. */
-int dg_disc_part_scatter(const dg_disc *d, dg_field *u, const dg_disc *dg, dg_field *ug);
-
 /* Every rank's owned coefficients of u into ug on every rank (collective):
  * ug then holds the whole solution, the bits of one process. */
 int dg_disc_part_gather(const dg_disc *d, dg_field *u, const dg_disc *dg, dg_field *ug);

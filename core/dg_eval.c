@@ -106,6 +106,7 @@ int dg_project(const dg_disc *d, dg_field *f, dg_point_fn fn, void *ctx) {
   double winv[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
   int rc = 0;
   for (long e = 0; e < g->nelem && !rc; ++e) {
+    if (!dg_disc_counts(d, e)) continue; /* a rank's ghosts come from their owners */
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
     const int r = dg_disc_degrees(d)->deg[e], N = r + 1;
@@ -173,28 +174,59 @@ int dg_project_solution(const dg_disc *d, dg_field *f, double t) {
   return 0;
 }
 
-int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *out) {
-  DG_ARG_CHECK(dg_arg_field("dg_sample", d, f, "f"));
-  DG_ARG_NONNULL("dg_sample", x1d);
-  DG_ARG_NONNULL("dg_sample", out);
+/* The values of element e at the np^dim tensor points of the Legendre table
+ * P (np points, degrees up to rmax): out[p * nvar + v], points x-fastest. */
+static void sample_elem(const dg_disc *d, const dg_field *f, long e, int np, const double *P,
+                        double *out) {
+  const int dim = dg_disc_grid(d)->dim, nv = dg_disc_nvar(d), r = dg_disc_degrees(d)->deg[e];
+  const long M = ipow(r + 1, dim), NP = ipow(np, dim);
+  double c[DG_MAX_Q * DG_MAX_Q * DG_MAX_Q], val[MAXP];
+  for (int v = 0; v < nv; ++v) {
+    for (long m = 0; m < M; ++m) c[m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
+    tensor(dim, c, val, r + 1, np, P, np, 1);
+    for (long p = 0; p < NP; ++p) out[p * nv + v] = val[p];
+  }
+}
+
+/* dg_sample and dg_sample_own: element e's values at out + e * NP * nvar,
+ * or with `packed` at the next NP * nvar of the counted ones. */
+static int sample(const char *fn, const dg_disc *d, dg_field *f, int np, const double *x1d,
+                  double *out, int packed) {
+  DG_ARG_CHECK(dg_arg_field(fn, d, f, "f"));
+  DG_ARG_NONNULL(fn, x1d);
+  DG_ARG_NONNULL(fn, out);
   const dg_grid *g = dg_disc_grid(d);
-  const int dim = g->dim, nv = dg_disc_nvar(d), rmax = dg_disc_degrees(d)->rmax;
+  const int nv = dg_disc_nvar(d), rmax = dg_disc_degrees(d)->rmax;
   if (np < 1 || np > MAXN) return dg_error(DG_ERR_ARG, "sample: %d points, need 1..%d", np, MAXN);
   DG_CALL(dg_field_to_host(f));
   double P[(DG_MAX_DEGREE + 1) * MAXN];
   DG_CALL(dg_legendre_table(rmax, np, x1d, P, NULL));
-  const long NP = ipow(np, dim);
-  double c[DG_MAX_Q * DG_MAX_Q * DG_MAX_Q], val[MAXP];
-  for (long e = 0; e < g->nelem; ++e) {
-    const int r = dg_disc_degrees(d)->deg[e];
-    const long M = ipow(r + 1, dim);
-    for (int v = 0; v < nv; ++v) {
-      for (long m = 0; m < M; ++m) c[m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
-      tensor(dim, c, val, r + 1, np, P, np, 1);
-      for (long p = 0; p < NP; ++p) out[(e * NP + p) * nv + v] = val[p];
-    }
-  }
+  const long NP = ipow(np, g->dim);
+  long i = 0;
+  for (long e = 0; e < g->nelem; ++e)
+    if (dg_disc_counts(d, e)) sample_elem(d, f, e, np, P, out + (packed ? i++ : e) * NP * nv);
   return 0;
+}
+
+int dg_sample(const dg_disc *d, dg_field *f, int np, const double *x1d, double *out) {
+  return sample("dg_sample", d, f, np, x1d, out, 0);
+}
+
+int dg_sample_own(const dg_disc *d, dg_field *f, int np, const double *x1d, double *out) {
+  return sample("dg_sample_own", d, f, np, x1d, out, 1);
+}
+
+/* Exact sums over the ranks of the counted elements' terms (dg_xsum: the
+ * same bits for any number of ranks and in one process). */
+static int reduce_sums(const dg_disc *d, dg_xsum *s, int n) {
+  dg_comm *c = dg_disc_comm(d);
+  return c ? dg_comm_allreduce_xsum(c, s, n) : 0;
+}
+
+/* Maxima over the ranks (exact; a NaN on one rank is a NaN on all). */
+static int reduce_max(const dg_disc *d, double *x, int n) {
+  dg_comm *c = dg_disc_comm(d);
+  return c ? dg_comm_allreduce_max(c, x, x, n) : 0;
 }
 
 /* Sums of the errors of each variable against the model's solution at t:
@@ -217,23 +249,28 @@ static int error_sums_of(const dg_disc *d, dg_field *f, double t, error_sums *es
     *known = dg_model_solution(md, x0, t, u0);
     if (!*known) return 0;
   }
-  const int dim = g->dim, qe = sphere ? 8 : dg_disc_q(d) + 3;
-  double xe[MAXN], we[MAXN];
+  DG_CALL(dg_field_to_host(f));
+  const int dim = g->dim, qe = sphere ? 8 : dg_disc_q(d) + 3, rmax = dg_disc_degrees(d)->rmax;
+  double xe[MAXN], we[MAXN], P[(DG_MAX_DEGREE + 1) * MAXN];
   DG_CALL(dg_gauss_legendre(qe, xe, we));
+  DG_CALL(dg_legendre_table(rmax, qe, xe, P, NULL));
   const long NP = ipow(qe, dim);
-  double *vals = malloc(sizeof(double) * (size_t)(NP * g->nelem * nv));
-  if (!vals) return dg_error(DG_ERR_MEM, "error norms: out of memory");
-  int rc = dg_sample(d, f, qe, xe, vals);
-  if (rc) {
+  double *vals = malloc(sizeof(double) * (size_t)(NP * nv));
+  dg_xsum *sum = malloc(sizeof *sum * 4 * (size_t)nv); /* e1, e2, x1, x2 of each variable */
+  if (!vals || !sum) {
     free(vals);
-    return rc;
+    free(sum);
+    return dg_error(DG_ERR_MEM, "error norms: out of memory");
   }
+  for (int i = 0; i < 4 * nv; ++i) dg_xsum_init(&sum[i]);
   double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
   if (sphere) jac *= g->radius * g->radius;
   double ex[DG_MAX_NVAR];
   for (long e = 0; e < g->nelem; ++e) {
+    if (!dg_disc_counts(d, e)) continue;
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
+    sample_elem(d, f, e, qe, P, vals);
     for (long p = 0; p < NP; ++p) {
       const int k[3] = {(int)(p % qe), (int)((p / qe) % qe), (int)(p / ((long)qe * qe))};
       double xi[3] = {xe[k[0]], xe[k[1]], dim == 3 ? xe[k[2]] : 0}, x[3];
@@ -242,18 +279,28 @@ static int error_sums_of(const dg_disc *d, dg_field *f, double t, error_sums *es
       if (sphere) wt *= cos(x[1]);
       dg_model_solution(md, x, t, ex);
       for (int v = 0; v < nv; ++v) {
-        const double err = vals[(e * NP + p) * nv + v] - ex[v];
-        es->e1[v] += wt * fabs(err);
-        es->e2[v] += wt * err * err;
-        es->x1[v] += wt * fabs(ex[v]);
-        es->x2[v] += wt * ex[v] * ex[v];
+        const double err = vals[p * nv + v] - ex[v];
+        dg_xsum_add(&sum[4 * v], wt * fabs(err));
+        dg_xsum_add(&sum[4 * v + 1], wt * err * err);
+        dg_xsum_add(&sum[4 * v + 2], wt * fabs(ex[v]));
+        dg_xsum_add(&sum[4 * v + 3], wt * ex[v] * ex[v]);
         if (fabs(err) > es->emax[v] || err != err) es->emax[v] = fabs(err);
         if (fabs(ex[v]) > es->xmax[v]) es->xmax[v] = fabs(ex[v]);
       }
     }
   }
   free(vals);
-  return 0;
+  int rc = reduce_sums(d, sum, 4 * nv);
+  if (!rc) rc = reduce_max(d, es->emax, nv);
+  if (!rc) rc = reduce_max(d, es->xmax, nv);
+  for (int v = 0; v < nv && !rc; ++v) {
+    es->e1[v] = dg_xsum_value(&sum[4 * v]);
+    es->e2[v] = dg_xsum_value(&sum[4 * v + 1]);
+    es->x1[v] = dg_xsum_value(&sum[4 * v + 2]);
+    es->x2[v] = dg_xsum_value(&sum[4 * v + 3]);
+  }
+  free(sum);
+  return rc;
 }
 
 int dg_error_norms(const dg_disc *d, dg_field *f, double t, double *l2, double *linf) {
@@ -303,9 +350,12 @@ static int sphere_mass(const dg_disc *d, dg_field *f, double *mass) {
   }
   DG_CALL(dg_legendre_table(rmax, q, xq, P, NULL));
   const double jac = g->h[0] * g->h[1] / 4 * g->radius * g->radius;
-  for (int v = 0; v < dg_disc_nvar(d); ++v) {
-    double s = 0;
+  const int nv = dg_disc_nvar(d);
+  dg_xsum s[DG_MAX_NVAR];
+  for (int v = 0; v < nv; ++v) {
+    dg_xsum_init(&s[v]);
     for (long e = 0; e < g->nelem; ++e) {
+      if (!dg_disc_counts(d, e)) continue;
       int ijk[3];
       dg_grid_ijk(g, e, ijk);
       const int N = dg_disc_degrees(d)->deg[e] + 1;
@@ -313,11 +363,12 @@ static int sphere_mass(const dg_disc *d, dg_field *f, double *mass) {
         double u0 = 0;
         for (int b = 0; b < N; ++b)
           u0 += (double)f->h[dg_disc_index(d, e, v, N * b)] * P[b * q + k];
-        s += 2 * w[k] * cos(dg_grid_theta(g, ijk[1], xq[k])) * u0;
+        dg_xsum_add(&s[v], 2 * w[k] * cos(dg_grid_theta(g, ijk[1], xq[k])) * u0);
       }
     }
-    mass[v] = s * jac;
   }
+  DG_CALL(reduce_sums(d, s, nv));
+  for (int v = 0; v < nv; ++v) mass[v] = dg_xsum_value(&s[v]) * jac;
   return 0;
 }
 
@@ -328,11 +379,15 @@ int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
   DG_CALL(dg_field_to_host(f));
   if (g->kind == DG_GRID_LATLON) return sphere_mass(d, f, mass);
   const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
-  for (int v = 0; v < dg_disc_nvar(d); ++v) {
-    double s = 0;
-    for (long e = 0; e < g->nelem; ++e) s += (double)f->h[dg_disc_index(d, e, v, 0)];
-    mass[v] = s * vol;
+  const int nv = dg_disc_nvar(d);
+  dg_xsum s[DG_MAX_NVAR];
+  for (int v = 0; v < nv; ++v) {
+    dg_xsum_init(&s[v]);
+    for (long e = 0; e < g->nelem; ++e)
+      if (dg_disc_counts(d, e)) dg_xsum_add(&s[v], (double)f->h[dg_disc_index(d, e, v, 0)]);
   }
+  DG_CALL(reduce_sums(d, s, nv));
+  for (int v = 0; v < nv; ++v) mass[v] = dg_xsum_value(&s[v]) * vol;
   return 0;
 }
 
@@ -353,8 +408,10 @@ int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
   double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
   if (sphere) jac *= g->radius * g->radius;
   double c[DG_MAX_NVAR][(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
-  double sum[16] = {0};
+  dg_xsum sum[16];
+  for (int i = 0; i < ni; ++i) dg_xsum_init(&sum[i]);
   for (long e = 0; e < g->nelem; ++e) {
+    if (!dg_disc_counts(d, e)) continue;
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
     const int N = dg_disc_degrees(d)->deg[e] + 1;
@@ -383,32 +440,40 @@ int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
       dg_model_integrand(md, x, u, du, naux ? aux : NULL, dens);
       double wt = we[k[0]] * we[k[1]] * (dim == 3 ? we[k[2]] : 1.0) * jac;
       if (sphere) wt *= cos(x[1]);
-      for (int i = 0; i < ni; ++i) sum[i] += wt * dens[i];
+      for (int i = 0; i < ni; ++i) dg_xsum_add(&sum[i], wt * dens[i]);
     }
   }
-  for (int i = 0; i < ni; ++i) out[i] = sum[i];
+  DG_CALL(reduce_sums(d, sum, ni));
+  for (int i = 0; i < ni; ++i) out[i] = dg_xsum_value(&sum[i]);
   return 0;
 }
 
 int dg_check_finite(const dg_disc *d, dg_field *f) {
   DG_ARG_CHECK(dg_arg_field("dg_check_finite", d, f, "f"));
   const dg_grid *g = dg_disc_grid(d);
+  const int nv = dg_disc_nvar(d);
   DG_CALL(dg_field_to_host(f));
-  for (long i = 0; i < f->n; ++i)
-    if (!isfinite((double)f->h[i])) {
-      /* find the element for the message */
-      for (long e = 0; e < g->nelem; ++e) {
-        const int r = dg_disc_degrees(d)->deg[e];
-        const long M = ipow(r + 1, g->dim);
-        for (int v = 0; v < dg_disc_nvar(d); ++v)
-          for (long m = 0; m < M; ++m)
-            if (dg_disc_index(d, e, v, (int)m) == i) {
-              char at[64];
-              dg_grid_label(g, e, at, sizeof at);
-              return dg_error(DG_ERR_NUMERIC, "non-finite coefficient in element %s", at);
-            }
-      }
+  /* the first element in grid order, so that every number of ranks names
+     the same one: the lowest over the ranks, an exact maximum of -e */
+  long first = -1;
+  for (long e = 0; e < g->nelem && first < 0; ++e) {
+    if (!dg_disc_counts(d, e)) continue;
+    const long M = ipow(dg_disc_degrees(d)->deg[e] + 1, g->dim);
+    for (int v = 0; v < nv && first < 0; ++v)
+      for (long m = 0; m < M && first < 0; ++m)
+        if (!isfinite((double)f->h[dg_disc_index(d, e, v, (int)m)])) first = e;
+  }
+  double neg = first >= 0 ? -(double)first : -INFINITY;
+  DG_CALL(reduce_max(d, &neg, 1));
+  if (neg > -INFINITY) {
+    char at[64];
+    dg_grid_label(g, (long)-neg, at, sizeof at);
+    return dg_error(DG_ERR_NUMERIC, "non-finite coefficient in element %s", at);
+  }
+  /* one process holds every slot: the rest is padding (a rank's block
+     also holds ghosts, whose owners have looked at them) */
+  for (long i = 0; !dg_disc_comm(d) && i < f->n; ++i)
+    if (!isfinite((double)f->h[i]))
       return dg_error(DG_ERR_NUMERIC, "non-finite value in padding at index %ld", i);
-    }
   return 0;
 }

@@ -175,6 +175,39 @@ void dg_snapshot_free(dg_snapshot *s) {
 /* Readers' entry points                                                    */
 /* ------------------------------------------------------------------------ */
 
+int dg_io_refuse_unsealed(const char *label, int kind) {
+  if (kind == DG_IO_KIND_HDF5)
+    return dg_error(DG_ERR_IO,
+                    "%s: HDF5 file without a dgrid checksum block (written before checksums, or "
+                    "by another program); not parsed unverified",
+                    label);
+  return dg_error(DG_ERR_IO,
+                  "%s: not a dgrid HDF5 snapshot (neither a dgrid checksum block nor an HDF5 "
+                  "signature at byte 0)",
+                  label);
+}
+
+int64_t dg_io_block_runs(const dg_snapshot *s, const int *lo, const int *hi, int by_offset,
+                         hsize_t *start, hsize_t *count) {
+  const int64_t n1 = s->cells[0], n2 = s->cells[1];
+  const int k0 = s->dim == 3 ? lo[2] : 0, k1 = s->dim == 3 ? hi[2] : 1;
+  int64_t n = 0;
+  for (int k = k0; k < k1; ++k)
+    for (int j = lo[1]; j < hi[1]; ++j) {
+      /* the row's elements lo[0] .. hi[0]) (e1 may be the next row's first) */
+      const int64_t e0 = lo[0] + n1 * (j + n2 * k), e1 = hi[0] + n1 * (j + n2 * k);
+      const hsize_t a = by_offset ? (hsize_t)s->coeff_offset[e0] : (hsize_t)e0;
+      const hsize_t b = by_offset ? (hsize_t)s->coeff_offset[e1] : (hsize_t)e1;
+      if (n > 0 && start[n - 1] + count[n - 1] == a) {
+        count[n - 1] += b - a;
+      } else {
+        start[n] = a;
+        count[n++] = b - a;
+      }
+    }
+  return n;
+}
+
 enum { WANT_HDF5, WANT_TEXT, WANT_ANY, WANT_ANY_UNVERIFIED };
 
 static int read_file(const char *path, dg_snapshot *s, int want, const char *fn) {
@@ -195,16 +228,8 @@ static int read_file(const char *path, dg_snapshot *s, int want, const char *fn)
       if (rc == 0) rc = dg_io_h5_read_image(label, u, len, s);
     } else if (kind == DG_IO_KIND_HDF5 && want == WANT_ANY_UNVERIFIED) {
       rc = dg_io_h5_read_image(label, u, len, s);
-    } else if (kind == DG_IO_KIND_HDF5) {
-      rc = dg_error(DG_ERR_IO,
-                    "%s: HDF5 file without a dgrid checksum block (written before checksums, or "
-                    "by another program); not parsed unverified",
-                    label);
     } else {
-      rc = dg_error(DG_ERR_IO,
-                    "%s: not a dgrid HDF5 snapshot (neither a dgrid checksum block nor an HDF5 "
-                    "signature at byte 0)",
-                    label);
+      rc = dg_io_refuse_unsealed(label, kind);
     }
   }
   free(buf);

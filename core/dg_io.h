@@ -101,7 +101,9 @@ int dg_snapshot_read_unverified(const char *path, dg_snapshot *s);
 
 /* Fault injection for tests: writes of kind `what` ("snapshot", "text" or
  * "xdmf") fail on purpose after a partial write of their temporary file (the
- * apps set it from the environment variable DGRID_IO_FAIL); NULL or "": none. */
+ * apps set it from the environment variable DGRID_IO_FAIL); "ranks": in a
+ * snapshot written by several ranks (dg_io_ranks.h) the last rank fails
+ * after its part is written; NULL or "": none. */
 void dg_io_set_fail(const char *what);
 
 /* Free the arrays of `s` and zero it. */

@@ -77,7 +77,7 @@ int dg_io_h5_close(hid_t *id, herr_t (*fn)(hid_t), int rc, const char *path, con
   return rc;
 }
 
-static int check_snapshot(const char *path, const dg_snapshot *s) {
+int dg_io_h5_check(const char *path, const dg_snapshot *s) {
   const char *what = "write snapshot";
   DG_CALL(dg_io_check_grid(path, s, what));
   DG_CALL(dg_io_check_coeff(path, s, what));
@@ -118,10 +118,7 @@ static int check_snapshot(const char *path, const dg_snapshot *s) {
 
 /* ---- writing ---- */
 
-typedef struct {
-  const char *path; /* the target's name, used in messages */
-  hid_t file;
-} h5w;
+typedef dg_io_h5w h5w;
 
 static int w_attr(const h5w *w, hid_t loc, const char *obj, const char *name, hid_t ftype,
                   hid_t mtype, const void *val) {
@@ -165,16 +162,93 @@ static int w_attr_str(const h5w *w, hid_t loc, const char *obj, const char *name
   return dg_io_h5_close(&t, H5Tclose, rc, w->path, "string type");
 }
 
-static int w_dset(const h5w *w, const char *name, hid_t ftype, hid_t mtype, int rank,
-                  const hsize_t *dims, const void *buf) {
+/* Dataset `name` of shape dims, of which this rank writes the union of n
+ * boxes (start[i * rank ..], count[i * rank ..]) from buf, which holds them
+ * one after the other: they must come in the file's order (C order, not
+ * overlapping), the order in which HDF5 walks a union.  n = 0: nothing from
+ * here, but the write is still made (collective across ranks). */
+static int w_dset_part(const h5w *w, const char *name, hid_t ftype, hid_t mtype, int rank,
+                       const hsize_t *dims, int64_t n, const hsize_t *start, const hsize_t *count,
+                       const void *buf) {
   int rc = 0;
-  hid_t sp = H5I_INVALID_HID, ds = H5I_INVALID_HID;
+  static const double none = 0;
+  hsize_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    hsize_t c = 1;
+    for (int r = 0; r < rank; ++r) c *= count[i * rank + r];
+    total += c;
+  }
+  const hsize_t mdim = total ? total : 1;
+  hid_t sp = H5I_INVALID_HID, ms = H5I_INVALID_HID, ds = H5I_INVALID_HID;
   if ((sp = H5Screate_simple(rank, dims, NULL)) < 0 ||
-      (ds = H5Dcreate2(w->file, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
-      H5Dwrite(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+      (ms = H5Screate_simple(1, &mdim, NULL)) < 0 ||
+      (ds = H5Dcreate2(w->file, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+    rc = dg_error(DG_ERR_LIB, "%s: cannot create dataset %s%s", w->path, name, dg_io_h5_why());
+  if (rc == 0 && (H5Sselect_none(sp) < 0 || (total == 0 && H5Sselect_none(ms) < 0)))
+    rc = dg_error(DG_ERR_LIB, "%s: cannot select in dataset %s%s", w->path, name, dg_io_h5_why());
+  for (int64_t i = 0; i < n && rc == 0; ++i)
+    if (H5Sselect_hyperslab(sp, H5S_SELECT_OR, start + i * rank, NULL, count + i * rank, NULL) < 0)
+      rc = dg_error(DG_ERR_LIB, "%s: cannot select in dataset %s%s", w->path, name, dg_io_h5_why());
+  if (rc == 0 && H5Dwrite(ds, mtype, ms, sp, w->dxpl, buf ? buf : (const void *)&none) < 0)
     rc = dg_error(DG_ERR_LIB, "%s: cannot write dataset %s%s", w->path, name, dg_io_h5_why());
   rc = dg_io_h5_close(&ds, H5Dclose, rc, w->path, name);
+  rc = dg_io_h5_close(&ms, H5Sclose, rc, w->path, "dataspace");
   rc = dg_io_h5_close(&sp, H5Sclose, rc, w->path, "dataspace");
+  return rc;
+}
+
+/* A dataset every rank holds whole: written by one of them. */
+static int w_dset(const h5w *w, const char *name, hid_t ftype, hid_t mtype, int rank,
+                  const hsize_t *dims, const void *buf) {
+  const hsize_t zero[4] = {0, 0, 0, 0};
+  return w_dset_part(w, name, ftype, mtype, rank, dims, w->writer, zero, dims, buf);
+}
+
+/* A dataset of the grid's shape times `scale` (slowest first), with `lead`
+ * leading values per cell (0: none, else a first dimension of lead): this
+ * rank's block, buf in the block's C order. */
+static int w_dset_box(const h5w *w, const dg_snapshot *s, const char *name, hid_t ftype,
+                      hid_t mtype, int64_t scale, int lead, const void *buf) {
+  hsize_t dims[4], start[4], count[4];
+  const int o = lead ? 1 : 0;
+  if (lead) {
+    dims[0] = count[0] = (hsize_t)lead;
+    start[0] = 0;
+  }
+  dg_io_grid_dims(s, scale, dims + o);
+  for (int r = 0; r < s->dim; ++r) {
+    const int d = s->dim - 1 - r;
+    start[o + r] = (hsize_t)((int64_t)w->lo[d] * scale);
+    count[o + r] = (hsize_t)((int64_t)(w->hi[d] - w->lo[d]) * scale);
+  }
+  return w_dset_part(w, name, ftype, mtype, s->dim + o, dims, 1, start, count, buf);
+}
+
+/* A dataset of nelem rows in element order (rank > 1: rows of dims[1..]
+ * values), or /coeff (rank 1, at the offsets of /coeff_offset): the rows of
+ * this rank's block, a run per line of it along x. */
+static int w_dset_rows(const h5w *w, const dg_snapshot *s, const char *name, int rank,
+                       const hsize_t *dims, const void *buf) {
+  const int64_t nline = (int64_t)(w->hi[1] - w->lo[1]) * (s->dim == 3 ? w->hi[2] - w->lo[2] : 1);
+  hsize_t *start = calloc((size_t)(nline + 1) * 3, sizeof *start);
+  hsize_t *count = calloc((size_t)(nline + 1) * 3, sizeof *count);
+  hsize_t *rs = calloc((size_t)(nline + 1), sizeof *rs),
+          *rn = calloc((size_t)(nline + 1), sizeof *rn);
+  int rc = 0;
+  if (!start || !count || !rs || !rn)
+    rc = dg_error(DG_ERR_MEM, "%s: out of memory for the selection of %s", w->path, name);
+  const int64_t n = rc ? 0 : dg_io_block_runs(s, w->lo, w->hi, rank == 1, rs, rn);
+  for (int64_t i = 0; i < n; ++i)
+    for (int r = 0; r < rank; ++r) {
+      start[i * rank + r] = r == 0 ? rs[i] : 0;
+      count[i * rank + r] = r == 0 ? rn[i] : dims[r];
+    }
+  if (rc == 0)
+    rc = w_dset_part(w, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, dims, n, start, count, buf);
+  free(start);
+  free(count);
+  free(rs);
+  free(rn);
   return rc;
 }
 
@@ -233,28 +307,60 @@ static int w_grid_and_attrs(const h5w *w, const dg_snapshot *s) {
 
 /* The sphere: the view nodes' Cartesian coordinates /view/xyz
  * [n2 vs + 1][n1 vs + 1][3], a (cos th cos lam, cos th sin lam, sin th), so
- * that a viewer shows a globe (the XDMF sidecar's 2DSMesh). */
+ * that a viewer shows a globe (the XDMF sidecar's 2DSMesh).  Each rank
+ * writes the nodes of its block's lower corners, and the last row or
+ * column of nodes where its block ends the grid: no node twice. */
 static int w_sphere_nodes(const h5w *w, const dg_snapshot *s) {
   const int vs = s->view_s;
   const int64_t n1 = (int64_t)s->cells[0] * vs + 1, n2 = (int64_t)s->cells[1] * vs + 1;
-  if ((uint64_t)(n1 * n2) > SIZE_MAX / 3 / sizeof(double))
+  const int64_t i0 = (int64_t)w->lo[0] * vs, j0 = (int64_t)w->lo[1] * vs;
+  const int64_t i1 = (int64_t)w->hi[0] * vs + (w->hi[0] == s->cells[0]);
+  const int64_t j1 = (int64_t)w->hi[1] * vs + (w->hi[1] == s->cells[1]);
+  const int64_t m1 = i1 - i0, m2 = j1 - j0;
+  if ((uint64_t)(m1 * m2) > SIZE_MAX / 3 / sizeof(double))
     return dg_error(DG_ERR_ARG, "%s: view sub-grid is too large", w->path);
-  double *xyz = malloc((size_t)(n1 * n2 * 3) * sizeof *xyz);
+  double *xyz = malloc((size_t)(m1 * m2 * 3 + 1) * sizeof *xyz);
   if (!xyz) return dg_error(DG_ERR_MEM, "%s: out of memory for /view/xyz", w->path);
   const double dl = (s->hi[0] - s->lo[0]) / (double)(n1 - 1);
   const double dt = (s->hi[1] - s->lo[1]) / (double)(n2 - 1);
-  for (int64_t j = 0; j < n2; ++j)
-    for (int64_t i = 0; i < n1; ++i) {
+  for (int64_t j = j0; j < j1; ++j)
+    for (int64_t i = i0; i < i1; ++i) {
       const double lam = s->lo[0] + (double)i * dl, th = s->lo[1] + (double)j * dt;
-      double *p = xyz + 3 * (i + n1 * j);
+      double *p = xyz + 3 * ((i - i0) + m1 * (j - j0));
       p[0] = s->radius * cos(th) * cos(lam);
       p[1] = s->radius * cos(th) * sin(lam);
       p[2] = s->radius * sin(th);
     }
   const hsize_t dims[3] = {(hsize_t)n2, (hsize_t)n1, 3};
-  const int rc = w_dset(w, "/view/xyz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, xyz);
+  const hsize_t start[3] = {(hsize_t)j0, (hsize_t)i0, 0}, count[3] = {(hsize_t)m2, (hsize_t)m1, 3};
+  const int rc =
+      w_dset_part(w, "/view/xyz", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, 1, start, count, xyz);
   free(xyz);
   return rc;
+}
+
+/* The degree of each cell of this rank's block, each repeated on scale^dim
+ * cells, in the block's C order, into *out (malloc'd). */
+static int box_degree(const h5w *w, const dg_snapshot *s, int scale, uint8_t **out) {
+  const int64_t n1 = (int64_t)(w->hi[0] - w->lo[0]) * scale;
+  const int64_t n2 = (int64_t)(w->hi[1] - w->lo[1]) * scale;
+  const int64_t n3 = s->dim == 3 ? (int64_t)(w->hi[2] - w->lo[2]) * scale : 1;
+  int64_t nv;
+  *out = NULL;
+  if (dg_io_mul64(n1 * n2, n3, &nv) != 0 || (uint64_t)nv >= SIZE_MAX)
+    return dg_error(DG_ERR_ARG, "%s: view sub-grid is too large", w->path);
+  uint8_t *vd = malloc((size_t)nv + 1);
+  if (!vd) return dg_error(DG_ERR_MEM, "%s: out of memory for the degrees", w->path);
+  for (int64_t k = 0; k < n3; ++k)
+    for (int64_t j = 0; j < n2; ++j)
+      for (int64_t i = 0; i < n1; ++i) {
+        const int64_t kk = s->dim == 3 ? w->lo[2] + k / scale : 0;
+        const int64_t e =
+            w->lo[0] + i / scale + s->cells[0] * (w->lo[1] + j / scale + s->cells[1] * kk);
+        vd[i + n1 * (j + n2 * k)] = s->degree[e];
+      }
+  *out = vd;
+  return 0;
 }
 
 static int w_view(const h5w *w, const dg_snapshot *s) {
@@ -264,32 +370,16 @@ static int w_view(const h5w *w, const dg_snapshot *s) {
   int rc = w_attr(w, g, "/view", "samples_per_element", H5T_STD_I32LE, H5T_NATIVE_INT, &vs);
   rc = dg_io_h5_close(&g, H5Gclose, rc, w->path, "group /view");
   if (rc) return rc;
-
-  hsize_t dims[4];
-  dims[0] = (hsize_t)s->nvar;
-  dg_io_grid_dims(s, vs, dims + 1);
-  DG_CALL(w_dset(w, "/view/values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->dim + 1, dims,
-                 s->view_values));
+  DG_CALL(w_dset_box(w, s, "/view/values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, vs, s->nvar,
+                     s->view_values));
   if (s->view_error)
-    DG_CALL(w_dset(w, "/view/error", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, s->dim + 1, dims,
-                   s->view_error));
+    DG_CALL(w_dset_box(w, s, "/view/error", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, vs, s->nvar,
+                       s->view_error));
 
   /* The degree repeated on the view cells, so viewers can colour by it. */
-  int64_t n1 = (int64_t)s->cells[0] * vs, n2 = (int64_t)s->cells[1] * vs;
-  int64_t n3 = (int64_t)s->cells[2] * (s->dim == 3 ? vs : 1);
-  int64_t nv;
-  if (dg_io_mul64(n1 * n2, n3, &nv) != 0 || (uint64_t)nv > SIZE_MAX)
-    return dg_error(DG_ERR_ARG, "%s: view sub-grid is too large", w->path);
-  uint8_t *vd = malloc((size_t)nv);
-  if (!vd) return dg_error(DG_ERR_MEM, "%s: out of memory for /view/degree", w->path);
-  for (int64_t k = 0; k < n3; ++k)
-    for (int64_t j = 0; j < n2; ++j)
-      for (int64_t i = 0; i < n1; ++i) {
-        int64_t kk = s->dim == 3 ? k / vs : 0;
-        int64_t e = i / vs + s->cells[0] * (j / vs + s->cells[1] * kk);
-        vd[i + n1 * (j + n2 * k)] = s->degree[e];
-      }
-  rc = w_dset(w, "/view/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, s->dim, dims + 1, vd);
+  uint8_t *vd;
+  DG_CALL(box_degree(w, s, vs, &vd));
+  rc = w_dset_box(w, s, "/view/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, vs, 0, vd);
   free(vd);
   if (rc == 0 && s->radius > 0) rc = w_sphere_nodes(w, s);
   return rc;
@@ -304,12 +394,43 @@ static int w_params(const h5w *w, const dg_snapshot *s) {
   return dg_io_h5_close(&g, H5Gclose, rc, w->path, "group /parameters");
 }
 
+int dg_io_h5_write_body(const h5w *w, const dg_snapshot *s) {
+  DG_CALL(w_grid_and_attrs(w, s));
+  {
+    uint8_t *deg;
+    DG_CALL(box_degree(w, s, 1, &deg));
+    const int rc = w_dset_box(w, s, "/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, 1, 0, deg);
+    free(deg);
+    DG_CALL(rc);
+  }
+  {
+    hsize_t n = (hsize_t)s->nelem + 1;
+    DG_CALL(w_dset(w, "/coeff_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &n, s->coeff_offset));
+  }
+  {
+    hsize_t n = (hsize_t)s->coeff_offset[s->nelem];
+    DG_CALL(w_dset_rows(w, s, "/coeff", 1, &n, s->coeff));
+  }
+  if (s->gauss_values) {
+    hsize_t dims[3] = {(hsize_t)s->nelem, (hsize_t)dg_io_ipow64(s->q, s->dim), (hsize_t)s->nvar};
+    DG_CALL(w_dset_rows(w, s, "/gauss_values", 3, dims, s->gauss_values));
+  }
+  if (s->view_s > 0) DG_CALL(w_view(w, s));
+  DG_CALL(w_params(w, s));
+  if (s->nhist > 0) {
+    hsize_t dims[2] = {(hsize_t)s->nhist, 4};
+    DG_CALL(w_dset(w, "/history", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims, s->history));
+  }
+  return 0;
+}
+
 /* The body of dg_snapshot_write: the whole file in memory, sealed, into
  * *image (malloc'd, *len bytes). */
 static int build_h5(const char *path, const dg_snapshot *s, unsigned char **image, size_t *len) {
   int rc = 0;
   hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID;
-  h5w w = {path, H5I_INVALID_HID};
+  const int lo[3] = {0, 0, 0};
+  h5w w = {path, H5I_INVALID_HID, H5P_DEFAULT, 1, lo, s->cells};
   *image = NULL;
   *len = 0;
   if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 ||
@@ -323,30 +444,7 @@ static int build_h5(const char *path, const dg_snapshot *s, unsigned char **imag
   rc = dg_io_h5_close(&fcpl, H5Pclose, rc, path, "file creation list");
   rc = dg_io_h5_close(&fapl, H5Pclose, rc, path, "file access list");
 
-  if (rc == 0) rc = w_grid_and_attrs(&w, s);
-  if (rc == 0) {
-    hsize_t dims[3];
-    dg_io_grid_dims(s, 1, dims);
-    rc = w_dset(&w, "/degree", H5T_STD_U8LE, H5T_NATIVE_UINT8, s->dim, dims, s->degree);
-  }
-  if (rc == 0) {
-    hsize_t n = (hsize_t)s->nelem + 1;
-    rc = w_dset(&w, "/coeff_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, 1, &n, s->coeff_offset);
-  }
-  if (rc == 0) {
-    hsize_t n = (hsize_t)s->coeff_offset[s->nelem];
-    rc = w_dset(&w, "/coeff", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &n, s->coeff);
-  }
-  if (rc == 0 && s->gauss_values) {
-    hsize_t dims[3] = {(hsize_t)s->nelem, (hsize_t)dg_io_ipow64(s->q, s->dim), (hsize_t)s->nvar};
-    rc = w_dset(&w, "/gauss_values", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 3, dims, s->gauss_values);
-  }
-  if (rc == 0 && s->view_s > 0) rc = w_view(&w, s);
-  if (rc == 0) rc = w_params(&w, s);
-  if (rc == 0 && s->nhist > 0) {
-    hsize_t dims[2] = {(hsize_t)s->nhist, 4};
-    rc = w_dset(&w, "/history", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, dims, s->history);
-  }
+  if (rc == 0) rc = dg_io_h5_write_body(&w, s);
   /* The image starts at the superblock; the user block is ours to add. */
   ssize_t n = -1;
   if (rc == 0 &&
@@ -378,7 +476,7 @@ int dg_snapshot_write(const char *path, const dg_snapshot *s) {
   unsigned char *image = NULL;
   size_t len = 0;
   dg_io_h5_quiet q;
-  int rc = check_snapshot(label, s);
+  int rc = dg_io_h5_check(label, s);
   if (rc == 0) rc = dg_io_h5_quiet_begin(&q, label);
   if (rc == 0) {
     rc = build_h5(label, s, &image, &len);

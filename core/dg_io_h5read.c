@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- reading ---- */
 
@@ -520,7 +521,8 @@ static int r_grid(const h5r *r, dg_snapshot *s) {
   return rc;
 }
 
-static int r_coeff(const h5r *r, dg_snapshot *s) {
+/* /degree and /coeff_offset, each checked against the other. */
+static int r_map(const h5r *r, dg_snapshot *s) {
   hsize_t dims[3];
   char lab[64];
   dg_io_grid_dims(s, 1, dims);
@@ -555,12 +557,60 @@ static int r_coeff(const h5r *r, dg_snapshot *s) {
                       off[e + 1], sp, s->degree[e], s->nvar, want);
     }
   }
-  n = (hsize_t)off[s->nelem];
+  return 0;
+}
+
+static int r_coeff(const h5r *r, dg_snapshot *s) {
+  DG_CALL(r_map(r, s));
+  hsize_t n = (hsize_t)s->coeff_offset[s->nelem];
   return r_dset(r, "/coeff", H5T_FLOAT, H5T_NATIVE_DOUBLE, sizeof(double), 1, &n,
                 (void **)&s->coeff);
 }
 
-static int r_optional(const h5r *r, dg_snapshot *s) {
+/* The coefficients of the elements of block [lo, hi) into s->coeff, in
+ * element order: its runs of /coeff (s->coeff_offset read and checked). */
+static int r_coeff_block(const h5r *r, dg_snapshot *s, const int *lo, const int *hi) {
+  int nd = 0;
+  hsize_t have[4];
+  H5T_class_t cls = H5T_NO_CLASS;
+  size_t tsize = 0;
+  char a[96];
+  const hsize_t n = (hsize_t)s->coeff_offset[s->nelem];
+  DG_CALL(r_shape(r, "/coeff", &nd, have, &cls, &tsize));
+  if (cls != H5T_FLOAT || nd != 1 || have[0] != n)
+    return dg_error(
+        DG_ERR_IO, "%s: dataset /coeff holds %s values of shape %s, expected float [%llu]", r->path,
+        class_name(cls), dg_io_dims_label(a, sizeof a, nd, have), (unsigned long long)n);
+  DG_CALL(r_fits(r, "dataset", "/coeff", n, tsize));
+  const int64_t nline = (int64_t)(hi[1] - lo[1]) * (s->dim == 3 ? hi[2] - lo[2] : 1);
+  hsize_t *start = calloc((size_t)nline + 1, sizeof *start);
+  hsize_t *count = calloc((size_t)nline + 1, sizeof *count);
+  int rc = start && count ? 0 : dg_error(DG_ERR_MEM, "%s: out of memory for a selection", r->path);
+  const int64_t nrun = rc ? 0 : dg_io_block_runs(s, lo, hi, 1, start, count);
+  hsize_t total = 0;
+  for (int64_t i = 0; i < nrun; ++i) total += count[i];
+  if (rc == 0 && !(s->coeff = malloc((size_t)(total ? total : 1) * sizeof(double))))
+    rc = dg_error(DG_ERR_MEM, "%s: out of memory reading dataset /coeff", r->path);
+  hid_t ds = H5I_INVALID_HID, sp = H5I_INVALID_HID, ms = H5I_INVALID_HID;
+  if (rc == 0 &&
+      ((ds = H5Dopen2(r->file, "/coeff", H5P_DEFAULT)) < 0 || (sp = H5Dget_space(ds)) < 0 ||
+       H5Sselect_none(sp) < 0 || (ms = H5Screate_simple(1, &total, NULL)) < 0))
+    rc = dg_error(DG_ERR_IO, "%s: cannot open dataset /coeff%s", r->path, dg_io_h5_why());
+  for (int64_t i = 0; rc == 0 && i < nrun; ++i)
+    if (H5Sselect_hyperslab(sp, H5S_SELECT_OR, &start[i], NULL, &count[i], NULL) < 0)
+      rc = dg_error(DG_ERR_IO, "%s: cannot select in dataset /coeff%s", r->path, dg_io_h5_why());
+  if (rc == 0 && total > 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, ms, sp, H5P_DEFAULT, s->coeff) < 0)
+    rc = dg_error(DG_ERR_IO, "%s: cannot read dataset /coeff%s", r->path, dg_io_h5_why());
+  rc = dg_io_h5_close(&ms, H5Sclose, rc, r->path, "dataspace");
+  rc = dg_io_h5_close(&sp, H5Sclose, rc, r->path, "dataspace");
+  rc = dg_io_h5_close(&ds, H5Dclose, rc, r->path, "/coeff");
+  free(start);
+  free(count);
+  return rc;
+}
+
+/* /gauss_values and the view, where the file has them. */
+static int r_views(const h5r *r, dg_snapshot *s) {
   int ex;
   DG_CALL(r_exists(r, "/gauss_values", &ex));
   if (ex) {
@@ -596,7 +646,12 @@ static int r_optional(const h5r *r, dg_snapshot *s) {
                      dims, (void **)&s->view_error));
     /* /view/degree is derived from /degree; readers ignore it. */
   }
+  return 0;
+}
 
+/* /parameters and /history. */
+static int r_rest(const h5r *r, dg_snapshot *s) {
+  int ex;
   DG_CALL(r_params(r, s));
 
   DG_CALL(r_exists(r, "/history", &ex));
@@ -636,7 +691,8 @@ int dg_io_h5_read_image(const char *label, const unsigned char *buf, size_t len,
   if (rc == 0) rc = r_root_attrs(&r, s);
   if (rc == 0) rc = r_grid(&r, s);
   if (rc == 0) rc = r_coeff(&r, s);
-  if (rc == 0) rc = r_optional(&r, s);
+  if (rc == 0) rc = r_views(&r, s);
+  if (rc == 0) rc = r_rest(&r, s);
   if (r.file >= 0) {
     /* Semi close degree: fails if any object was left open. */
     herr_t st = H5Fclose(r.file);
@@ -644,4 +700,28 @@ int dg_io_h5_read_image(const char *label, const unsigned char *buf, size_t len,
       rc = dg_error(DG_ERR_LIB, "%s: cannot close file%s", label, dg_io_h5_why());
   }
   return dg_io_h5_quiet_end(&q, rc, label);
+}
+
+int dg_io_h5_read_part(const char *label, const char *path, dg_snapshot *s, const int *lo,
+                       const int *hi) {
+  struct stat st;
+  memset(s, 0, sizeof *s);
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return dg_error(DG_ERR_IO, "%s: not a regular file; only regular files are read", label);
+  dg_io_h5_quiet q;
+  DG_CALL(dg_io_h5_quiet_begin(&q, label));
+  h5r r = {label, H5I_INVALID_HID, (uint64_t)st.st_size};
+  int rc = 0;
+  /* HDF5 finds the superblock after the user block */
+  if ((r.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+    rc = dg_error(DG_ERR_IO, "%s: cannot open HDF5 file%s", label, dg_io_h5_why());
+  if (rc == 0) rc = r_root_attrs(&r, s);
+  if (rc == 0) rc = r_grid(&r, s);
+  if (rc == 0) rc = r_map(&r, s);
+  if (rc == 0 && lo && hi) rc = r_coeff_block(&r, s, lo, hi);
+  if (rc == 0) rc = r_rest(&r, s);
+  rc = dg_io_h5_close(&r.file, H5Fclose, rc, label, "file");
+  rc = dg_io_h5_quiet_end(&q, rc, label);
+  if (rc) dg_snapshot_free(s);
+  return rc;
 }

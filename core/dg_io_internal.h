@@ -52,6 +52,17 @@ int dg_io_fail_injected(const char *what);
 int dg_io_check_grid(const char *label, const dg_snapshot *s, const char *what);
 int dg_io_check_coeff(const char *label, const dg_snapshot *s, const char *what);
 
+/* The refusal of a file that has no checksum block (kind DG_IO_KIND_HDF5 or
+ * _TEXT where a sealed snapshot is wanted): DG_ERR_IO with its message. */
+int dg_io_refuse_unsealed(const char *label, int kind);
+/* The block [lo, hi) of elements as runs of consecutive elements, one per
+ * line of it along x, runs that touch merged: start[i], count[i] in
+ * elements, or with by_offset in values of /coeff (s->coeff_offset).  Room
+ * for one run per line (the block's extent in y times z); returns the
+ * number of runs, in increasing order. */
+int64_t dg_io_block_runs(const dg_snapshot *s, const int *lo, const int *hi, int by_offset,
+                         hsize_t *start, hsize_t *count);
+
 /* ---- dg_io_file.c: bounded input, atomic output ---- */
 
 /* Read the whole regular file `path` into a new buffer (NUL-terminated,
@@ -99,6 +110,11 @@ void dg_io_out_abort(dg_io_out *o);
 
 /* CRC-64/XZ (ECMA-182 polynomial, reflected, init and xorout all ones). */
 uint64_t dg_io_crc64(const void *p, size_t n);
+/* The CRC-64/XZ of the bytes whose CRC so far is crc (0 for none) followed
+ * by p[0..n): a file's checksum read in pieces. */
+uint64_t dg_io_crc64_more(uint64_t crc, const void *p, size_t n);
+/* The DG_IO_USERBLOCK bytes of the checksum block of n data bytes of CRC crc. */
+void dg_io_seal_block(unsigned char *block, uint64_t crc, size_t n);
 /* Fill the DG_IO_USERBLOCK bytes at the start of `image` (len bytes in all,
  * len > DG_IO_USERBLOCK) with the checksum block of the rest. */
 void dg_io_seal(unsigned char *image, size_t len);
@@ -107,6 +123,9 @@ enum { DG_IO_KIND_TEXT = 0, DG_IO_KIND_SEALED = 1, DG_IO_KIND_HDF5 = 2 };
 int dg_io_kind(const unsigned char *buf, size_t len);
 /* Check the checksum block of a sealed file (the whole file in buf). */
 int dg_io_verify(const char *label, const unsigned char *buf, size_t len);
+/* The same for the regular file at path, read in pieces (never whole in
+ * memory). */
+int dg_io_verify_file(const char *label, const char *path);
 
 /* ---- dg_io_h5.c: HDF5 plumbing shared by reader and writer ---- */
 
@@ -123,11 +142,38 @@ const char *dg_io_h5_why(void);
 /* Close *id if open; a failed close turns a successful rc into an error. */
 int dg_io_h5_close(hid_t *id, herr_t (*fn)(hid_t), int rc, const char *label, const char *what);
 
+/* The writers' checks of a snapshot (every field but the data's values). */
+int dg_io_h5_check(const char *label, const dg_snapshot *s);
+/* The writer's state: the open file and which part of the data this rank
+ * writes (one process: all of it). */
+typedef struct {
+  const char *path; /* the target's name, used in messages */
+  hid_t file;
+  hid_t dxpl;    /* transfer list: H5P_DEFAULT, or collective across ranks */
+  int writer;    /* this rank writes the datasets every rank holds whole */
+  const int *lo; /* the block of elements whose data this rank holds, */
+  const int *hi; /* [lo, hi) per direction: the whole grid in one process */
+} dg_io_h5w;
+/* Every attribute, group and dataset of snapshot s into the open file:
+ * the attributes by every rank alike, the per-element datasets by each
+ * rank for its block (s->coeff, gauss_values and the view arrays hold the
+ * block's, in element order or the block's C order), the others by the
+ * writer (docs/FILE_FORMAT.md; collective across ranks). */
+int dg_io_h5_write_body(const dg_io_h5w *w, const dg_snapshot *s);
+
 /* ---- dg_io_h5read.c ---- */
 
 /* Read a snapshot from the whole file image `buf` (a sealed file whose
  * checksum was verified, or with `unverified`, a plain HDF5 file). */
 int dg_io_h5_read_image(const char *label, const unsigned char *buf, size_t len, dg_snapshot *s);
+
+/* Read the snapshot at path (a regular file, its checksum verified
+ * beforehand: dg_io_verify_file) from disk without the per-element data
+ * (gauss_values and the view stay NULL); with lo and hi, s->coeff holds
+ * the coefficients of the elements of the block [lo, hi) in element
+ * order, read as its hyperslabs of /coeff; without, NULL. */
+int dg_io_h5_read_part(const char *label, const char *path, dg_snapshot *s, const int *lo,
+                       const int *hi);
 
 /* ---- dg_io_text.c ---- */
 

@@ -9,9 +9,14 @@
 #include "dg_error.h"
 #include "dg_io_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SEAL_MAGIC "dgrid-checksum 1 crc64 "
 
@@ -31,11 +36,11 @@ static void crc_tables(uint64_t t[8][256]) {
     for (int k = 1; k < 8; ++k) t[k][i] = (t[k - 1][i] >> 8) ^ t[0][t[k - 1][i] & 0xff];
 }
 
-uint64_t dg_io_crc64(const void *p, size_t n) {
+uint64_t dg_io_crc64_more(uint64_t crc, const void *p, size_t n) {
   uint64_t t[8][256];
   crc_tables(t);
   const unsigned char *c = p;
-  uint64_t crc = ~0ULL;
+  crc = ~crc;
   for (; n >= 8; n -= 8, c += 8) {
     uint64_t w = 0;
     for (int k = 7; k >= 0; --k) w = (w << 8) | c[k]; /* little-endian load */
@@ -48,11 +53,16 @@ uint64_t dg_io_crc64(const void *p, size_t n) {
   return ~crc;
 }
 
+uint64_t dg_io_crc64(const void *p, size_t n) { return dg_io_crc64_more(0, p, n); }
+
+void dg_io_seal_block(unsigned char *block, uint64_t crc, size_t n) {
+  memset(block, 0, DG_IO_USERBLOCK);
+  snprintf((char *)block, DG_IO_USERBLOCK, SEAL_MAGIC "%016" PRIx64 " %zu\n", crc, n);
+}
+
 void dg_io_seal(unsigned char *image, size_t len) {
   size_t n = len - DG_IO_USERBLOCK;
-  uint64_t crc = dg_io_crc64(image + DG_IO_USERBLOCK, n);
-  memset(image, 0, DG_IO_USERBLOCK);
-  snprintf((char *)image, DG_IO_USERBLOCK, SEAL_MAGIC "%016" PRIx64 " %zu\n", crc, n);
+  dg_io_seal_block(image, dg_io_crc64(image + DG_IO_USERBLOCK, n), n);
 }
 
 int dg_io_kind(const unsigned char *buf, size_t len) {
@@ -93,12 +103,16 @@ static int parse_block(const unsigned char *b, uint64_t *crc, uint64_t *n) {
   return 0;
 }
 
-int dg_io_verify(const char *label, const unsigned char *buf, size_t len) {
-  uint64_t want = 0, n = 0;
-  if (len < DG_IO_USERBLOCK + sizeof hdf5_sig)
+/* The checks of a file of len bytes that begins with head[0..hlen) (at
+ * least its checksum block and the HDF5 signature, when the file has them):
+ * the block's checksum into *want. */
+static int check_head(const char *label, const unsigned char *head, size_t hlen, size_t len,
+                      uint64_t *want) {
+  uint64_t n = 0;
+  if (len < DG_IO_USERBLOCK + sizeof hdf5_sig || hlen < DG_IO_USERBLOCK + sizeof hdf5_sig)
     return dg_error(DG_ERR_IO, "%s: truncated: %zu bytes, a dgrid snapshot has at least %zu", label,
                     len, (size_t)DG_IO_USERBLOCK + sizeof hdf5_sig);
-  if (parse_block(buf, &want, &n) != 0)
+  if (parse_block(head, want, &n) != 0)
     return dg_error(DG_ERR_IO, "%s: malformed dgrid checksum block (the file's first %d bytes)",
                     label, DG_IO_USERBLOCK);
   if (n != len - DG_IO_USERBLOCK)
@@ -106,13 +120,75 @@ int dg_io_verify(const char *label, const unsigned char *buf, size_t len) {
                     "%s: size mismatch: the checksum block covers %" PRIu64
                     " bytes after the user block, the file has %zu (truncated or appended to)",
                     label, n, len - DG_IO_USERBLOCK);
-  uint64_t have = dg_io_crc64(buf + DG_IO_USERBLOCK, len - DG_IO_USERBLOCK);
+  return 0;
+}
+
+/* The data's CRC have against the block's want, then the HDF5 signature. */
+static int check_sum(const char *label, const unsigned char *head, size_t len, uint64_t have,
+                     uint64_t want) {
   if (have != want)
     return dg_error(DG_ERR_IO,
                     "%s: checksum mismatch, the file is corrupt (CRC-64 of its %zu data bytes is "
                     "%016" PRIx64 ", the checksum block says %016" PRIx64 ")",
                     label, len - DG_IO_USERBLOCK, have, want);
-  if (memcmp(buf + DG_IO_USERBLOCK, hdf5_sig, sizeof hdf5_sig) != 0)
+  if (memcmp(head + DG_IO_USERBLOCK, hdf5_sig, sizeof hdf5_sig) != 0)
     return dg_error(DG_ERR_IO, "%s: no HDF5 signature after the checksum block", label);
   return 0;
+}
+
+int dg_io_verify(const char *label, const unsigned char *buf, size_t len) {
+  uint64_t want = 0;
+  DG_CALL(check_head(label, buf, len, len, &want));
+  return check_sum(label, buf, len, dg_io_crc64(buf + DG_IO_USERBLOCK, len - DG_IO_USERBLOCK),
+                   want);
+}
+
+/* pread everything or say why not: bytes read (< n at the end of the file),
+ * -1 with errno. */
+static ssize_t read_at(int fd, unsigned char *p, size_t n, off_t at) {
+  size_t got = 0;
+  while (got < n) {
+    const ssize_t r = pread(fd, p + got, n - got, at + (off_t)got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return -1;
+    if (r == 0) break;
+    got += (size_t)r;
+  }
+  return (ssize_t)got;
+}
+
+int dg_io_verify_file(const char *label, const char *path) {
+  enum { chunk = 1 << 20 };
+  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return dg_error(DG_ERR_IO, "%s: cannot open: %s", label, strerror(errno));
+  struct stat st;
+  unsigned char head[DG_IO_USERBLOCK + sizeof hdf5_sig], *buf = NULL;
+  int rc = 0;
+  if (fstat(fd, &st) != 0)
+    rc = dg_error(DG_ERR_IO, "%s: cannot stat: %s", label, strerror(errno));
+  else if (!S_ISREG(st.st_mode))
+    rc = dg_error(DG_ERR_IO, "%s: not a regular file; only regular files are read", label);
+  const size_t len = rc ? 0 : (size_t)st.st_size;
+  ssize_t h = rc ? 0 : read_at(fd, head, sizeof head, 0);
+  if (rc == 0 && h < 0) rc = dg_error(DG_ERR_IO, "%s: read error: %s", label, strerror(errno));
+  if (rc == 0 && dg_io_kind(head, (size_t)h) != DG_IO_KIND_SEALED)
+    rc = dg_io_refuse_unsealed(label, dg_io_kind(head, (size_t)h));
+  uint64_t want = 0, crc = 0;
+  if (rc == 0) rc = check_head(label, head, (size_t)h, len, &want);
+  if (rc == 0 && !(buf = malloc(chunk)))
+    rc = dg_error(DG_ERR_MEM, "%s: out of memory to verify the file", label);
+  for (size_t at = DG_IO_USERBLOCK; rc == 0 && at < len;) {
+    const size_t want_n = len - at < chunk ? len - at : chunk;
+    const ssize_t r = read_at(fd, buf, want_n, (off_t)at);
+    if (r < 0)
+      rc = dg_error(DG_ERR_IO, "%s: read error: %s", label, strerror(errno));
+    else if ((size_t)r < want_n)
+      rc = dg_error(DG_ERR_IO, "%s: the file shrank while being read", label);
+    else
+      crc = dg_io_crc64_more(crc, buf, want_n);
+    at += want_n;
+  }
+  free(buf);
+  close(fd);
+  return rc ? rc : check_sum(label, head, len, crc, want);
 }

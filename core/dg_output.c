@@ -48,49 +48,69 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
   s->radius = g->kind == DG_GRID_LATLON ? g->radius : 0;
   s->nelem = g->nelem;
   const long nel = g->nelem;
+  /* the elements d counts (a rank's own on its block: docs/ARCHITECTURE.md,
+     "The I/O plan"), their box and their coefficients */
+  int lo[3] = {g->n[0], g->n[1], g->n[2]}, hi[3] = {0, 0, 0};
+  long nown = 0, ncoef = 0;
+  for (long e = 0; e < nel; ++e) {
+    if (!dg_disc_counts(d, e)) continue;
+    int ijk[3];
+    dg_grid_ijk(g, e, ijk);
+    for (int k = 0; k < 3; ++k) {
+      if (ijk[k] < lo[k]) lo[k] = ijk[k];
+      if (ijk[k] + 1 > hi[k]) hi[k] = ijk[k] + 1;
+    }
+    ++nown;
+    ncoef += nv * ipow(m->deg[e] + 1, dim);
+  }
   s->degree = malloc((size_t)nel);
   s->coeff_offset = malloc((size_t)(nel + 1) * sizeof *s->coeff_offset);
-  s->coeff = malloc((size_t)(dg_disc_ndofs(d) ? dg_disc_ndofs(d) : 1) * sizeof(double));
+  s->coeff = malloc((size_t)(ncoef ? ncoef : 1) * sizeof(double));
   const long NPq = ipow(q, dim);
-  s->gauss_values = malloc((size_t)(nel * NPq * nv) * sizeof(double));
+  s->gauss_values = malloc((size_t)(nown * NPq * nv + 1) * sizeof(double));
   if (!s->degree || !s->coeff_offset || !s->coeff || !s->gauss_values) goto oom;
   memcpy(s->degree, m->deg, (size_t)nel);
   s->coeff_offset[0] = 0;
-  for (long e = 0; e < nel; ++e) {
+  for (long e = 0, at = 0; e < nel; ++e) {
     s->coeff_offset[e + 1] = s->coeff_offset[e] + nv * ipow(m->deg[e] + 1, dim);
-    DG_CALL(dg_element_coeffs(d, u, e, s->coeff + s->coeff_offset[e]));
+    if (!dg_disc_counts(d, e)) continue;
+    DG_CALL(dg_element_coeffs(d, u, e, s->coeff + at));
+    at += nv * ipow(m->deg[e] + 1, dim);
   }
   double xq[DG_MAX_Q];
   for (int k = 0; k < q; ++k) xq[k] = (double)dg_disc_basis(d)->x[k];
-  DG_CALL(dg_sample(d, u, q, xq, s->gauss_values));
+  DG_CALL(dg_sample_own(d, u, q, xq, s->gauss_values));
   if (view_s > 0) {
     const long NPv = ipow(view_s, dim);
     double xv[64];
     for (int k = 0; k < view_s; ++k) xv[k] = -1.0 + (2.0 * k + 1.0) / view_s;
-    double *vals = malloc((size_t)(nel * NPv * nv) * sizeof(double));
-    s->view_values = malloc((size_t)(nel * NPv * nv) * sizeof(double));
-    if (pb) s->view_error = malloc((size_t)(nel * NPv * nv) * sizeof(double));
+    double *vals = malloc((size_t)(nown * NPv * nv + 1) * sizeof(double));
+    s->view_values = malloc((size_t)(nown * NPv * nv + 1) * sizeof(double));
+    if (pb) s->view_error = malloc((size_t)(nown * NPv * nv + 1) * sizeof(double));
     if (!vals || !s->view_values || (pb && !s->view_error)) {
       free(vals);
       goto oom;
     }
-    int rc = dg_sample(d, u, view_s, xv, vals);
+    int rc = dg_sample_own(d, u, view_s, xv, vals);
     if (rc) {
       free(vals);
       dg_snapshot_free(s);
       return rc;
     }
     s->view_s = view_s;
-    const long sx = (long)g->n[0] * view_s, sy = (long)g->n[1] * view_s;
-    const long sz = dim == 3 ? (long)g->n[2] * view_s : 1, ncell = sx * sy * sz;
-    for (long e = 0; e < nel; ++e) {
+    /* the box's view cells, [nvar][z][y][x] */
+    const long sx = (long)(hi[0] - lo[0]) * view_s, sy = (long)(hi[1] - lo[1]) * view_s;
+    const long sz = dim == 3 ? (long)(hi[2] - lo[2]) * view_s : 1, ncell = sx * sy * sz;
+    for (long e = 0, i = 0; e < nel; ++e) {
+      if (!dg_disc_counts(d, e)) continue;
       int ijk[3];
       dg_grid_ijk(g, e, ijk);
       for (long p = 0; p < NPv; ++p) {
         const int k[3] = {(int)(p % view_s), (int)((p / view_s) % view_s),
                           (int)(p / ((long)view_s * view_s))};
-        const long I = (long)ijk[0] * view_s + k[0], J = (long)ijk[1] * view_s + k[1];
-        const long K = dim == 3 ? (long)ijk[2] * view_s + k[2] : 0;
+        const long I = (long)(ijk[0] - lo[0]) * view_s + k[0];
+        const long J = (long)(ijk[1] - lo[1]) * view_s + k[1];
+        const long K = dim == 3 ? (long)(ijk[2] - lo[2]) * view_s + k[2] : 0;
         double ex[DG_MAX_NVAR];
         if (pb) {
           double x[3] = {0, 0, 0};
@@ -99,12 +119,13 @@ int dg_snapshot_from_field(dg_snapshot *s, const dg_disc *d, dg_field *u, double
           dg_model_solution(md, x, t, ex);
         }
         for (int v = 0; v < nv; ++v) {
-          const double val = vals[(e * NPv + p) * nv + v];
+          const double val = vals[(i * NPv + p) * nv + v];
           const long idx = (long)v * ncell + I + sx * (J + sy * K);
           s->view_values[idx] = val;
           if (pb) s->view_error[idx] = val - ex[v];
         }
       }
+      ++i;
     }
     free(vals);
   }
@@ -156,11 +177,15 @@ int dg_field_from_snapshot(const dg_disc *d, dg_field *u, const dg_snapshot *s, 
                       "restart %s: degree map differs at element %s: file has %d, this run has %d",
                       path, at, s->degree[e], m->deg[e]);
     }
-  for (long e = 0; e < g->nelem; ++e) {
-    for (long i = s->coeff_offset[e]; i < s->coeff_offset[e + 1]; ++i)
+  /* s->coeff: the coefficients of the elements d counts, in element order */
+  for (long e = 0, at = 0; e < g->nelem; ++e) {
+    if (!dg_disc_counts(d, e)) continue;
+    const long len = (long)(s->coeff_offset[e + 1] - s->coeff_offset[e]);
+    for (long i = at; i < at + len; ++i)
       if (!isfinite(s->coeff[i]))
         return dg_error(DG_ERR_ARG, "restart %s: non-finite coefficient in element %ld", path, e);
-    DG_CALL(dg_element_set_coeffs(d, u, e, s->coeff + s->coeff_offset[e]));
+    DG_CALL(dg_element_set_coeffs(d, u, e, s->coeff + at));
+    at += len;
   }
   return 0;
 }

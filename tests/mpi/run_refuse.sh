@@ -6,10 +6,8 @@
 set -u
 mpiexec=$1 np=$2 want=$3
 shift 3
-[ "$1" = -- ] && shift
-flags=""
-while [ $# -gt 0 ] && [ "$1" != -- ]; do flags="$flags $1"; shift; done
-[ $# -gt 0 ] && shift
+# shellcheck source-path=SCRIPTDIR source=flags.sh
+. "$(dirname "$0")/flags.sh"
 prog=$(basename "$1")
 err=$(mktemp)
 # shellcheck disable=SC2086 # the flags are words

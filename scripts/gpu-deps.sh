@@ -4,8 +4,11 @@
 # points CMake, LD_LIBRARY_PATH and PATH there (never into /).  Fetch them
 # here, in the repository root (.debs is ignored):
 #   mkdir -p .debs && (cd .debs && apt-get download libgsl-dev libgsl27 libgslcblas0 hdf5-tools)
+# and, for an MPI build (Open MPI is there, its HDF5 is serial):
+#   (cd .debs && apt-get download libhdf5-openmpi-dev libhdf5-openmpi-103-1 libhdf5-openmpi-hl-100)
 # shellcheck shell=bash
 cmake_args=(-DCMAKE_BUILD_TYPE=Release -DDGRID_WERROR=OFF)
+mpi_cmake_args=() # added to cmake_args for a -DDGRID_MPI=ON build
 if ls .debs/*.deb >/dev/null 2>&1; then
   rm -rf /tmp/debs && mkdir -p /tmp/debs
   for f in .debs/*.deb; do dpkg -x "$f" /tmp/debs; done
@@ -22,4 +25,13 @@ if ls .debs/*.deb >/dev/null 2>&1; then
   fi
   # h5dump/h5ls for tests/io and tests/app
   command -v h5dump >/dev/null 2>&1 || export PATH=$PATH:/tmp/debs/usr/bin
+  # A parallel HDF5 for an MPI build (scripts/mpi-speed.sh) where the system has
+  # only the serial one: Debian's libhdf5-openmpi packages, whose compiler wrapper
+  # is told where the copy lies (its prefix line is meant to be edited when moved)
+  w=/tmp/debs/usr/bin/h5pcc.openmpi
+  if ! command -v h5pcc >/dev/null 2>&1 && [ -e $w ]; then
+    sed -i 's|^prefix="/usr"$|prefix="/tmp/debs/usr"|' $w
+    command -v mpicc.openmpi >/dev/null 2>&1 || sed -i 's|"mpicc.openmpi"|"mpicc"|' $w
+    mpi_cmake_args+=(-DHDF5_C_COMPILER_EXECUTABLE=$w)
+  fi
 fi

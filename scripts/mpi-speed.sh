@@ -2,7 +2,8 @@
 # mpi-speed.sh - the CPU speed figures of runs across ranks (issue 46) on a machine
 # with many cores (the leased GPU machine's 16), one call, logs and CSVs under $OUT:
 #   1. two OpenMP builds with the same flags: build-speed-plain (DGRID_MPI=OFF) and
-#      build-speed-mpi (DGRID_MPI=ON; needs Open MPI and a parallel HDF5);
+#      build-speed-mpi (DGRID_MPI=ON; needs Open MPI and a parallel HDF5: on the lent
+#      GPU machines, whose HDF5 is serial, Debian's packages in .debs, gpu-deps.sh);
 #   2. the STREAM triad of the OpenMP backend at 1, 2, 4, 8, ... cores (apps/bench);
 #   3. one case, advect 2D degree 3 uniform SSP-RK3 on CELLS (default 1024x1024:
 #      16M DOFs), as ranks x threads = 1x16, 2x8, 4x4, 8x2, 16x1 (for 16 cores),
@@ -35,11 +36,15 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
 export DGRID_CACHE_DIR=${DGRID_CACHE_DIR:-$OUT/cache}
 
+# GSL and a parallel HDF5 from .debs where the machine lacks them (gpu-deps.sh)
+. scripts/gpu-deps.sh
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   note "builds: plain and MPI (Release, OpenMP only)"
   for v in plain:OFF mpi:ON; do
     b=build-speed-${v%%:*}
-    cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DDGRID_MPI=${v##*:} -DDGRID_CUDA=OFF \
+    extra=()
+    [ "${v##*:}" = ON ] && extra=("${mpi_cmake_args[@]}")
+    cmake -S . -B $b "${cmake_args[@]}" "${extra[@]}" -DDGRID_MPI=${v##*:} -DDGRID_BACKEND=omp \
       -DDGRID_FORTRAN_REFERENCE=OFF >"$OUT/configure-${v%%:*}.log" 2>&1 &&
       cmake --build $b -j"$JOBS" --target advect bench >"$OUT/build-${v%%:*}.log" 2>&1 ||
       {

@@ -229,13 +229,20 @@ static int write_snapshot(const problem *P, const double *u, int dim, const char
   snprintf(s.variables, sizeof s.variables, "u");
   s.nelem = g->nelem;
   s.degree = P->map->deg;
-  int rc = dg_svec_sync(dg_sop_backend(P->op)); /* the host reads u */
+  const dg_backend *be = dg_sop_backend(P->op);
+  int rc = dg_svec_sync(be); /* no kernel may still write u */
   int64_t *off = malloc(sizeof(int64_t) * (size_t)(g->nelem + 1));
   if (!rc && !off) rc = dg_error(DG_ERR_MEM, "out of memory");
   for (long e = 0; e <= g->nelem && !rc; ++e) off[e] = dg_sop_global_offsets(P->op)[e];
   s.coeff_offset = off;
-  s.coeff = (double *)u;
+  /* u on the host: across ranks the gathered whole vector, else a view of
+     solver memory (a copy on the CUDA backend) */
+  const size_t nb = sizeof(double) * (size_t)dg_sop_len(P->op);
+  double *uh = ug;
+  if (!rc && !ug) rc = dg_svec_map(be, u, nb, DG_SVEC_READ, (void **)&uh);
+  s.coeff = uh;
   if (!rc) rc = dg_snapshot_write(path, &s);
+  if (!ug) dg_svec_unmap(be, u, uh, nb, 0);
   free(off);
   free(ug);
   return rc;
@@ -276,8 +283,14 @@ static double triad_d(long n, int reps) {
     dg_svec_free(g_be, b);
     return 0;
   }
-  for (long i = 0; i < n; ++i) a[i] = b[i] = 1.0 + (double)(i % 7);
-  for (int k = 0; k < reps; ++k) {
+  /* filled on the host, sent once */
+  double *h = malloc(sizeof(double) * (size_t)n);
+  int rc = h ? 0 : 1;
+  for (long i = 0; i < n && !rc; ++i) h[i] = 1.0 + (double)(i % 7);
+  if (!rc) rc = dg_svec_to_device(g_be, a, h, sizeof(double) * (size_t)n);
+  if (!rc) rc = dg_svec_to_device(g_be, b, h, sizeof(double) * (size_t)n);
+  free(h);
+  for (int k = 0; k < reps && !rc; ++k) {
     const double t0 = now();
     dg_svec_xpby_d(g_be, n, b, 0.5, a);
     if (dg_svec_sync(g_be)) break;
@@ -380,8 +393,8 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
       int itd = 0, itm = 0, its;
       DG_CALL(factor(&P, &f));
       /* one untimed solve of each first: the first solve of a problem takes
-         its work vectors from the allocator fresh (first touch; on CUDA
-         managed pages that fault in), the later ones reuse freed blocks, so
+         its work vectors from the allocator fresh (first touch; on CUDA a
+         cudaMalloc, which waits for the device), the later ones reuse freed blocks, so
          with --repeat 1 the first-timed fp64 solve paid for both */
       DG_CALL(solve(&P, "fp64", rtol, 0, &itd, &rel, &ed, &td[0], NULL));
       DG_CALL(solve(&P, "mixed", rtol, 0, &itm, &rel, &em, &tm[0], NULL));

@@ -105,12 +105,31 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
     }
     if (!ok) rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld unknowns)", im->sc->name, n);
   }
-  if (!rc) rc = dg_sop_mass_d(im->K, im->m);
-  if (!rc) rc = dg_svec_sync(im->be); /* the host copies and inverts it */
-  if (!rc)
-    for (int v = 1; v < im->nv; ++v) memcpy(im->m + v * im->n, im->m, sizeof(double) * im->n);
-  if (!rc)
-    for (long i = 0; i < n; ++i) im->minv[i] = 1 / im->m[i];
+  /* the host builds, copies and inverts the mass diagonal in views of m
+     and minv (copies on the CUDA backend), sent once; its mode 0 stays on
+     the host for mass_fix (dg_imex_newton.c), with two element-sized
+     buffers for the mode-0 sums */
+  double *mh = NULL, *minvh = NULL;
+  const size_t nb = sizeof(double) * (size_t)n;
+  const size_t eb = sizeof(double) * (size_t)(g->nelem ? g->nelem : 1);
+  if (!rc && !((im->m0 = malloc(eb)) && (im->h0[0] = malloc(eb)) && (im->h0[1] = malloc(eb))))
+    rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld elements)", im->sc->name, g->nelem);
+  if (!rc) rc = dg_svec_map(im->be, im->m, nb, DG_SVEC_WRITE, (void **)&mh);
+  if (!rc) rc = dg_sop_mass_d(im->K, mh);
+  if (!rc) rc = dg_svec_map(im->be, im->minv, nb, DG_SVEC_WRITE, (void **)&minvh);
+  if (!rc) {
+    for (int v = 1; v < im->nv; ++v) memcpy(mh + v * im->n, mh, sizeof(double) * im->n);
+    for (long i = 0; i < n; ++i) minvh[i] = 1 / mh[i];
+    for (long e = 0; e < g->nelem; ++e) im->m0[e] = mh[im->off[e]];
+  }
+  if (mh) {
+    const int wm = dg_svec_unmap(im->be, im->m, mh, nb, rc ? 0 : DG_SVEC_WRITE);
+    if (!rc) rc = wm;
+  }
+  if (minvh) {
+    const int wi = dg_svec_unmap(im->be, im->minv, minvh, nb, rc ? 0 : DG_SVEC_WRITE);
+    if (!rc) rc = wi;
+  }
   if (!rc) rc = dg_field_create(&im->fu, d);
   if (!rc) rc = dg_field_create(&im->fo, d);
   if (!rc && im->nonlinear) {
@@ -135,6 +154,7 @@ void dg_im_destroy(dg_im **pim) {
   dg_mg_destroy(&im->mg);
   dg_sop_destroy(&im->H);
   dg_sop_destroy(&im->K);
+  free(im->m0), free(im->h0[0]), free(im->h0[1]);
   dg_svec_free(im->be, im->m), dg_svec_free(im->be, im->minv), dg_svec_free(im->be, im->un),
       dg_svec_free(im->be, im->rhs);
   dg_svec_free(im->be, im->U), dg_svec_free(im->be, im->tmp), dg_svec_free(im->be, im->tmp2),
@@ -151,11 +171,30 @@ void dg_im_destroy(dg_im **pim) {
   *pim = NULL;
 }
 
+int dg_im_set_compact(dg_im *im, dg_field *f, const double *x) {
+  const size_t nb = sizeof(double) * (size_t)im->N;
+  double *xh;
+  DG_CALL(dg_svec_sync(im->be)); /* an earlier kernel's failure first */
+  DG_CALL(dg_svec_map(im->be, x, nb, DG_SVEC_READ, (void **)&xh));
+  const int rc = dg_field_set_compact(im->disc, f, xh);
+  dg_svec_unmap(im->be, x, xh, nb, 0);
+  return rc;
+}
+
+int dg_im_get_compact(dg_im *im, dg_field *f, double *y) {
+  const size_t nb = sizeof(double) * (size_t)im->N;
+  double *yh;
+  DG_CALL(dg_svec_sync(im->be)); /* no kernel may still use y */
+  DG_CALL(dg_svec_map(im->be, y, nb, DG_SVEC_WRITE, (void **)&yh));
+  const int rc = dg_field_get_compact(im->disc, f, yh); /* every entry */
+  const int wrc = dg_svec_unmap(im->be, y, yh, nb, rc ? 0 : DG_SVEC_WRITE);
+  return rc ? rc : wrc;
+}
+
 int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y) {
-  DG_CALL(dg_svec_sync(im->be)); /* the host reads x */
-  DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
+  DG_CALL(dg_im_set_compact(im, im->fu, x));
   DG_CALL(dg_disc_rhs(im->disc, im->fu, t, im->fo));
-  DG_CALL(dg_field_get_compact(im->disc, im->fo, y));
+  DG_CALL(dg_im_get_compact(im, im->fo, y));
   dg_svec_mul_d(im->be, im->N, im->m, y, y);
   return 0;
 }
@@ -234,6 +273,26 @@ int dg_im_precond(void *ctx, const double *r, double *z) {
   return 0;
 }
 
+/* sum_e y[w n + off[e]] (- z[...] where z is given) for each variable w:
+   the elements' mode 0 of solver vectors, gathered on the backend
+   (dg_sop_mode0_get: only those values cross to the host), summed in
+   element order. */
+static int mode0_sums(dg_im *im, const double *y, const double *z, double *out) {
+  const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
+  double *yh = im->h0[0], *zh = im->h0[1];
+  for (int w = 0; w < im->nv; ++w) {
+    DG_CALL(dg_sop_mode0_get(im->K, y + w * n, yh));
+    if (z) DG_CALL(dg_sop_mode0_get(im->K, z + w * n, zh));
+    double s = 0;
+    if (z)
+      for (long e = 0; e < ne; ++e) s += yh[e] - zh[e];
+    else
+      for (long e = 0; e < ne; ++e) s += yh[e];
+    out[w] = s;
+  }
+  return 0;
+}
+
 /* The correction along the constants: e_v is 1 in every element's mode 0
  * of variable v, and U += sum_v c_v e_v with e_w^T (b - A (U + sum_v c_v
  * e_v)) = 0 for every w (an nv x nv system, E^T A E c = E^T r).  Both the
@@ -242,28 +301,20 @@ int dg_im_precond(void *ctx, const double *r, double *z) {
  * each variable's mass is e_v^T b exactly (to round-off), whatever the
  * Krylov tolerance left in the residual. */
 static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
-  const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
+  const long n = im->n;
   const int nv = im->nv;
   double *r = im->tmp; /* stage_apply itself uses tmp2 */
-  double a[DG_IM_MAXV][DG_IM_MAXV + 1];
+  double a[DG_IM_MAXV][DG_IM_MAXV + 1], col[DG_IM_MAXV];
   DG_CALL(stage_apply(s, x, r));
-  DG_CALL(dg_svec_sync(im->be)); /* host loops over the elements' mode 0 below */
-  for (int w = 0; w < nv; ++w) {
-    double er = 0;
-    for (long e = 0; e < ne; ++e) er += b[w * n + im->off[e]] - r[w * n + im->off[e]];
-    a[w][nv] = er;
-  }
+  DG_CALL(mode0_sums(im, b, r, col));
+  for (int w = 0; w < nv; ++w) a[w][nv] = col[w];
   for (int v = 0; v < nv; ++v) {
+    /* e_v: 1 in the elements' mode 0 of variable v (0 + 1, on the backend) */
     dg_svec_zero_d(im->be, im->N, im->ev);
-    DG_CALL(dg_svec_sync(im->be)); /* the host writes ev */
-    for (long e = 0; e < ne; ++e) im->ev[v * n + im->off[e]] = 1;
+    DG_CALL(dg_sop_mode0_add(im->K, 1.0, im->ev + v * n));
     DG_CALL(stage_apply(s, im->ev, r));
-    DG_CALL(dg_svec_sync(im->be));
-    for (int w = 0; w < nv; ++w) {
-      double eae = 0;
-      for (long e = 0; e < ne; ++e) eae += r[w * n + im->off[e]];
-      a[w][v] = eae;
-    }
+    DG_CALL(mode0_sums(im, r, NULL, col));
+    for (int w = 0; w < nv; ++w) a[w][v] = col[w];
   }
   /* Gaussian elimination with partial pivoting (nv is small) */
   for (int k = 0; k < nv; ++k) {
@@ -288,8 +339,7 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
     for (int j = k + 1; j < nv; ++j) t -= a[k][j] * c[j];
     c[k] = t / a[k][k];
   }
-  for (int v = 0; v < nv; ++v)
-    for (long e = 0; e < ne; ++e) x[v * n + im->off[e]] += c[v];
+  for (int v = 0; v < nv; ++v) DG_CALL(dg_sop_mode0_add(im->K, c[v], x + v * n));
   return 0;
 }
 
@@ -300,7 +350,7 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
   const long n = im->N;
   const double nu = im->o.nu;
   dg_im_stats s0 = {0, 0, 0, 1, 0, 0};
-  DG_CALL(dg_field_get_compact(im->disc, u, im->un));
+  DG_CALL(dg_im_get_compact(im, u, im->un));
   /* which stage residuals a later stage or the final sum reads */
   int need_a[DG_IM_MAXS] = {0}, need_d[DG_IM_MAXS] = {0};
   for (int j = 0; j < sc->s; ++j) {
@@ -380,14 +430,19 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
     dg_svec_copy_d(im->be, n, im->un, im->U);
     dg_svec_axpy_d(im->be, n, dt, im->rhs, im->U);
   }
+  /* U comes to the host once: checked, then the field's */
   DG_CALL(dg_svec_sync(im->be));
-  for (long k = 0; k < n; ++k)
-    if (!isfinite(im->U[k]))
-      return dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
-                      t + dt, dt);
-  DG_CALL(dg_field_set_compact(im->disc, u, im->U));
-  if (st) *st = s0;
-  return 0;
+  double *Uh;
+  DG_CALL(dg_svec_map(im->be, im->U, sizeof(double) * (size_t)n, DG_SVEC_READ, (void **)&Uh));
+  int rc = 0;
+  for (long k = 0; k < n && !rc; ++k)
+    if (!isfinite(Uh[k]))
+      rc = dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
+                    t + dt, dt);
+  if (!rc) rc = dg_field_set_compact(im->disc, u, Uh);
+  dg_svec_unmap(im->be, im->U, Uh, 0, 0);
+  if (!rc && st) *st = s0;
+  return rc;
 }
 
 int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
@@ -396,10 +451,13 @@ int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
   /* a deterministic start with every mode present */
   unsigned long s = 12345;
   DG_CALL(dg_svec_sync(im->be));
+  double *xh; /* built on the host, sent once */
+  DG_CALL(dg_svec_map(im->be, x, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&xh));
   for (long i = 0; i < n; ++i) {
     s = s * 6364136223846793005UL + 1442695040888963407UL;
-    x[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    xh[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
   }
+  DG_CALL(dg_svec_unmap(im->be, x, xh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
   double lam = 0;
   /* power iteration on M^-1 K, self-adjoint in the M inner product: the
      Rayleigh quotient x'Kx / x'Mx rises to lmax */

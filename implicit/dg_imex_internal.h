@@ -41,6 +41,8 @@ struct dg_im {
   dg_mg *mg;       /* its hierarchy */
   double bh;       /* H's stiffness coefficient g dt nu */
   double *m, *minv;
+  double *m0;    /* m's elements' mode 0 (host, [nelem]: mass_fix) */
+  double *h0[2]; /* host buffers of [nelem]: mode-0 sums */
   double *un, *rhs, *U, *tmp, *tmp2, *ev, *ra[DG_IM_MAXS], *rd[DG_IM_MAXS];
   dg_field *fu, *fo; /* L(u) goes through fields: u into fu, L(u) out of fo */
   /* Newton only (NULL for a linear model): the iterate and L of it as
@@ -52,6 +54,10 @@ struct dg_im {
 
 /* y = M x + bh K x (the Helmholtz part; M x while bh = 0), per variable. */
 int dg_im_apply_h(dg_im *im, const double *x, double *y);
+/* f = the compact solver vector x; y = f's compact vector (solver memory:
+ * through a host view, a copy on the CUDA backend). */
+int dg_im_set_compact(dg_im *im, dg_field *f, const double *x);
+int dg_im_get_compact(dg_im *im, dg_field *f, double *y);
 /* y = R_A(x) = M L(x) at time t. */
 int dg_im_apply_ra(dg_im *im, const double *x, double t, double *y);
 /* z = P r: the multigrid cycle of the Helmholtz part per variable (M^-1

@@ -25,14 +25,13 @@ static int jac_apply(void *ctx, const double *x, double *y) {
   jac_op *j = (jac_op *)ctx;
   dg_im *im = j->im;
   DG_CALL(dg_im_apply_h(im, x, y));
-  DG_CALL(dg_svec_sync(im->be)); /* the host reads x */
-  DG_CALL(dg_field_set_compact(im->disc, im->fu, x));
+  DG_CALL(dg_im_set_compact(im, im->fu, x));
   if (im->o.jacvec)
     DG_CALL(
         im->o.jacvec(im->o.jacvec_ctx, im->disc, im->fu0, im->flu0, im->fu, j->t, im->fw, im->fo));
   else
     DG_CALL(dg_disc_jacvec(im->disc, im->fu0, im->flu0, im->fu, j->t, im->fw, im->fo));
-  DG_CALL(dg_field_get_compact(im->disc, im->fo, im->tmp2));
+  DG_CALL(dg_im_get_compact(im, im->fo, im->tmp2));
   dg_svec_mul_d(im->be, im->N, im->m, im->tmp2, im->tmp2);
   dg_svec_axpy_d(im->be, im->N, -j->gdt, im->tmp2, y);
   return 0;
@@ -46,19 +45,20 @@ static int jac_apply(void *ctx, const double *x, double *y) {
  * zero afterwards. */
 static int mass_fix(dg_im *im, const double *rhs, double *U) {
   const long ne = dg_disc_grid(im->disc)->nelem;
-  DG_CALL(dg_svec_sync(im->be)); /* host loops over the elements' mode 0 */
+  /* the elements' mode 0 of rhs and U (gathered on the backend: only they
+     cross to the host) and of m (kept by dg_im_create) */
+  double *rv = im->h0[0], *Uv = im->h0[1];
   for (int v = 0; v < im->nv; ++v) {
-    const double *rv = rhs + v * im->n;
-    double *Uv = U + v * im->n;
+    DG_CALL(dg_sop_mode0_get(im->K, rhs + v * im->n, rv));
+    DG_CALL(dg_sop_mode0_get(im->K, U + v * im->n, Uv));
     double eb = 0, emu = 0, eme = 0;
     for (long e = 0; e < ne; ++e) {
-      const long k = im->off[e];
-      eb += rv[k];
-      emu += im->m[k] * Uv[k];
-      eme += im->m[k];
+      eb += rv[e];
+      emu += im->m0[e] * Uv[e];
+      eme += im->m0[e];
     }
     const double c = (eb - emu) / eme;
-    for (long e = 0; e < ne; ++e) Uv[im->off[e]] += c;
+    DG_CALL(dg_sop_mode0_add(im->K, c, U + v * im->n));
   }
   return 0;
 }
@@ -67,10 +67,9 @@ static int mass_fix(dg_im *im, const double *rhs, double *U) {
  * ra0 = M L(U) are left for the next linear solve and the stage loop. */
 static int residual(dg_im *im, double gdt, double t, const double *rhs, const double *U,
                     double *res) {
-  DG_CALL(dg_svec_sync(im->be));
-  DG_CALL(dg_field_set_compact(im->disc, im->fu0, U));
+  DG_CALL(dg_im_set_compact(im, im->fu0, U));
   DG_CALL(dg_disc_rhs(im->disc, im->fu0, t, im->flu0));
-  DG_CALL(dg_field_get_compact(im->disc, im->flu0, im->ra0));
+  DG_CALL(dg_im_get_compact(im, im->flu0, im->ra0));
   dg_svec_mul_d(im->be, im->N, im->m, im->ra0, im->ra0);
   DG_CALL(dg_im_apply_h(im, U, res));
   dg_svec_axpy_d(im->be, im->N, -gdt, im->ra0, res);

@@ -71,7 +71,7 @@ static int estimate_lmax(dg_mg_level *L, int its) {
   const dg_backend *be = dg_sop_backend(L->op);
   double *x = L->vd[MG_X], *r = L->vd[MG_R], *z = L->vd[MG_D], *p = L->vd[MG_T];
   double *q = L->vd[MG_B];
-  DG_CALL(dg_svec_sync(be)); /* the host writes r and x */
+  DG_CALL(dg_svec_sync(be)); /* no kernel may still use r or x */
   if (dg_sop_part(L->op)) {  /* a rank's share of one process's start */
     const long ng = dg_sop_global_len(L->op);
     double *rg = malloc(sizeof(double) * (size_t)(ng + 1));
@@ -80,9 +80,13 @@ static int estimate_lmax(dg_mg_level *L, int its) {
     const int rc = dg_sop_scatter_d(L->op, rg, r);
     free(rg);
     DG_CALL(rc);
-  } else
-    start_vector(n, r);
-  for (long i = 0; i < n; ++i) x[i] = 0;
+  } else { /* the start vector built on the host and sent once */
+    double *rh;
+    DG_CALL(dg_svec_map(be, r, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&rh));
+    start_vector(n, rh);
+    DG_CALL(dg_svec_unmap(be, r, rh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
+  }
+  dg_svec_zero_d(be, n, x);
   double al[64], bt[64], ta[64], tb[64], rz = 0;
   if (its > 64) its = 64;
   int k = 0;
@@ -138,15 +142,25 @@ static int level_alloc(dg_mg_level *L, int l, int prec) {
     if (!L->dinv_f) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   }
   DG_CALL(dg_sop_diag_d(L->op, L->dinv_d));
-  DG_CALL(dg_svec_sync(be)); /* the host inverts it */
-  for (size_t i = 0; i < n; ++i) {
-    if (!(L->dinv_d[i] > 0))
-      return dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l,
-                      L->dinv_d[i]);
-    L->dinv_d[i] = 1 / L->dinv_d[i];
-    if (L->dinv_f) L->dinv_f[i] = (float)L->dinv_d[i];
+  DG_CALL(dg_svec_sync(be));
+  /* the host inverts it (a copy on the CUDA backend, read once, sent once) */
+  double *dh = NULL;
+  float *fh = NULL;
+  int rc = dg_svec_map(be, L->dinv_d, sizeof(double) * n, DG_SVEC_READ, (void **)&dh);
+  if (!rc && L->dinv_f)
+    rc = dg_svec_map(be, L->dinv_f, sizeof(float) * n, DG_SVEC_WRITE, (void **)&fh);
+  for (size_t i = 0; i < n && !rc; ++i) {
+    if (!(dh[i] > 0))
+      rc = dg_error(DG_ERR_NUMERIC, "multigrid: diagonal entry %zu of level %d is %g", i, l, dh[i]);
+    else {
+      dh[i] = 1 / dh[i];
+      if (fh) fh[i] = (float)dh[i];
+    }
   }
-  return 0;
+  const int mode = rc ? 0 : DG_SVEC_WRITE;
+  const int wd = dg_svec_unmap(be, L->dinv_d, dh, sizeof(double) * n, mode);
+  const int wf = dg_svec_unmap(be, L->dinv_f, fh, sizeof(float) * n, mode);
+  return rc ? rc : (wd ? wd : wf);
 }
 
 /* Append level l+1 to the hierarchy from level l (by degree or by agglomeration). */

@@ -22,19 +22,28 @@
 static const double kNullFraction = 1e-12;
 
 /* A[i n + j] = row i of column j of the coarsest operator, through the
-   backend's apply on unit vectors (x, y: two of its work vectors). */
+   backend's apply on unit vectors (x, y: two of its work vectors).  The
+   host sets x's one entry and reads y back per column (copies on the CUDA
+   backend; n is at most coarse_dense_max). */
 static int coarse_matrix(dg_mg *mg, double *A, double *x, double *y) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
   const long n = L->n;
-  DG_CALL(dg_svec_sync(mg->be));
-  for (long i = 0; i < n; ++i) x[i] = 0;
-  for (long j = 0; j < n; ++j) {
-    x[j] = 1;
-    DG_CALL(dg_sop_apply_d(L->op, x, y));
-    DG_CALL(dg_svec_sync(mg->be));
-    for (long i = 0; i < n; ++i) A[i * n + j] = y[i];
-    x[j] = 0;
+  const double one = 1, zero = 0;
+  double *col = malloc(sizeof(double) * (size_t)n);
+  if (!col) return dg_error(DG_ERR_MEM, "multigrid: out of memory for the dense coarse solve");
+  dg_svec_zero_d(mg->be, n, x);
+  int rc = dg_svec_sync(mg->be);
+  for (long j = 0; j < n && !rc; ++j) {
+    rc = dg_svec_to_device(mg->be, x + j, &one, sizeof(double));
+    if (!rc) rc = dg_sop_apply_d(L->op, x, y);
+    if (!rc) rc = dg_svec_sync(mg->be);
+    if (!rc) rc = dg_svec_to_host(mg->be, col, y, sizeof(double) * (size_t)n);
+    if (!rc)
+      for (long i = 0; i < n; ++i) A[i * n + j] = col[i];
+    if (!rc) rc = dg_svec_to_device(mg->be, x + j, &zero, sizeof(double));
   }
+  free(col);
+  if (rc) return rc;
   for (long i = 0; i < n; ++i)
     for (long j = 0; j < i; ++j) A[i * n + j] = A[j * n + i] = 0.5 * (A[i * n + j] + A[j * n + i]);
   return 0;
@@ -45,7 +54,7 @@ int dg_mg_coarse_setup(dg_mg *mg) {
   if (n > mg->o.coarse_dense_max || n < 1) return 0;
   const size_t nn = (size_t)n * (size_t)n;
   gsl_set_error_handler_off(); /* a failed allocation returns NULL instead of aborting */
-  double *A = malloc(sizeof(double) * nn);
+  double *A = malloc(sizeof(double) * nn), *P = NULL;
   gsl_matrix *V = gsl_matrix_alloc((size_t)n, (size_t)n);
   gsl_vector *lam = gsl_vector_alloc((size_t)n);
   gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc((size_t)n);
@@ -84,21 +93,25 @@ int dg_mg_coarse_setup(dg_mg *mg) {
     rc = DG_ERR_MEM;
     goto done;
   }
+  /* built on the host (a zeroed view of the fresh solver memory) and sent once */
+  if ((rc = dg_svec_map(mg->be, mg->cinv, sizeof(double) * nn, DG_SVEC_WRITE, (void **)&P)))
+    goto done;
   /* pinv = sum over the kept eigenpairs of v v^T / lambda */
   for (long k = 0; k < n; ++k) {
     const double l = gsl_vector_get(lam, (size_t)k);
     if (l <= kNullFraction * lmax) continue;
     for (long i = 0; i < n; ++i) {
       const double vi = gsl_matrix_get(V, (size_t)i, (size_t)k) / l;
-      for (long j = 0; j < n; ++j)
-        mg->cinv[i * n + j] += vi * gsl_matrix_get(V, (size_t)j, (size_t)k);
+      for (long j = 0; j < n; ++j) P[i * n + j] += vi * gsl_matrix_get(V, (size_t)j, (size_t)k);
     }
   }
   /* exactly symmetric: the backend's product reads columns for rows */
   for (long i = 0; i < n; ++i)
-    for (long j = 0; j < i; ++j)
-      mg->cinv[i * n + j] = mg->cinv[j * n + i] = 0.5 * (mg->cinv[i * n + j] + mg->cinv[j * n + i]);
+    for (long j = 0; j < i; ++j) P[i * n + j] = P[j * n + i] = 0.5 * (P[i * n + j] + P[j * n + i]);
+  rc = dg_svec_unmap(mg->be, mg->cinv, P, sizeof(double) * nn, DG_SVEC_WRITE);
+  P = NULL;
 done:
+  dg_svec_unmap(mg->be, mg->cinv, P, 0, 0);
   free(A);
   if (V) gsl_matrix_free(V);
   if (lam) gsl_vector_free(lam);

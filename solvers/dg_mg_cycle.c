@@ -28,7 +28,12 @@ static int coarse_apply(void *ctx, const double *x, double *y) {
 static int sub_cycle(dg_mg *mg, const double *b, double *x, int prec) {
   const dg_sop *op = mg->lev[mg->nl - 1].op;
   const long n = dg_sop_len(mg->sub_op);
-  DG_CALL(dg_sop_gather_d(op, b, mg->gb));
+  const size_t nb = sizeof(double) * (size_t)n;
+  double *h = NULL; /* gb and gx are solver memory: the host fills and reads views */
+  DG_CALL(dg_svec_map(&mg->sub_be, mg->gb, nb, DG_SVEC_WRITE, (void **)&h));
+  int rc = dg_sop_gather_d(op, b, h);
+  const int wrc = dg_svec_unmap(&mg->sub_be, mg->gb, h, nb, rc ? 0 : DG_SVEC_WRITE);
+  DG_CALL(rc ? rc : wrc);
   if (prec == DG_MG_DOUBLE) {
     DG_CALL(dg_mg_cycle_d(mg->sub, mg->gb, mg->gx));
   } else if (prec == DG_MG_FLOAT) {
@@ -37,7 +42,10 @@ static int sub_cycle(dg_mg *mg, const double *b, double *x, int prec) {
     dg_svec_from_f(&mg->sub_be, n, 1, mg->gxf, mg->gx);
   } else
     DG_CALL(dg_mg_precond_mixed(mg->sub, mg->gb, mg->gx));
-  return dg_sop_scatter_d(op, mg->gx, x);
+  DG_CALL(dg_svec_map(&mg->sub_be, mg->gx, nb, DG_SVEC_READ, (void **)&h));
+  rc = dg_sop_scatter_d(op, h, x);
+  dg_svec_unmap(&mg->sub_be, mg->gx, h, nb, 0);
+  return rc;
 }
 
 /* x = A^-1 b on the coarsest level: its dense pseudo-inverse, or fp64 CG

@@ -53,10 +53,38 @@ int dg_sym_eig(int n, int ld, double *A, double *Q, double *l) {
   return dg_error(DG_ERR_NUMERIC, "block smoother: eigenproblem of size %d did not converge", n);
 }
 
+int dg_stables_fill(const dg_backend *be, double *V, double *lam, float *Vf, float *lamf, size_t vn,
+                    size_t ln, dg_stables_build build, void *ctx) {
+  double *Vh = NULL, *lh = NULL;
+  float *Vfh = NULL, *lfh = NULL;
+  int rc = dg_svec_map(be, V, sizeof(double) * vn, DG_SVEC_WRITE, (void **)&Vh);
+  if (!rc) rc = dg_svec_map(be, lam, sizeof(double) * ln, DG_SVEC_WRITE, (void **)&lh);
+  if (!rc) rc = dg_svec_map(be, Vf, sizeof(float) * vn, DG_SVEC_WRITE, (void **)&Vfh);
+  if (!rc) rc = dg_svec_map(be, lamf, sizeof(float) * ln, DG_SVEC_WRITE, (void **)&lfh);
+  if (!rc) {
+    memset(Vh, 0, sizeof(double) * vn);
+    memset(lh, 0, sizeof(double) * ln);
+    rc = build(ctx, Vh, lh);
+  }
+  if (!rc) {
+    for (size_t i = 0; i < vn; ++i) Vfh[i] = (float)Vh[i];
+    for (size_t i = 0; i < ln; ++i) lfh[i] = (float)lh[i];
+  }
+  /* every view ends (its copy freed); they go back only after a build */
+  const int mode = rc ? 0 : DG_SVEC_WRITE;
+  const int u[4] = {dg_svec_unmap(be, V, Vh, sizeof(double) * vn, mode),
+                    dg_svec_unmap(be, lam, lh, sizeof(double) * ln, mode),
+                    dg_svec_unmap(be, Vf, Vfh, sizeof(float) * vn, mode),
+                    dg_svec_unmap(be, lamf, lfh, sizeof(float) * ln, mode)};
+  for (int i = 0; i < 4 && !rc; ++i) rc = u[i];
+  return rc;
+}
+
 /* The 1D block of direction d for degree r whose lower/upper sides have
  * the side codes lo, hi (penalty degree, + NR on a Dirichlet boundary),
  * scaled by M^-1/2. */
-static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
+static int key_setup(const dg_sblock *bj, double *Vh, double *lamh, int k, int d, int r, int lo,
+                     int hi) {
   const dg_sop *op = bj->op;
   const dg_stab_d *T = &op->tab_d;
   const dg_grid *g = &op->g;
@@ -79,10 +107,23 @@ static int key_setup(dg_sblock *bj, int k, int d, int r, int lo, int hi) {
       }
       G[a * NR + c] = b * v / sqrt(T->M[a] * T->M[c]);
     }
-  double *V = bj->V + (long)k * NR * NR, *lam = bj->lam + (long)k * NR;
+  double *V = Vh + (long)k * NR * NR, *lam = lamh + (long)k * NR;
   DG_CALL(dg_sym_eig(n, NR, G, Q, lam));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) V[i * NR + j] = Q[i * NR + j] / sqrt(T->M[i]);
+  return 0;
+}
+
+/* Every distinct key's block into host views V, lam (dg_stables_fill). */
+static int build_keys(void *ctx, double *V, double *lam) {
+  const dg_sblock *bj = (const dg_sblock *)ctx;
+  for (int d = 0; d < 3; ++d)
+    for (int r = 0; r < NR; ++r)
+      for (int lo = 0; lo < NSIDE; ++lo)
+        for (int hi = 0; hi < NSIDE; ++hi) {
+          const int k = bj->slot[d][r][lo][hi];
+          if (k >= 0) DG_CALL(key_setup(bj, V, lam, k, d, r, lo, hi));
+        }
   return 0;
 }
 
@@ -95,45 +136,44 @@ int dg_sblock_create(dg_sblock **bjp, const dg_sop *op) {
   bj->op = op;
   bj->be = be;
   memset(bj->slot, -1, sizeof bj->slot);
-  bj->key = dg_svec_alloc(be, sizeof(int) * 3 * (size_t)g->nelem);
+  /* the tables are built on the host (views of solver memory: copies on
+     the CUDA backend, dg_svec_map) and go to the backend once */
+  const size_t keyb = sizeof(int) * 3 * (size_t)g->nelem;
+  int *key = NULL;
   int rc = 0;
+  bj->key = dg_svec_alloc(be, keyb);
   if (!bj->key) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
   }
-  /* pass 1: the distinct keys */
+  if ((rc = dg_svec_map(be, bj->key, keyb, DG_SVEC_WRITE, (void **)&key))) goto fail;
+  /* pass 1: the distinct keys (the host's degree tables, op->hargs_d) */
   for (long e = 0; e < g->nelem; ++e)
     for (int d = 0; d < g->dim; ++d) {
       const int r = op->deg[e];
       int side[2];
       for (int s = 0; s < 2; ++s) {
-        const long nb = dg_snbr_d(&op->args_d, e, d, s);
+        const long nb = dg_snbr_d(&op->hargs_d, e, d, s);
         const int pe = op->pdeg[e];
         side[s] = nb < 0 ? NR + pe : (op->pdeg[nb] > pe ? op->pdeg[nb] : pe);
       }
       int *sl = &bj->slot[d][r][side[0]][side[1]];
       if (*sl < 0) *sl = bj->nkeys++;
-      bj->key[3 * e + d] = *sl;
+      key[3 * e + d] = *sl;
     }
-  bj->V = dg_svec_alloc(be, sizeof(double) * (size_t)bj->nkeys * NR * NR);
-  bj->lam = dg_svec_alloc(be, sizeof(double) * (size_t)bj->nkeys * NR);
-  bj->Vf = dg_svec_alloc(be, sizeof(float) * (size_t)bj->nkeys * NR * NR);
-  bj->lamf = dg_svec_alloc(be, sizeof(float) * (size_t)bj->nkeys * NR);
+  rc = dg_svec_unmap(be, bj->key, key, keyb, DG_SVEC_WRITE);
+  if (rc) goto fail;
+  const size_t vn = (size_t)bj->nkeys * NR * NR, ln = (size_t)bj->nkeys * NR;
+  bj->V = dg_svec_alloc(be, sizeof(double) * vn);
+  bj->lam = dg_svec_alloc(be, sizeof(double) * ln);
+  bj->Vf = dg_svec_alloc(be, sizeof(float) * vn);
+  bj->lamf = dg_svec_alloc(be, sizeof(float) * ln);
   if (!bj->V || !bj->lam || !bj->Vf || !bj->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_sblock_create: out of memory");
     goto fail;
   }
-  memset(bj->V, 0, sizeof(double) * (size_t)bj->nkeys * NR * NR);
-  memset(bj->lam, 0, sizeof(double) * (size_t)bj->nkeys * NR);
-  for (int d = 0; d < 3; ++d)
-    for (int r = 0; r < NR; ++r)
-      for (int lo = 0; lo < NSIDE; ++lo)
-        for (int hi = 0; hi < NSIDE; ++hi) {
-          const int k = bj->slot[d][r][lo][hi];
-          if (k >= 0 && (rc = key_setup(bj, k, d, r, lo, hi))) goto fail;
-        }
-  for (long i = 0; i < (long)bj->nkeys * NR * NR; ++i) bj->Vf[i] = (float)bj->V[i];
-  for (long i = 0; i < (long)bj->nkeys * NR; ++i) bj->lamf[i] = (float)bj->lam[i];
+  if ((rc = dg_stables_fill(be, bj->V, bj->lam, bj->Vf, bj->lamf, vn, ln, build_keys, bj)))
+    goto fail;
   bj->shift = op->p.a;
   for (int d = 0; d < g->dim; ++d) bj->shift *= g->h[d] / 2;
   *bjp = bj;

@@ -84,6 +84,8 @@ typedef struct dg_solver_ops {
   void (*from_f)(long n, double scale, const float *x, double *y);
   void (*add_from_f)(long n, double scale, const float *x, double *y);
   void (*vresid_to_f)(long n, double scale, const double *b, const double *t, float *y);
+  void (*gather_d)(long m, const long *idx, const double *x, double *y);
+  void (*scatter_add_d)(long m, const long *idx, double c, double *y);
 } dg_solver_ops;
 
 #ifdef __cplusplus

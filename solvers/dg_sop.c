@@ -94,11 +94,17 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
   o->be = be;
   o->g = *g;
   o->p = *p;
-  /* solver memory: the device reads them on the CUDA backend */
-  o->deg = dg_svec_alloc(be, (size_t)g->nelem);
-  o->pdeg = dg_svec_alloc(be, (size_t)g->nelem);
-  o->off = dg_svec_alloc(be, sizeof(long) * (size_t)(g->nelem + 1));
-  if (!o->deg || !o->pdeg || !o->off) {
+  /* host tables for the host's loops, and their copies in solver memory
+     for the drivers (device memory on the CUDA backend) */
+  const size_t ne = (size_t)g->nelem, offb = sizeof(long) * (ne + 1);
+  o->deg = malloc(ne ? ne : 1);
+  o->pdeg = malloc(ne ? ne : 1);
+  o->off = malloc(offb);
+  o->ddeg = dg_svec_alloc(be, ne);
+  o->dpdeg = dg_svec_alloc(be, ne);
+  o->doff = dg_svec_alloc(be, offb);
+  o->m0 = dg_svec_alloc(be, sizeof(double) * ne);
+  if (!o->deg || !o->pdeg || !o->off || !o->ddeg || !o->dpdeg || !o->doff || !o->m0) {
     dg_sop_destroy(&o);
     return dg_error(DG_ERR_MEM, "dg_sop_create: out of memory (%ld elements)", g->nelem);
   }
@@ -119,10 +125,17 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
   }
   o->off[g->nelem] = off;
   o->len = off;
+  int rc = dg_svec_to_device(be, o->ddeg, o->deg, ne);
+  if (!rc) rc = dg_svec_to_device(be, o->dpdeg, o->pdeg, ne);
+  if (!rc) rc = dg_svec_to_device(be, o->doff, o->off, offb);
+  if (rc) {
+    dg_sop_destroy(&o);
+    return rc;
+  }
   o->runi = g->nelem ? deg[0] : -1;
   for (long e = 0; e < g->nelem && o->runi >= 0; ++e)
     if (deg[e] != o->runi) o->runi = -1;
-  int rc = dg_stab_build(&o->tab_d, &o->tab_f);
+  rc = dg_stab_build(&o->tab_d, &o->tab_f);
   if (rc) {
     dg_sop_destroy(&o);
     return rc;
@@ -142,13 +155,18 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
   F->a = (float)p->a;
   F->b = (float)p->b;
   F->cpen = (float)p->cpen;
-  A->deg = F->deg = o->deg;
-  A->pdeg = F->pdeg = o->pdeg;
+  A->deg = F->deg = o->ddeg;
+  A->pdeg = F->pdeg = o->dpdeg;
   int pu = g->nelem ? o->pdeg[0] : -1;
   for (long e = 1; e < g->nelem && pu >= 0; ++e)
     if (o->pdeg[e] != pu) pu = -1;
   A->pdu1 = F->pdu1 = pu + 1;
-  A->off = F->off = o->off;
+  A->off = F->off = o->doff;
+  o->hargs_d = *A;
+  o->hargs_f = *F;
+  o->hargs_d.deg = o->hargs_f.deg = o->deg;
+  o->hargs_d.pdeg = o->hargs_f.pdeg = o->pdeg;
+  o->hargs_d.off = o->hargs_f.off = o->off;
   *op = o;
   return 0;
 }
@@ -157,9 +175,13 @@ void dg_sop_destroy(dg_sop **op) {
   if (!op || !*op) return;
   const dg_backend *be = (*op)->be;
   dg_sop_part_free(*op);
-  dg_svec_free(be, (*op)->deg);
-  dg_svec_free(be, (*op)->pdeg);
-  dg_svec_free(be, (*op)->off);
+  free((*op)->deg);
+  free((*op)->pdeg);
+  free((*op)->off);
+  dg_svec_free(be, (*op)->ddeg);
+  dg_svec_free(be, (*op)->dpdeg);
+  dg_svec_free(be, (*op)->doff);
+  dg_svec_free(be, (*op)->m0);
   free(*op);
   *op = NULL;
 }
@@ -171,5 +193,17 @@ const dg_grid *dg_sop_grid(const dg_sop *op) { return &op->g; }
 const uint8_t *dg_sop_degrees(const dg_sop *op) { return op->deg; }
 const uint8_t *dg_sop_penalty_degrees(const dg_sop *op) { return op->pdeg; }
 const dg_sop_params *dg_sop_get_params(const dg_sop *op) { return &op->p; }
+
+int dg_sop_mode0_get(const dg_sop *op, const double *x, double *h) {
+  const long ne = op->g.nelem;
+  dg_svec_gather_d(op->be, ne, op->doff, x, op->m0);
+  DG_CALL(dg_svec_to_host(op->be, h, op->m0, sizeof(double) * (size_t)ne)); /* it waits */
+  return dg_svec_status(op->be);
+}
+
+int dg_sop_mode0_add(const dg_sop *op, double c, double *x) {
+  dg_svec_scatter_add_d(op->be, op->g.nelem, op->doff, c, x);
+  return dg_svec_status(op->be);
+}
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op) { return &op->tab_d; }
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op) { return &op->tab_f; }

@@ -44,7 +44,9 @@ void dg_sop_destroy(dg_sop **op);
 
 /* Number of reals of a vector (sum over elements of (r_e+1)^dim). */
 long dg_sop_len(const dg_sop *op);
-/* First coefficient of each element ([nelem + 1], the last is the length). */
+/* First coefficient of each element ([nelem + 1], the last is the length;
+ * host memory, as the degrees below: the drivers read copies in solver
+ * memory). */
 const long *dg_sop_offsets(const dg_sop *op);
 const dg_grid *dg_sop_grid(const dg_sop *op);
 /* The backend that runs the operator. */
@@ -52,6 +54,12 @@ const dg_backend *dg_sop_backend(const dg_sop *op);
 const uint8_t *dg_sop_degrees(const dg_sop *op);
 const uint8_t *dg_sop_penalty_degrees(const dg_sop *op);
 const dg_sop_params *dg_sop_get_params(const dg_sop *op);
+/* The elements' mode 0 of the solver vector x (its coefficients at
+ * dg_sop_offsets()[e], e < nelem) into host memory h[nelem]: gathered on
+ * the backend, so only those values cross to the host. */
+int dg_sop_mode0_get(const dg_sop *op, const double *x, double *h);
+/* x[offsets[e]] += c for every element (on the backend). */
+int dg_sop_mode0_add(const dg_sop *op, double c, double *x);
 /* The reference tables (double and float) the element functions read. */
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op);
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op);
@@ -70,7 +78,8 @@ int dg_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double
 /* The operator's diagonal. */
 int dg_sop_diag_d(const dg_sop *op, double *y);
 int dg_sop_diag_f(const dg_sop *op, float *y);
-/* The mass matrix's diagonal (double, on the host). */
+/* The mass matrix's diagonal (double; y host memory: a caller with a
+ * solver vector fills a host view of it, dg_svec_map). */
 int dg_sop_mass_d(const dg_sop *op, double *y);
 
 /* The transfers between a level F and the level C below it: C has F's grid
@@ -88,7 +97,9 @@ int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const 
 /* A scalar function of the point x (x[2] = 0 in 2D). */
 typedef double (*dg_sfn)(const double x[3], void *ctx);
 /* b_m = int f phi_m over each element (Gauss-Legendre, r+3 points per
- * direction): the load vector of -lap u = f with homogeneous boundary data. */
+ * direction): the load vector of -lap u = f with homogeneous boundary data.
+ * These three evaluate f on the host: b and u are solver memory, copied
+ * once each way (dg_svec_map). */
 int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b);
 /* u = the L2 projection of f (M^-1 of the load). */
 int dg_sop_project(const dg_sop *op, dg_sfn f, void *ctx, double *u);

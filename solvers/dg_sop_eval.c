@@ -59,10 +59,13 @@ static void points(const dg_grid *g, long e, const rule1d *R, double *xs /* [3][
           d < g->dim ? g->lo[d] + (ijk[d] + 0.5) * g->h[d] + 0.5 * g->h[d] * R->x[k] : 0.0;
 }
 
-int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
+/* The bytes of a vector of op. */
+static size_t vec_bytes(const dg_sop *op) { return sizeof(double) * (size_t)op->len; }
+
+/* dg_sop_load into host memory b. */
+static int load_host(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
   rule1d R[DG_MAX_DEGREE + 1];
   DG_CALL(rules_build(R));
-  DG_CALL(dg_svec_sync(op->be)); /* the host writes b: no kernel may still use it */
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1;
@@ -91,12 +94,23 @@ int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
       contract(F, out, n, 2, r + 1, Rr, 0);
     }
   }
-  dg_sop_part_clear_d(op, b); /* a rank's vectors: zero outside its elements */
+  dg_sop_part_clear_host_d(op, b); /* a rank's vectors: zero outside its elements */
   return 0;
 }
 
-int dg_sop_mass_d(const dg_sop *op, double *y) {
-  DG_CALL(dg_svec_sync(op->be));
+/* The host builds b (every coefficient) in a view of solver memory: a copy
+   on the CUDA backend, sent once. */
+int dg_sop_load(const dg_sop *op, dg_sfn f, void *ctx, double *b) {
+  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still use b */
+  double *bh;
+  DG_CALL(dg_svec_map(op->be, b, vec_bytes(op), DG_SVEC_WRITE, (void **)&bh));
+  const int rc = load_host(op, f, ctx, bh);
+  const int wrc = dg_svec_unmap(op->be, b, bh, vec_bytes(op), rc ? 0 : DG_SVEC_WRITE);
+  return rc ? rc : wrc;
+}
+
+/* dg_sop_mass_d (host memory y). */
+static void mass_host(const dg_sop *op, double *y) {
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1;
@@ -111,25 +125,33 @@ int dg_sop_mass_d(const dg_sop *op, double *y) {
           ye[i0 + n * (i1 + n * i2)] =
               vol * op->tab_d.M[i0] * op->tab_d.M[i1] * (dim == 3 ? op->tab_d.M[i2] : 1.0);
   }
+}
+
+int dg_sop_mass_d(const dg_sop *op, double *y) {
+  mass_host(op, y);
   return 0;
 }
 
 int dg_sop_project(const dg_sop *op, dg_sfn f, void *ctx, double *u) {
   const long n = dg_sop_len(op);
-  double *m = malloc(sizeof(double) * (size_t)n);
+  double *m = malloc(sizeof(double) * (size_t)n), *uh = NULL;
   if (!m) return dg_error(DG_ERR_MEM, "dg_sop_project: out of memory (%ld reals)", n);
-  int rc = dg_sop_load(op, f, ctx, u);
-  if (!rc) rc = dg_sop_mass_d(op, m);
-  if (!rc)
-    for (long i = 0; i < n; ++i) u[i] /= m[i];
+  int rc = dg_svec_sync(op->be);
+  if (!rc) rc = dg_svec_map(op->be, u, vec_bytes(op), DG_SVEC_WRITE, (void **)&uh);
+  if (!rc) rc = load_host(op, f, ctx, uh);
+  if (!rc) {
+    mass_host(op, m);
+    for (long i = 0; i < n; ++i) uh[i] /= m[i];
+  }
+  const int wrc = dg_svec_unmap(op->be, u, uh, vec_bytes(op), rc ? 0 : DG_SVEC_WRITE);
   free(m);
-  return rc;
+  return rc ? rc : wrc;
 }
 
-int dg_sop_l2_error(const dg_sop *op, const double *u, dg_sfn f, void *ctx, double *err) {
+/* dg_sop_l2_error of host memory u. */
+static int l2_error_host(const dg_sop *op, const double *u, dg_sfn f, void *ctx, double *err) {
   rule1d R[DG_MAX_DEGREE + 1];
   DG_CALL(rules_build(R));
-  DG_CALL(dg_svec_sync(op->be)); /* the host reads u */
   const dg_grid *g = &op->g;
   const int dim = g->dim;
   double vol = 1, sum = 0;
@@ -171,4 +193,14 @@ int dg_sop_l2_error(const dg_sop *op, const double *u, dg_sfn f, void *ctx, doub
   if (!isfinite(sum)) return dg_error(DG_ERR_NUMERIC, "dg_sop_l2_error: the error is not finite");
   *err = sqrt(sum);
   return 0;
+}
+
+/* u comes to the host once (a copy on the CUDA backend). */
+int dg_sop_l2_error(const dg_sop *op, const double *u, dg_sfn f, void *ctx, double *err) {
+  DG_CALL(dg_svec_sync(op->be));
+  double *uh;
+  DG_CALL(dg_svec_map(op->be, u, vec_bytes(op), DG_SVEC_READ, (void **)&uh));
+  const int rc = l2_error_host(op, uh, f, ctx, err);
+  dg_svec_unmap(op->be, u, uh, vec_bytes(op), 0);
+  return rc;
 }

@@ -9,14 +9,20 @@ struct dg_sop {
   long len;             /* dg_sop_len */
   dg_grid g;
   dg_sop_params p;
-  uint8_t *deg;  /* [nelem] */
-  uint8_t *pdeg; /* [nelem] penalty degrees */
-  long *off;     /* [nelem + 1] */
-  int runi;      /* the degree of every element, or -1 (a backend may plan by it) */
+  uint8_t *deg;  /* [nelem] (host memory) */
+  uint8_t *pdeg; /* [nelem] penalty degrees (host memory) */
+  long *off;     /* [nelem + 1] (host memory) */
+  /* the same in solver memory, for the drivers (args_d, args_f) */
+  uint8_t *ddeg, *dpdeg;
+  long *doff;
+  double *m0; /* [nelem] solver memory: dg_sop_mode0_get's gather */
+  int runi;   /* the degree of every element, or -1 (a backend may plan by it) */
   dg_stab_d tab_d;
   dg_stab_f tab_f;
-  dg_sargs_d args_d;
+  dg_sargs_d args_d; /* over the solver memory: the drivers' */
   dg_sargs_f args_f;
+  dg_sargs_d hargs_d; /* over the host copies: for element functions on the host */
+  dg_sargs_f hargs_f;
   struct dg_spx *px; /* a rank's share (dg_spart.c), or NULL */
 };
 

@@ -27,8 +27,7 @@ int dg_sop_apply_d(const dg_sop *op, const double *x, double *y) {
   double *xw = (double *)x; /* only its ghost slots, zero again on return */
   DG_CALL(dg_sop_part_exchange_d(op, xw));
   const int rc = dg_sop_ops(op)->apply_d(op, x, y);
-  DG_CALL(dg_svec_sync(op->be)); /* the host clears them */
-  dg_sop_part_clear_d(op, xw);
+  dg_sop_part_clear_d(op, xw); /* on the backend, after the apply */
   dg_sop_part_clear_d(op, y);
   return rc;
 }
@@ -37,8 +36,7 @@ int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
   float *xw = (float *)x; /* only its ghost slots, zero again on return */
   DG_CALL(dg_sop_part_exchange_f(op, xw));
   const int rc = dg_sop_ops(op)->apply_f(op, x, y);
-  DG_CALL(dg_svec_sync(op->be)); /* the host clears them */
-  dg_sop_part_clear_f(op, xw);
+  dg_sop_part_clear_f(op, xw); /* on the backend, after the apply */
   dg_sop_part_clear_f(op, y);
   return rc;
 }

@@ -394,7 +394,10 @@ int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg) {
   const struct dg_spx *px = op->px;
   if (!px) return dg_error(DG_ERR_ARG, "dg_sop_gather_d: not a rank's operator");
   const dg_spart *sp = px->sp;
-  DG_CALL(dg_svec_sync(op->be)); /* the host reads x */
+  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still write x */
+  const size_t nb = sizeof(double) * (size_t)op->len;
+  const double *xh = NULL; /* x is solver memory: the host reads a view */
+  DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_READ, (void **)&xh));
   const long mine = px->rcount[sp->rank];
   double *s = malloc(sizeof(double) * (size_t)(mine + 1)),
          *all = malloc(sizeof(double) * (size_t)(px->glen + 1));
@@ -402,8 +405,9 @@ int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg) {
   long pos = 0;
   for (long i = 0; i < sp->nown && !rc; ++i) {
     const long e = sp->owned[i];
-    for (long t = op->off[e]; t < op->off[e + 1]; ++t) s[pos++] = x[t];
+    for (long t = op->off[e]; t < op->off[e + 1]; ++t) s[pos++] = xh[t];
   }
+  dg_svec_unmap(op->be, x, (void *)xh, nb, 0);
   if (!rc) rc = dg_comm_allgather(sp->comm, s, all, px->rcount, sizeof(double));
   pos = 0;
   for (int r = 0; r < sp->size && !rc; ++r) {
@@ -424,13 +428,26 @@ int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x) {
   const struct dg_spx *px = op->px;
   if (!px) return dg_error(DG_ERR_ARG, "dg_sop_scatter_d: not a rank's operator");
   const dg_spart *sp = px->sp;
-  DG_CALL(dg_svec_sync(op->be)); /* the host writes x */
+  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still use x */
+  /* x is solver memory: the host writes every byte of a view (the owned
+     entries, then zeros in the runs outside them) */
+  const size_t nb = sizeof(double) * (size_t)op->len;
+  double *xh = NULL;
+  DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_WRITE, (void **)&xh));
   for (long i = 0; i < sp->nown; ++i) {
     const long e = sp->owned[i], ge = sp->l2g[e];
-    for (long t = 0; t < op->off[e + 1] - op->off[e]; ++t) x[op->off[e] + t] = xg[px->goff[ge] + t];
+    for (long t = 0; t < op->off[e + 1] - op->off[e]; ++t)
+      xh[op->off[e] + t] = xg[px->goff[ge] + t];
   }
-  dg_sop_part_clear_d(op, x);
-  return 0;
+  dg_sop_part_clear_host_d(op, xh);
+  return dg_svec_unmap(op->be, x, xh, nb, DG_SVEC_WRITE);
+}
+
+void dg_sop_part_clear_host_d(const dg_sop *op, double *xh) {
+  const struct dg_spx *px = op->px;
+  if (!px) return;
+  for (long z = 0; z < px->nz; ++z)
+    memset(xh + px->zrun[2 * z], 0, sizeof(double) * (size_t)px->zrun[2 * z + 1]);
 }
 
 #define DG_SR    double

@@ -68,13 +68,15 @@ const long *dg_sop_global_offsets(const dg_sop *op);
 const uint8_t *dg_sop_global_degrees(const dg_sop *op);
 const uint8_t *dg_sop_global_penalty_degrees(const dg_sop *op);
 /* The whole vector xg (host memory of dg_sop_global_len reals) from every
- * rank's owned entries of x, on every rank (collective). */
+ * rank's owned entries of x (solver memory, read through a host view), on
+ * every rank (collective). */
 int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg);
-/* x = the owned entries of xg, zero elsewhere. */
+/* x (solver memory) = the owned entries of xg (host memory), zero
+ * elsewhere. */
 int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x);
 
-/* For dg_sop_run.c: the ghosts' coefficients of x from their owners
- * (collective), and x's ghost slots zeroed.  With DGRID_SPART_NO_EXCHANGE=1
+/* For dg_sop_run.c: the ghosts' coefficients of x (solver memory) from
+ * their owners (collective), and x's ghost slots zeroed.  With DGRID_SPART_NO_EXCHANGE=1
  * in the environment when the operator was made its ghosts are never
  * received (they stay zero): a fault for the test that the exchange is
  * needed (mpi.poisson_noexchange). */
@@ -82,6 +84,8 @@ int dg_sop_part_exchange_d(const dg_sop *op, double *x);
 int dg_sop_part_exchange_f(const dg_sop *op, float *x);
 void dg_sop_part_clear_d(const dg_sop *op, double *x);
 void dg_sop_part_clear_f(const dg_sop *op, float *x);
+/* The same on a host view of a vector (dg_svec_map). */
+void dg_sop_part_clear_host_d(const dg_sop *op, double *xh);
 /* Free op's share data (dg_sop_destroy). */
 void dg_sop_part_free(dg_sop *op);
 

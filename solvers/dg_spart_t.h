@@ -5,19 +5,25 @@
 int DG_SN(dg_sop_part_exchange)(const dg_sop *op, DG_SR *x) {
   const struct dg_spx *px = op->px;
   if (!px || px->npeer == 0 || px->off) return 0;
-  DG_CALL(dg_svec_sync(op->be)); /* the host reads and writes x */
+  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still use x */
+  /* x is solver memory: the host packs and unpacks a view of it */
+  const size_t nb = sizeof(DG_SR) * (size_t)op->len;
+  DG_SR *xh = NULL;
+  DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_READ, (void **)&xh));
   DG_SR *sb = (DG_SR *)(void *)px->sbuf, *rb = (DG_SR *)(void *)px->rbuf;
   const long ns = px->soff[px->npeer], nr = px->roff[px->npeer];
-  for (long k = 0; k < ns; ++k) sb[k] = x[px->sidx[k]];
-  DG_CALL(dg_comm_exchange(px->sp->comm, px->npeer, px->peer, sb, px->soff, rb, px->roff,
-                           sizeof(DG_SR)));
-  for (long k = 0; k < nr; ++k) x[px->ridx[k]] = rb[k];
-  return 0;
+  for (long k = 0; k < ns; ++k) sb[k] = xh[px->sidx[k]];
+  int rc = dg_comm_exchange(px->sp->comm, px->npeer, px->peer, sb, px->soff, rb, px->roff,
+                            sizeof(DG_SR));
+  for (long k = 0; k < nr && !rc; ++k) xh[px->ridx[k]] = rb[k];
+  const int rc2 = dg_svec_unmap(op->be, x, xh, nb, rc ? 0 : DG_SVEC_WRITE);
+  return rc ? rc : rc2;
 }
 
 void DG_SN(dg_sop_part_clear)(const dg_sop *op, DG_SR *x) {
   const struct dg_spx *px = op->px;
   if (!px) return;
+  /* on the backend: x is solver memory */
   for (long z = 0; z < px->nz; ++z)
-    memset(x + px->zrun[2 * z], 0, sizeof(DG_SR) * (size_t)px->zrun[2 * z + 1]);
+    DG_SN(dg_svec_zero)(op->be, px->zrun[2 * z + 1], x + px->zrun[2 * z]);
 }

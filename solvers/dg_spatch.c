@@ -58,7 +58,8 @@ static void cell_1d(const dg_sop *op, int d, int r, int lo, int hi, int o, doubl
 /* The 1D inverse k: ncell cells of degree r, penalty degree p, outer sides
  * lo, hi (side codes); an interior face between two cells couples them
  * (-{du/dn}[v] - {dv/dn}[u] + sigma [u][v] across it). */
-static int key_setup(dg_spatch *sp, int k, int d, int ncell, int r, int p, int lo, int hi) {
+static int key_setup(const dg_spatch *sp, double *Vh, double *lamh, int k, int d, int ncell, int r,
+                     int p, int lo, int hi) {
   const dg_sop *op = sp->op;
   const dg_stab_d *T = &op->tab_d;
   const dg_grid *g = &op->g;
@@ -86,13 +87,37 @@ static int key_setup(dg_spatch *sp, int k, int d, int ncell, int r, int p, int l
   }
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) G[i * LD + j] /= sqrt(T->M[i % n] * T->M[j % n]);
-  double *V = sp->V + (long)k * 2 * LD * LD, *lam = sp->lam + (long)k * LD;
+  double *V = Vh + (long)k * 2 * LD * LD, *lam = lamh + (long)k * LD;
   DG_CALL(dg_sym_eig(m, LD, G, Q, lam));
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) {
       V[i * LD + j] = Q[i * LD + j] / sqrt(T->M[i % n]);
       V[LD * LD + j * LD + i] = V[i * LD + j]; /* V^T */
     }
+  return 0;
+}
+
+/* Every distinct key's 1D inverse into host views V, lam (dg_stables_fill):
+   slot[d][two cells][outer lower][outer upper] holds the key, r the
+   degree, p the penalty degree. */
+typedef struct {
+  const dg_spatch *sp;
+  int (*slot)[3][2][2][2];
+  int r, p;
+} keys_ctx;
+
+static int build_keys(void *ctx, double *V, double *lam) {
+  const keys_ctx *c = (const keys_ctx *)ctx;
+  const int r = c->r, p = c->p;
+  for (int d = 0; d < c->sp->dim; ++d)
+    for (int two = 0; two < 2; ++two)
+      for (int lob = 0; lob < 2; ++lob)
+        for (int hib = 0; hib < 2; ++hib) {
+          const int k = (*c->slot)[d][two][lob][hib];
+          if (k >= 0)
+            DG_CALL(
+                key_setup(c->sp, V, lam, k, d, two + 1, r, p, lob ? NR + p : p, hib ? NR + p : p));
+        }
   return 0;
 }
 
@@ -118,10 +143,16 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
     nvt += d < g->dim ? sp->nv[d] : 0;
     sp->npatch *= sp->nv[d];
   }
+  /* the tables are built on the host (vinfo and list kept there for
+     dg_spatch_cells and dg_spatch_colour; V and lam through views of
+     solver memory, dg_svec_map) and go to the backend once */
   int rc = 0;
-  sp->vinfo = dg_svec_alloc(be, sizeof(int) * 3 * (size_t)nvt);
-  sp->list = dg_svec_alloc(be, sizeof(long) * (size_t)sp->npatch);
-  if (!sp->vinfo || !sp->list) {
+  const size_t vib = sizeof(int) * 3 * (size_t)nvt, lib = sizeof(long) * (size_t)sp->npatch;
+  sp->vinfo = dg_svec_alloc(be, vib);
+  sp->list = dg_svec_alloc(be, lib);
+  sp->hvinfo = calloc(1, vib ? vib : 1);
+  sp->hlist = calloc(1, lib ? lib : 1);
+  if (!sp->vinfo || !sp->list || !sp->hvinfo || !sp->hlist) {
     rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
     goto fail;
   }
@@ -131,7 +162,7 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   for (int d = 0; d < g->dim; ++d) {
     const int nd = g->n[d], per = op->p.bc[d] == DG_SBC_PERIODIC;
     for (int i = 0; i < sp->nv[d]; ++i) {
-      int *vi = sp->vinfo + 3 * (sp->voff[d] + i);
+      int *vi = sp->hvinfo + 3 * (sp->voff[d] + i);
       int lob, hib; /* outer sides on the boundary */
       if (per) {
         vi[0] = (i + nd - 1) % nd;
@@ -153,25 +184,18 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
       vi[2] = *sl;
     }
   }
-  sp->V = dg_svec_alloc(be, sizeof(double) * (size_t)sp->nkeys * 2 * LD * LD);
-  sp->lam = dg_svec_alloc(be, sizeof(double) * (size_t)sp->nkeys * LD);
-  sp->Vf = dg_svec_alloc(be, sizeof(float) * (size_t)sp->nkeys * 2 * LD * LD);
-  sp->lamf = dg_svec_alloc(be, sizeof(float) * (size_t)sp->nkeys * LD);
+  const size_t vn = (size_t)sp->nkeys * 2 * LD * LD, ln = (size_t)sp->nkeys * LD;
+  sp->V = dg_svec_alloc(be, sizeof(double) * vn);
+  sp->lam = dg_svec_alloc(be, sizeof(double) * ln);
+  sp->Vf = dg_svec_alloc(be, sizeof(float) * vn);
+  sp->lamf = dg_svec_alloc(be, sizeof(float) * ln);
   if (!sp->V || !sp->lam || !sp->Vf || !sp->lamf) {
     rc = dg_error(DG_ERR_MEM, "dg_spatch_create: out of memory");
     goto fail;
   }
-  for (int d = 0; d < g->dim; ++d)
-    for (int two = 0; two < 2; ++two)
-      for (int lob = 0; lob < 2; ++lob)
-        for (int hib = 0; hib < 2; ++hib) {
-          const int k = slot[d][two][lob][hib];
-          if (k >= 0 &&
-              (rc = key_setup(sp, k, d, two + 1, r, p, lob ? NR + p : p, hib ? NR + p : p)))
-            goto fail;
-        }
-  for (long i = 0; i < (long)sp->nkeys * 2 * LD * LD; ++i) sp->Vf[i] = (float)sp->V[i];
-  for (long i = 0; i < (long)sp->nkeys * LD; ++i) sp->lamf[i] = (float)sp->lam[i];
+  keys_ctx kc = {sp, &slot, r, p};
+  if ((rc = dg_stables_fill(be, sp->V, sp->lam, sp->Vf, sp->lamf, vn, ln, build_keys, &kc)))
+    goto fail;
   /* colours: the vertex's parity per direction (a third colour for the last
      vertex of an odd periodic direction): patches of one colour share no
      element, so a colour's corrections are added without conflicts */
@@ -192,10 +216,13 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
         const int cd = ncd[d] == 3 && iv[d] == sp->nv[d] - 1 ? 2 : (int)(iv[d] % 2);
         c = c * ncd[d] + cd;
       }
-      if (c == col) sp->list[k++] = pv;
+      if (c == col) sp->hlist[k++] = pv;
     }
   }
   sp->cstart[sp->ncol] = k;
+  if ((rc = dg_svec_to_device(be, sp->vinfo, sp->hvinfo, vib)) ||
+      (rc = dg_svec_to_device(be, sp->list, sp->hlist, lib)))
+    goto fail;
   sp->shift = op->p.a;
   for (int d = 0; d < g->dim; ++d) sp->shift *= g->h[d] / 2;
   *spp = sp;
@@ -214,6 +241,8 @@ void dg_spatch_destroy(dg_spatch **sp) {
   dg_svec_free(be, (*sp)->lam);
   dg_svec_free(be, (*sp)->Vf);
   dg_svec_free(be, (*sp)->lamf);
+  free((*sp)->hvinfo);
+  free((*sp)->hlist);
   free(*sp);
   *sp = NULL;
 }
@@ -227,7 +256,7 @@ long dg_spatch_colour(const dg_spatch *sp, int c, const long **list) {
     *list = NULL;
     return 0;
   }
-  *list = sp->list + sp->cstart[c];
+  *list = sp->hlist + sp->cstart[c];
   return sp->cstart[c + 1] - sp->cstart[c];
 }
 
@@ -238,13 +267,30 @@ int dg_spatch_apply_one_d(const dg_spatch *sp, long patch, const double *r, doub
                     sp->npatch - 1);
   int nc[3], key[3];
   dg_spatch_cells(sp, patch, el, nc, key);
-  const double *V[3], *lam[3];
-  for (int d = 0; d < 3; ++d) {
-    V[d] = sp->V + (long)key[d] * 2 * LD * LD;
-    lam[d] = sp->lam + (long)key[d] * LD;
+  /* host views of r, z and the inverses (copies on the CUDA backend: a
+     test's reference, not a fast path) */
+  const dg_backend *be = sp->be;
+  const size_t nb = sizeof(double) * (size_t)dg_sop_len(sp->op);
+  const size_t vb = sizeof(double) * (size_t)sp->nkeys * 2 * LD * LD,
+               lb = sizeof(double) * (size_t)sp->nkeys * LD;
+  double *rh = NULL, *zh = NULL, *Vh = NULL, *lh = NULL;
+  int rc = dg_svec_sync(be);
+  if (!rc) rc = dg_svec_map(be, r, nb, DG_SVEC_READ, (void **)&rh);
+  if (!rc) rc = dg_svec_map(be, z, nb, DG_SVEC_READ | DG_SVEC_WRITE, (void **)&zh);
+  if (!rc) rc = dg_svec_map(be, sp->V, vb, DG_SVEC_READ, (void **)&Vh);
+  if (!rc) rc = dg_svec_map(be, sp->lam, lb, DG_SVEC_READ, (void **)&lh);
+  if (!rc) {
+    const double *V[3], *lam[3];
+    for (int d = 0; d < 3; ++d) {
+      V[d] = Vh + (long)key[d] * 2 * LD * LD;
+      lam[d] = lh + (long)key[d] * LD;
+    }
+    dg_spatch_solve_d(sp->dim, sp->n, nc, el, sp->op->off, V, lam, sp->shift, rh, zh);
+    *ncells = nc[0] * nc[1] * nc[2];
   }
-  DG_CALL(dg_svec_sync(sp->op->be)); /* the host reads r and writes z */
-  dg_spatch_solve_d(sp->dim, sp->n, nc, el, sp->op->off, V, lam, sp->shift, r, z);
-  *ncells = nc[0] * nc[1] * nc[2];
-  return 0;
+  const int wrc = dg_svec_unmap(be, z, zh, nb, rc ? 0 : DG_SVEC_WRITE);
+  dg_svec_unmap(be, r, rh, nb, 0);
+  dg_svec_unmap(be, sp->V, Vh, vb, 0);
+  dg_svec_unmap(be, sp->lam, lh, lb, 0);
+  return rc ? rc : wrc;
 }

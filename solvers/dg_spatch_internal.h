@@ -17,8 +17,10 @@ struct dg_spatch {
   int *vinfo;           /* per vertex of a direction: first cell, second cell or -1, 1D key
                            (solver memory) */
   long npatch;          /* = nv[0] nv[1] nv[2] */
-  long *list; /* patches (vertex index i0 + nv0 (i1 + nv1 i2)) by colour (solver memory) */
-  int ncol;   /* colours: patches of one colour share no element */
+  long *list;  /* patches (vertex index i0 + nv0 (i1 + nv1 i2)) by colour (solver memory) */
+  int *hvinfo; /* vinfo and list on the host (dg_spatch_cells, dg_spatch_colour) */
+  long *hlist;
+  int ncol; /* colours: patches of one colour share no element */
   long cstart[DG_SPATCH_MAXCOL + 1];
   int nkeys;
   double *V, *lam; /* [nkeys][2][LD*LD] (V, V^T), [nkeys][LD] (solver memory) */
@@ -59,11 +61,11 @@ DG_HD static inline void dg_spatch_cells_at(int dim, const int nv[3], const long
   }
 }
 
-/* The same from the object (host). */
+/* The same from the object (host: its host copy of vinfo). */
 static inline void dg_spatch_cells(const dg_spatch *sp, long pv, long el[8], int nc[3],
                                    int key[3]) {
   const dg_grid *g = &sp->op->g;
-  dg_spatch_cells_at(sp->dim, sp->nv, sp->voff, sp->vinfo, g->n[0], sp->dim > 1 ? g->n[1] : 1, pv,
+  dg_spatch_cells_at(sp->dim, sp->nv, sp->voff, sp->hvinfo, g->n[0], sp->dim > 1 ? g->n[1] : 1, pv,
                      el, nc, key);
 }
 

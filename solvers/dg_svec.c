@@ -5,9 +5,11 @@
 
 #include "dg_backend.h"
 #include "dg_comm.h"
+#include "dg_error.h"
 #include "dg_solver_ops.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static const dg_solver_ops *S(const dg_backend *be) { return be->ops->solver; }
 
@@ -32,6 +34,35 @@ int dg_svec_to_host(const dg_backend *be, void *h, const void *d, size_t bytes) 
 }
 int dg_svec_to_device(const dg_backend *be, void *d, const void *h, size_t bytes) {
   return S(be)->to_device(d, h, bytes);
+}
+
+/* The backend's memory is the host's: a view is the memory itself. */
+static int host_memory(const dg_backend *be) { return be->ops->host_is_device; }
+
+int dg_svec_map(const dg_backend *be, const void *d, size_t bytes, int mode, void **h) {
+  *h = NULL;
+  if (host_memory(be)) {
+    *h = (void *)d;
+    return 0;
+  }
+  void *c = calloc(1, bytes ? bytes : 1);
+  if (!c) return dg_error(DG_ERR_MEM, "solver memory: no host copy of %zu bytes", bytes);
+  if (mode & DG_SVEC_READ) {
+    const int rc = S(be)->to_host(c, d, bytes);
+    if (rc) {
+      free(c);
+      return rc;
+    }
+  }
+  *h = c;
+  return 0;
+}
+
+int dg_svec_unmap(const dg_backend *be, const void *d, void *h, size_t bytes, int mode) {
+  if (!h || h == d) return 0;
+  const int rc = (mode & DG_SVEC_WRITE) ? S(be)->to_device((void *)d, h, bytes) : 0;
+  free(h);
+  return rc;
 }
 double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y) {
   return across(be, S(be)->dot_d(n, x, y), 0);
@@ -113,4 +144,10 @@ void dg_svec_add_from_f(const dg_backend *be, long n, double scale, const float 
 void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double *b,
                         const double *t, float *y) {
   S(be)->vresid_to_f(n, scale, b, t, y);
+}
+void dg_svec_gather_d(const dg_backend *be, long m, const long *idx, const double *x, double *y) {
+  S(be)->gather_d(m, idx, x, y);
+}
+void dg_svec_scatter_add_d(const dg_backend *be, long m, const long *idx, double c, double *y) {
+  S(be)->scatter_add_d(m, idx, c, y);
 }

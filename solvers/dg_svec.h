@@ -5,16 +5,18 @@
  *
  * Memory.  Every array a solver reads or writes (vectors, and the operator's
  * own tables) comes from dg_svec_alloc(be, ...): plain host memory on the
- * OpenMP backend, memory that both the host and the device see (CUDA
- * managed memory) on the CUDA backend.  Freed blocks are kept and handed
- * out again for the same size (each backend its own: a solve allocates and
- * frees the same vectors each time, and fresh pages cost more than the
- * solve's vector passes); dg_svec_free reports a pointer it did not hand
- * out through dg_svec_status.  On the CUDA backend the solver calls return
- * before the device has finished: call dg_svec_sync(be) before the host
- * reads a vector a solver wrote (the reductions, which return a number, and
- * the copies wait by themselves).  Vectors of one backend never go to
- * another's calls. */
+ * OpenMP backend, plain device memory on the CUDA backend, which the host
+ * must not dereference: host code reaches it through dg_svec_map (a host
+ * view: the memory itself where it is the host's, else a checked copy) or
+ * the copies dg_svec_to_host / dg_svec_to_device.  Freed blocks are kept
+ * and handed out again for the same size (each backend its own: a solve
+ * allocates and frees the same vectors each time, and fresh pages cost
+ * more than the solve's vector passes); dg_svec_free reports a pointer it
+ * did not hand out through dg_svec_status.  On the CUDA backend the solver
+ * calls return before the device has finished: the copies and the
+ * reductions wait by themselves; dg_svec_sync(be) waits and reports an
+ * earlier kernel's failure.  Vectors of one backend never go to another's
+ * calls. */
 #ifndef DG_SVEC_H
 #define DG_SVEC_H
 
@@ -40,6 +42,19 @@ int dg_svec_status(const dg_backend *be);
 /* Copies between solver memory d and host memory h (they wait). */
 int dg_svec_to_host(const dg_backend *be, void *h, const void *d, size_t bytes);
 int dg_svec_to_device(const dg_backend *be, void *d, const void *h, size_t bytes);
+
+/* Host access to `bytes` of solver memory d (docs/ARCHITECTURE.md, "Solver
+ * memory"): *h = d where the backend's memory is the host's (OpenMP: no
+ * copy, the same bits), else a host copy, filled from d with DG_SVEC_READ
+ * and zeroed without it (as fresh solver memory is: map fresh memory
+ * without DG_SVEC_READ only, or write every byte).  0, or DG_ERR_MEM /
+ * DG_ERR_BACKEND with a message (*h NULL). */
+enum { DG_SVEC_READ = 1, DG_SVEC_WRITE = 2 };
+int dg_svec_map(const dg_backend *be, const void *d, size_t bytes, int mode, void **h);
+/* End a view: with DG_SVEC_WRITE the host copy goes back to d (which must
+ * be writable); the copy is freed (also when that fails).  NULL h is
+ * ignored, so a failed map's cleanup may call it. */
+int dg_svec_unmap(const dg_backend *be, const void *d, void *h, size_t bytes, int mode);
 
 double dg_svec_dot_d(const dg_backend *be, long n, const double *x, const double *y);
 double dg_svec_dot_f(const dg_backend *be, long n, const float *x, const float *y);
@@ -95,6 +110,11 @@ void dg_svec_add_from_f(const dg_backend *be, long n, double scale, const float 
 /* y = (float)(scale (b - t)): an fp64 residual, scaled, into float */
 void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double *b,
                         const double *t, float *y);
+/* y[i] = x[idx[i]], i < m (idx solver memory): a few entries of x, e.g. the
+ * elements' mode 0, gathered before they cross to the host */
+void dg_svec_gather_d(const dg_backend *be, long m, const long *idx, const double *x, double *y);
+/* y[idx[i]] += c, i < m (distinct idx) */
+void dg_svec_scatter_add_d(const dg_backend *be, long m, const long *idx, double c, double *y);
 
 #ifdef __cplusplus
 }

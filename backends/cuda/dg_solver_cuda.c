@@ -52,4 +52,6 @@ const dg_solver_ops dg_solver_cuda = {
     .from_f = dg_cuda_svec_from_f,
     .add_from_f = dg_cuda_svec_add_from_f,
     .vresid_to_f = dg_cuda_svec_resid_to_f,
+    .gather_d = dg_cuda_svec_gather_d,
+    .scatter_add_d = dg_cuda_svec_scatter_add_d,
 };

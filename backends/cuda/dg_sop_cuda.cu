@@ -391,7 +391,7 @@ int dg_cuda_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
 #define DG_K(d, D) k_block<double, d, D><<<grid(ne), kThreads>>>
   if (ne)
     DG_SOP_UNIFORM(DG_K,
-                   (ne, op->g.dim, op->deg, op->off, bj->key, bj->V, bj->lam, bj->shift, r, z),
+                   (ne, op->g.dim, op->ddeg, op->doff, bj->key, bj->V, bj->lam, bj->shift, r, z),
                    op->runi, op->g.dim);
 #undef DG_K
   return launched("block Jacobi kernel");
@@ -418,7 +418,8 @@ int dg_cuda_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
 #define DG_K(d, D) k_block<float, d, D><<<grid(ne), kThreads>>>
   if (ne)
     DG_SOP_UNIFORM(
-        DG_K, (ne, op->g.dim, op->deg, op->off, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z),
+        DG_K,
+        (ne, op->g.dim, op->ddeg, op->doff, bj->key, bj->Vf, bj->lamf, (float)bj->shift, r, z),
         op->runi, op->g.dim);
 #undef DG_K
   return launched("block Jacobi kernel");

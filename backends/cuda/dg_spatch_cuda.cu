@@ -15,10 +15,11 @@
  *   shown correct.
  *
  * Memory: the object's tables (vertex info, the patch list by colour, V and
- * lam of both precisions) are solver memory (dg_cuda_svec_alloc: managed on this
- * backend), so the kernels read them where dg_spatch_create put them; the
- * kernels' arguments carry the rest by value.  Nothing to upload, nothing
- * for dg_spatch_destroy to free on the device. */
+ * lam of both precisions) are solver memory (dg_cuda_svec_alloc: device
+ * memory on this backend), built on the host and copied once by
+ * dg_spatch_create; the kernels' arguments carry the rest by value (the
+ * colours' starts, cstart, are host memory and only offset the list
+ * pointer here). */
 #include "dg_spatch_internal.h"
 
 #include "dg_error.h"
@@ -131,7 +132,7 @@ template <typename R> int apply(const dg_spatch *sp, const R *Vs, const R *ls, c
   a.n0 = g->n[0];
   a.n1 = sp->dim > 1 ? g->n[1] : 1;
   a.vinfo = sp->vinfo;
-  a.off = op->off;
+  a.off = op->doff;
   const R shift = (R)sp->shift;
   zero(dg_sop_n(op), z); /* a vector kernel: it records its own launch failure */
   for (int col = 0; col < sp->ncol; ++col) {

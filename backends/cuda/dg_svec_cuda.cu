@@ -1,8 +1,7 @@
-/* dg_svec_cuda.cu - the CUDA backend's solver vectors: managed memory (the
- * host and the device see the same pointers, so setup code, apps and tests
- * stay host C) with a cache of freed blocks, and grid-stride kernels on the
- * default stream.  Reductions: fixed-size per-block partial sums in double,
- * added on the host in a fixed order (the same bits every run). */
+/* dg_svec_cuda.cu - the CUDA backend's solver vectors: plain device memory
+ * (the host copies what it reads or writes: dg_svec_map) with a cache of
+ * freed blocks, and grid-stride kernels on the default stream.  Reductions: fixed-size per-block
+ * partial sums in double, added on the host in a fixed order (the same bits every run). */
 #include "dg_solver_cuda.h"
 #include "dg_svec_pool.h"
 
@@ -11,7 +10,6 @@
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 namespace {
 
@@ -159,6 +157,12 @@ __global__ void k_add_from_f(long n, double s, const float *x, double *y) {
 __global__ void k_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * (b[i] - t[i]));
 }
+__global__ void k_gather(long m, const long *idx, const double *x, double *y) {
+  DG_GRID_STRIDE(i, m) y[i] = x[idx[i]];
+}
+__global__ void k_scatter_add(long m, const long *idx, double c, double *y) {
+  DG_GRID_STRIDE(i, m) y[idx[i]] += c;
+}
 /* row i of a symmetric A read as column i: neighbouring threads read
    neighbouring entries */
 __global__ void k_symv(long n, const double *A, const double *x, double *y) {
@@ -190,49 +194,18 @@ template <typename R> double cg_step(long n, R a, const R *p, const R *q, R *x, 
   return summed("CG step kernel");
 }
 
-/* The allocator's plan.  A solve allocates and frees the same sizes again
-   and again (CG's four vectors, the coarse solve's per cycle): freed blocks
-   wait in a small cache (dg_svec_pool.h, shared with the OpenMP backend) and
-   are handed out again for the same size, so the pages stay on the device
-   and no cudaFree/cudaMallocManaged pair (nor the page population of a
-   fresh block) lands in a solve.  Stream order makes the reuse safe: the
-   next user's kernels queue behind the last user's.  The cache's oldest
-   block goes back to CUDA first, the others keep their order: moving the
-   newest into its slot made it the next to go, so a solve's own vectors
-   (freed at its end, taken again by the next solve) were freed and
-   allocated afresh, page population included, once a setup had filled the
-   cache. */
-
-/* Prefetching to the device works here (not on systems without concurrent
-   managed access): -1 not asked yet, 0 no, 1 yes. */
-int prefetch_ok = -1;
-
-/* A freed block's pages back on the device, in the background: the host may
-   have read it last (an L2 error, a snapshot), and the next user's kernels
-   would fault its pages in one by one. */
-void cache_prefetch(void *p, size_t b) {
-  int dev = 0;
-  if (prefetch_ok < 0) {
-    int v = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, dev);
-    if (e != cudaSuccess) {
-      fail(e, "cudaDeviceGetAttribute (concurrent managed access)");
-      v = 0;
-    }
-    prefetch_ok = v != 0;
-  }
-  if (!prefetch_ok) return;
-  cudaError_t e = cudaGetDevice(&dev);
-  if (e == cudaSuccess) {
-    cudaMemLocation loc;
-    memset(&loc, 0, sizeof loc);
-    loc.type = cudaMemLocationTypeDevice;
-    loc.id = dev;
-    e = cudaMemPrefetchAsync(p, b, loc, 0, 0);
-  }
-  if (e != cudaSuccess) fail(e, "cudaMemPrefetchAsync (a freed solver block)");
-}
+/* The allocator's plan.  Solver memory is plain device memory (cudaMalloc):
+   the host reaches it only through the copies below (dg_svec_map,
+   dg_svec_to_host and _to_device; docs/ARCHITECTURE.md, "Solver memory").
+   A solve allocates and frees the same sizes again and again (CG's four
+   vectors, the coarse solve's per cycle): freed blocks wait in a small
+   cache (dg_svec_pool.h, shared with the OpenMP backend) and are handed out
+   again for the same size, so no cudaFree/cudaMalloc pair (each
+   synchronises the device) lands in a solve.  Stream order makes the reuse
+   safe: the next user's kernels queue behind the last user's.  The cache's
+   oldest block goes back to CUDA first, the others keep their order: a
+   solve's own vectors (freed at its end, taken again by the next solve)
+   stay cached once a setup has filled the cache. */
 
 /* A block back to CUDA, after the device has finished with it. */
 void release(void *p) {
@@ -250,7 +223,7 @@ void *dg_cuda_svec_alloc(size_t bytes) {
   void *p = dg_svec_pool_take(&pool, b);
   cudaError_t e = cudaSuccess;
   if (!p) {
-    e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
+    e = cudaMalloc(&p, b);
     if (e != cudaSuccess) { /* the cached blocks back to CUDA, and once more */
       /* this failure is known: off the runtime's last error, so that the
          next launch's check does not report it again */
@@ -259,10 +232,10 @@ void *dg_cuda_svec_alloc(size_t bytes) {
       size_t ob;
       void *q;
       while ((q = dg_svec_pool_pop(&pool, &ob)) != NULL) release(q);
-      e = cudaMallocManaged(&p, b, cudaMemAttachGlobal);
+      e = cudaMalloc(&p, b);
     }
     if (e != cudaSuccess) {
-      dg_error(DG_ERR_MEM, "solver memory: cudaMallocManaged of %zu bytes failed: %s (%s)", bytes,
+      dg_error(DG_ERR_MEM, "solver memory: cudaMalloc of %zu bytes failed: %s (%s)", bytes,
                cudaGetErrorString(e), cudaGetErrorName(e));
       return NULL;
     }
@@ -271,10 +244,9 @@ void *dg_cuda_svec_alloc(size_t bytes) {
     release(p);
     return NULL;
   }
-  /* zeroed, as on the OpenMP backend; the device finishes first, so the
-     host may write it at once */
+  /* zeroed, as on the OpenMP backend; the default stream orders the
+     memset before every later kernel and copy */
   e = cudaMemset(p, 0, b);
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     dg_error(DG_ERR_MEM, "solver memory: clearing %zu bytes failed: %s (%s)", bytes,
              cudaGetErrorString(e), cudaGetErrorName(e));
@@ -291,7 +263,6 @@ void dg_cuda_svec_free(void *p) {
     if (!svec_rc) svec_rc = DG_ERR_ARG;
     return;
   }
-  cache_prefetch(p, b);
   size_t ob;
   void *old = dg_svec_pool_put(&pool, p, b, &ob);
   if (old) release(old);
@@ -308,12 +279,12 @@ int dg_cuda_svec_status(void) { return svec_rc; }
 /* Ordered after the queued kernels (default stream), and they wait. */
 int dg_cuda_svec_to_host(void *h, const void *d, size_t bytes) {
   if (!bytes) return 0;
-  const cudaError_t e = cudaMemcpy(h, d, bytes, cudaMemcpyDefault);
+  const cudaError_t e = cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);
   return e != cudaSuccess ? fail(e, "cudaMemcpy (solver memory to the host)") : 0;
 }
 int dg_cuda_svec_to_device(void *d, const void *h, size_t bytes) {
   if (!bytes) return 0;
-  const cudaError_t e = cudaMemcpy(d, h, bytes, cudaMemcpyDefault);
+  const cudaError_t e = cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
   return e != cudaSuccess ? fail(e, "cudaMemcpy (solver memory to the device)") : 0;
 }
 
@@ -404,6 +375,12 @@ void dg_cuda_svec_add_from_f(long n, double s, const float *x, double *y) {
 }
 void dg_cuda_svec_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_SVEC_LAUNCH(k_resid_to_f, "residual-to-float kernel", n, s, b, t, y);
+}
+void dg_cuda_svec_gather_d(long m, const long *idx, const double *x, double *y) {
+  DG_SVEC_LAUNCH(k_gather, "gather kernel", m, idx, x, y);
+}
+void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
+  DG_SVEC_LAUNCH(k_scatter_add, "scatter-add kernel", m, idx, c, y);
 }
 
 } /* extern "C" */

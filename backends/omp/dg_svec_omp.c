@@ -122,6 +122,16 @@ void dg_omp_svec_resid_to_f(long n, double scale, const double *b, const double 
   for (long i = 0; i < n; ++i) y[i] = (float)(scale * (b[i] - t[i]));
 }
 
+void dg_omp_svec_gather_d(long m, const long *idx, const double *x, double *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < m; ++i) y[i] = x[idx[i]];
+}
+
+void dg_omp_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < m; ++i) y[idx[i]] += c;
+}
+
 void dg_omp_svec_symv_d(long n, const double *A, const double *x, double *y) {
 #pragma omp parallel for schedule(static) if (n > 256)
   for (long i = 0; i < n; ++i) {

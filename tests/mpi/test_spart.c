@@ -8,7 +8,11 @@
  * Cases: a 2D box periodic in x and Dirichlet in y, a 3D box periodic in
  * every direction, and 2 x 2 periodic elements (from 2 ranks on, a block of
  * one element in a direction has the same element as ghost on both sides);
- * random degree maps, a mass term. */
+ * random degree maps, a mass term.  Each case runs twice: on the test's
+ * backend, and on OpenMP with views that are host copies (as on CUDA:
+ * host_is_device off), which must give the same x'Ax to the bit (a view
+ * not filled or not sent back where the exchange, gather or scatter needs
+ * it would not). */
 #include "dg_test.h"
 
 #include "dg_backend.h"
@@ -29,19 +33,24 @@ static double rnd(uint64_t *s) {
   return (double)(*s >> 11) / 9007199254740992.0 - 0.5;
 }
 
-/* 1 when every entry of x outside the rank's owned elements is zero */
+/* 1 when every entry of x (solver memory) outside the rank's owned
+ * elements is zero */
 static int ghosts_zero(const dg_sop *op, const double *x) {
   const unsigned char *own = dg_spart_owned(dg_sop_part(op));
   const long *off = dg_sop_offsets(op);
+  const size_t nb = sizeof(double) * (size_t)dg_sop_len(op);
+  double *h = NULL; /* a host view */
+  OK(dg_svec_map(dg_sop_backend(op), x, nb, DG_SVEC_READ, (void **)&h));
+  int zero = 1;
   for (long e = 0; e < dg_sop_grid(op)->nelem; ++e)
     for (long t = off[e]; t < off[e + 1] && !own[e]; ++t)
-      if (x[t] != 0) return 0;
-  return 1;
+      if (h[t] != 0) zero = 0;
+  OK(dg_svec_unmap(dg_sop_backend(op), x, h, nb, 0));
+  return zero;
 }
 
-static void run_case(dg_comm *c, const char *name, int dim, const int n[3], const int bc[3],
-                     int rmin, int rmax) {
-  const dg_backend *be = dg_test_backend();
+static double run_case(const dg_backend *be, dg_comm *c, const char *name, int dim, const int n[3],
+                       const int bc[3], int rmin, int rmax) {
   dg_backend rbe = *be; /* the rank's backend: reduces over the ranks */
   rbe.comm = c;
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
@@ -64,28 +73,33 @@ static void run_case(dg_comm *c, const char *name, int dim, const int n[3], cons
         ng);
   double *xg = dg_svec_alloc(be, sizeof(double) * (size_t)ng);
   double *yg = dg_svec_alloc(be, sizeof(double) * (size_t)ng);
-  double *yr = malloc(sizeof(double) * (size_t)ng), *xr = malloc(sizeof(double) * (size_t)ng);
+  const size_t gb = sizeof(double) * (size_t)ng;
+  /* host memory: the whole vectors the ranks gather and scatter, y = A x of
+     one process read back */
+  double *yr = malloc(gb), *xr = malloc(gb), *xh = malloc(gb), *yh = malloc(gb);
   double *xl = dg_svec_alloc(&rbe, sizeof(double) * (size_t)nl);
   double *yl = dg_svec_alloc(&rbe, sizeof(double) * (size_t)nl);
   float *xgf = dg_svec_alloc(be, sizeof(float) * (size_t)ng);
   float *ygf = dg_svec_alloc(be, sizeof(float) * (size_t)ng);
   float *xlf = dg_svec_alloc(&rbe, sizeof(float) * (size_t)nl);
   float *ylf = dg_svec_alloc(&rbe, sizeof(float) * (size_t)nl);
-  if (!xg || !yg || !yr || !xr || !xl || !yl || !xgf || !ygf || !xlf || !ylf) exit(1);
+  if (!xg || !yg || !yr || !xr || !xh || !yh || !xl || !yl || !xgf || !ygf || !xlf || !ylf) exit(1);
   uint64_t s = 88172645463325252ULL; /* the same on every rank */
-  for (long i = 0; i < ng; ++i) xg[i] = rnd(&s);
+  for (long i = 0; i < ng; ++i) xh[i] = rnd(&s);
+  OK(dg_svec_to_device(be, xg, xh, gb));
   OK(dg_sop_apply_d(G, xg, yg));
-  OK(dg_sop_scatter_d(L, xg, xl));
+  OK(dg_sop_scatter_d(L, xh, xl));
   OK(dg_sop_gather_d(L, xl, xr));
-  CHECK(memcmp(xr, xg, sizeof(double) * (size_t)ng) == 0, "%s: gather(scatter(x)) != x", name);
+  CHECK(memcmp(xr, xh, gb) == 0, "%s: gather(scatter(x)) != x", name);
   OK(dg_sop_apply_d(L, xl, yl));
   OK(dg_svec_sync(&rbe));
   CHECK(ghosts_zero(L, xl) && ghosts_zero(L, yl), "%s: non-zero ghost slots after the apply", name);
   OK(dg_sop_gather_d(L, yl, yr));
+  OK(dg_svec_to_host(be, yh, yg, gb));
   double ymax = 0, dmax = 0;
   for (long i = 0; i < ng; ++i) {
-    ymax = fmax(ymax, fabs(yg[i]));
-    dmax = fmax(dmax, fabs(yr[i] - yg[i]));
+    ymax = fmax(ymax, fabs(yh[i]));
+    dmax = fmax(dmax, fabs(yr[i] - yh[i]));
   }
   CHECK(dmax <= 1e-13 * ymax, "%s: double apply differs by %g (max |y| %g)", name, dmax, ymax);
   const double dot1 = dg_svec_dot_d(be, ng, xg, yg), dotr = dg_svec_dot_d(&rbe, nl, xl, yl);
@@ -98,12 +112,14 @@ static void run_case(dg_comm *c, const char *name, int dim, const int n[3], cons
   dg_svec_from_f(&rbe, nl, 1, ylf, yl);
   dg_svec_from_f(be, ng, 1, ygf, yg);
   OK(dg_sop_gather_d(L, yl, yr));
+  OK(dg_svec_to_host(be, yh, yg, gb));
   dmax = 0;
-  for (long i = 0; i < ng; ++i) dmax = fmax(dmax, fabs(yr[i] - yg[i]));
+  for (long i = 0; i < ng; ++i) dmax = fmax(dmax, fabs(yr[i] - yh[i]));
   CHECK(dmax <= 1e-5 * ymax, "%s: float apply differs by %g (max |y| %g)", name, dmax, ymax);
   if (dg_comm_rank(c) == 0)
-    printf("%s: %d ranks, %ld unknowns, float apply within %.2g of max |y|, x'Ax %.17g\n", name,
-           dg_comm_size(c), ng, dmax / ymax, dotr);
+    printf("%s%s: %d ranks, %ld unknowns, float apply within %.2g of max |y|, x'Ax %.17g\n", name,
+           be->ops->host_is_device ? "" : " (copied views)", dg_comm_size(c), ng, dmax / ymax,
+           dotr);
   dg_svec_free(be, xg);
   dg_svec_free(be, yg);
   dg_svec_free(&rbe, xl);
@@ -114,11 +130,22 @@ static void run_case(dg_comm *c, const char *name, int dim, const int n[3], cons
   dg_svec_free(&rbe, ylf);
   free(xr);
   free(yr);
+  free(xh);
+  free(yh);
   dg_sop_destroy(&L);
   dg_sop_destroy(&G);
   dg_spart_destroy(&sp);
   dg_partition_destroy(&part);
   dg_degree_map_destroy(&m);
+  return dotr;
+}
+
+/* A case on be and on cbe (copied views): x'Ax the same to the bit. */
+static void run_both(const dg_backend *be, const dg_backend *cbe, dg_comm *c, const char *name,
+                     int dim, const int n[3], const int bc[3], int rmin, int rmax) {
+  const double d0 = run_case(be, c, name, dim, n, bc, rmin, rmax);
+  const double d1 = run_case(cbe, c, name, dim, n, bc, rmin, rmax);
+  CHECK(d0 == d1, "%s: x'Ax %.17g with copied views, %.17g without", name, d1, d0);
 }
 
 int main(int argc, char **argv) {
@@ -130,11 +157,16 @@ int main(int argc, char **argv) {
   const int want = argc > 1 ? atoi(argv[1]) : 1;
   CHECK(dg_comm_size(c) == want, "%d ranks, mpirun started %d", dg_comm_size(c), want);
   const int n2[3] = {9, 7, 1}, bc2[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
-  run_case(c, "2D periodic x, Dirichlet y", 2, n2, bc2, 1, 3);
+  const dg_backend *be = dg_test_backend();
+  dg_backend_ops cops = *be->ops; /* host copies for views, as on CUDA */
+  cops.host_is_device = 0;
+  dg_backend cbe = *be;
+  cbe.ops = &cops;
+  run_both(be, &cbe, c, "2D periodic x, Dirichlet y", 2, n2, bc2, 1, 3);
   const int n3[3] = {5, 4, 3}, bc3[3] = {DG_SBC_PERIODIC, DG_SBC_PERIODIC, DG_SBC_PERIODIC};
-  run_case(c, "3D periodic", 3, n3, bc3, 1, 2);
+  run_both(be, &cbe, c, "3D periodic", 3, n3, bc3, 1, 2);
   const int nt[3] = {2, 2, 1}, bct[3] = {DG_SBC_PERIODIC, DG_SBC_PERIODIC, DG_SBC_PERIODIC};
-  run_case(c, "2D periodic, 2 x 2 elements", 2, nt, bct, 2, 3);
+  run_both(be, &cbe, c, "2D periodic, 2 x 2 elements", 2, nt, bct, 2, 3);
   /* every rank's verdict: the exit status of the job is any rank's */
   double bad = dg_test_failures, worst = bad;
   OK(dg_comm_allreduce_max(c, &bad, &worst, 1));

@@ -55,8 +55,8 @@ static double solve(int dim, int r, int n, const char *prec, int *its) {
   double err = 0;
   OK(dg_sop_l2_error(op, x, exact, NULL, &err));
   *its = st.its;
-  dg_svec_free(TEST_BE, b);
-  dg_svec_free(TEST_BE, x);
+  TFREE(b);
+  TFREE(x);
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);

@@ -11,7 +11,9 @@
  *   - the fused vector and residual kernels (dg_svec_cg_step,
  *     dg_svec_cheb_add, dg_sop_resid_to_f) equal the calls they stand for,
  *     to rounding (a fused kernel may contract a multiply-add the separate
- *     calls did not). */
+ *     calls did not);
+ *   - the allocator hands out zeroed blocks, refuses a foreign pointer, and
+ *     host views of solver memory (dg_svec_map) go both ways exactly. */
 #include "dg_degree_map.h"
 #include "dg_krylov.h"
 #include "dg_mg.h"
@@ -48,9 +50,14 @@ static int apply_ns(void *ctx, const double *x, double *y) {
 static int precond_ns(void *ctx, const double *r, double *z) {
   nonsym *c = (nonsym *)ctx;
   DG_CALL(dg_mg_precond_d(c->mg, r, z));
-  DG_CALL(dg_svec_sync(TEST_BE)); /* z on the host */
-  for (long i = 0; i < c->n; ++i) z[i] /= c->d[i];
-  return 0;
+  DG_CALL(dg_svec_sync(TEST_BE));
+  /* z is FGMRES's (not a test array): a host view of it */
+  const size_t nb = sizeof(double) * (size_t)c->n;
+  const double *dh = TH(c->d);
+  double *zh;
+  DG_CALL(dg_svec_map(TEST_BE, z, nb, DG_SVEC_READ, (void **)&zh));
+  for (long i = 0; i < c->n; ++i) zh[i] /= dh[i];
+  return dg_svec_unmap(TEST_BE, z, zh, nb, DG_SVEC_WRITE);
 }
 
 /* largest |a - b| over largest |b| */
@@ -80,18 +87,28 @@ static void check_fused(const dg_sop *op, long n) {
   float *pf = TALLOC(float, n), *qf = TALLOC(float, n), *xf1 = TALLOC(float, n);
   float *xf2 = TALLOC(float, n), *rf1 = TALLOC(float, n), *rf2 = TALLOC(float, n);
   float *df1 = TALLOC(float, n), *df2 = TALLOC(float, n);
-  for (long i = 0; i < n; ++i) {
-    p[i] = sin(0.3 * (double)i);
-    q[i] = cos(0.7 * (double)i) - 0.2;
-    x1[i] = x2[i] = 1 + 0.1 * sin((double)i);
-    r1[i] = r2[i] = 0.5 * cos(1.3 * (double)i);
-    y1[i] = y2[i] = 2 - cos(0.11 * (double)i);
-    pf[i] = (float)p[i];
-    qf[i] = (float)q[i];
-    xf1[i] = xf2[i] = (float)x1[i];
-    rf1[i] = rf2[i] = (float)r1[i];
-    df1[i] = df2[i] = (float)(0.25 * q[i]);
+  double *all_d[] = {p, q, x1, x2, r1, r2, y1, y2, t};
+  float *all_f[] = {pf, qf, xf1, xf2, rf1, rf2, df1, df2};
+  {
+    double *ph = TH(p), *qh = TH(q), *x1h = TH(x1), *x2h = TH(x2), *r1h = TH(r1), *r2h = TH(r2);
+    double *y1h = TH(y1), *y2h = TH(y2);
+    float *pfh = TH(pf), *qfh = TH(qf), *xf1h = TH(xf1), *xf2h = TH(xf2), *rf1h = TH(rf1);
+    float *rf2h = TH(rf2), *df1h = TH(df1), *df2h = TH(df2);
+    for (long i = 0; i < n; ++i) {
+      ph[i] = sin(0.3 * (double)i);
+      qh[i] = cos(0.7 * (double)i) - 0.2;
+      x1h[i] = x2h[i] = 1 + 0.1 * sin((double)i);
+      r1h[i] = r2h[i] = 0.5 * cos(1.3 * (double)i);
+      y1h[i] = y2h[i] = 2 - cos(0.11 * (double)i);
+      pfh[i] = (float)ph[i];
+      qfh[i] = (float)qh[i];
+      xf1h[i] = xf2h[i] = (float)x1h[i];
+      rf1h[i] = rf2h[i] = (float)r1h[i];
+      df1h[i] = df2h[i] = (float)(0.25 * qh[i]);
+    }
   }
+  for (int i = 0; i < 9; ++i) TPUSH(all_d[i]);
+  for (int i = 0; i < 8; ++i) TPUSH(all_f[i]);
   /* CG's step */
   const double a = 0.37;
   const double rr = dg_svec_cg_step_d(TEST_BE, n, a, p, q, x1, r1);
@@ -103,9 +120,9 @@ static void check_fused(const dg_sop *op, long n) {
   dg_svec_axpy_f(TEST_BE, n, af, pf, xf2);
   dg_svec_axpy_f(TEST_BE, n, -af, qf, rf2);
   const double rrf2 = dg_svec_dot_f(TEST_BE, n, rf2, rf2);
-  OK(dg_svec_sync(TEST_BE));
-  const double ex = rel_diff_d(n, x1, x2), er = rel_diff_d(n, r1, r2);
-  const double exf = rel_diff_f(n, xf1, xf2), erf = rel_diff_f(n, rf1, rf2);
+  const double ex = rel_diff_d(n, TPULL(x1), TPULL(x2)), er = rel_diff_d(n, TPULL(r1), TPULL(r2));
+  const double exf = rel_diff_f(n, TPULL(xf1), TPULL(xf2)),
+               erf = rel_diff_f(n, TPULL(rf1), TPULL(rf2));
   printf("fused CG step: x, r, r'r against the separate calls: double %.1e %.1e %.1e, float "
          "%.1e %.1e %.1e\n",
          ex, er, fabs(rr - rr2) / rr2, exf, erf, fabs(rrf - rrf2) / rrf2);
@@ -119,8 +136,7 @@ static void check_fused(const dg_sop *op, long n) {
     dg_svec_cheb_add_f(TEST_BE, n, c1[k], 0.8f, pf, df1, xf1, first[k], s, y1);
     dg_svec_cheb_f(TEST_BE, n, c1[k], 0.8f, pf, df2, xf2, first[k]);
     dg_svec_add_from_f(TEST_BE, n, s, xf2, y2);
-    OK(dg_svec_sync(TEST_BE));
-    const double e = rel_diff_d(n, y1, y2);
+    const double e = rel_diff_d(n, TPULL(y1), TPULL(y2));
     printf("fused Chebyshev step, mode %d: y against cheb + add_from_f %.1e\n", k, e);
     CHECK(e <= 1e-6, "Chebyshev-add mode %d: %g", k, e);
     /* the separate calls wrote d and x; the fused one reads them next */
@@ -132,24 +148,22 @@ static void check_fused(const dg_sop *op, long n) {
   dg_svec_cheb_add_d(TEST_BE, n, 0.6, 0.8, p, q, x1, 0, 2.0, y1);
   dg_svec_cheb_d(TEST_BE, n, 0.6, 0.8, p, q, x2, 0); /* q plays d (written here, not read again) */
   dg_svec_axpy_d(TEST_BE, n, 2.0, x2, y2);
-  OK(dg_svec_sync(TEST_BE));
-  const double ed = rel_diff_d(n, y1, y2);
+  const double ed = rel_diff_d(n, TPULL(y1), TPULL(y2));
   printf("fused Chebyshev step, double: %.1e\n", ed);
   CHECK(ed <= 1e-15, "Chebyshev-add (double): %g", ed);
   /* the residual into float */
-  for (long i = 0; i < n; ++i) x1[i] = x2[i] = 0.01 * (double)(i % 17) - 0.03;
+  for (long i = 0; i < n; ++i) TH(x1)[i] = TH(x2)[i] = 0.01 * (double)(i % 17) - 0.03;
+  TPUSH(x1);
+  TPUSH(x2);
   const double sc = 7.0;
   OK(dg_sop_resid_to_f(op, x1, y1, sc, t, rf1));
   OK(dg_sop_apply_d(op, x2, q));
   dg_svec_resid_to_f(TEST_BE, n, sc, y1, q, rf2);
-  OK(dg_svec_sync(TEST_BE));
-  const double es = rel_diff_f(n, rf1, rf2);
+  const double es = rel_diff_f(n, TPULL(rf1), TPULL(rf2));
   printf("fused residual into float: %.1e\n", es);
   CHECK(es <= 1e-6, "residual to float: %g", es);
-  double *all_d[] = {p, q, x1, x2, r1, r2, y1, y2, t};
-  float *all_f[] = {pf, qf, xf1, xf2, rf1, rf2, df1, df2};
-  for (int i = 0; i < 9; ++i) dg_svec_free(TEST_BE, all_d[i]);
-  for (int i = 0; i < 8; ++i) dg_svec_free(TEST_BE, all_f[i]);
+  for (int i = 0; i < 9; ++i) TFREE(all_d[i]);
+  for (int i = 0; i < 8; ++i) TFREE(all_f[i]);
 }
 
 int main(void) {
@@ -185,10 +199,13 @@ int main(void) {
 
   /* non-symmetric: B = A diag(d) */
   double *d = TALLOC(double, n), *xt = TALLOC(double, n);
+  double *dh = TH(d), *xth = TH(xt);
   for (long i = 0; i < n; ++i) {
-    d[i] = 1 + 0.5 * sin((double)i);
-    xt[i] = cos(0.37 * (double)i);
+    dh[i] = 1 + 0.5 * sin((double)i);
+    xth[i] = cos(0.37 * (double)i);
   }
+  TPUSH(d);
+  TPUSH(xt);
   nonsym ns = {op, mg, d, t, n};
   double *bn = TALLOC(double, n), *tt = TALLOC(double, n);
   ns.t = tt;
@@ -198,12 +215,13 @@ int main(void) {
     ko.restart = restart;
     OK(dg_fgmres_d(TEST_BE, n, apply_ns, &ns, precond_ns, &ns, bn, x, &ko, &st));
     OK(apply_ns(&ns, x, t));
+    const double *bnh = TPULL(bn), *th = TPULL(t), *xh = TPULL(x);
     double rr = 0, bb = 0, ee = 0, xx = 0;
     for (long i = 0; i < n; ++i) {
-      rr += (bn[i] - t[i]) * (bn[i] - t[i]);
-      bb += bn[i] * bn[i];
-      ee += (x[i] - xt[i]) * (x[i] - xt[i]);
-      xx += xt[i] * xt[i];
+      rr += (bnh[i] - th[i]) * (bnh[i] - th[i]);
+      bb += bnh[i] * bnh[i];
+      ee += (xh[i] - xth[i]) * (xh[i] - xth[i]);
+      xx += xth[i] * xth[i];
     }
     printf("non-symmetric, restart %2d: %d its, true residual %.2e, error %.2e\n", restart, st.its,
            sqrt(rr / bb), sqrt(ee / xx));
@@ -215,21 +233,23 @@ int main(void) {
   }
   /* float */
   float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
-  for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
+  const double *bh = TPULL(b);
+  for (long i = 0; i < n; ++i) TH(bf)[i] = (float)bh[i];
+  TPUSH(bf);
   dg_krylov_opts kf = {1e-3, 50, NULL, NULL, 30};
   OK(dg_fgmres_f(TEST_BE, n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
   printf("float FGMRES + float MG: %d its, rel %.2e\n", st.its, st.rel);
   CHECK(st.converged, "float FGMRES: %g after %d", st.rel, st.its);
-  dg_svec_free(TEST_BE, bf);
-  dg_svec_free(TEST_BE, xf);
-  dg_svec_free(TEST_BE, d);
-  dg_svec_free(TEST_BE, xt);
-  dg_svec_free(TEST_BE, bn);
-  dg_svec_free(TEST_BE, tt);
-  dg_svec_free(TEST_BE, b);
-  dg_svec_free(TEST_BE, x);
-  dg_svec_free(TEST_BE, xc);
-  dg_svec_free(TEST_BE, t);
+  TFREE(bf);
+  TFREE(xf);
+  TFREE(d);
+  TFREE(xt);
+  TFREE(bn);
+  TFREE(tt);
+  TFREE(b);
+  TFREE(x);
+  TFREE(xc);
+  TFREE(t);
   dg_mg_destroy(&mg);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
@@ -239,10 +259,33 @@ int main(void) {
     double *u = TALLOC(double, n);
     CHECK(u != NULL, "allocation %d failed", round);
     long nz = 0;
-    for (long i = 0; i < n; ++i) nz += u[i] != 0;
+    double *uh = TPULL(u);
+    for (long i = 0; i < n; ++i) nz += uh[i] != 0;
     CHECK(nz == 0, "allocation %d: %ld of %ld entries not zero", round, nz, n);
-    for (long i = 0; i < n; ++i) u[i] = 1.0 + (double)i; /* then back to the cache */
-    dg_svec_free(TEST_BE, u);
+    for (long i = 0; i < n; ++i) uh[i] = 1.0 + (double)i; /* then back to the cache */
+    TPUSH(u);
+    TFREE(u);
+  }
+  /* host views (dg_svec_map): a written view sent back is what the backend
+     reads, a read view shows what the backend wrote */
+  {
+    const size_t nb = sizeof(double) * (size_t)n;
+    double *v = dg_svec_alloc(TEST_BE, nb), *h;
+    CHECK(v != NULL, "view: allocation failed");
+    OK(dg_svec_map(TEST_BE, v, nb, DG_SVEC_WRITE, (void **)&h));
+    double ss = 0;
+    for (long i = 0; i < n; ++i) ss += (double)((i % 5) * (i % 5));
+    for (long i = 0; i < n; ++i) h[i] = (double)(i % 5);
+    OK(dg_svec_unmap(TEST_BE, v, h, nb, DG_SVEC_WRITE));
+    const double dd = dg_svec_dot_d(TEST_BE, n, v, v);
+    dg_svec_scale_d(TEST_BE, n, 2.0, v);
+    OK(dg_svec_map(TEST_BE, v, nb, DG_SVEC_READ, (void **)&h));
+    long bad = 0;
+    for (long i = 0; i < n; ++i) bad += h[i] != 2.0 * (double)(i % 5);
+    OK(dg_svec_unmap(TEST_BE, v, h, nb, 0));
+    CHECK(dd == ss && bad == 0, "views: x'x %.17g (expected %.17g), %ld entries wrong read back",
+          dd, ss, bad);
+    dg_svec_free(TEST_BE, v);
   }
   double not_ours[4];
   dg_svec_free(TEST_BE, not_ours);

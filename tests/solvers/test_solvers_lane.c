@@ -68,39 +68,62 @@ static void check(int dim, const int nn[3], const char *map, int r, int bc, doub
   double *x = TALLOC(double, n), *y = TALLOC(double, n), *yr = TALLOC(double, n);
   float *xf = TALLOC(float, n), *yf = TALLOC(float, n), *yfr = TALLOC(float, n);
   uint64_t s = 7;
-  for (long i = 0; i < n; ++i) xf[i] = (float)(x[i] = urand(&s));
-  /* the apply */
+  double *xh = TH(x), *yrh = TH(yr);
+  float *xfh = TH(xf), *yfrh = TH(yfr);
+  for (long i = 0; i < n; ++i) xfh[i] = (float)(xh[i] = urand(&s));
+  TPUSH(x);
+  TPUSH(xf);
+  /* the apply, against the element functions on the host (the operator's
+     host tables, hargs_d/_f) */
   OK(dg_sop_apply_d(op, x, y));
   OK(dg_sop_apply_f(op, xf, yf));
   for (long e = 0; e < g.nelem; ++e) {
-    dg_sipg_elem_d(&op->args_d, &op->tab_d, e, x, yr);
-    dg_sipg_elem_f(&op->args_f, &op->tab_f, e, xf, yfr);
+    dg_sipg_elem_d(&op->hargs_d, &op->tab_d, e, xh, yrh);
+    dg_sipg_elem_f(&op->hargs_f, &op->tab_f, e, xfh, yfrh);
   }
-  const double ad = rel_d(n, y, yr), af = rel_f(n, yf, yfr);
-  /* the block solve */
+  const double ad = rel_d(n, TPULL(y), yrh), af = rel_f(n, TPULL(yf), yfrh);
+  /* the block solve, against the same on the block tables' host copies */
   OK(dg_sblock_apply_d(bj, x, y));
   OK(dg_sblock_apply_f(bj, xf, yf));
+  const size_t nk = (size_t)bj->nkeys;
+  int *key;
+  double *bV, *blam;
+  float *bVf, *blamf;
+  OK(dg_svec_map(TEST_BE, bj->key, sizeof(int) * 3 * (size_t)g.nelem, DG_SVEC_READ, (void **)&key));
+  OK(dg_svec_map(TEST_BE, bj->V, sizeof(double) * nk * DG_SNR * DG_SNR, DG_SVEC_READ,
+                 (void **)&bV));
+  OK(dg_svec_map(TEST_BE, bj->lam, sizeof(double) * nk * DG_SNR, DG_SVEC_READ, (void **)&blam));
+  OK(dg_svec_map(TEST_BE, bj->Vf, sizeof(float) * nk * DG_SNR * DG_SNR, DG_SVEC_READ,
+                 (void **)&bVf));
+  OK(dg_svec_map(TEST_BE, bj->lamf, sizeof(float) * nk * DG_SNR, DG_SVEC_READ, (void **)&blamf));
   for (long e = 0; e < g.nelem; ++e) {
     const double *V[3] = {0, 0, 0}, *lam[3] = {0, 0, 0};
     const float *Vf[3] = {0, 0, 0}, *lamf[3] = {0, 0, 0};
     for (int d = 0; d < dim; ++d) {
-      const long k = bj->key[3 * e + d];
-      V[d] = bj->V + k * DG_SNR * DG_SNR;
-      lam[d] = bj->lam + k * DG_SNR;
-      Vf[d] = bj->Vf + k * DG_SNR * DG_SNR;
-      lamf[d] = bj->lamf + k * DG_SNR;
+      const long k = key[3 * e + d];
+      V[d] = bV + k * DG_SNR * DG_SNR;
+      lam[d] = blam + k * DG_SNR;
+      Vf[d] = bVf + k * DG_SNR * DG_SNR;
+      lamf[d] = blamf + k * DG_SNR;
     }
     const long o = op->off[e];
-    dg_sblock_solve_d(dim, op->deg[e], V, lam, bj->shift, x + o, yr + o);
-    dg_sblock_solve_f(dim, op->deg[e], Vf, lamf, (float)bj->shift, xf + o, yfr + o);
+    dg_sblock_solve_d(dim, op->deg[e], V, lam, bj->shift, xh + o, yrh + o);
+    dg_sblock_solve_f(dim, op->deg[e], Vf, lamf, (float)bj->shift, xfh + o, yfrh + o);
   }
-  const double bd = rel_d(n, y, yr), bf = rel_f(n, yf, yfr);
+  dg_svec_unmap(TEST_BE, bj->key, key, 0, 0);
+  dg_svec_unmap(TEST_BE, bj->V, bV, 0, 0);
+  dg_svec_unmap(TEST_BE, bj->lam, blam, 0, 0);
+  dg_svec_unmap(TEST_BE, bj->Vf, bVf, 0, 0);
+  dg_svec_unmap(TEST_BE, bj->lamf, blamf, 0, 0);
+  const double bd = rel_d(n, TPULL(y), yrh), bf = rel_f(n, TPULL(yf), yfrh);
   /* the smoother's step p = D^-1 (b - A x) in one call (the CUDA driver's
      fused kernel) against the three calls it stands for; b random, so that
      the residual does not cancel */
   double *b = TALLOC(double, n), *t = TALLOC(double, n);
   float *bfl = TALLOC(float, n), *tf = TALLOC(float, n);
-  for (long i = 0; i < n; ++i) bfl[i] = (float)(b[i] = urand(&s));
+  for (long i = 0; i < n; ++i) TH(bfl)[i] = (float)(TH(b)[i] = urand(&s));
+  TPUSH(b);
+  TPUSH(bfl);
   OK(dg_sblock_resid_d(bj, x, b, t, y));
   OK(dg_sblock_resid_f(bj, xf, bfl, tf, yf));
   OK(dg_sop_apply_d(op, x, t));
@@ -109,11 +132,11 @@ static void check(int dim, const int nn[3], const char *map, int r, int bc, doub
   dg_svec_xpby_f(TEST_BE, n, bfl, -1.0f, tf);
   OK(dg_sblock_apply_d(bj, t, yr));
   OK(dg_sblock_apply_f(bj, tf, yfr));
-  const double sd = rel_d(n, y, yr), sf = rel_f(n, yf, yfr);
-  dg_svec_free(TEST_BE, b);
-  dg_svec_free(TEST_BE, t);
-  dg_svec_free(TEST_BE, bfl);
-  dg_svec_free(TEST_BE, tf);
+  const double sd = rel_d(n, TPULL(y), TPULL(yr)), sf = rel_f(n, TPULL(yf), TPULL(yfr));
+  TFREE(b);
+  TFREE(t);
+  TFREE(bfl);
+  TFREE(tf);
   char name[96];
   snprintf(name, sizeof name, "%dD %dx%dx%d %s r=%d %s a=%g", dim, nn[0], nn[1],
            dim == 3 ? nn[2] : 1, map, r, bc == DG_SBC_PERIODIC ? "periodic" : "Dirichlet", a);
@@ -132,12 +155,12 @@ static void check(int dim, const int nn[3], const char *map, int r, int bc, doub
         "%.2e (float)",
         name, sd, sf);
   printf("%-44s apply %.1e %.1e  block %.1e %.1e  step %.1e %.1e\n", name, ad, af, bd, bf, sd, sf);
-  dg_svec_free(TEST_BE, x);
-  dg_svec_free(TEST_BE, y);
-  dg_svec_free(TEST_BE, yr);
-  dg_svec_free(TEST_BE, xf);
-  dg_svec_free(TEST_BE, yf);
-  dg_svec_free(TEST_BE, yfr);
+  TFREE(x);
+  TFREE(y);
+  TFREE(yr);
+  TFREE(xf);
+  TFREE(yf);
+  TFREE(yfr);
   dg_sblock_destroy(&bj);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);

@@ -57,9 +57,10 @@ static double true_rel(const dg_sop *op, const double *b, const double *x) {
   const long n = dg_sop_len(op);
   double *t = TALLOC(double, n);
   OK(dg_sop_apply_d(op, x, t));
+  const double *bh = TPULL(b), *th = TPULL(t);
   double s = 0;
-  for (long i = 0; i < n; ++i) s += (b[i] - t[i]) * (b[i] - t[i]);
-  dg_svec_free(TEST_BE, t);
+  for (long i = 0; i < n; ++i) s += (bh[i] - th[i]) * (bh[i] - th[i]);
+  TFREE(t);
   return sqrt(s / dg_svec_dot_d(TEST_BE, n, b, b));
 }
 
@@ -78,52 +79,60 @@ static void check_transfers(dg_mg *mg, int exact_embedding, const char *what) {
     const long nf = dg_sop_len(F), nc = dg_sop_len(C);
     double *xc = TALLOC(double, nc), *rc = TALLOC(double, nc);
     double *yf = TALLOC(double, (size_t)nf), *pf = TALLOC(double, nf);
-    for (long i = 0; i < nc; ++i) xc[i] = cos(1.0 + 3 * i);
-    for (long i = 0; i < nf; ++i) yf[i] = sin(2.0 + 5 * i);
+    double *xch = TH(xc), *yfh = TH(yf), *pfh = TH(pf);
+    for (long i = 0; i < nc; ++i) xch[i] = cos(1.0 + 3 * i);
+    for (long i = 0; i < nf; ++i) yfh[i] = sin(2.0 + 5 * i);
+    TPUSH(xc);
+    TPUSH(yf);
     OK(dg_mg_prolong_add_d(mg, l, xc, pf));
     OK(dg_mg_restrict_d(mg, l, yf, rc));
+    TPULL(pf);
+    const double *rch = TPULL(rc);
     double a = 0, b = 0, sc = 0;
     for (long i = 0; i < nf; ++i) {
-      a += yf[i] * pf[i];
-      sc += fabs(yf[i] * pf[i]);
+      a += yfh[i] * pfh[i];
+      sc += fabs(yfh[i] * pfh[i]);
     }
-    for (long i = 0; i < nc; ++i) b += rc[i] * xc[i];
+    for (long i = 0; i < nc; ++i) b += rch[i] * xch[i];
     worst_t = fmax(worst_t, fabs(a - b) / sc);
     CHECK(fabs(a - b) <= 1e-13 * sc, "%s level %d (%c): y'Px %.17g vs (Ry)'x %.17g", what, l,
           dg_mg_level_kind(mg, l + 1), a, b);
     {
       /* Galerkin: R A_f P xc against A_c xc */
       double *af = TALLOC(double, nf), *ac = TALLOC(double, nc);
-      for (long i = 0; i < nf; ++i) pf[i] = 0;
+      dg_svec_zero_d(TEST_BE, nf, pf);
       OK(dg_mg_prolong_add_d(mg, l, xc, pf));
       OK(dg_sop_apply_d(F, pf, af));
       OK(dg_mg_restrict_d(mg, l, af, rc));
       OK(dg_sop_apply_d(C, xc, ac));
+      const double *rch2 = TPULL(rc), *ach = TPULL(ac);
       double dmax = 0, amax = 0;
       for (long i = 0; i < nc; ++i) {
-        dmax = fmax(dmax, fabs(rc[i] - ac[i]));
-        amax = fmax(amax, fabs(ac[i]));
+        dmax = fmax(dmax, fabs(rch2[i] - ach[i]));
+        amax = fmax(amax, fabs(ach[i]));
       }
       printf("level %d (%c): |R A_f P x - A_c x| / |A_c x| = %.2e\n", l + 1,
              dg_mg_level_kind(mg, l + 1), dmax / amax);
-      dg_svec_free(TEST_BE, af);
-      dg_svec_free(TEST_BE, ac);
+      TFREE(af);
+      TFREE(ac);
     }
     if (exact_embedding) {
       OK(dg_sop_project(C, poly1, NULL, xc));
       OK(dg_sop_project(F, poly1, NULL, yf));
-      for (long i = 0; i < nf; ++i) pf[i] = 0;
+      dg_svec_zero_d(TEST_BE, nf, pf);
       OK(dg_mg_prolong_add_d(mg, l, xc, pf));
+      TPULL(pf);
+      TPULL(yf);
       double d = 0;
-      for (long i = 0; i < nf; ++i) d = fmax(d, fabs(pf[i] - yf[i]));
+      for (long i = 0; i < nf; ++i) d = fmax(d, fabs(pfh[i] - yfh[i]));
       worst_e = fmax(worst_e, d);
       CHECK(d <= 1e-12, "%s level %d (%c): P(coarse projection) off the fine one by %g", what, l,
             dg_mg_level_kind(mg, l + 1), d);
     }
-    dg_svec_free(TEST_BE, xc);
-    dg_svec_free(TEST_BE, rc);
-    dg_svec_free(TEST_BE, yf);
-    dg_svec_free(TEST_BE, pf);
+    TFREE(xc);
+    TFREE(rc);
+    TFREE(yf);
+    TFREE(pf);
   }
   printf("transfers: |y'Px - (Ry)'x| / sum <= %.1e, embedding of degree-1 data off by <= %.1e\n",
          worst_t, worst_e);
@@ -138,7 +147,9 @@ static void check_patch_inverse(const dg_sop *op, int r) {
   const long n = dg_sop_len(op), np = dg_spatch_npatches(sp);
   const long *off = dg_sop_offsets(op);
   double *rv = TALLOC(double, n), *z = TALLOC(double, n), *y = TALLOC(double, n);
-  for (long i = 0; i < n; ++i) rv[i] = sin(1.0 + 7 * i);
+  double *rvh = TH(rv);
+  for (long i = 0; i < n; ++i) rvh[i] = sin(1.0 + 7 * i);
+  TPUSH(rv);
   const long pick[3] = {np / 2 + dg_sop_grid(op)->n[0] / 2, 1, 0};
   double worst = 0;
   for (int k = 0; k < 3; ++k) {
@@ -147,14 +158,15 @@ static void check_patch_inverse(const dg_sop *op, int r) {
     dg_svec_zero_d(TEST_BE, n, z);
     OK(dg_spatch_apply_one_d(sp, pick[k], rv, z, el, &nc));
     OK(dg_sop_apply_d(op, z, y));
+    const double *yh = TPULL(y);
     double d = 0, a = 0;
     int cells = 0;
     for (int c = 0; c < 8; ++c) {
       if (el[c] < 0) continue;
       cells++;
       for (long i = off[el[c]]; i < off[el[c] + 1]; ++i) {
-        d = fmax(d, fabs(y[i] - rv[i]));
-        a = fmax(a, fabs(rv[i]));
+        d = fmax(d, fabs(yh[i] - rvh[i]));
+        a = fmax(a, fabs(rvh[i]));
       }
     }
     CHECK(cells == nc && d <= 1e-9 * a, "r=%d patch %ld (%d cells): |A z - r| = %g on the patch", r,
@@ -164,9 +176,9 @@ static void check_patch_inverse(const dg_sop *op, int r) {
   printf("patch inverses (%ld patches, %d 1D eigenproblems): |A z - r| / |r| <= %.1e on the "
          "patch\n",
          np, dg_spatch_nkeys(sp), worst);
-  dg_svec_free(TEST_BE, rv);
-  dg_svec_free(TEST_BE, z);
-  dg_svec_free(TEST_BE, y);
+  TFREE(rv);
+  TFREE(z);
+  TFREE(y);
   dg_spatch_destroy(&sp);
 }
 
@@ -191,8 +203,9 @@ static void check_patch_periodic(int dim, int r) {
   const long n = dg_sop_len(op), np = dg_spatch_npatches(sp);
   const long *off = dg_sop_offsets(op);
   double *rv = TALLOC(double, n), *z = TALLOC(double, n), *y = TALLOC(double, n);
-  double *sum = TALLOC(double, n);
-  for (long i = 0; i < n; ++i) rv[i] = cos(0.5 + 3 * i);
+  double *sum = TALLOC(double, n), *rvh = TH(rv);
+  for (long i = 0; i < n; ++i) rvh[i] = cos(0.5 + 3 * i);
+  TPUSH(rv);
   double worst = 0;
   for (long q = 0; q < np; ++q) {
     long el[8];
@@ -201,11 +214,12 @@ static void check_patch_periodic(int dim, int r) {
     OK(dg_spatch_apply_one_d(sp, q, rv, z, el, &nc));
     OK(dg_spatch_apply_one_d(sp, q, rv, sum, el, &nc));
     OK(dg_sop_apply_d(op, z, y));
+    const double *yh = TPULL(y);
     double d = 0, a = 0;
     for (int c = 0; c < 8; ++c)
       for (long i = el[c] >= 0 ? off[el[c]] : 0; el[c] >= 0 && i < off[el[c] + 1]; ++i) {
-        d = fmax(d, fabs(y[i] - rv[i]));
-        a = fmax(a, fabs(rv[i]));
+        d = fmax(d, fabs(yh[i] - rvh[i]));
+        a = fmax(a, fabs(rvh[i]));
       }
     worst = fmax(worst, d / a);
   }
@@ -230,10 +244,11 @@ static void check_patch_periodic(int dim, int r) {
   }
   free(seen);
   OK(dg_spatch_apply_d(sp, rv, z));
+  const double *zh = TPULL(z), *sumh = TPULL(sum);
   double d = 0, a = 0;
   for (long i = 0; i < n; ++i) {
-    d = fmax(d, fabs(z[i] - sum[i]));
-    a = fmax(a, fabs(sum[i]));
+    d = fmax(d, fabs(zh[i] - sumh[i]));
+    a = fmax(a, fabs(sumh[i]));
   }
   CHECK(worst <= 1e-9 && np == (dim == 3 ? 150 : 30) && listed == np && !clash && d <= 1e-13 * a,
         "periodic %dD r=%d: %ld patches (%ld in colours, %d clashes), patch inverse off by %g, "
@@ -242,10 +257,10 @@ static void check_patch_periodic(int dim, int r) {
   printf("periodic %dD, %ld patches in %d colours: patch inverses exact to %.1e, coloured apply "
          "= sum of patches to %.1e\n",
          dim, np, dg_spatch_ncolours(sp), worst, d / a);
-  dg_svec_free(TEST_BE, rv);
-  dg_svec_free(TEST_BE, z);
-  dg_svec_free(TEST_BE, y);
-  dg_svec_free(TEST_BE, sum);
+  TFREE(rv);
+  TFREE(z);
+  TFREE(y);
+  TFREE(sum);
   dg_spatch_destroy(&sp);
   dg_sop_destroy(&op);
   dg_degree_map_destroy(&m);
@@ -299,17 +314,17 @@ static void check_dense_coarse(const dg_grid *g, const uint8_t *deg, int bc, con
   OK(dg_sop_load(op, bc == DG_SBC_PERIODIC ? wave : rhs, NULL, b));
   OK(dg_mg_cycle_d(md, b, xd));
   OK(dg_mg_cycle_d(mc, b, xc));
-  OK(dg_svec_sync(TEST_BE));
+  const double *xdh = TPULL(xd), *xch = TPULL(xc);
   double m = 0, s = 0;
   for (long i = 0; i < n; ++i) {
-    m = fmax(m, fabs(xd[i] - xc[i]));
-    s = fmax(s, fabs(xc[i]));
+    m = fmax(m, fabs(xdh[i] - xch[i]));
+    s = fmax(s, fabs(xch[i]));
   }
   printf("    dense coarse solve against coarse CG, %s: %.1e\n", what, m / s);
   CHECK(m <= 1e-9 * s, "%s: dense coarse cycle off the CG one by %g relative", what, m / s);
-  dg_svec_free(TEST_BE, b);
-  dg_svec_free(TEST_BE, xd);
-  dg_svec_free(TEST_BE, xc);
+  TFREE(b);
+  TFREE(xd);
+  TFREE(xc);
   dg_mg_destroy(&md);
   dg_mg_destroy(&mc);
   dg_sop_destroy(&op);
@@ -391,14 +406,22 @@ int main(int argc, char **argv) {
     dg_svec_zero_d(TEST_BE, n, x);
     double r0 = sqrt(dg_svec_dot_d(TEST_BE, n, b, b)), rk = r0;
     const int ncyc = 8;
+    const double *bh = TPULL(b);
+    double *th = TH(t), *xh = TPULL(x), *ch = TH(c);
     for (int k = 0; k < ncyc; ++k) {
       OK(dg_sop_apply_d(op, x, t));
-      for (long i = 0; i < n; ++i) t[i] = b[i] - t[i];
+      TPULL(t);
+      for (long i = 0; i < n; ++i) th[i] = bh[i] - th[i];
+      TPUSH(t);
       OK(dg_mg_cycle_d(mg, t, c));
-      for (long i = 0; i < n; ++i) x[i] += c[i];
+      TPULL(c);
+      for (long i = 0; i < n; ++i) xh[i] += ch[i];
+      TPUSH(x);
     }
     OK(dg_sop_apply_d(op, x, t));
-    for (long i = 0; i < n; ++i) t[i] = b[i] - t[i];
+    TPULL(t);
+    for (long i = 0; i < n; ++i) th[i] = bh[i] - th[i];
+    TPUSH(t);
     rk = sqrt(dg_svec_dot_d(TEST_BE, n, t, t));
     const double factor = pow(rk / r0, 1.0 / ncyc);
     CHECK(factor <= 0.15, "r=%d: convergence factor %g per cycle", r, factor);
@@ -434,10 +457,13 @@ int main(int argc, char **argv) {
     }
     /* 4. pure fp32: CG in float around the float cycle, 40 iterations */
     float *bf = TALLOC(float, (size_t)n), *xf = TALLOC(float, n);
-    for (long i = 0; i < n; ++i) bf[i] = (float)b[i];
+    for (long i = 0; i < n; ++i) TH(bf)[i] = (float)bh[i];
+    TPUSH(bf);
     dg_krylov_opts kf = {1e-10, 40, NULL, NULL, 0};
     OK(dg_cg_f(TEST_BE, n, apply_f, op, dg_mg_precond_f, mg, bf, xf, &kf, &st));
-    for (long i = 0; i < n; ++i) x[i] = xf[i];
+    const float *xfh = TPULL(xf);
+    for (long i = 0; i < n; ++i) xh[i] = xfh[i];
+    TPUSH(x);
     const double stall = true_rel(op, b, x);
     CHECK(stall > 1e-9, "r=%d: pure fp32 reached %g (no stall?)", r, stall);
     printf("%3d %9ld %6d %8d %12.3f %12.6e %12.6e %10d %12.2e\n", r, n, dg_mg_nlevels(mg), rd.its,
@@ -447,12 +473,12 @@ int main(int argc, char **argv) {
       dg_mg_describe(mg, buf, sizeof buf);
       printf("%s", buf);
     }
-    dg_svec_free(TEST_BE, bf);
-    dg_svec_free(TEST_BE, xf);
-    dg_svec_free(TEST_BE, b);
-    dg_svec_free(TEST_BE, x);
-    dg_svec_free(TEST_BE, t);
-    dg_svec_free(TEST_BE, c);
+    TFREE(bf);
+    TFREE(xf);
+    TFREE(b);
+    TFREE(x);
+    TFREE(t);
+    TFREE(c);
     dg_mg_destroy(&mg);
     dg_sop_destroy(&op);
     dg_degree_map_destroy(&m);

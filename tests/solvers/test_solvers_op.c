@@ -2,7 +2,8 @@
  * symmetric, positive definite (Cholesky of the dense matrix; and indefinite
  * when the penalty is too small, so the check can fail), constants in the
  * kernel of the periodic Laplacian, the diagonal, the 1D stiffness against its
- * closed form, and float against double. */
+ * closed form, float against double, and the elements' mode 0 gathered and
+ * added to on the backend (dg_sop_mode0_get/_add) bitwise as on the host. */
 #include "dg_degree_map.h"
 #include "dg_sblock.h"
 #include "dg_sop.h"
@@ -35,19 +36,22 @@ static int cholesky(double *A, long n) {
   return 0;
 }
 
-/* Dense matrix column by column (A e_j). */
+/* Dense matrix column by column (A e_j), host memory. */
 static double *dense(const dg_sop *op) {
   const long n = dg_sop_len(op);
-  double *A = TALLOC(double, (size_t)(n * n)), *x = TALLOC(double, n);
+  double *A = malloc(sizeof(double) * (size_t)(n * n)), *x = TALLOC(double, n);
   double *y = TALLOC(double, n);
+  if (!A) t_die("dense: malloc");
   for (long j = 0; j < n; ++j) {
-    x[j] = 1;
+    TH(x)[j] = 1;
+    TPUSH(x);
     OK(dg_sop_apply_d(op, x, y));
-    x[j] = 0;
-    for (long i = 0; i < n; ++i) A[i * n + j] = y[i];
+    TH(x)[j] = 0;
+    const double *yh = TPULL(y);
+    for (long i = 0; i < n; ++i) A[i * n + j] = yh[i];
   }
-  dg_svec_free(TEST_BE, x);
-  dg_svec_free(TEST_BE, y);
+  TFREE(x);
+  TFREE(y);
   return A;
 }
 
@@ -75,49 +79,78 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   uint64_t s = 42;
   double *x = TALLOC(double, n), *y = TALLOC(double, n);
   double *Ax = TALLOC(double, n), *Ay = TALLOC(double, n);
+  double *xh = TH(x), *yh = TH(y);
   for (long i = 0; i < n; ++i) {
-    x[i] = urand(&s);
-    y[i] = urand(&s);
+    xh[i] = urand(&s);
+    yh[i] = urand(&s);
   }
+  TPUSH(x);
+  TPUSH(y);
   OK(dg_sop_apply_d(op, x, Ax));
   OK(dg_sop_apply_d(op, y, Ay));
+  const double *Axh = TPULL(Ax), *Ayh = TPULL(Ay);
   double xAy = 0, yAx = 0, sc = 0;
   for (long i = 0; i < n; ++i) {
-    xAy += x[i] * Ay[i];
-    yAx += y[i] * Ax[i];
-    sc += fabs(x[i] * Ay[i]);
+    xAy += xh[i] * Ayh[i];
+    yAx += yh[i] * Axh[i];
+    sc += fabs(xh[i] * Ayh[i]);
   }
   CHECK(fabs(xAy - yAx) <= 1e-13 * sc, "%s: x'Ay %.17g vs y'Ax %.17g", name, xAy, yAx);
+  /* mode 0: x gathered at the offsets; y[off[e]] += 0.3 there and nowhere else */
+  {
+    const long *off = dg_sop_offsets(op);
+    double *m0 = malloc(sizeof(double) * (size_t)g.nelem), *y0 = malloc(sizeof(double) * n);
+    long bad = 0;
+    if (!m0 || !y0) t_die("mode 0: malloc");
+    memcpy(y0, yh, sizeof(double) * n); /* y before the add (yh is y itself on OpenMP) */
+    OK(dg_sop_mode0_get(op, x, m0));
+    for (long e = 0; e < g.nelem; ++e) bad += m0[e] != xh[off[e]];
+    OK(dg_sop_mode0_add(op, 0.3, y));
+    const double *y1 = TPULL(y);
+    for (long e = 0, k = 0; k < n; ++k) {
+      const int at = e < g.nelem && k == off[e];
+      bad += y1[k] != (at ? y0[k] + 0.3 : y0[k]);
+      e += at;
+    }
+    CHECK(bad == 0, "%s: %ld entries wrong after dg_sop_mode0_get/_add", name, bad);
+    free(m0);
+    free(y0);
+  }
   /* the diagonal */
   double *dg = TALLOC(double, n), ddiff = 0;
   OK(dg_sop_diag_d(op, dg));
-  for (long i = 0; i < n; ++i) ddiff = fmax(ddiff, fabs(dg[i] - A[i * n + i]));
+  const double *dgh = TPULL(dg);
+  for (long i = 0; i < n; ++i) ddiff = fmax(ddiff, fabs(dgh[i] - A[i * n + i]));
   CHECK(ddiff <= 1e-13 * amax, "%s: diagonal off by %g", name, ddiff);
   /* element-block Jacobi: D_block^-1 (A x restricted to the blocks) == x */
   {
     dg_sblock *bj = NULL;
     OK(dg_sblock_create(&bj, op));
     const long *off = dg_sop_offsets(op);
-    double *bx = TALLOC(double, n), *z = TALLOC(double, n), bd = 0;
+    double *bx = TALLOC(double, n), *z = TALLOC(double, n), bd = 0, *bxh = TH(bx);
     for (long e = 0; e < g.nelem; ++e)
       for (long i = off[e]; i < off[e + 1]; ++i)
-        for (long j = off[e]; j < off[e + 1]; ++j) bx[i] += A[i * n + j] * x[j];
+        for (long j = off[e]; j < off[e + 1]; ++j) bxh[i] += A[i * n + j] * xh[j];
+    TPUSH(bx);
     OK(dg_sblock_apply_d(bj, bx, z));
-    for (long i = 0; i < n; ++i) bd = fmax(bd, fabs(z[i] - x[i]));
+    const double *zh = TPULL(z);
+    for (long i = 0; i < n; ++i) bd = fmax(bd, fabs(zh[i] - xh[i]));
     CHECK(bd <= 1e-10, "%s: block Jacobi inverse off by %g (%d eigenproblems)", name, bd,
           dg_sblock_nkeys(bj));
-    dg_svec_free(TEST_BE, bx);
-    dg_svec_free(TEST_BE, z);
+    TFREE(bx);
+    TFREE(z);
     dg_sblock_destroy(&bj);
   }
   /* float against double: the same source in both precisions */
   float *xf = TALLOC(float, n), *yf = TALLOC(float, n);
-  for (long i = 0; i < n; ++i) xf[i] = (float)x[i];
+  for (long i = 0; i < n; ++i) TH(xf)[i] = (float)xh[i];
+  TPUSH(xf);
   OK(dg_sop_apply_f(op, xf, yf));
+  const float *yfh = TPULL(yf);
   double fd = 0, fn = 0;
   for (long i = 0; i < n; ++i) {
-    fd = fmax(fd, fabs(yf[i] - Ax[i]));
-    fn = fmax(fn, fabs(Ax[i]));
+    fd = fmax(fd, fabs(yfh[i] - Axh[i]));
+    fn = fmax(fn, fabs(Axh[i]));
   }
   CHECK(fd <= 2e-5 * fn && fd > 0, "%s: float apply differs from double by %g (max %g)", name, fd,
         fn);
@@ -125,18 +158,20 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
   const int singular = bc == DG_SBC_PERIODIC && a == 0;
   if (singular) {
     const long *off = dg_sop_offsets(op);
-    double *one = TALLOC(double, n), kmax = 0;
-    for (long e = 0; e < g.nelem; ++e) one[off[e]] = 1; /* mode 0 = 1: the constant 1 */
+    double *one = TALLOC(double, n), kmax = 0, *oneh = TH(one);
+    for (long e = 0; e < g.nelem; ++e) oneh[off[e]] = 1; /* mode 0 = 1: the constant 1 */
+    TPUSH(one);
     OK(dg_sop_apply_d(op, one, Ax));
-    for (long i = 0; i < n; ++i) kmax = fmax(kmax, fabs(Ax[i]));
+    Axh = TPULL(Ax);
+    for (long i = 0; i < n; ++i) kmax = fmax(kmax, fabs(Axh[i]));
     CHECK(kmax <= 1e-13 * amax, "%s: |A 1| = %g", name, kmax);
     for (long i = 0; i < n; ++i)
-      for (long j = 0; j < n; ++j) A[i * n + j] += amax * one[i] * one[j];
-    dg_svec_free(TEST_BE, one);
+      for (long j = 0; j < n; ++j) A[i * n + j] += amax * oneh[i] * oneh[j];
+    TFREE(one);
   }
   CHECK(cholesky(A, n) == 0, "%s: not positive definite%s", name,
         singular ? " on the complement of the constants" : "");
-  dg_svec_free(TEST_BE, A);
+  free(A);
   dg_sop_destroy(&op);
   /* a penalty far too small makes SIPG indefinite: the check above can fail */
   if (rmax >= 2) {
@@ -146,18 +181,18 @@ static void check_case(int dim, int bc, double a, int rmin, int rmax, const char
     OK(dg_sop_create(&op, TEST_BE, &g, m->deg, &p));
     A = dense(op);
     CHECK(cholesky(A, dg_sop_len(op)) != 0, "%s: C = 0.02 should be indefinite", name);
-    dg_svec_free(TEST_BE, A);
+    free(A);
     dg_sop_destroy(&op);
   }
   printf("%-28s n = %4ld  max|A_ij-A_ji| = %.1e  |x'Ay-y'Ax|/sum = %.1e  float/double = %.1e\n",
          name, n, asym, fabs(xAy - yAx) / sc, fd / fn);
-  dg_svec_free(TEST_BE, x);
-  dg_svec_free(TEST_BE, y);
-  dg_svec_free(TEST_BE, Ax);
-  dg_svec_free(TEST_BE, Ay);
-  dg_svec_free(TEST_BE, dg);
-  dg_svec_free(TEST_BE, xf);
-  dg_svec_free(TEST_BE, yf);
+  TFREE(x);
+  TFREE(y);
+  TFREE(Ax);
+  TFREE(Ay);
+  TFREE(dg);
+  TFREE(xf);
+  TFREE(yf);
   dg_degree_map_destroy(&m);
 }
 

@@ -27,6 +27,7 @@
 #   GPU_CHECK_CTEST_REGEX only the CUDA build's tests matching it (ctest -R), to
 #                    rerun what failed without the whole suite's compiles  [all]
 #   GPU_CHECK_CONSISTENCY_LIMIT seconds for ctest -L gpu           [360]
+#   GPU_CHECK_CONSISTENCY_REGEX only the consistency tests matching it (ctest -R)
 #   GPU_CHECK_BENCH  full | quick | none                          [full]
 #   GPU_CHECK_SWEEP  backend settings to time the 16M benchmark again with, each a
 #                    VAR=VALUE ("DGRID_CUDA_STREAMS=1 DGRID_CUDA_BLOCK=64"; backends/cuda/
@@ -125,7 +126,7 @@ check_bg() {
 }
 note "at once: consistency CUDA vs OpenMP (ctest -L gpu), ctest (CUDA build), largest kernels"
 check_bg "consistency (1e-12)" "$OUT/consistency.log" "${GPU_CHECK_CONSISTENCY_LIMIT:-360}" \
-  ctest --test-dir build-cuda --output-on-failure -V -j 4 -L gpu
+  ctest --test-dir build-cuda --output-on-failure -V -j 4 -L gpu ${GPU_CHECK_CONSISTENCY_REGEX:+-R "$GPU_CHECK_CONSISTENCY_REGEX"}
 if [ -n "${GPU_CHECK_CTEST_REGEX:-}" ]; then
   check_bg "ctest cuda -R '$GPU_CHECK_CTEST_REGEX'" "$OUT/ctest-cuda.log" \
     "${GPU_CHECK_CTEST_LIMIT:-300}" ctest --test-dir build-cuda --output-on-failure -j 8 -LE "gpu|slow" \

@@ -12,13 +12,19 @@
 #       and Williamson 6 on the GPU: uniform, latitude and step maps of the same
 #       equatorial degree 4 on 64x32 and 128x64: the stable step, the steps, the
 #       wall time and the error (sw-maps.csv)  [DAYS: 1]
+#   scripts/gpu-sw.sh rates
+#       Williamson 2 for 5 days on the GPU (LSRK4, CFL 0.3, as docs/VALIDATION.md's
+#       CPU table): uniform degree r = 1..4 on a pair of grids one refinement finer than
+#       that table's finest, and latitude maps (r-1)..r; alphas 0 and pi/2 - 0.05 first,
+#       then 0.05 and pi/2; PAR runs at once, none started after BUDGET seconds
+#       (sw-rates.csv: Williamson's normalised l1, l2, linf of h)  [PAR 4, BUDGET 420]
 # Environment: OUT [./gpu-sw-out].
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 OUT=${OUT:-$ROOT/gpu-sw-out}
 mkdir -p "$OUT"
-B=build-cuda/apps
+B=${B:-build-cuda/apps}
 note() { echo "== [$SECONDS s] $*"; }
 field() { tr ' ' '\n' <"$2" | sed -n "s/^$1=//p" | tail -n 1; }
 
@@ -60,8 +66,45 @@ maps)
   rm -f "$OUT/tmp.h5"
   column -t -s, "$OUT/sw-maps.csv"
   ;;
+rates)
+  T0=$(date +%s)
+  jobs=$OUT/sw-rates.jobs
+  : >"$jobs"
+  for a in 0 1.5207963267948966 0.05 1.5707963267948966; do
+    # uniform r: the finest pair; latitude (r-1)..r on the same grids
+    for rc in "1 64x32" "1 128x64" "2 32x16" "2 64x32" "3 32x16" "3 64x32" "4 16x8" "4 32x16"; do
+      echo "$a uniform ${rc% *} ${rc#* }" >>"$jobs"
+    done
+    case $a in 0 | 1.52*)
+      for rc in "2 32x16" "2 64x32" "3 32x16" "3 64x32" "4 16x8" "4 32x16"; do
+        echo "$a latitude ${rc% *} ${rc#* }" >>"$jobs"
+      done
+      ;;
+    esac
+  done
+  echo "alpha,map,degree,cells,dofs,steps,wall_s,l1_rel,l2_rel,linf_rel,mass_drift_eta" >"$OUT/sw-rates.csv"
+  run_one() {
+    a=$1 map=$2 r=$3 cells=$4
+    [ $(($(date +%s) - T0)) -lt "${BUDGET:-420}" ] || return 0
+    mopt="--degree $r"
+    [ "$map" = latitude ] && mopt="--map latitude --degree-min $((r - 1)) --degree $r"
+    log="$OUT/rates_${a}_${map}_${r}_${cells}.log"
+    # shellcheck disable=SC2086
+    timeout 300 $B/advect --backend "${BACKEND:-cuda}" --model shallow_water --grid latlon \
+      --case williamson2 --alpha "$a" --cells "$cells" $mopt --integrator lsrk4 --cfl 0.3 \
+      --t-end "${T_END:-432000}" \
+      --output "$OUT/rates_${a}_${map}_${r}_${cells}.h5" >"$log" 2>&1 || echo "$a $map $r $cells: $(tail -n 1 "$log")"
+    rm -f "$OUT/rates_${a}_${map}_${r}_${cells}.h5"
+    echo "$a,$map,$r,$cells,$(field dofs "$log"),$(field steps "$log"),$(field wall_s "$log"),$(field l1_rel "$log"),$(field l2_rel "$log"),$(field linf_rel "$log"),$(field mass_drift_eta "$log")" >>"$OUT/sw-rates.csv"
+  }
+  export -f run_one field
+  export B OUT T0 BUDGET BACKEND T_END
+  # shellcheck disable=SC2016
+  xargs -P "${PAR:-4}" -L 1 bash -c 'run_one "$@"' _ <"$jobs"
+  (head -n 1 "$OUT/sw-rates.csv" && tail -n +2 "$OUT/sw-rates.csv" | sort -t, -k1,1 -k2,2 -k3,3n) | column -t -s,
+  ;;
 *)
-  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS]" >&2
+  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS] | rates" >&2
   exit 2
   ;;
 esac

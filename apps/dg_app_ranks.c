@@ -102,7 +102,7 @@ int dg_app_ranks_write(dg_app_ranks *rk, const char *path, const dg_snapshot *s)
   int lo[3], hi[3];
   block_box(rk, lo, hi);
   const int rc = dg_snapshot_write_ranks(path, s, rk->comm, lo, hi);
-  rk->agreed = rc != 0;
+  rk->agreed = rc != 0 && !dg_comm_failed_alone(rk->comm); /* alone: dg_app_ranks_fail aborts */
   return rc;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef DG_HAVE_MPI
 #include "dg_comm_mpi.h"
@@ -16,6 +17,7 @@
 
 struct dg_comm {
   int rank, size;
+  int alone; /* this rank failed where the others could not follow (dg_comm_agree_failure) */
 #ifdef DG_HAVE_MPI
   MPI_Comm comm; /* MPI_COMM_NULL for dg_comm_create_self */
 #endif
@@ -284,14 +286,35 @@ int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *coun
 #endif
 }
 
-int dg_comm_agree(dg_comm *c, int rc) {
-  if (!c) return dg_error(DG_ERR_ARG, "dg_comm_agree: NULL communicator");
-  if (c->size == 1) return rc;
 #ifdef DG_HAVE_MPI
-  int mine = rc != 0 ? c->rank : c->size, first = c->size;
-  MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm), "MPI_Allreduce (agree)");
-  if (first == c->size) return 0;
-  /* the lowest failing rank's code and message, to every rank */
+/* The agreement's reduction, nonblocking so that a rank that failed can stop
+ * waiting: [the lowest failing rank (size: none), 1 if every rank failed].
+ * Every agreement uses it, so that they all match (MPI does not match a
+ * blocking collective with a nonblocking one).  wait_s < 0: no limit; *done
+ * is 0 where the limit passed first (the request is then left to the
+ * MPI_Abort that follows). */
+static int agree_reduce(dg_comm *c, int rc, double wait_s, int out[2], int *done) {
+  int mine[2] = {rc != 0 ? c->rank : c->size, rc != 0};
+  MPI_Request req;
+  MPI_CHECK(MPI_Iallreduce(mine, out, 2, MPI_INT, MPI_MIN, c->comm, &req),
+            "MPI_Iallreduce (agree)");
+  if (wait_s < 0) {
+    MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE), "MPI_Wait (agree)");
+    *done = 1;
+    return 0;
+  }
+  const double end = MPI_Wtime() + wait_s;
+  *done = 0;
+  for (;;) {
+    MPI_CHECK(MPI_Test(&req, done, MPI_STATUS_IGNORE), "MPI_Test (agree)");
+    if (*done || MPI_Wtime() > end) return 0;
+    const struct timespec nap = {0, 1000000};
+    nanosleep(&nap, NULL);
+  }
+}
+
+/* The lowest failing rank's code and message, to every rank. */
+static int agree_message(dg_comm *c, int rc, int first) {
   char msg[1024];
   int code = rc;
   if (c->rank == first) snprintf(msg, sizeof msg, "%s", dg_error_message());
@@ -299,10 +322,40 @@ int dg_comm_agree(dg_comm *c, int rc) {
   MPI_CHECK(MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, c->comm), "MPI_Bcast (agree)");
   msg[sizeof msg - 1] = '\0';
   return dg_error(code, "rank %d: %s", first, msg);
+}
+#endif
+
+int dg_comm_agree(dg_comm *c, int rc) {
+  if (!c) return dg_error(DG_ERR_ARG, "dg_comm_agree: NULL communicator");
+  if (c->size == 1) return rc;
+#ifdef DG_HAVE_MPI
+  int out[2], done;
+  DG_CALL(agree_reduce(c, rc, -1, out, &done));
+  return out[0] == c->size ? 0 : agree_message(c, rc, out[0]);
 #else
   return rc;
 #endif
 }
+
+int dg_comm_agree_failure(dg_comm *c, int rc, double wait_s) {
+  if (!c) return dg_error(DG_ERR_ARG, "dg_comm_agree_failure: NULL communicator");
+  if (rc == 0) return dg_error(DG_ERR_ARG, "dg_comm_agree_failure: called without a failure");
+  if (c->size == 1) return rc;
+#ifdef DG_HAVE_MPI
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s", dg_error_message());
+  int out[2], done;
+  const int rrc = agree_reduce(c, rc, wait_s, out, &done);
+  if (rrc == 0 && done && out[1] == 1) return agree_message(c, rc, out[0]);
+  /* the others did not all come, or some of them went on: no clean end */
+  c->alone = 1;
+  return dg_error(rc, "rank %d: %s", c->rank, msg);
+#else
+  return rc;
+#endif
+}
+
+int dg_comm_failed_alone(const dg_comm *c) { return c && c->alone; }
 
 void dg_comm_abort(dg_comm *c, int status) {
 #ifdef DG_HAVE_MPI

@@ -89,6 +89,19 @@ int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *coun
  * "rank R: " when there are several ranks.  Without MPI it returns rc. */
 int dg_comm_agree(dg_comm *c, int rc);
 
+/* The agreement for a rank that failed inside a collective step the others
+ * may still be waiting in (an HDF5 collective write): rc != 0 is required.
+ * It waits at most wait_s seconds for the others' dg_comm_agree or
+ * dg_comm_agree_failure.  Where every rank failed, the result is
+ * dg_comm_agree's on every rank.  Otherwise (some did not come in time, or
+ * some had not failed) this rank failed alone: it returns rc with its own
+ * message prefixed "rank R: ", dg_comm_failed_alone(c) is then 1, and the
+ * app must end the job (dg_comm_abort): the others cannot be released. */
+int dg_comm_agree_failure(dg_comm *c, int rc, double wait_s);
+
+/* 1 after this rank failed alone (dg_comm_agree_failure); else 0. */
+int dg_comm_failed_alone(const dg_comm *c);
+
 /* End every rank now (MPI_Abort with `status`) after a failure that ranks
  * cannot agree on (one rank fails inside a step while the others wait in
  * an exchange).  For apps only: the library never exits.  Without MPI it

@@ -64,12 +64,22 @@ static int seal_file(const char *label, const char *tmp, const char *tmp_label) 
   return rc;
 }
 
-/* Every rank: the file `tmp` created and written collectively. */
+/* How long a rank that failed inside the collective writing waits for the
+ * others to fail too before it takes them to be stuck in HDF5. */
+#define DG_IO_ALONE_WAIT_S 5.0
+
+/* Every rank: the file `tmp` created and written collectively.  *agreed is
+ * set where a failure was agreed here already.  A rank that fails inside
+ * the writing (a collective HDF5 call, or its own preparation) may leave the
+ * others waiting in HDF5: it agrees with a limit (dg_comm_agree_failure);
+ * where every rank failed they close the file together, else it returns at
+ * once, the file open, and the app ends the job (dg_comm_failed_alone). */
 static int write_file(const char *label, const char *tmp, const dg_snapshot *s, dg_comm *c,
-                      const int lo[3], const int hi[3]) {
+                      const int lo[3], const int hi[3], int *agreed) {
   dg_io_h5_quiet q;
   DG_CALL(dg_io_h5_quiet_begin(&q, label));
   int rc = 0;
+  *agreed = 0;
   hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID, dxpl = H5I_INVALID_HID;
   hid_t file = H5I_INVALID_HID;
   if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
@@ -80,9 +90,19 @@ static int write_file(const char *label, const char *tmp, const dg_snapshot *s, 
                   dg_io_h5_why());
   if (rc == 0 && (file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl)) < 0)
     rc = dg_error(DG_ERR_LIB, "%s: cannot create the HDF5 file%s", label, dg_io_h5_why());
-  if (rc == 0) {
+  /* the tests' failure of the last rank alone, inside the collective writing */
+  if (rc == 0 && dg_comm_rank(c) == dg_comm_size(c) - 1 && dg_io_fail_injected("ranks_alone"))
+    rc = dg_error(DG_ERR_IO,
+                  "%s: injected failure (DGRID_IO_FAIL=ranks_alone) inside the collective write",
+                  label);
+  else if (rc == 0) {
     const dg_io_h5w w = {label, file, dxpl, dg_comm_rank(c) == 0, lo, hi};
     rc = dg_io_h5_write_body(&w, s);
+  }
+  if (rc != 0) {
+    rc = dg_comm_agree_failure(c, rc, DG_IO_ALONE_WAIT_S);
+    if (dg_comm_failed_alone(c)) return dg_io_h5_quiet_end(&q, rc, label);
+    *agreed = 1;
   }
   rc = dg_io_h5_close(&file, H5Fclose, rc, label, "the HDF5 file");
   rc = dg_io_h5_close(&dxpl, H5Pclose, rc, label, "transfer list");
@@ -132,13 +152,23 @@ int dg_snapshot_write_ranks(const char *path, const dg_snapshot *s, dg_comm *c, 
   rc = dg_comm_agree(c, rc);
   if (rc == 0) rc = dg_comm_agree(c, share_name(c, me == 0 ? o.tmp : NULL, &tmp));
   if (rc == 0) {
-    rc = write_file(label, tmp, s, c, lo, hi);
+    int agreed = 0;
+    rc = write_file(label, tmp, s, c, lo, hi, &agreed);
+    if (dg_comm_failed_alone(c)) {
+      /* the job ends from the app: no temporary left behind (the others
+       * may still hold it open; the name goes, never a final one) */
+      (void)unlink(tmp);
+      if (open) dg_io_out_abort(&o);
+      free(tmp);
+      free(label);
+      return rc;
+    }
     /* the tests' failure of a rank but 0 after the collective write */
     if (rc == 0 && me == dg_comm_size(c) - 1 && dg_io_fail_injected("ranks"))
       rc = dg_error(DG_ERR_IO,
                     "%s: injected failure (DGRID_IO_FAIL=ranks) after rank %d wrote its part",
                     label, me);
-    rc = dg_comm_agree(c, rc);
+    if (!agreed) rc = dg_comm_agree(c, rc);
   }
   if (rc == 0 && me == 0) {
     rc = seal_file(label, o.tmp, o.tmp_label);

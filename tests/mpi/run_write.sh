@@ -8,7 +8,8 @@
 # on every rank (ctest's timeout: no hang), nothing under the final name and
 # no temporary: a folder where a snapshot of the series goes (rank 0 cannot
 # create it), and the last rank failing after its part is written
-# (DGRID_IO_FAIL=ranks); and a read-only folder (as root an immutable one,
+# (DGRID_IO_FAIL=ranks) or alone inside the collective write (ranks_alone);
+# and a read-only folder (as root an immutable one,
 # chattr +i, where the file system allows it).
 #   run_write.sh MPIEXEC NP ADVECT COMPARE H5DUMP DIR -- [MPIEXEC FLAGS...] -- ADVECT OPTIONS...
 set -u
@@ -79,6 +80,10 @@ mkdir -p folder/x_000002.h5 inject
 refuse "advect: rank 0: folder/x_000002.h5: refusing to replace it: not a regular file (a folder)" folder
 refuse "advect: rank $((np - 1)): inject/x_000000.h5: injected failure (DGRID_IO_FAIL=ranks) after rank $((np - 1)) wrote its part" \
   inject DGRID_IO_FAIL=ranks
+# the last rank fails alone inside the collective write, the others wait in
+# HDF5: it ends the job (MPI_Abort) after a few seconds, not a hang
+[ "$np" -gt 1 ] && refuse "advect: rank $((np - 1)): inject/x_000000.h5: injected failure (DGRID_IO_FAIL=ranks_alone) inside the collective write" \
+  inject DGRID_IO_FAIL=ranks_alone
 # a read-only folder (root writes into one whose mode says so: an immutable
 # one then, where the file system has them): every rank sees it
 mkdir ro

@@ -17,7 +17,8 @@
 #       CPU table): uniform degree r = 1..4 on a pair of grids one refinement finer than
 #       that table's finest, and latitude maps (r-1)..r; alphas 0 and pi/2 - 0.05 first,
 #       then 0.05 and pi/2; PAR runs at once, none started after BUDGET seconds
-#       (sw-rates.csv: Williamson's normalised l1, l2, linf of h)  [PAR 4, BUDGET 420]
+#       (sw-rates.csv: Williamson's normalised l1, l2, linf of h)  [PAR 4, BUDGET 420,
+#       RUN_LIMIT 300 s a run]
 # Environment: OUT [./gpu-sw-out].
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -90,7 +91,7 @@ rates)
     [ "$map" = latitude ] && mopt="--map latitude --degree-min $((r - 1)) --degree $r"
     log="$OUT/rates_${a}_${map}_${r}_${cells}.log"
     # shellcheck disable=SC2086
-    timeout 300 $B/advect --backend "${BACKEND:-cuda}" --model shallow_water --grid latlon \
+    timeout "${RUN_LIMIT:-300}" $B/advect --backend "${BACKEND:-cuda}" --model shallow_water --grid latlon \
       --case williamson2 --alpha "$a" --cells "$cells" $mopt --integrator lsrk4 --cfl 0.3 \
       --t-end "${T_END:-432000}" \
       --output "$OUT/rates_${a}_${map}_${r}_${cells}.h5" >"$log" 2>&1 || echo "$a $map $r $cells: $(tail -n 1 "$log")"
@@ -98,7 +99,7 @@ rates)
     echo "$a,$map,$r,$cells,$(field dofs "$log"),$(field steps "$log"),$(field wall_s "$log"),$(field l1_rel "$log"),$(field l2_rel "$log"),$(field linf_rel "$log"),$(field mass_drift_eta "$log")" >>"$OUT/sw-rates.csv"
   }
   export -f run_one field
-  export B OUT T0 BUDGET BACKEND T_END
+  export B OUT T0 BUDGET BACKEND T_END RUN_LIMIT
   # shellcheck disable=SC2016
   xargs -P "${PAR:-4}" -L 1 bash -c 'run_one "$@"' _ <"$jobs"
   (head -n 1 "$OUT/sw-rates.csv" && tail -n +2 "$OUT/sw-rates.csv" | sort -t, -k1,1 -k2,2 -k3,3n) | column -t -s,

@@ -120,10 +120,14 @@ struct dg_backend_ops {
   int (*parallelism)(void);
   /* Across ranks (docs/ARCHITECTURE.md, "Runs across ranks"): the ghosts'
    * values.  pack: buf[i] = x[idx[i]]; unpack: x[idx[i]] = buf[i]; i < n,
-   * x device memory, buf and idx host memory.  NULL where the backend does
-   * not run across ranks yet (CUDA): core then refuses such a run. */
-  int (*pack)(dg_real *buf, const dg_real *x, const long *idx, size_t n);
-  int (*unpack)(dg_real *x, const long *idx, const dg_real *buf, size_t n);
+   * x and idx device memory (idx made once with alloc/to_device), buf host
+   * memory, tmp n reals of device memory to stage them in (NULL where
+   * host_is_device); pack returns once buf holds the values, after the work
+   * queued before it; unpack's values are in x for the work queued after it.
+   * NULL where a backend does not run across ranks: core then refuses such
+   * a run. */
+  int (*pack)(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_t n);
+  int (*unpack)(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, size_t n);
   /* The solvers' drivers, vector kernels and memory on this backend
    * (solvers/dg_solver_ops.h; core never calls them). */
   const struct dg_solver_ops *solver;

@@ -32,8 +32,22 @@ struct dg_disc_xchg {
   int *peer;
   long *soff, *roff; /* [npeer + 1] into sidx, ridx */
   long *sidx, *ridx;
+  long *sidx_dev, *ridx_dev; /* the same in device memory (the lists themselves where
+                                the backend's memory is the host's) */
   dg_real *sbuf, *rbuf;
+  dg_real *tmp; /* device memory for the larger of the two (NULL: host_is_device) */
 };
+
+/* Device copies of the index lists, made once (the backends' pack and
+ * unpack read them there). */
+static int upload_idx(const dg_disc *d, const long *h, long n, long **dev) {
+  if (d->be->host_is_device) {
+    *dev = (long *)h;
+    return 0;
+  }
+  DG_CALL(d->be->alloc((void **)dev, (size_t)(n + 1) * sizeof **dev));
+  return d->be->to_device(*dev, h, (size_t)(n + 1) * sizeof **dev);
+}
 
 void dg_disc_part_free(dg_disc *d) {
   dg_disc_xchg *x = d->x;
@@ -41,6 +55,9 @@ void dg_disc_part_free(dg_disc *d) {
     free(x->peer);
     free(x->soff);
     free(x->roff);
+    if (x->tmp) d->be->free(x->tmp);
+    if (x->sidx_dev != x->sidx) d->be->free(x->sidx_dev);
+    if (x->ridx_dev != x->ridx) d->be->free(x->ridx_dev);
     free(x->sidx);
     free(x->ridx);
     free(x->sbuf);
@@ -134,6 +151,10 @@ static int build_xchg(dg_disc *d, int me, int nranks) {
         add_indices(d, e, x->sidx, &sn);
     }
   }
+  if ((rc = upload_idx(d, x->sidx, ns, &x->sidx_dev)) == 0)
+    rc = upload_idx(d, x->ridx, nr, &x->ridx_dev);
+  if (rc == 0 && !d->be->host_is_device)
+    rc = d->be->alloc((void **)&x->tmp, (size_t)((ns > nr ? ns : nr) + 1) * sizeof *x->tmp);
 done:
   free(scount);
   free(rcount);
@@ -203,10 +224,10 @@ dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
 int dg_disc_exchange(dg_disc *d, dg_field *u) {
   const dg_disc_xchg *x = d->x;
   if (!x || x->npeer == 0) return 0;
-  DG_CALL(d->be->pack(x->sbuf, u->dev, x->sidx, (size_t)x->soff[x->npeer]));
+  DG_CALL(d->be->pack(x->sbuf, x->tmp, u->dev, x->sidx_dev, (size_t)x->soff[x->npeer]));
   DG_CALL(dg_comm_exchange(d->comm, x->npeer, x->peer, x->sbuf, x->soff, x->rbuf, x->roff,
                            sizeof(dg_real)));
-  return d->be->unpack(u->dev, x->ridx, x->rbuf, (size_t)x->roff[x->npeer]);
+  return d->be->unpack(u->dev, x->tmp, x->ridx_dev, x->rbuf, (size_t)x->roff[x->npeer]);
 }
 
 /* Whether dg is a discretisation of d's whole grid with the same map. */

@@ -428,6 +428,46 @@ int be_max(const dg_real *x, size_t n, double *out) {
   return 0;
 }
 
+/* Across ranks: the ghosts' values gathered into tmp and copied to the
+   host, or copied from the host into tmp and scattered.  On the default
+   stream, which the stage streams (blocking ones) wait for and which waits
+   for them: the copy after the gather returns with the values in buf. */
+__global__ void gather_kernel(dg_real *out, const dg_real *x, const long *idx, size_t n) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = x[idx[i]];
+}
+
+__global__ void scatter_kernel(dg_real *x, const long *idx, const dg_real *in, size_t n) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    x[idx[i]] = in[i];
+}
+
+static unsigned halo_blocks(size_t n) {
+  const size_t b = (n + 255) / 256;
+  return (unsigned)(b > 4096 ? 4096 : b ? b : 1);
+}
+
+int be_pack(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_t n) {
+  DG_CALL(be_init());
+  if (n == 0) return 0;
+  gather_kernel<<<halo_blocks(n), 256>>>(tmp, x, idx, n);
+  DG_CUDA_CHECK(cudaGetLastError(), "(gather_kernel launch)");
+  DG_CUDA_CHECK(cudaMemcpy(buf, tmp, n * sizeof *buf, cudaMemcpyDeviceToHost), "(halo to host)");
+  return 0;
+}
+
+int be_unpack(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, size_t n) {
+  DG_CALL(be_init());
+  if (n == 0) return 0;
+  DG_CUDA_CHECK(cudaMemcpy(tmp, buf, n * sizeof *buf, cudaMemcpyHostToDevice), "(halo to device)");
+  scatter_kernel<<<halo_blocks(n), 256>>>(x, idx, tmp, n);
+  DG_CUDA_CHECK(cudaGetLastError(), "(scatter_kernel launch)");
+  if (st.sync_each) DG_CUDA_CHECK(cudaDeviceSynchronize(), "(scatter_kernel)");
+  return 0;
+}
+
 int be_sync(void) {
   DG_CALL(be_init());
   DG_CUDA_CHECK(cudaDeviceSynchronize(), "");
@@ -527,6 +567,8 @@ dg_backend_ops make_ops(void) {
   o.sync = be_sync;
   o.triad = be_triad;
   o.parallelism = be_parallelism;
+  o.pack = be_pack;
+  o.unpack = be_unpack;
   o.solver = &dg_solver_cuda;
   return o;
 }

@@ -237,13 +237,15 @@ static int be_triad(dg_real *a, const dg_real *b, const dg_real *c, dg_real s, s
 
 static int be_parallelism(void) { return omp_get_max_threads(); }
 
-static int be_pack(dg_real *buf, const dg_real *x, const long *idx, size_t n) {
+static int be_pack(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_t n) {
+  (void)tmp; /* the memory is the host's */
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; ++i) buf[i] = x[idx[i]];
   return 0;
 }
 
-static int be_unpack(dg_real *x, const long *idx, const dg_real *buf, size_t n) {
+static int be_unpack(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, size_t n) {
+  (void)tmp;
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; ++i) x[idx[i]] = buf[i];
   return 0;

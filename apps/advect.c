@@ -713,6 +713,7 @@ int main(int argc, char **argv) {
   dg_app_defaults(&r.cfg);
   /* under mpirun every rank reads and checks the same input; rank 0 prints */
   int rc = dg_app_ranks_start(&r.rk, &argc, &argv);
+  if (rc == 0 && r.rk.size > 1) r.cfg.node_rank = r.rk.node_rank; /* one GPU per rank */
   /* --restart FILE: the file's configuration is the base of the options */
   char rpath[512];
   if (rc == 0) rc = dg_app_peek(argc, argv, "restart", rpath, sizeof rpath, &r.restarting);

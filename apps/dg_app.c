@@ -20,6 +20,7 @@
 void dg_app_defaults(dg_app_config *c) {
   memset(c, 0, sizeof *c);
   c->dim = 2;
+  c->node_rank = -1;
   c->cells[0] = c->cells[1] = c->cells[2] = 32;
   for (int d = 0; d < 3; ++d) {
     c->box[2 * d] = 0;
@@ -420,7 +421,7 @@ static int parse_layers(dg_app_config *c, const dg_app_layers *L) {
       snprintf(c->backend, sizeof c->backend, "%s", bo->value);
     }
     dg_backend_destroy(&c->be);
-    const int brc = dg_backend_create(&c->be, c->backend);
+    const int brc = dg_backend_create_on_node(&c->be, c->backend, c->node_rank);
     if (brc) return dg_app_opt_fail(bo, brc);
     const dg_app_opt *mo = dg_app_layers_find(L, "model");
     const dg_app_opt *mf = dg_app_layers_find(L, "model-file");

@@ -35,6 +35,7 @@ typedef struct {
   dg_model *model;       /* the model with the values of its options (owned) */
   int verbose;           /* --verbose: print the backend's plan */
   char backend[24];      /* --backend ("": DGRID_BACKEND or the build's default) */
+  int node_rank;         /* this rank's index on its node under mpirun, else -1 */
   dg_backend *be;        /* the backend the run uses (owned) */
   char integrator[16];
   double dt, cfl, t_end;

@@ -15,6 +15,7 @@ int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv) {
   DG_CALL(dg_comm_create_world(&rk->comm, argc, argv));
   rk->rank = dg_comm_rank(rk->comm);
   rk->size = dg_comm_size(rk->comm);
+  DG_CALL(dg_comm_node_rank(rk->comm, &rk->node_rank));
   if (rk->rank > 0) { /* one copy of every line: rank 0's */
     const int fd = dup(2);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;

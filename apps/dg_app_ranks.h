@@ -17,6 +17,7 @@
 typedef struct {
   dg_comm *comm;
   int rank, size;
+  int node_rank;      /* this rank's index among the ranks of its node */
   FILE *err;          /* this rank's stderr (ranks > 0 print nothing else) */
   dg_partition *part; /* size > 1 */
   dg_disc *disc;      /* size > 1: this rank's block */

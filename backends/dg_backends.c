@@ -18,6 +18,7 @@
 const dg_backend_ops *dg_backend_omp_ops(void);
 #ifdef DG_HAVE_CUDA
 const dg_backend_ops *dg_backend_cuda_ops(void);
+int dg_backend_cuda_devices(void);
 #endif
 
 const char *dg_backend_default(void) {
@@ -50,6 +51,10 @@ static int device_index(const char *s) {
 #endif
 
 int dg_backend_create(dg_backend **out, const char *resource) {
+  return dg_backend_create_on_node(out, resource, -1);
+}
+
+int dg_backend_create_on_node(dg_backend **out, const char *resource, int node_rank) {
   if (!out) return dg_error(DG_ERR_ARG, "dg_backend_create: NULL handle");
   *out = NULL;
   const char *from = "backend '%s'";
@@ -87,6 +92,9 @@ int dg_backend_create(dg_backend **out, const char *resource) {
         return dg_error(DG_ERR_ARG, "DGRID_CUDA_DEVICE='%s' is not a device number",
                         dg_escape(e2, sizeof e2, env));
       }
+      /* one rank per device: the node's ranks take its devices in turn */
+      const int ndev = node_rank > 0 && !(env && *env) ? dg_backend_cuda_devices() : 0;
+      if (ndev > 0) device = node_rank % ndev;
     }
     ops = dg_backend_cuda_ops();
 #else

@@ -25,6 +25,13 @@ typedef struct dg_backend dg_backend;
  * (dg_model_warm; `dgrid cache warm --backends cuda:sm_90`) and runs
  * nothing. */
 int dg_backend_create(dg_backend **be, const char *resource);
+
+/* dg_backend_create for one of several ranks on a node: where the resource
+ * names CUDA without a device ("cuda", or the default) and DGRID_CUDA_DEVICE
+ * is not set, the rank takes device node_rank mod the number of devices, so
+ * that the node's ranks spread over its GPUs; node_rank < 0: as
+ * dg_backend_create. */
+int dg_backend_create_on_node(dg_backend **be, const char *resource, int node_rank);
 void dg_backend_destroy(dg_backend **be);
 /* "omp" or "cuda", and the resource as it runs ("omp", "cuda:0"). */
 const char *dg_backend_name(const dg_backend *be);

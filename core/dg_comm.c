@@ -127,6 +127,21 @@ int dg_comm_destroy(dg_comm **c) {
 int dg_comm_rank(const dg_comm *c) { return c->rank; }
 int dg_comm_size(const dg_comm *c) { return c->size; }
 
+int dg_comm_node_rank(dg_comm *c, int *node_rank) {
+  if (!c || !node_rank) return dg_error(DG_ERR_ARG, "dg_comm_node_rank: NULL argument");
+  *node_rank = 0;
+  if (c->size == 1) return 0;
+#ifdef DG_HAVE_MPI
+  MPI_Comm node;
+  MPI_CHECK(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type (the node's ranks)");
+  const int rc = MPI_Comm_rank(node, node_rank);
+  MPI_CHECK(MPI_Comm_free(&node), "MPI_Comm_free (the node's ranks)");
+  MPI_CHECK(rc, "MPI_Comm_rank (the node's ranks)");
+#endif
+  return 0;
+}
+
 int dg_comm_allreduce_max(dg_comm *c, const double *in, double *out, int n) {
   if (!c || n < 0 || (n > 0 && (!in || !out)))
     return dg_error(DG_ERR_ARG, "dg_comm_allreduce_max: bad arguments");

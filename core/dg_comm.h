@@ -89,6 +89,10 @@ int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *coun
  * "rank R: " when there are several ranks.  Without MPI it returns rc. */
 int dg_comm_agree(dg_comm *c, int rc);
 
+/* This rank's index among the ranks that share its node (MPI's shared-memory
+ * split; collective), 0 for one process: a GPU per rank is chosen from it. */
+int dg_comm_node_rank(dg_comm *c, int *node_rank);
+
 /* The agreement for a rank that failed inside a collective step the others
  * may still be waiting in (an HDF5 collective write): rc != 0 is required.
  * It waits at most wait_s seconds for the others' dg_comm_agree or

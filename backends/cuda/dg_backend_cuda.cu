@@ -580,3 +580,9 @@ using dg_cuda::make_ops;
 static const dg_backend_ops the_ops = make_ops();
 
 extern "C" const dg_backend_ops *dg_backend_cuda_ops(void) { return &the_ops; }
+
+/* The number of CUDA devices this process sees (0 where there are none). */
+extern "C" int dg_backend_cuda_devices(void) {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}

@@ -15,12 +15,18 @@
  * (nonlinear models), Krylov iterations and the largest final relative
  * residual since the last line, mass; with --verbose one line per Newton
  * iterate; the final snapshot goes to --output (advect's format, so
- * tools/plot reads it).  Errors print one line "advdiff: ..." and exit 2. */
+ * tools/plot reads it).  Errors print one line "advdiff: ..." and exit 2.
+ * Under mpirun (an MPI build, the OpenMP backend) one run goes across the
+ * ranks (docs/ARCHITECTURE.md, "The implicit steps across ranks"): each rank
+ * steps its block of advect's partition, the solves run on the ranks'
+ * shares of the solver grid, the diagnostics are the whole grid's and the
+ * snapshot is written by every rank together. */
 #include "dg_app.h"
 #include "dg_app_check.h"
 #include "dg_app_ranks.h"
 #include "dg_app_config.h"
 #include "dg_backend.h"
+#include "dg_comm.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_eval.h"
@@ -28,6 +34,7 @@
 #include "dg_imex.h"
 #include "dg_io.h"
 #include "dg_output.h"
+#include "dg_restart.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -132,18 +139,30 @@ typedef struct {
   dg_field *u;
   dg_im *im;
   char *config_text;
+  dg_app_ranks rk; /* under mpirun: the partition, this rank's block and its field */
+  newton_log nlog;
+  int restarting; /* --restart FILE: the run goes on from the file's step */
+  dg_restart rs;
+  long step0;
 } run_state;
+
+/* The disc and field the steps run on: the whole grid's, or this rank's
+ * block's (every diagnostic of dg_eval.h then combines over the ranks). */
+static dg_disc *run_disc(run_state *r) { return dg_app_ranks_disc(&r->rk, r->set.disc); }
+static dg_field *run_field(run_state *r) { return dg_app_ranks_field(&r->rk, r->u); }
 
 static int write_snapshot(run_state *r, const char *path, long step, double t, double dt) {
   dg_app_config *c = &r->cfg;
   dg_snapshot s;
-  DG_CALL(dg_snapshot_from_field(&s, r->set.disc, r->u, t, step, c->view_samples, 1));
+  DG_CALL(dg_snapshot_from_field(&s, run_disc(r), run_field(r), t, step, c->view_samples, 1));
   s.nparams = c->nparams;
   s.param_keys = c->keys;
   s.param_values = c->values;
   s.config = r->config_text;
   s.dt = dt;
-  const int rc = dg_snapshot_write(path, &s);
+  /* across ranks every rank writes its block's part (the status agreed) */
+  const int rc =
+      r->rk.size > 1 ? dg_app_ranks_write(&r->rk, path, &s) : dg_snapshot_write(path, &s);
   s.nparams = 0; /* borrowed */
   s.param_keys = s.param_values = NULL;
   s.config = NULL;
@@ -153,7 +172,6 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, d
 
 /* advect's options that advdiff does not honour: refused, not ignored */
 static const char *const unused[][2] = {
-    {"restart", "does not restart from a snapshot (it runs from t = 0)"},
     {"output-every", "writes only the final snapshot (--output)"},
     {"text-output", "writes only the HDF5 snapshot of --output"},
     {"history", "keeps no history (its progress lines give the mass)"},
@@ -167,7 +185,7 @@ static const char *const unused[][2] = {
    The bound leaves such products far inside the range. */
 static int check_dt_range(run_state *r, dg_disc *d, double dt, double umax, double nu, long dofs) {
   double adv, lmax = 0;
-  DG_CALL(dg_disc_stable_dt(d, r->u, 0, &adv));
+  DG_CALL(dg_disc_stable_dt(d, run_field(r), 0, &adv));
   if (nu > 0) DG_CALL(dg_im_laplacian_lmax(r->im, &lmax));
   const double rate = (isfinite(adv) && adv > 0 ? 1 / adv : 0) + nu * lmax;
   const double x = dt * rate * fmax(umax, 1) * sqrt((double)dofs);
@@ -179,13 +197,40 @@ static int check_dt_range(run_state *r, dg_disc *d, double dt, double umax, doub
   return 0;
 }
 
-static int run(run_state *r, const im_args *a) {
+/* The degrees of freedom of the whole grid. */
+static long whole_dofs(run_state *r) {
+  const dg_grid *g = &r->set.grid;
+  const int nv = dg_disc_nvar(run_disc(r));
+  long n = 0;
+  for (long e = 0; e < g->nelem; ++e) {
+    long m = nv;
+    for (int k = 0; k < g->dim; ++k) m *= r->set.map->deg[e] + 1;
+    n += m;
+  }
+  return n;
+}
+
+/* The setup, every rank alike (its failures are agreed on by the caller):
+ * the grid and map, this rank's block under mpirun, the initial condition,
+ * the integrator, the step; then run_steps. */
+static int run_setup(run_state *r, const im_args *a, dg_im_opts *po, double *pdt, long *psteps) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_refuse_unused(c, "advdiff", unused));
   DG_CALL(dg_app_check_config(c));
   DG_CALL(dg_app_check_outputs(c));
-  DG_CALL(dg_app_setup_create(&r->set, c));
-  dg_disc *d = r->set.disc;
+  const int ranks = r->rk.size > 1;
+  if (ranks && !strncmp(dg_backend_resource(c->be), "cuda", 4))
+    return dg_error(DG_ERR_ARG,
+                    "option --backend: %s does not run the implicit steps across ranks yet (use "
+                    "omp)",
+                    dg_backend_resource(c->be));
+  /* under mpirun no rank builds the whole grid's discretisation */
+  DG_CALL(ranks ? dg_app_setup_create_map(&r->set, c) : dg_app_setup_create(&r->set, c));
+  DG_CALL(dg_app_ranks_setup(&r->rk, c->be, &r->set.grid, r->set.map, c->q, r->set.model,
+                             c->verbose && !c->quiet));
+  if (!ranks) DG_CALL(dg_field_create(&r->u, r->set.disc));
+  dg_disc *d = run_disc(r);
+  dg_field *u = run_field(r);
   dg_im_kind kind;
   DG_CALL(dg_im_parse(a->scheme, &kind));
   dg_im_opts o = dg_im_default_opts();
@@ -195,25 +240,32 @@ static int run(run_state *r, const im_args *a) {
   o.mixed = a->mixed;
   o.newton_maxit = (int)a->newton_maxit;
   o.eta = a->eta;
-  newton_log nlog = {0};
+  o.part = r->rk.part; /* NULL on one rank */
   if (c->verbose && !c->quiet) {
     o.newton_monitor = print_newton;
-    o.monitor_ctx = &nlog;
+    o.monitor_ctx = &r->nlog;
   }
-  const int newton = !dg_model_linear(r->set.model) && dg_im_treatment(kind) == DG_IM_IMPLICIT;
-  DG_CALL(dg_field_create(&r->u, d));
-  DG_CALL(dg_project_solution(d, r->u, 0));
+  double dt = 0;
+  if (r->restarting) { /* this rank's block of the file (its checksum verified) */
+    if (ranks) DG_CALL(dg_app_ranks_read(&r->rk, c->restart, &r->rs.snap));
+    DG_CALL(dg_field_from_snapshot(d, u, &r->rs.snap, c->restart));
+    DG_CALL(dg_restart_check_time(&r->rs, c, 0, &dt)); /* the file's dt, kept */
+    r->step0 = (long)r->rs.snap.step;
+  } else {
+    DG_CALL(dg_project_solution(d, u, 0));
+  }
   DG_CALL(dg_im_create(&r->im, d, kind, &o));
   /* the snapshot's configuration names the scheme that made it, so that
      advect --restart refuses to continue it with another method */
   snprintf(c->integrator, sizeof c->integrator, "%s", a->scheme);
   DG_CALL(dg_app_config_text(c, dg_disc_q(d), 0, &r->config_text));
-  double dt;
-  if (c->dt_set) {
+  if (r->restarting) {
+    /* the file's dt (above) */
+  } else if (c->dt_set) {
     dt = c->dt;
   } else {
     double est;
-    DG_CALL(dg_disc_stable_dt(d, r->u, 0, &est));
+    DG_CALL(dg_disc_stable_dt(d, u, 0, &est));
     if (!isfinite(est))
       return dg_error(DG_ERR_ARG, "option --cfl: the wave speed is zero everywhere, give --dt");
     dt = c->cfl * est;
@@ -225,21 +277,43 @@ static int run(run_state *r, const im_args *a) {
       return dg_error(DG_ERR_ARG, "option --dt: %g needs %.3g steps to --t-end %g", dt, n,
                       c->t_end);
     steps = (long)n;
-    dt = c->t_end / (double)steps; /* lands on --t-end */
+    if (!r->restarting) dt = c->t_end / (double)steps; /* lands on --t-end */
   }
+  if (r->restarting && r->step0 > steps)
+    return dg_error(DG_ERR_ARG, "restart %s: file is at step %ld, beyond this run's %ld steps",
+                    c->restart, r->step0, steps);
+  *po = o;
+  *pdt = dt;
+  *psteps = steps;
+  return 0;
+}
+
+static int run_steps(run_state *r, const im_args *a, const dg_im_opts *po, double dt, long steps) {
+  dg_app_config *c = &r->cfg;
+  dg_disc *d = run_disc(r);
+  dg_field *u = run_field(r);
+  dg_im_kind kind;
+  DG_CALL(dg_im_parse(a->scheme, &kind));
+  dg_im_opts o = *po;
+  const int newton = !dg_model_linear(r->set.model) && dg_im_treatment(kind) == DG_IM_IMPLICIT;
   /* per variable (a system: one mass per variable, dg_mass) */
   const int nv = dg_disc_nvar(d);
   double mass0[DG_MAX_NVAR], umax = 0;
-  DG_CALL(dg_mass(d, r->u, mass0));
-  DG_CALL(dg_field_to_host(r->u));
-  for (long i = 0; i < r->u->n; ++i) umax = fmax(umax, fabs((double)r->u->h[i]));
+  DG_CALL(dg_mass(d, u, mass0));
+  DG_CALL(dg_field_to_host(u));
+  /* a rank's storage holds its own elements and copies of its ghosts' */
+  for (long i = 0; i < u->n; ++i) umax = fmax(umax, fabs((double)u->h[i]));
+  if (r->rk.size > 1) {
+    const double mine = umax;
+    DG_CALL(dg_comm_allreduce_max(r->rk.comm, &mine, &umax, 1));
+  }
   double vol = 1;
   for (int k = 0; k < c->dim; ++k) vol *= r->set.grid.hi[k] - r->set.grid.lo[k];
   /* a relative drift of a mass near zero (a sine over whole periods) would
      divide round-off by round-off: then the absolute change */
   int rel[DG_MAX_NVAR];
   for (int v = 0; v < nv; ++v) rel[v] = fabs(mass0[v]) > 1e-8 * umax * vol;
-  const long dofs = dg_disc_ndofs(d);
+  const long dofs = whole_dofs(r);
   DG_CALL(check_dt_range(r, d, dt, umax, o.nu, dofs));
   if (!c->quiet) {
     printf("advdiff: %s backend, model %s, %dD, %ld elements, degrees %d..%d, %ld dofs, scheme %s "
@@ -253,7 +327,7 @@ static int run(run_state *r, const im_args *a) {
     if (c->verbose && o.nu > 0) {
       double lmax, adv;
       DG_CALL(dg_im_laplacian_lmax(r->im, &lmax));
-      DG_CALL(dg_disc_stable_dt(d, r->u, 0, &adv));
+      DG_CALL(dg_disc_stable_dt(d, u, 0, &adv));
       const double dte = dg_im_real_stability(DG_IM_RK4) / (o.nu * lmax);
       printf("advdiff: explicit limits: diffusive (rk4) %.4e (lmax(M^-1 K) = %.4e), advective "
              "(cfl 1) %.4e; dt = %.3g x the diffusive one\n",
@@ -264,11 +338,11 @@ static int run(run_state *r, const im_args *a) {
   const double w0 = wall();
   long its_tot = 0, its_since = 0, newton_tot = 0, newton_since = 0;
   double rel_since = 0;
-  double t = 0;
-  for (long step = 1; step <= steps; ++step) {
+  double t = r->restarting ? r->rs.snap.time : 0; /* the file's: step0 x dt */
+  for (long step = r->step0 + 1; step <= steps; ++step) {
     dg_im_stats st;
-    nlog.step = step;
-    DG_CALL(dg_im_step(r->im, r->u, t, dt, &st));
+    r->nlog.step = step;
+    DG_CALL(dg_im_step(r->im, u, t, dt, &st));
     t = (double)step * dt;
     its_tot += st.its;
     its_since += st.its;
@@ -287,7 +361,7 @@ static int run(run_state *r, const im_args *a) {
               step, st.rel_max, o.rtol);
     if (c->progress_every > 0 && step % c->progress_every == 0 && !c->quiet) {
       double mass[DG_MAX_NVAR];
-      DG_CALL(dg_mass(d, r->u, mass));
+      DG_CALL(dg_mass(d, u, mass));
       char nbuf[40] = "", mbuf[DG_MAX_NVAR * 26] = "";
       if (newton) snprintf(nbuf, sizeof nbuf, " newton=%ld", newton_since);
       for (int v = 0; v < nv; ++v) /* a system's masses comma-separated */
@@ -304,8 +378,8 @@ static int run(run_state *r, const im_args *a) {
   /* the errors over all variables (L2 of the vector, largest Linf) as
      advect's, and a system's per variable after the summary's keys */
   double l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR], mass[DG_MAX_NVAR], l2 = 0, linf = 0;
-  DG_CALL(dg_error_norms(d, r->u, t, l2v, linfv));
-  DG_CALL(dg_mass(d, r->u, mass));
+  DG_CALL(dg_error_norms(d, u, t, l2v, linfv));
+  DG_CALL(dg_mass(d, u, mass));
   DG_CALL(write_snapshot(r, c->output, steps, t, dt));
   char pervar[DG_MAX_NVAR * 160] = "";
   for (int v = 0; v < nv; ++v) {
@@ -330,23 +404,42 @@ static int run(run_state *r, const im_args *a) {
 }
 
 int main(int argc, char **argv) {
-  if (dg_app_ranks_one("advdiff", &argc, &argv)) return 2;
   run_state r;
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);
+  /* under mpirun every rank reads and checks the same input; rank 0 prints */
+  if (dg_app_ranks_start(&r.rk, &argc, &argv)) {
+    fprintf(stderr, "advdiff: %s\n", dg_error_message());
+    dg_app_ranks_stop(&r.rk);
+    return 2;
+  }
   snprintf(r.cfg.output, sizeof r.cfg.output, "advdiff.h5");
   im_args a;
   char **rest = malloc(sizeof(char *) * (size_t)(argc + 2));
-  if (!rest) return 2;
+  if (!rest) {
+    dg_app_ranks_stop(&r.rk);
+    return 2;
+  }
   int nrest = 0;
   int rc = split_args(argc, argv, &a, &nrest, rest);
   int found = 0;
-  char mname[64];
+  char mname[64], rpath[512];
+  /* --restart FILE: the file's configuration is the base of the options;
+     across ranks rank 0 verifies the file, then each rank reads what it
+     needs (its block's coefficients once the partition is known) */
+  if (!rc) rc = dg_app_peek(nrest, rest, "restart", rpath, sizeof rpath, &r.restarting);
+  if (!rc && r.restarting) rc = dg_app_ranks_verify(&r.rk, rpath);
+  if (!rc && r.restarting) rc = dg_restart_open_scheme(&r.rs, rpath, r.rk.size > 1, a.scheme);
+  if (!rc && r.restarting) rc = dg_restart_check_model(&r.rs, nrest, rest);
   if (!rc) rc = dg_app_peek(nrest, rest, "model", mname, sizeof mname, &found);
-  if (rc == 0 && !found) { /* the default model of this app */
+  if (rc == 0 && !found && !r.restarting) { /* the default model of this app */
     rest[nrest++] = "--model=advection_diffusion";
   }
-  if (rc == 0) rc = dg_app_parse(&r.cfg, nrest, rest, "advdiff");
+  if (rc == 0) {
+    rc = dg_app_parse_base(&r.cfg, nrest, rest, "advdiff", r.restarting ? &r.rs.stored : NULL);
+    if (rc > 0 && r.restarting) rc = dg_restart_explain(&r.rs, nrest, rest, rc);
+  }
+  if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
   if (rc == DG_APP_HELP) {
     printf("advdiff: implicit / IMEX advection-diffusion (implicit/dg_imex.h)\n"
            "  --scheme NAME        be | cn | sdirk2 | sdirk3 | ars222 | ars443 | rk4  [sdirk2]\n"
@@ -362,21 +455,40 @@ int main(int argc, char **argv) {
     dg_app_help(stdout, "advdiff");
     dg_app_config_free(&r.cfg);
     free(rest);
+    dg_app_ranks_stop(&r.rk);
     return dg_app_stdout_status("advdiff", 0);
   }
   if (rc == 0 && r.cfg.print_config) /* advect's format has no place for the implicit options */
     rc = dg_error(DG_ERR_ARG, "option --print-config: advdiff cannot print its configuration");
-  if (rc == 0) rc = run(&r, &a);
+  dg_im_opts o = dg_im_default_opts();
+  double dt = 0;
+  long steps = 0;
+  if (rc == 0) rc = run_setup(&r, &a, &o, &dt, &steps);
+  /* a failure of the input on any rank is every rank's, before any step */
+  rc = dg_app_ranks_agree(&r.rk, rc);
+  if (rc == 0) {
+    rc = run_steps(&r, &a, &o, dt, steps);
+    /* memory, MPI or the backend failing on one rank leaves the others
+       waiting in a collective: that rank ends the job (dg_app_ranks_fail);
+       every other failure of the steps (a solve's reduced residual, a
+       non-finite value found by every rank, the snapshot's agreed write) is
+       every rank's alike */
+    if (rc && rc != DG_ERR_MEM && rc != DG_ERR_LIB && rc != DG_ERR_BACKEND) r.rk.agreed = 1;
+  }
   if (rc) {
     fflush(stdout);
-    char line[4200];
-    fprintf(stderr, "advdiff: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));
+    char line[4200], full[4300];
+    snprintf(full, sizeof full, "advdiff: %s",
+             dg_escape_message(line, sizeof line, dg_error_message()));
+    dg_app_ranks_fail(&r.rk, full);
   }
   dg_im_destroy(&r.im);
   dg_field_destroy(&r.u);
+  dg_app_ranks_stop(&r.rk); /* the block's field and disc before the backend they use */
   dg_app_setup_destroy(&r.set);
   dg_app_config_free(&r.cfg);
   free(r.config_text);
   free(rest);
+  dg_restart_close(&r.rs);
   return dg_app_stdout_status("advdiff", rc ? 2 : 0);
 }

@@ -26,23 +26,6 @@ int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv) {
   return 0;
 }
 
-int dg_app_ranks_one(const char *prog, int *argc, char ***argv) {
-  dg_app_ranks rk;
-  int rc = dg_app_ranks_start(&rk, argc, argv), status = 0;
-  if (rc == 0 && rk.size > 1) {
-    fprintf(stderr,
-            "%s: runs on one rank only (its solvers are not across ranks yet), not %d: "
-            "run it without mpirun or with -np 1\n",
-            prog, rk.size);
-    status = 2;
-  } else if (rc) {
-    fprintf(stderr, "%s: %s\n", prog, dg_error_message());
-    status = 2;
-  }
-  dg_app_ranks_stop(&rk);
-  return status;
-}
-
 int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
                        const dg_degree_map *m, int q, const dg_model *model, int verbose) {
   if (rk->size == 1) return 0;

@@ -29,12 +29,6 @@ typedef struct {
  * messages are rank 0's, or after dg_app_ranks_fail this rank's own). */
 int dg_app_ranks_start(dg_app_ranks *rk, int *argc, char ***argv);
 
-/* For an app that runs on one rank only (the solvers are not across ranks
- * yet): 0 on one rank (MPI, where started, is finalised again); under
- * mpirun with more ranks one line from rank 0 and 2, the exit status of
- * every rank. */
-int dg_app_ranks_one(const char *prog, int *argc, char ***argv);
-
 /* The block of this rank of grid g with map m (q, model, backend as
  * dg_disc_create): the partition (its line printed with verbose), the
  * block's disc and an empty field (projected or read on the block:

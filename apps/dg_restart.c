@@ -30,7 +30,8 @@ void dg_restart_close(dg_restart *r) {
   dg_config_free(&r->stored);
 }
 
-int dg_restart_open(dg_restart *r, const char *path, int head) {
+/* The file and its stored configuration, whichever program wrote it. */
+static int open_file(dg_restart *r, const char *path, int head) {
   memset(r, 0, sizeof *r);
   char lab[600];
   dg_escape(lab, sizeof lab, path);
@@ -55,6 +56,13 @@ int dg_restart_open(dg_restart *r, const char *path, int head) {
   rc = dg_config_parse(&r->stored, label, r->snap.config, strlen(r->snap.config), dg_app_sections,
                        DG_APP_NSECTIONS);
   if (rc) return dg_error_prefix(rc, "restart");
+  return 0;
+}
+
+int dg_restart_open(dg_restart *r, const char *path, int head) {
+  DG_CALL(open_file(r, path, head));
+  char lab[600];
+  dg_escape(lab, sizeof lab, path);
   /* advdiff stores its implicit or IMEX scheme as the integrator: advect's
      explicit integrators would continue it with another method */
   const int k = dg_config_find(&r->stored, "integrator");
@@ -66,6 +74,33 @@ int dg_restart_open(dg_restart *r, const char *path, int head) {
                     "continues only its explicit integrators (euler, ssprk2, ssprk3, rk4, lsrk4)",
                     lab, dg_escape(v, sizeof v, r->stored.e[k].value));
   }
+  return 0;
+}
+
+int dg_restart_open_scheme(dg_restart *r, const char *path, int head, const char *scheme) {
+  DG_CALL(open_file(r, path, head));
+  char lab[600], v[160], w[160];
+  dg_escape(lab, sizeof lab, path);
+  const int k = dg_config_find(&r->stored, "integrator");
+  const char *file = k >= 0 ? r->stored.e[k].value : "ssprk3"; /* advect's default */
+  dg_ts_kind kind;
+  if (dg_ts_parse(file, &kind) == 0)
+    return dg_error(DG_ERR_ARG,
+                    "restart %s: integrator is '%s' in the file (advect's); advdiff continues "
+                    "only its own schemes (--scheme)",
+                    lab, dg_escape(v, sizeof v, file));
+  if (strcmp(file, scheme) != 0)
+    return dg_error(DG_ERR_ARG,
+                    "restart %s: option --scheme: '%s' in the file, '%s' in this run (a restart "
+                    "continues with the file's scheme)",
+                    lab, dg_escape(v, sizeof v, file), dg_escape(w, sizeof w, scheme));
+  /* the scheme is checked: the options' parser knows advect's integrators
+     only, so the key leaves the stored configuration */
+  free(r->stored.e[k].key);
+  free(r->stored.e[k].value);
+  memmove(r->stored.e + k, r->stored.e + k + 1,
+          sizeof *r->stored.e * (size_t)(r->stored.n - k - 1));
+  r->stored.n--;
   return 0;
 }
 

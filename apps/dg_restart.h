@@ -24,6 +24,10 @@ typedef struct {
  * `head`, without the coefficients, the checksum verified beforehand
  * (across ranks: dg_app_ranks_verify). */
 int dg_restart_open(dg_restart *r, const char *path, int head);
+/* The same for advdiff: the file's integrator must be its implicit or IMEX
+ * scheme `scheme` (the run's --scheme), which then leaves the stored
+ * configuration (advect's option parser knows only its own integrators). */
+int dg_restart_open_scheme(dg_restart *r, const char *path, int head, const char *scheme);
 void dg_restart_close(dg_restart *r);
 
 /* Before the options are parsed over the stored configuration: a model that

@@ -41,6 +41,15 @@ long dg_disc_compact_len(const dg_disc *d);
 int dg_field_get_compact(const dg_disc *d, dg_field *f, double *x);
 /* f = x (same order); marks the host copy modified. */
 int dg_field_set_compact(const dg_disc *d, dg_field *f, const double *x);
+/* The same for a list of elements: element elem[i] (of the elements d
+ * holds: a rank's block, dg_disc_part.h) has its modes of variable v at x +
+ * v ns + at[i].  The entries of x between them are not touched: the
+ * implicit steps across ranks put a block's elements where a solver box
+ * holds them (solvers/dg_spart.h). */
+int dg_field_get_elems(const dg_disc *d, dg_field *f, long n, const long *elem, const long *at,
+                       long ns, double *x);
+int dg_field_set_elems(const dg_disc *d, dg_field *f, long n, const long *elem, const long *at,
+                       long ns, const double *x);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include "dg_imex.h"
 
 #include "dg_disc_op.h"
+#include "dg_disc_part.h"
 #include "dg_error.h"
 #include "dg_imex_internal.h"
 #include "dg_krylov.h"
@@ -28,6 +29,88 @@ dg_im_opts dg_im_default_opts(void) {
   o.eta = 0;
   o.eta_max = 0.1;
   return o;
+}
+
+/* An operator a M + b K on the solver grid: the whole grid's, or across
+ * ranks the rank's box with its degrees localised, made the rank's share
+ * (collective). */
+static int create_op(dg_im *im, double a, double b, dg_sop **op) {
+  const dg_grid *g = dg_disc_grid(im->disc);
+  const uint8_t *deg = dg_disc_degrees(im->disc)->deg;
+  dg_sop_params p = im->sp ? *dg_spart_params(im->sp) : dg_sop_default_params();
+  p.a = a;
+  p.b = b;
+  p.cpen = im->o.cpen;
+  if (!im->sp) return dg_sop_create(op, im->be, g, deg, &p);
+  const dg_grid *gl = dg_spart_grid(im->sp);
+  uint8_t *dl = malloc((size_t)(gl->nelem ? gl->nelem : 1));
+  if (!dl) return dg_error(DG_ERR_MEM, "scheme %s: out of memory", im->sc->name);
+  dg_spart_localise(im->sp, deg, dl);
+  int rc = dg_sop_create(op, im->be, gl, dl, &p);
+  free(dl);
+  if (!rc && (rc = dg_sop_set_part(*op, im->sp))) dg_sop_destroy(op);
+  return rc;
+}
+
+/* Across ranks: the communicator, the backend that reduces over it, the
+ * rank's share of the solver grid (the whole grid's periodic rules). */
+static int setup_ranks(dg_im *im, const dg_partition *part) {
+  im->comm = dg_disc_part_comm(im->disc);
+  if (!im->comm) return 0;
+  if (!part)
+    return dg_error(DG_ERR_ARG, "scheme %s: a rank's block needs its partition (dg_im_opts.part)",
+                    im->sc->name);
+  im->rbe = *dg_disc_backend(im->disc);
+  im->rbe.comm = im->comm;
+  im->be = &im->rbe;
+  const dg_sop_params p = dg_sop_default_params();
+  return dg_spart_create(&im->sp, im->comm, part, dg_disc_grid(im->disc), &p);
+}
+
+/* The owned elements' places: the whole grid's element (the field's) and
+ * the first coefficient in a box vector (K made). */
+static int owned_places(dg_im *im) {
+  if (!im->sp) return 0;
+  long nown;
+  const long *own = dg_spart_owned_elems(im->sp, &nown);
+  const long *l2g = dg_spart_global_elems(im->sp);
+  im->nown = nown;
+  im->own = dg_spart_owned(im->sp);
+  im->gown = malloc(sizeof(long) * (size_t)(nown ? nown : 1));
+  im->aown = malloc(sizeof(long) * (size_t)(nown ? nown : 1));
+  if (!im->gown || !im->aown) return dg_error(DG_ERR_MEM, "scheme %s: out of memory", im->sc->name);
+  for (long i = 0; i < nown; ++i) {
+    im->gown[i] = l2g[own[i]];
+    im->aown[i] = im->off[own[i]];
+  }
+  return 0;
+}
+
+int dg_im_esum(dg_im *im, const double *a, const double *b, int mul, double *out) {
+  if (!im->sp) { /* one process: in element order, as always */
+    double s = 0;
+    if (!b)
+      for (long e = 0; e < im->ne; ++e) s += a[e];
+    else if (mul)
+      for (long e = 0; e < im->ne; ++e) s += a[e] * b[e];
+    else
+      for (long e = 0; e < im->ne; ++e) s += a[e] - b[e];
+    *out = s;
+    return 0;
+  }
+  dg_xsum x;
+  dg_xsum_init(&x);
+  for (long e = 0; e < im->ne; ++e)
+    if (im->own[e]) dg_xsum_add(&x, !b ? a[e] : mul ? a[e] * b[e] : a[e] - b[e]);
+  DG_CALL(dg_comm_allreduce_xsum(im->comm, &x, 1));
+  *out = dg_xsum_value(&x);
+  return 0;
+}
+
+int dg_im_mode0_add(dg_im *im, double c, double *x) {
+  DG_CALL(dg_sop_mode0_add(im->K, c, x));
+  if (im->sp) dg_sop_part_clear_d(im->K, x); /* the ghosts' and corners' mode 0 too */
+  return 0;
 }
 
 /* solver memory (device-visible on the CUDA backend), zeroed */
@@ -79,17 +162,16 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
   im->o = *o;
   im->o.mg.precisions = o->mixed ? (DG_MG_DOUBLE | DG_MG_FLOAT) : DG_MG_DOUBLE;
   im->bh = -1;
-  dg_sop_params p = dg_sop_default_params();
-  p.a = 0;
-  p.b = 1;
-  p.cpen = o->cpen;
-  int rc = dg_sop_create(&im->K, im->be, g, dg_disc_degrees(d)->deg, &p);
+  int rc = setup_ranks(im, o->part);
+  if (!rc) rc = create_op(im, 0, 1, &im->K);
   if (!rc) {
     im->n = dg_sop_len(im->K);
     im->nv = dg_disc_nvar(d);
     im->N = im->nv * im->n;
     im->off = dg_sop_offsets(im->K);
-    if (im->N != dg_disc_compact_len(d))
+    im->ne = dg_sop_grid(im->K)->nelem;
+    rc = owned_places(im);
+    if (!rc && !im->sp && im->N != dg_disc_compact_len(d))
       rc = dg_error(DG_ERR_ARG, "scheme %s: %d x %ld solver unknowns, %ld in the field",
                     im->sc->name, im->nv, im->n, dg_disc_compact_len(d));
   }
@@ -111,16 +193,16 @@ int dg_im_create(dg_im **out, dg_disc *d, dg_im_kind kind, const dg_im_opts *o) 
      buffers for the mode-0 sums */
   double *mh = NULL, *minvh = NULL;
   const size_t nb = sizeof(double) * (size_t)n;
-  const size_t eb = sizeof(double) * (size_t)(g->nelem ? g->nelem : 1);
+  const size_t eb = sizeof(double) * (size_t)(im->ne ? im->ne : 1);
   if (!rc && !((im->m0 = malloc(eb)) && (im->h0[0] = malloc(eb)) && (im->h0[1] = malloc(eb))))
-    rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld elements)", im->sc->name, g->nelem);
+    rc = dg_error(DG_ERR_MEM, "scheme %s: out of memory (%ld elements)", im->sc->name, im->ne);
   if (!rc) rc = dg_svec_map(im->be, im->m, nb, DG_SVEC_WRITE, (void **)&mh);
   if (!rc) rc = dg_sop_mass_d(im->K, mh);
   if (!rc) rc = dg_svec_map(im->be, im->minv, nb, DG_SVEC_WRITE, (void **)&minvh);
   if (!rc) {
     for (int v = 1; v < im->nv; ++v) memcpy(mh + v * im->n, mh, sizeof(double) * im->n);
     for (long i = 0; i < n; ++i) minvh[i] = 1 / mh[i];
-    for (long e = 0; e < g->nelem; ++e) im->m0[e] = mh[im->off[e]];
+    for (long e = 0; e < im->ne; ++e) im->m0[e] = mh[im->off[e]];
   }
   if (mh) {
     const int wm = dg_svec_unmap(im->be, im->m, mh, nb, rc ? 0 : DG_SVEC_WRITE);
@@ -154,6 +236,8 @@ void dg_im_destroy(dg_im **pim) {
   dg_mg_destroy(&im->mg);
   dg_sop_destroy(&im->H);
   dg_sop_destroy(&im->K);
+  dg_spart_destroy(&im->sp);
+  free(im->gown), free(im->aown);
   free(im->m0), free(im->h0[0]), free(im->h0[1]);
   dg_svec_free(im->be, im->m), dg_svec_free(im->be, im->minv), dg_svec_free(im->be, im->un),
       dg_svec_free(im->be, im->rhs);
@@ -176,7 +260,8 @@ int dg_im_set_compact(dg_im *im, dg_field *f, const double *x) {
   double *xh;
   DG_CALL(dg_svec_sync(im->be)); /* an earlier kernel's failure first */
   DG_CALL(dg_svec_map(im->be, x, nb, DG_SVEC_READ, (void **)&xh));
-  const int rc = dg_field_set_compact(im->disc, f, xh);
+  const int rc = im->sp ? dg_field_set_elems(im->disc, f, im->nown, im->gown, im->aown, im->n, xh)
+                        : dg_field_set_compact(im->disc, f, xh);
   dg_svec_unmap(im->be, x, xh, nb, 0);
   return rc;
 }
@@ -186,7 +271,9 @@ int dg_im_get_compact(dg_im *im, dg_field *f, double *y) {
   double *yh;
   DG_CALL(dg_svec_sync(im->be)); /* no kernel may still use y */
   DG_CALL(dg_svec_map(im->be, y, nb, DG_SVEC_WRITE, (void **)&yh));
-  const int rc = dg_field_get_compact(im->disc, f, yh); /* every entry */
+  if (im->sp) memset(yh, 0, nb); /* zero outside the owned elements */
+  const int rc = im->sp ? dg_field_get_elems(im->disc, f, im->nown, im->gown, im->aown, im->n, yh)
+                        : dg_field_get_compact(im->disc, f, yh); /* every entry */
   const int wrc = dg_svec_unmap(im->be, y, yh, nb, rc ? 0 : DG_SVEC_WRITE);
   return rc ? rc : wrc;
 }
@@ -221,12 +308,7 @@ static int helmholtz(dg_im *im, double bh) {
     im->bh = 0;
     return 0;
   }
-  dg_sop_params p = dg_sop_default_params();
-  p.a = 1;
-  p.b = bh;
-  p.cpen = im->o.cpen;
-  DG_CALL(
-      dg_sop_create(&im->H, im->be, dg_disc_grid(im->disc), dg_disc_degrees(im->disc)->deg, &p));
+  DG_CALL(create_op(im, 1, bh, &im->H));
   DG_CALL(dg_mg_create(&im->mg, im->H, &im->o.mg));
   im->bh = bh;
   return 0;
@@ -278,17 +360,12 @@ int dg_im_precond(void *ctx, const double *r, double *z) {
    (dg_sop_mode0_get: only those values cross to the host), summed in
    element order. */
 static int mode0_sums(dg_im *im, const double *y, const double *z, double *out) {
-  const long ne = dg_disc_grid(im->disc)->nelem, n = im->n;
+  const long n = im->n;
   double *yh = im->h0[0], *zh = im->h0[1];
   for (int w = 0; w < im->nv; ++w) {
     DG_CALL(dg_sop_mode0_get(im->K, y + w * n, yh));
     if (z) DG_CALL(dg_sop_mode0_get(im->K, z + w * n, zh));
-    double s = 0;
-    if (z)
-      for (long e = 0; e < ne; ++e) s += yh[e] - zh[e];
-    else
-      for (long e = 0; e < ne; ++e) s += yh[e];
-    out[w] = s;
+    DG_CALL(dg_im_esum(im, yh, z ? zh : NULL, 0, &out[w]));
   }
   return 0;
 }
@@ -311,7 +388,7 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
   for (int v = 0; v < nv; ++v) {
     /* e_v: 1 in the elements' mode 0 of variable v (0 + 1, on the backend) */
     dg_svec_zero_d(im->be, im->N, im->ev);
-    DG_CALL(dg_sop_mode0_add(im->K, 1.0, im->ev + v * n));
+    DG_CALL(dg_im_mode0_add(im, 1.0, im->ev + v * n));
     DG_CALL(stage_apply(s, im->ev, r));
     DG_CALL(mode0_sums(im, r, NULL, col));
     for (int w = 0; w < nv; ++w) a[w][v] = col[w];
@@ -339,7 +416,7 @@ static int mass_correct(dg_im *im, stage_op *s, const double *b, double *x) {
     for (int j = k + 1; j < nv; ++j) t -= a[k][j] * c[j];
     c[k] = t / a[k][k];
   }
-  for (int v = 0; v < nv; ++v) DG_CALL(dg_sop_mode0_add(im->K, c[v], x + v * n));
+  for (int v = 0; v < nv; ++v) DG_CALL(dg_im_mode0_add(im, c[v], x + v * n));
   return 0;
 }
 
@@ -434,12 +511,19 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
   DG_CALL(dg_svec_sync(im->be));
   double *Uh;
   DG_CALL(dg_svec_map(im->be, im->U, sizeof(double) * (size_t)n, DG_SVEC_READ, (void **)&Uh));
+  double bad = 0;
+  for (long k = 0; k < n && !bad; ++k) bad = !isfinite(Uh[k]);
   int rc = 0;
-  for (long k = 0; k < n && !rc; ++k)
-    if (!isfinite(Uh[k]))
-      rc = dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name,
-                    t + dt, dt);
-  if (!rc) rc = dg_field_set_compact(im->disc, u, Uh);
+  if (im->comm) { /* a non-finite value on one rank is every rank's */
+    double any = bad;
+    rc = dg_comm_allreduce_max(im->comm, &any, &bad, 1);
+  }
+  if (!rc && bad)
+    rc = dg_error(DG_ERR_NUMERIC, "scheme %s: a non-finite value at t=%g (dt=%g)", sc->name, t + dt,
+                  dt);
+  if (!rc)
+    rc = im->sp ? dg_field_set_elems(im->disc, u, im->nown, im->gown, im->aown, im->n, Uh)
+                : dg_field_set_compact(im->disc, u, Uh);
   dg_svec_unmap(im->be, im->U, Uh, 0, 0);
   if (!rc && st) *st = s0;
   return rc;
@@ -448,16 +532,27 @@ int dg_im_step(dg_im *im, dg_field *u, double t, double dt, dg_im_stats *st) {
 int dg_im_laplacian_lmax(dg_im *im, double *lmax) {
   const long n = im->n;
   double *x = im->rhs, *y = im->tmp;
-  /* a deterministic start with every mode present */
+  /* a deterministic start with every mode present: across ranks the rank's
+     share of one process's start (the whole vector, scattered) */
+  const long ng = im->sp ? dg_sop_global_len(im->K) : n;
   unsigned long s = 12345;
   DG_CALL(dg_svec_sync(im->be));
-  double *xh; /* built on the host, sent once */
-  DG_CALL(dg_svec_map(im->be, x, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&xh));
-  for (long i = 0; i < n; ++i) {
+  double *xh = NULL, *xg = NULL; /* built on the host, sent once */
+  if (im->sp && !(xg = malloc(sizeof(double) * (size_t)(ng ? ng : 1))))
+    return dg_error(DG_ERR_MEM, "scheme %s: out of memory", im->sc->name);
+  if (!im->sp)
+    DG_CALL(dg_svec_map(im->be, x, sizeof(double) * (size_t)n, DG_SVEC_WRITE, (void **)&xh));
+  double *w = im->sp ? xg : xh;
+  for (long i = 0; i < ng; ++i) {
     s = s * 6364136223846793005UL + 1442695040888963407UL;
-    xh[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    w[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
   }
-  DG_CALL(dg_svec_unmap(im->be, x, xh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
+  if (im->sp) {
+    const int rc = dg_sop_scatter_d(im->K, xg, x);
+    free(xg);
+    DG_CALL(rc);
+  } else
+    DG_CALL(dg_svec_unmap(im->be, x, xh, sizeof(double) * (size_t)n, DG_SVEC_WRITE));
   double lam = 0;
   /* power iteration on M^-1 K, self-adjoint in the M inner product: the
      Rayleigh quotient x'Kx / x'Mx rises to lmax */

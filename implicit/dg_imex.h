@@ -32,6 +32,7 @@
 #include "dg_disc.h"
 #include "dg_field.h"
 #include "dg_mg.h"
+#include "dg_partition.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,6 +94,9 @@ typedef struct {
   void *jacvec_ctx;
   dg_im_newton_monitor newton_monitor; /* NULL: none */
   void *monitor_ctx;
+  /* Across ranks (the disc a rank's block, dg_disc_part.h): the partition
+     it is a block of; NULL for one process.  Every call is then collective. */
+  const dg_partition *part;
 } dg_im_opts;
 
 /* The defaults above: nu 0, rtol 1e-10, maxit 200, restart 30, fp64 cycle,

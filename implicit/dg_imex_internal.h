@@ -5,8 +5,10 @@
 #ifndef DG_IMEX_INTERNAL_H
 #define DG_IMEX_INTERNAL_H
 
+#include "dg_backend.h"
 #include "dg_imex.h"
 #include "dg_sop.h"
+#include "dg_spart.h"
 
 #define DG_IM_MAXS 5
 #define DG_IM_MAXV 8 /* variables of a model the steps take */
@@ -28,7 +30,20 @@ const dg_im_scheme *dg_im_scheme_of(dg_im_kind kind);
 
 struct dg_im {
   dg_disc *disc;
-  const dg_backend *be; /* the disc's: runs the solves (dg_svec.h) */
+  const dg_backend *be; /* the disc's (across ranks rbe): runs the solves (dg_svec.h) */
+  /* Across ranks (the disc a rank's block, dg_disc_part.h; else NULL, 0):
+     the disc's backend with the block's communicator, so that the vector
+     kernels' dot products and maxima are the whole grid's; the rank's share
+     of the solver grid (solvers/dg_spart.h: every solver vector is its
+     box's, zero outside the owned elements); the owned elements as the
+     field holds them (the whole grid's) and where a box vector holds them */
+  dg_backend rbe;
+  dg_spart *sp;
+  dg_comm *comm;
+  long nown;
+  const unsigned char *own; /* [ne]: 1 owned (NULL: every element) */
+  long *gown, *aown;
+  long ne; /* the solver grid's elements (the rank's box across ranks) */
   const dg_im_scheme *sc;
   dg_im_opts o;
   int nonlinear;   /* the model is nonlinear: Newton in implicit stages */
@@ -51,6 +66,15 @@ struct dg_im {
   dg_field *fu0, *flu0, *fw;
   double *ra0, *res, *du;
 };
+
+/* out = the sum over the whole grid's elements of a[e] (b NULL), a[e] b[e]
+ * (mul) or a[e] - b[e] (arrays over the solver grid's elements): in element
+ * order in one process, across ranks each rank's own elements summed
+ * exactly and combined exactly (the same value on every rank). */
+int dg_im_esum(dg_im *im, const double *a, const double *b, int mul, double *out);
+/* x += c in every element's mode 0 (x one variable's solver vector; its
+ * entries outside the owned elements stay zero). */
+int dg_im_mode0_add(dg_im *im, double c, double *x);
 
 /* y = M x + bh K x (the Helmholtz part; M x while bh = 0), per variable. */
 int dg_im_apply_h(dg_im *im, const double *x, double *y);

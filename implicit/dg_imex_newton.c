@@ -44,21 +44,18 @@ static int jac_apply(void *ctx, const double *x, double *y) {
  * without an operator evaluation, and the residual's means e_v^T G(U) are
  * zero afterwards. */
 static int mass_fix(dg_im *im, const double *rhs, double *U) {
-  const long ne = dg_disc_grid(im->disc)->nelem;
   /* the elements' mode 0 of rhs and U (gathered on the backend: only they
      cross to the host) and of m (kept by dg_im_create) */
   double *rv = im->h0[0], *Uv = im->h0[1];
   for (int v = 0; v < im->nv; ++v) {
     DG_CALL(dg_sop_mode0_get(im->K, rhs + v * im->n, rv));
     DG_CALL(dg_sop_mode0_get(im->K, U + v * im->n, Uv));
-    double eb = 0, emu = 0, eme = 0;
-    for (long e = 0; e < ne; ++e) {
-      eb += rv[e];
-      emu += im->m0[e] * Uv[e];
-      eme += im->m0[e];
-    }
+    double eb, emu, eme;
+    DG_CALL(dg_im_esum(im, rv, NULL, 0, &eb));
+    DG_CALL(dg_im_esum(im, im->m0, Uv, 1, &emu));
+    DG_CALL(dg_im_esum(im, im->m0, NULL, 0, &eme));
     const double c = (eb - emu) / eme;
-    DG_CALL(dg_sop_mode0_add(im->K, c, U + v * im->n));
+    DG_CALL(dg_im_mode0_add(im, c, U + v * im->n));
   }
   return 0;
 }

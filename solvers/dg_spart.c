@@ -158,6 +158,11 @@ const dg_grid *dg_spart_global_grid(const dg_spart *sp) { return &sp->g; }
 const dg_sop_params *dg_spart_global_params(const dg_spart *sp) { return &sp->p; }
 dg_comm *dg_spart_comm(const dg_spart *sp) { return sp->comm; }
 const unsigned char *dg_spart_owned(const dg_spart *sp) { return sp->own; }
+const long *dg_spart_owned_elems(const dg_spart *sp, long *n) {
+  *n = sp->nown;
+  return sp->owned;
+}
+const long *dg_spart_global_elems(const dg_spart *sp) { return sp->l2g; }
 
 void dg_spart_localise(const dg_spart *sp, const uint8_t *glob, uint8_t *loc) {
   const uint8_t fill = sp->nown ? glob[sp->l2g[sp->owned[0]]] : 0;

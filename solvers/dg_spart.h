@@ -46,6 +46,10 @@ const dg_sop_params *dg_spart_global_params(const dg_spart *sp);
 dg_comm *dg_spart_comm(const dg_spart *sp);
 /* 1 for the box's elements the rank owns ([nelem of the box]). */
 const unsigned char *dg_spart_owned(const dg_spart *sp);
+/* The owned box elements in increasing global order ([*n]), and the whole
+ * grid's element of each box element ([nelem of the box]). */
+const long *dg_spart_owned_elems(const dg_spart *sp, long *n);
+const long *dg_spart_global_elems(const dg_spart *sp);
 /* loc[e] = glob[the whole grid's element at box element e] (the corners
  * take the first owned element's value). */
 void dg_spart_localise(const dg_spart *sp, const uint8_t *glob, uint8_t *loc);

@@ -70,12 +70,22 @@ restart)
   refuse "advect --restart of an advdiff snapshot" \
     "advect: restart ad.h5: integrator is 'sdirk2' in the file (advdiff's scheme); advect continues only its explicit integrators (euler, ssprk2, ssprk3, rk4, lsrk4)" \
     "$ADV" --restart ad.h5 --steps 2 --output x.h5
-  # advdiff refuses --restart (even of a missing file) rather than ignoring it
-  refuse "advdiff --restart" \
-    "advdiff: option --restart: advdiff does not restart from a snapshot (it runs from t = 0)" \
+  # advdiff continues its own snapshot with its own scheme alone, bitwise as
+  # the run that never stopped; advect's snapshot, another scheme or another
+  # dt are refused
+  runp "$ADD" --restart ad.h5 --steps 2 --output ad2.h5 --quiet
+  want_rc 0 "advdiff --restart"
+  runp "$ADD" --cells 4x4 --degree 1 --dt 0.01 --steps 2 --output adw.h5 --quiet
+  want_rc 0 "advdiff uninterrupted"
+  "$CMP" --tol 0 adw.h5 ad2.h5 | grep -q 'max_abs_diff=0 ' || bad "advdiff --restart: not bitwise the uninterrupted run"
+  refuse "advdiff --restart of an advect snapshot" \
+    "advdiff: restart a.h5: integrator is 'ssprk3' in the file (advect's); advdiff continues only its own schemes (--scheme)" \
     "$ADD" --restart a.h5 --output y.h5
+  refuse "advdiff --restart with another scheme" \
+    "advdiff: restart ad.h5: option --scheme: 'sdirk2' in the file, 'be' in this run (a restart continues with the file's scheme)" \
+    "$ADD" --restart ad.h5 --scheme be --steps 2 --output y.h5
   refuse "advdiff --restart of a missing file" \
-    "advdiff: option --restart: advdiff does not restart from a snapshot (it runs from t = 0)" \
+    "advdiff: restart: missing.h5: cannot open: No such file or directory" \
     "$ADD" --restart missing.h5
   # poisson's snapshot: a steady state, said so (not "an older dgrid")
   runp "$POI" --n 4 --r 1 --quiet --out p.h5

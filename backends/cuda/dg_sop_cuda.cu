@@ -69,6 +69,10 @@ int tables(const dg_sop *op) {
   return 0;
 }
 
+/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): k_team_apply_d k_team_block_d
+   k_team_resid_block_d team_apply_row_d team_block_row_d team_tables_d k_line_apply_d
+   k_line_block_d k_line_resid_block_d k_line_resid_to_f_d line_apply_row_d line_apply_tile_d
+   line_block_row_d line_geo_make_d line_idx_d line_stage_d line_terms_d */
 #define DG_SR     double
 #define DG_SN(x)  x##_d
 #define DG_STAB_G g_tab_d
@@ -79,6 +83,10 @@ int tables(const dg_sop *op) {
 #undef DG_STAB_C
 #undef DG_SR
 #undef DG_SN
+/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): k_team_apply_f k_team_block_f
+   k_team_resid_block_f team_apply_row_f team_block_row_f team_tables_f k_line_apply_f
+   k_line_block_f k_line_resid_block_f k_line_resid_to_f_f line_apply_row_f line_apply_tile_f
+   line_block_row_f line_geo_make_f line_idx_f line_stage_f line_terms_f */
 #define DG_SR     float
 #define DG_SN(x)  x##_f
 #define DG_STAB_G g_tab_f
@@ -197,10 +205,10 @@ static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D de
 
 } // namespace
 
-/* dg_sop_cuda_t.h in double; defines dg_cuda_sop_apply_d dg_cuda_sop_diag_d
-   dg_cuda_sblock_apply_d dg_cuda_sblock_resid_d dg_cuda_sop_restrict_d
-   dg_cuda_sop_prolong_add_d, kernels dg_sop_k_apply_d dg_sop_k_diag_d dg_sop_k_block_d
-   dg_sop_k_restrict_d dg_sop_k_prolong_d */
+/* defines (dg_sop_cuda_t.h): bsolve_d dg_cuda_sblock_apply_d dg_cuda_sblock_resid_d
+   dg_cuda_sop_apply_d dg_cuda_sop_diag_d dg_cuda_sop_prolong_add_d dg_cuda_sop_restrict_d
+   dg_sop_k_apply_d dg_sop_k_block_d dg_sop_k_diag_d dg_sop_k_prolong_d dg_sop_k_restrict_d
+   elem_r_d prolong_elem_d restrict_elem_d team_apply_d xfer_d */
 #define DG_SR      double
 #define DG_SN(x)   x##_d
 #define DG_STAB_C  c_tab_d
@@ -213,10 +221,10 @@ static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D de
 #undef DG_SBV
 #undef DG_SBL
 
-/* dg_sop_cuda_t.h in float; defines dg_cuda_sop_apply_f dg_cuda_sop_diag_f
-   dg_cuda_sblock_apply_f dg_cuda_sblock_resid_f dg_cuda_sop_restrict_f
-   dg_cuda_sop_prolong_add_f, kernels dg_sop_k_apply_f dg_sop_k_diag_f dg_sop_k_block_f
-   dg_sop_k_restrict_f dg_sop_k_prolong_f */
+/* defines (dg_sop_cuda_t.h): bsolve_f dg_cuda_sblock_apply_f dg_cuda_sblock_resid_f
+   dg_cuda_sop_apply_f dg_cuda_sop_diag_f dg_cuda_sop_prolong_add_f dg_cuda_sop_restrict_f
+   dg_sop_k_apply_f dg_sop_k_block_f dg_sop_k_diag_f dg_sop_k_prolong_f dg_sop_k_restrict_f
+   elem_r_f prolong_elem_f restrict_elem_f team_apply_f xfer_f */
 #define DG_SR      float
 #define DG_SN(x)   x##_f
 #define DG_STAB_C  c_tab_f

@@ -36,11 +36,13 @@ int launched(const char *what) {
                   cudaGetErrorName(e));
 }
 
+/* defines (dg_spatch_cuda_team_t.h): k_spatch_team_d spatch_team_line_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_spatch_cuda_team_t.h"
 #undef DG_SR
 #undef DG_SN
+/* defines (dg_spatch_cuda_team_t.h): k_spatch_team_f spatch_team_line_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_spatch_cuda_team_t.h"
@@ -81,7 +83,7 @@ int launched(const char *what) {
 
 } // namespace
 
-/* dg_spatch_cuda_t.h in double; defines dg_cuda_spatch_apply_d */
+/* defines (dg_spatch_cuda_t.h): colour_d dg_cuda_spatch_apply_d */
 #define DG_SR      double
 #define DG_SN(x)   x##_d
 #define DG_SPV(sp) ((sp)->V)
@@ -92,7 +94,7 @@ int launched(const char *what) {
 #undef DG_SPV
 #undef DG_SPL
 
-/* dg_spatch_cuda_t.h in float; defines dg_cuda_spatch_apply_f */
+/* defines (dg_spatch_cuda_t.h): colour_f dg_cuda_spatch_apply_f */
 #define DG_SR      float
 #define DG_SN(x)   x##_f
 #define DG_SPV(sp) ((sp)->Vf)

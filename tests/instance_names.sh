@@ -5,7 +5,9 @@
 #     x##_d or x##_f writes, as it is spelled, each name that template defines
 #     at file scope (dg_mg_cycle_d), in its "defines" comment;
 #  2. every exported symbol ending in _d or _f of the libraries LIB (nm) is
-#     written as it is spelled in the source file of the object defining it.
+#     written as it is spelled in the source file of the object defining it;
+#  3. where Universal Ctags is installed, scripts/tags.sh indexes all of
+#     these names (an editor jumps from dg_mg_cycle_d to its body).
 # A template whose names are hidden from grep fails here.
 set -eu
 src=$1
@@ -46,6 +48,7 @@ while read -r unit tmpl sfx; do
   [ -f "$path" ] || path=$(find $dirs -name "$tmpl" | head -n 1)
   [ -n "$path" ] && [ -f "$path" ] || { echo "instance_names: $unit includes $tmpl: not found" >&2; fail=1; continue; }
   for name in $(defined "$path"); do
+    echo "${name}_$sfx" >>"$tmp/names"
     if ! grep -qw "${name}_$sfx" "$unit"; then
       echo "instance_names: $unit instantiates $tmpl but does not write ${name}_$sfx" >&2
       fail=1
@@ -72,5 +75,20 @@ while read -r obj sym; do
     fail=1
   fi
 done <"$tmp/syms"
+
+# 3. the tags file
+if command -v ctags >/dev/null 2>&1 && ctags --version 2>/dev/null | grep -q Universal; then
+  sh scripts/tags.sh "$tmp/tags" >/dev/null
+  awk '{ print $2 }' "$tmp/syms" | cat "$tmp/names" - | LC_ALL=C sort -u >"$tmp/want"
+  cut -f1 "$tmp/tags" | LC_ALL=C sort -u >"$tmp/have"
+  LC_ALL=C comm -23 "$tmp/want" "$tmp/have" >"$tmp/untagged"
+  if [ -s "$tmp/untagged" ]; then
+    echo "instance_names: scripts/tags.sh does not index: $(tr '\n' ' ' <"$tmp/untagged")" >&2
+    fail=1
+  fi
+  tags="; all in scripts/tags.sh's tags"
+else
+  tags="; tags not checked (no Universal Ctags)"
+fi
 [ "$fail" = 0 ] || exit 1
-echo "instance_names: $(wc -l <"$tmp/uses") template instances and $(wc -l <"$tmp/syms") exported _d/_f symbols found as written"
+echo "instance_names: $(wc -l <"$tmp/uses") template instances and $(wc -l <"$tmp/syms") exported _d/_f symbols found as written$tags"

@@ -53,31 +53,31 @@ int launched(const char *what) {
 #define DG_PATCH_NS(D, n, launch_args)                                                             \
   switch (n) {                                                                                     \
   case 1:                                                                                          \
-    rc = DG_SN(colour)<1, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<1, D> launch_args;                                                          \
     break;                                                                                         \
   case 2:                                                                                          \
-    rc = DG_SN(colour)<2, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<2, D> launch_args;                                                          \
     break;                                                                                         \
   case 3:                                                                                          \
-    rc = DG_SN(colour)<3, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<3, D> launch_args;                                                          \
     break;                                                                                         \
   case 4:                                                                                          \
-    rc = DG_SN(colour)<4, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<4, D> launch_args;                                                          \
     break;                                                                                         \
   case 5:                                                                                          \
-    rc = DG_SN(colour)<5, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<5, D> launch_args;                                                          \
     break;                                                                                         \
   case 6:                                                                                          \
-    rc = DG_SN(colour)<6, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<6, D> launch_args;                                                          \
     break;                                                                                         \
   case 7:                                                                                          \
-    rc = DG_SN(colour)<7, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<7, D> launch_args;                                                          \
     break;                                                                                         \
   case 8:                                                                                          \
-    rc = DG_SN(colour)<8, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<8, D> launch_args;                                                          \
     break;                                                                                         \
   default:                                                                                         \
-    rc = DG_SN(colour)<0, D>::launch launch_args;                                                  \
+    rc = DG_SN(colour)<0, D> launch_args;                                                          \
     break;                                                                                         \
   }
 

@@ -9,32 +9,29 @@
 namespace {
 
 /* One colour's launch for N modes per direction (0: any): the team kernel
-   where it exists for N (FITS), else a refusal. */
-template <int N, int DIM, bool FITS = (N > 0 && dg_spatch_team<N, DIM, sizeof(DG_SR)>::ppb > 0)>
-struct DG_SN(colour) {
-  /* only the arguments' types: nothing is launched */
-  static int launch(const dg_spatch_kargs &a, const long *, long, const DG_SR *, const DG_SR *,
-                    DG_SR, const DG_SR *, DG_SR *) {
-    return dg_error(DG_ERR_ARG,
-                    "vertex-patch smoother: degree %d in %dD (%s) has no CUDA kernel (its patch "
-                    "does not fit a block's shared memory); use the element-block smoother",
-                    a.n - 1, DIM, sizeof(DG_SR) == 8 ? "double" : "float");
-  }
-};
-template <int N, int DIM> struct DG_SN(colour)<N, DIM, true> {
-  static int launch(const dg_spatch_kargs &a, const long *list, long np, const DG_SR *Vs,
-                    const DG_SR *ls, DG_SR shift, const DG_SR *r, DG_SR *z) {
+   where it exists for N, else a refusal (the kernel is not instantiated). */
+template <int N, int DIM>
+int DG_SN(colour)(const dg_spatch_kargs &a, const long *list, long np, const DG_SR *Vs,
+                  const DG_SR *ls, DG_SR shift, const DG_SR *r, DG_SR *z) {
+  if constexpr (N > 0 && dg_spatch_team<N, DIM, sizeof(DG_SR)>::ppb > 0) {
     const int ppb = dg_spatch_team<N, DIM, sizeof(DG_SR)>::ppb;
     DG_SN(k_spatch_team)<N, DIM>
         <<<(unsigned)((np + ppb - 1) / ppb), dg_spatch_team<N, DIM, sizeof(DG_SR)>::threads>>>(
             a, list, np, Vs, ls, shift, r, z);
     return launched("vertex-patch kernel (team)");
+  } else {
+    return dg_error(DG_ERR_ARG,
+                    "vertex-patch smoother: degree %d in %dD (%s) has no CUDA kernel (its patch "
+                    "does not fit a block's shared memory); use the element-block smoother",
+                    a.n - 1, DIM, sizeof(DG_SR) == 8 ? "double" : "float");
   }
-};
+}
 
 } // namespace
 
-extern "C" int DG_SN(dg_cuda_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
+extern "C" {
+
+int DG_SN(dg_cuda_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
   const DG_SR *Vs = DG_SPV(sp), *ls = DG_SPL(sp);
   const dg_sop *op = sp->op;
   const dg_grid *g = &op->g;
@@ -66,3 +63,5 @@ extern "C" int DG_SN(dg_cuda_spatch_apply)(const dg_spatch *sp, const DG_SR *r, 
   }
   return 0;
 }
+
+} /* extern "C" */

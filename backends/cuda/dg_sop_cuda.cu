@@ -69,10 +69,10 @@ int tables(const dg_sop *op) {
   return 0;
 }
 
-/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): k_team_apply_d k_team_block_d
-   k_team_resid_block_d team_apply_row_d team_block_row_d team_tables_d k_line_apply_d
-   k_line_block_d k_line_resid_block_d k_line_resid_to_f_d line_apply_row_d line_apply_tile_d
-   line_block_row_d line_geo_make_d line_idx_d line_stage_d line_terms_d */
+/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): dg_sop_k_team_apply_d dg_sop_k_team_block_d
+   dg_sop_k_team_resid_block_d team_apply_row_d team_block_row_d team_tables_d dg_sop_k_line_apply_d
+   dg_sop_k_line_block_d dg_sop_k_line_resid_block_d dg_sop_k_line_resid_to_f_d line_apply_row_d
+   line_apply_tile_d line_block_row_d line_geo_make_d line_idx_d line_stage_d line_terms_d */
 #define DG_SR     double
 #define DG_SN(x)  x##_d
 #define DG_STAB_G g_tab_d
@@ -83,10 +83,10 @@ int tables(const dg_sop *op) {
 #undef DG_STAB_C
 #undef DG_SR
 #undef DG_SN
-/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): k_team_apply_f k_team_block_f
-   k_team_resid_block_f team_apply_row_f team_block_row_f team_tables_f k_line_apply_f
-   k_line_block_f k_line_resid_block_f k_line_resid_to_f_f line_apply_row_f line_apply_tile_f
-   line_block_row_f line_geo_make_f line_idx_f line_stage_f line_terms_f */
+/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): dg_sop_k_team_apply_f dg_sop_k_team_block_f
+   dg_sop_k_team_resid_block_f team_apply_row_f team_block_row_f team_tables_f dg_sop_k_line_apply_f
+   dg_sop_k_line_block_f dg_sop_k_line_resid_block_f dg_sop_k_line_resid_to_f_f line_apply_row_f
+   line_apply_tile_f line_block_row_f line_geo_make_f line_idx_f line_stage_f line_terms_f */
 #define DG_SR     float
 #define DG_SN(x)  x##_f
 #define DG_STAB_G g_tab_f
@@ -244,7 +244,7 @@ int dg_cuda_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, d
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
-#define DG_K(d, D) DG_LINE_LAUNCH(k_line_resid_to_f_d, d, D)
+#define DG_K(d, D) DG_LINE_LAUNCH(dg_sop_k_line_resid_to_f_d, d, D)
     DG_LINE(DG_K, (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), (int)ne, x, b, scale, y),
             op->runi, op->g.dim);
 #undef DG_K

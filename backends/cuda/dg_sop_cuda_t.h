@@ -92,13 +92,13 @@ static __global__ void DG_SN(dg_sop_k_prolong)(DG_SN(dg_sargs) F, DG_SN(dg_sargs
 static void DG_SN(team_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
   const int ne = (int)op->g.nelem;
   if (line_level(op)) {
-#define DG_K(d, D) DG_LINE_LAUNCH(DG_SN(k_line_apply), d, D)
+#define DG_K(d, D) DG_LINE_LAUNCH(DG_SN(dg_sop_k_line_apply), d, D)
     DG_LINE(DG_K, (op->DG_SN(args), DG_SN(line_geo_make)(&op->DG_SN(args), op->g.dim), ne, x, y),
             op->runi, op->g.dim);
 #undef DG_K
     return;
   }
-#define DG_K(d, D) DG_TEAM_LAUNCH(DG_SN(k_team_apply), d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(DG_SN(dg_sop_k_team_apply), d, D)
   DG_TEAM(DG_K, (op->DG_SN(args), ne, x, y), op->runi, op->g.dim);
 #undef DG_K
 }
@@ -145,14 +145,14 @@ int DG_SN(dg_cuda_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
-#define DG_K(d, D) DG_LINE_LAUNCH(DG_SN(k_line_block), d, D)
+#define DG_K(d, D) DG_LINE_LAUNCH(DG_SN(dg_sop_k_line_block), d, D)
     DG_LINE(DG_K, ((int)ne, bj->key, DG_SBV(bj), DG_SBL(bj), (DG_SR)bj->shift, r, z), op->runi,
             op->g.dim);
 #undef DG_K
     return launched("block Jacobi kernel (line)");
   }
   if (ne && team_level(op)) {
-#define DG_K(d, D) DG_TEAM_LAUNCH(DG_SN(k_team_block), d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(DG_SN(dg_sop_k_team_block), d, D)
     DG_TEAM(DG_K, ((int)ne, bj->key, DG_SBV(bj), DG_SBL(bj), (DG_SR)bj->shift, r, z), op->runi,
             op->g.dim);
 #undef DG_K
@@ -174,7 +174,7 @@ int DG_SN(dg_cuda_sblock_resid)(const dg_sblock *bj, const DG_SR *x, const DG_SR
   const long ne = op->g.nelem;
   DG_CALL(tables(op));
   if (ne && line_level(op)) {
-#define DG_K(d, D) DG_LINE_LAUNCH(DG_SN(k_line_resid_block), d, D)
+#define DG_K(d, D) DG_LINE_LAUNCH(DG_SN(dg_sop_k_line_resid_block), d, D)
     DG_LINE(DG_K,
             (op->DG_SN(args), DG_SN(line_geo_make)(&op->DG_SN(args), op->g.dim), (int)ne, x, b,
              bj->key, DG_SBV(bj), DG_SBL(bj), (DG_SR)bj->shift, p),
@@ -183,7 +183,7 @@ int DG_SN(dg_cuda_sblock_resid)(const dg_sblock *bj, const DG_SR *x, const DG_SR
     return launched("smoother kernel (line)");
   }
   if (ne && team_level(op)) {
-#define DG_K(d, D) DG_TEAM_LAUNCH(DG_SN(k_team_resid_block), d, D)
+#define DG_K(d, D) DG_TEAM_LAUNCH(DG_SN(dg_sop_k_team_resid_block), d, D)
     DG_TEAM(DG_K,
             (op->DG_SN(args), (int)ne, x, b, bj->key, DG_SBV(bj), DG_SBL(bj), (DG_SR)bj->shift, p),
             op->runi, op->g.dim);

@@ -36,13 +36,13 @@ int launched(const char *what) {
                   cudaGetErrorName(e));
 }
 
-/* defines (dg_spatch_cuda_team_t.h): k_spatch_team_d spatch_team_line_d */
+/* defines (dg_spatch_cuda_team_t.h): dg_spatch_k_team_d spatch_team_line_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_spatch_cuda_team_t.h"
 #undef DG_SR
 #undef DG_SN
-/* defines (dg_spatch_cuda_team_t.h): k_spatch_team_f spatch_team_line_f */
+/* defines (dg_spatch_cuda_team_t.h): dg_spatch_k_team_f spatch_team_line_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_spatch_cuda_team_t.h"

@@ -15,7 +15,7 @@ int DG_SN(colour)(const dg_spatch_kargs &a, const long *list, long np, const DG_
                   const DG_SR *ls, DG_SR shift, const DG_SR *r, DG_SR *z) {
   if constexpr (N > 0 && dg_spatch_team<N, DIM, sizeof(DG_SR)>::ppb > 0) {
     const int ppb = dg_spatch_team<N, DIM, sizeof(DG_SR)>::ppb;
-    DG_SN(k_spatch_team)<N, DIM>
+    DG_SN(dg_spatch_k_team)<N, DIM>
         <<<(unsigned)((np + ppb - 1) / ppb), dg_spatch_team<N, DIM, sizeof(DG_SR)>::threads>>>(
             a, list, np, Vs, ls, shift, r, z);
     return launched("vertex-patch kernel (team)");

@@ -252,9 +252,9 @@ void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
 
 } /* extern "C" */
 
-/* defines (dg_svec_cuda_t.h): dg_cuda_k_axpy_d dg_cuda_k_cg_step_d dg_cuda_k_cheb_d
-   dg_cuda_k_cheb_add_d dg_cuda_k_copy_d dg_cuda_k_dot_d dg_cuda_k_mul_d dg_cuda_k_scale_d
-   dg_cuda_k_xpby_d dg_cuda_k_zero_d dg_cuda_svec_axpy_d dg_cuda_svec_cg_step_d
+/* defines (dg_svec_cuda_t.h): dg_svec_k_axpy_d dg_svec_k_cg_step_d dg_svec_k_cheb_d
+   dg_svec_k_cheb_add_d dg_svec_k_copy_d dg_svec_k_dot_d dg_svec_k_mul_d dg_svec_k_scale_d
+   dg_svec_k_xpby_d dg_svec_k_zero_d dg_cuda_svec_axpy_d dg_cuda_svec_cg_step_d
    dg_cuda_svec_cheb_d dg_cuda_svec_cheb_add_d dg_cuda_svec_copy_d dg_cuda_svec_dot_d
    dg_cuda_svec_mul_d dg_cuda_svec_scale_d dg_cuda_svec_xpby_d dg_cuda_svec_zero_d */
 #define DG_SR    double
@@ -263,9 +263,9 @@ void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
 #undef DG_SR
 #undef DG_SN
 
-/* defines (dg_svec_cuda_t.h): dg_cuda_k_axpy_f dg_cuda_k_cg_step_f dg_cuda_k_cheb_f
-   dg_cuda_k_cheb_add_f dg_cuda_k_copy_f dg_cuda_k_dot_f dg_cuda_k_mul_f dg_cuda_k_scale_f
-   dg_cuda_k_xpby_f dg_cuda_k_zero_f dg_cuda_svec_axpy_f dg_cuda_svec_cg_step_f
+/* defines (dg_svec_cuda_t.h): dg_svec_k_axpy_f dg_svec_k_cg_step_f dg_svec_k_cheb_f
+   dg_svec_k_cheb_add_f dg_svec_k_copy_f dg_svec_k_dot_f dg_svec_k_mul_f dg_svec_k_scale_f
+   dg_svec_k_xpby_f dg_svec_k_zero_f dg_cuda_svec_axpy_f dg_cuda_svec_cg_step_f
    dg_cuda_svec_cheb_f dg_cuda_svec_cheb_add_f dg_cuda_svec_copy_f dg_cuda_svec_dot_f
    dg_cuda_svec_mul_f dg_cuda_svec_scale_f dg_cuda_svec_xpby_f dg_cuda_svec_zero_f */
 #define DG_SR    float

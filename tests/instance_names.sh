@@ -45,8 +45,13 @@ find $dirs -name '*.c' -o -name '*.cu' -o -name '*.h' -o -name '*.inc' | LC_ALL=
 [ -s "$tmp/uses" ] || { echo "instance_names: no instantiating unit found under $src" >&2; exit 1; }
 while read -r unit tmpl sfx; do
   path=$(dirname "$unit")/$tmpl
+  # shellcheck disable=SC2086
   [ -f "$path" ] || path=$(find $dirs -name "$tmpl" | head -n 1)
-  [ -n "$path" ] && [ -f "$path" ] || { echo "instance_names: $unit includes $tmpl: not found" >&2; fail=1; continue; }
+  if [ -z "$path" ] || [ ! -f "$path" ]; then
+    echo "instance_names: $unit includes $tmpl: not found" >&2
+    fail=1
+    continue
+  fi
   for name in $(defined "$path"); do
     echo "${name}_$sfx" >>"$tmp/names"
     if ! grep -qw "${name}_$sfx" "$unit"; then

@@ -208,7 +208,7 @@ static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D de
 /* defines (dg_sop_cuda_t.h): bsolve_d dg_cuda_sblock_apply_d dg_cuda_sblock_resid_d
    dg_cuda_sop_apply_d dg_cuda_sop_diag_d dg_cuda_sop_prolong_add_d dg_cuda_sop_restrict_d
    dg_sop_k_apply_d dg_sop_k_block_d dg_sop_k_diag_d dg_sop_k_prolong_d dg_sop_k_restrict_d
-   elem_r_d prolong_elem_d restrict_elem_d team_apply_d xfer_d */
+   elem_r_d prolong_elem_d restrict_elem_d tab_d team_apply_d xfer_d */
 #define DG_SR      double
 #define DG_SN(x)   x##_d
 #define DG_STAB_C  c_tab_d
@@ -224,7 +224,7 @@ static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D de
 /* defines (dg_sop_cuda_t.h): bsolve_f dg_cuda_sblock_apply_f dg_cuda_sblock_resid_f
    dg_cuda_sop_apply_f dg_cuda_sop_diag_f dg_cuda_sop_prolong_add_f dg_cuda_sop_restrict_f
    dg_sop_k_apply_f dg_sop_k_block_f dg_sop_k_diag_f dg_sop_k_prolong_f dg_sop_k_restrict_f
-   elem_r_f prolong_elem_f restrict_elem_f team_apply_f xfer_f */
+   elem_r_f prolong_elem_f restrict_elem_f tab_f team_apply_f xfer_f */
 #define DG_SR      float
 #define DG_SN(x)   x##_f
 #define DG_STAB_C  c_tab_f

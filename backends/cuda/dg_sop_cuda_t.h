@@ -10,6 +10,10 @@
  * (tables, line_level, team_level, DG_LINE, DG_TEAM, DG_SOP_UNIFORM).  No
  * include guard on purpose. */
 
+/* the constant-memory tables of this precision, through a call: it keeps
+   the element apply's generated code as it was */
+static __device__ const DG_SN(dg_stab) * DG_SN(tab)(void) { return &DG_STAB_C; }
+
 /* the element functions of this precision (dg_sipg_elem_t.h) */
 static __device__ inline void DG_SN(elem_r)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
                                             long e, const DG_SR *x, DG_SR *y, int r) {
@@ -48,7 +52,7 @@ static __global__ void DG_SN(dg_sop_k_apply)(DG_SN(dg_sargs) args, long ne, cons
   const long e = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= ne) return;
   const DG_SN(dg_sargs) a = args;
-  DG_SN(elem_r)(&a, &DG_STAB_C, e, x, y, a.deg[e]);
+  DG_SN(elem_r)(&a, DG_SN(tab)(), e, x, y, a.deg[e]);
 }
 
 static __global__ void DG_SN(dg_sop_k_diag)(DG_SN(dg_sargs) args, long ne, DG_SR *y) {

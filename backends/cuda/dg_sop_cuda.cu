@@ -15,7 +15,11 @@
  * DGRID_CUDA_SOP picks one for an A/B in one build.
  * The 1D tables are the same for every level: they live in constant memory
  * (uniform reads of the element and line kernels) and in global memory (the
- * team kernels stage them in shared memory), uploaded once. */
+ * team kernels stage them in shared memory), uploaded once.
+ * This file holds what both precisions share (the tables, the plan, the
+ * level tests and the launch macros) and includes the templates once per
+ * precision: the line and team kernels, then dg_sop_cuda_t.h (the element
+ * kernels, the launches and the entry points). */
 #include "dg_sblock_internal.h"
 #include "dg_sop_team.h"
 

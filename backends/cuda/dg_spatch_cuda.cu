@@ -19,7 +19,8 @@
  * memory on this backend), built on the host and copied once by
  * dg_spatch_create; the kernels' arguments carry the rest by value (the
  * colours' starts, cstart, are host memory and only offset the list
- * pointer here). */
+ * pointer here).  A colour's launch and the entry point are dg_spatch_cuda_t.h,
+ * included once per precision. */
 #include "dg_spatch_internal.h"
 
 #include "dg_error.h"

@@ -1,7 +1,9 @@
 /* dg_svec_cuda.cu - the CUDA backend's solver vectors: plain device memory
  * (the host copies what it reads or writes: dg_svec_map) with a cache of
  * freed blocks, and grid-stride kernels on the default stream.  Reductions: fixed-size per-block
- * partial sums in double, added on the host in a fixed order (the same bits every run). */
+ * partial sums in double, added on the host in a fixed order (the same bits every run).
+ * The kernels and entry points of both precisions are dg_svec_cuda_t.h, included
+ * once per precision at the end; the mixed-precision ones are here. */
 #include "dg_solver_cuda.h"
 #include "dg_svec_pool.h"
 

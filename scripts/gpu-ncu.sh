@@ -61,9 +61,9 @@ prof() {
 }
 P=$B/apps/poisson
 A=$B/apps/advect
-prof team_apply_d 'k_team_apply_d' 0 "$P" --throughput --dim 2 --n 1024 --r "$R" --repeat 1
-prof team_apply_f 'k_team_apply_f' 0 "$P" --throughput --dim 2 --n 1024 --r "$R" --repeat 1
-prof team_resid_d 'k_team_resid_block_d' 0 "$P" --throughput --dim 2 --n 1024 --r "$R" --repeat 1
+prof team_apply_d 'dg_sop_k_team_apply_d' 0 "$P" --throughput --dim 2 --n 1024 --r "$R" --repeat 1
+prof team_apply_f 'dg_sop_k_team_apply_f' 0 "$P" --throughput --dim 2 --n 1024 --r "$R" --repeat 1
+prof team_resid_d 'dg_sop_k_team_resid_block_d' 0 "$P" --throughput --dim 2 --n 1024 --r "$R" --repeat 1
 n=$(awk -v r="$R" 'BEGIN { printf "%d", sqrt(8388608 / ((r + 1) * (r + 1)) / 2) + 0.5 }')
 prof sphere 'dg_cuda_update' 3 "$A" --model sphere_advection --grid latlon --cells "$n" --degree "$R" \
   --initial hill --steps 2 --integrator ssprk3 --quiet

@@ -13,11 +13,14 @@ command -v ctags >/dev/null 2>&1 || { echo "tags.sh: ctags not found (apt-get in
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dirs="core backends solvers implicit stencils models quadrature apps"
+# CUDA's qualifiers read as nothing, so that the C parser sees the kernels of
+# backends/cuda's templates (dg_sop_cuda_line_t.h) as functions
+cuda_kw="-D __global__= -D __device__= -D __forceinline__= -D __shared__= -D __launch_bounds__(x)="
 # shellcheck disable=SC2086
-ctags -R --languages=C,C++,CUDA --langmap=C:+.h --langmap=CUDA:+.cuh -f "$tmp/plain" $dirs
+ctags -R --languages=C,C++,CUDA --langmap=C:+.h --langmap=CUDA:+.cuh $cuda_kw -f "$tmp/plain" $dirs
 for p in d f; do
   # shellcheck disable=SC2086
-  ctags -R --languages=C,C++,CUDA --langmap=C:+.h --langmap=CUDA:+.cuh -D "DG_SN(x)=x##_$p" \
+  ctags -R --languages=C,C++,CUDA --langmap=C:+.h --langmap=CUDA:+.cuh -D "DG_SN(x)=x##_$p" $cuda_kw \
     -f "$tmp/$p" $dirs
 done
 {

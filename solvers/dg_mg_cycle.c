@@ -83,6 +83,9 @@ static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
   return 0;
 }
 
+/* defines (dg_mg_t.h): dg_mg_cycle_d dg_mg_precond_d mg_apply_d mg_cheb_step_d mg_coarse_d
+   mg_fcycle_d mg_jacobi_d mg_pre_d mg_prolong_add_d mg_resid_jacobi_d mg_restrict_d
+   mg_smooth_d mg_smooth_to_d mg_vcycle_d */
 #define DG_SR       double
 #define DG_SN(x)    x##_d
 #define DG_SV(L)    ((L)->vd)
@@ -95,6 +98,9 @@ static int mg_coarse_f(dg_mg *mg, int l, const float *b, float *x) {
 #undef DG_SDINV
 #undef DG_SRNAME
 
+/* defines (dg_mg_t.h): dg_mg_cycle_f dg_mg_precond_f mg_apply_f mg_cheb_step_f mg_coarse_f
+   mg_fcycle_f mg_jacobi_f mg_pre_f mg_prolong_add_f mg_resid_jacobi_f mg_restrict_f
+   mg_smooth_f mg_smooth_to_f mg_vcycle_f */
 #define DG_SR       float
 #define DG_SN(x)    x##_f
 #define DG_SV(L)    ((L)->vf)

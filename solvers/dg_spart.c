@@ -455,12 +455,14 @@ void dg_sop_part_clear_host_d(const dg_sop *op, double *xh) {
     memset(xh + px->zrun[2 * z], 0, sizeof(double) * (size_t)px->zrun[2 * z + 1]);
 }
 
+/* defines (dg_spart_t.h): dg_sop_part_clear_d dg_sop_part_exchange_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_spart_t.h"
 #undef DG_SR
 #undef DG_SN
 
+/* defines (dg_spart_t.h): dg_sop_part_clear_f dg_sop_part_exchange_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_spart_t.h"

@@ -232,8 +232,8 @@ DG_SN(line_apply_tile)(const DG_SN(dg_sargs) & A, const DG_SN(line_geo) & G, int
 /* y = (a M + b K) u */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
-    DG_SN(k_line_apply)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
-                        const DG_SR *__restrict__ u, DG_SR *__restrict__ y) {
+    DG_SN(dg_sop_k_line_apply)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
+                               const DG_SR *__restrict__ u, DG_SR *__restrict__ y) {
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
@@ -246,9 +246,9 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
 /* z = D_block^-1 r */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
-    DG_SN(k_line_block)(int ne, const int *__restrict__ key, const DG_SR *__restrict__ Vs,
-                        const DG_SR *__restrict__ ls, DG_SR shift, const DG_SR *__restrict__ r,
-                        DG_SR *__restrict__ z) {
+    DG_SN(dg_sop_k_line_block)(int ne, const int *__restrict__ key, const DG_SR *__restrict__ Vs,
+                               const DG_SR *__restrict__ ls, DG_SR shift,
+                               const DG_SR *__restrict__ r, DG_SR *__restrict__ z) {
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR sa[S::epb * S::nm], sb[S::epb * S::nm];
   DG_LINE_THREAD(S);
@@ -264,10 +264,11 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
    residual stays on chip. */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
-    DG_SN(k_line_resid_block)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
-                              const DG_SR *__restrict__ x, const DG_SR *__restrict__ bv,
-                              const int *__restrict__ key, const DG_SR *__restrict__ Vs,
-                              const DG_SR *__restrict__ ls, DG_SR shift, DG_SR *__restrict__ p) {
+    DG_SN(dg_sop_k_line_resid_block)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
+                                     const DG_SR *__restrict__ x, const DG_SR *__restrict__ bv,
+                                     const int *__restrict__ key, const DG_SR *__restrict__ Vs,
+                                     const DG_SR *__restrict__ ls, DG_SR shift,
+                                     DG_SR *__restrict__ p) {
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);
@@ -288,9 +289,9 @@ __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
    double only (a template is compiled where it is launched). */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(line_shape<DEG, DIM>::threads)
-    DG_SN(k_line_resid_to_f)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
-                             const DG_SR *__restrict__ x, const DG_SR *__restrict__ bv, double s,
-                             float *__restrict__ y) {
+    DG_SN(dg_sop_k_line_resid_to_f)(DG_SN(dg_sargs) args, DG_SN(line_geo) geo, int ne,
+                                    const DG_SR *__restrict__ x, const DG_SR *__restrict__ bv,
+                                    double s, float *__restrict__ y) {
   typedef line_shape<DEG, DIM> S;
   __shared__ DG_SR su[S::epb * S::nm], sy[(DIM - 1) * S::epb * S::nm];
   DG_LINE_THREAD(S);

@@ -163,8 +163,8 @@ DG_SN(team_block_row)(DG_SR *wa, DG_SR *wb, int e, bool act, const int *__restri
 /* y = (a M + b K) u */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
-    DG_SN(k_team_apply)(DG_SN(dg_sargs) args, int ne, const DG_SR *__restrict__ u,
-                        DG_SR *__restrict__ y) {
+    DG_SN(dg_sop_k_team_apply)(DG_SN(dg_sargs) args, int ne, const DG_SR *__restrict__ u,
+                               DG_SR *__restrict__ y) {
   typedef team_shape<DEG, DIM> S;
   __shared__ DG_SN(team_apply_smem)<DEG, DIM> sm;
   const int e0 = blockIdx.x * S::epb, e = e0 + (int)threadIdx.x / S::nm;
@@ -175,9 +175,9 @@ __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
 /* z = D_block^-1 r */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
-    DG_SN(k_team_block)(int ne, const int *__restrict__ key, const DG_SR *__restrict__ Vs,
-                        const DG_SR *__restrict__ ls, DG_SR shift, const DG_SR *__restrict__ r,
-                        DG_SR *__restrict__ z) {
+    DG_SN(dg_sop_k_team_block)(int ne, const int *__restrict__ key, const DG_SR *__restrict__ Vs,
+                               const DG_SR *__restrict__ ls, DG_SR shift,
+                               const DG_SR *__restrict__ r, DG_SR *__restrict__ z) {
   typedef team_shape<DEG, DIM> S;
   __shared__ DG_SR wa[S::threads], wb[S::threads];
   const int e0 = blockIdx.x * S::epb, e = e0 + (int)threadIdx.x / S::nm;
@@ -191,10 +191,10 @@ __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
  * residual stays in shared memory. */
 template <int DEG, int DIM>
 __global__ void __launch_bounds__(team_shape<DEG, DIM>::threads)
-    DG_SN(k_team_resid_block)(DG_SN(dg_sargs) args, int ne, const DG_SR *__restrict__ x,
-                              const DG_SR *__restrict__ b, const int *__restrict__ key,
-                              const DG_SR *__restrict__ Vs, const DG_SR *__restrict__ ls,
-                              DG_SR shift, DG_SR *__restrict__ p) {
+    DG_SN(dg_sop_k_team_resid_block)(DG_SN(dg_sargs) args, int ne, const DG_SR *__restrict__ x,
+                                     const DG_SR *__restrict__ b, const int *__restrict__ key,
+                                     const DG_SR *__restrict__ Vs, const DG_SR *__restrict__ ls,
+                                     DG_SR shift, DG_SR *__restrict__ p) {
   typedef team_shape<DEG, DIM> S;
   __shared__ DG_SN(team_apply_smem)<DEG, DIM> sm;
   __shared__ DG_SR wb[S::threads];

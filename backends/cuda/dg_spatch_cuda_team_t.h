@@ -84,9 +84,9 @@ __device__ inline void DG_SN(spatch_team_line)(int d, const int m[3], const DG_S
    reaches every barrier). */
 template <int N, int DIM>
 __global__ void __launch_bounds__(dg_spatch_team<N, DIM, sizeof(DG_SR)>::threads)
-    DG_SN(k_spatch_team)(dg_spatch_kargs a, const long *__restrict__ list, long np,
-                         const DG_SR *__restrict__ Vs, const DG_SR *__restrict__ ls, DG_SR shift,
-                         const DG_SR *__restrict__ r, DG_SR *__restrict__ z) {
+    DG_SN(dg_spatch_k_team)(dg_spatch_kargs a, const long *__restrict__ list, long np,
+                            const DG_SR *__restrict__ Vs, const DG_SR *__restrict__ ls, DG_SR shift,
+                            const DG_SR *__restrict__ r, DG_SR *__restrict__ z) {
   typedef dg_spatch_team<N, DIM, sizeof(DG_SR)> S;
   __shared__ DG_SR sw[S::ppb * S::len], su[S::ppb * S::len];
   __shared__ long so[S::ppb * 8]; /* the patch's cells' first coefficients */

@@ -1,7 +1,9 @@
 /* dg_svec_cuda.cu - the CUDA backend's solver vectors: plain device memory
  * (the host copies what it reads or writes: dg_svec_map) with a cache of
  * freed blocks, and grid-stride kernels on the default stream.  Reductions: fixed-size per-block
- * partial sums in double, added on the host in a fixed order (the same bits every run). */
+ * partial sums in double, added on the host in a fixed order (the same bits every run).
+ * The kernels and entry points of both precisions are dg_svec_cuda_t.h, included
+ * once per precision at the end; the mixed-precision ones are here. */
 #include "dg_solver_cuda.h"
 #include "dg_svec_pool.h"
 
@@ -54,12 +56,6 @@ __device__ void block_sum(double s, double *part) {
   if (threadIdx.x == 0) part[blockIdx.x] = sh[0];
 }
 
-template <typename R> __global__ void k_dot(long n, const R *x, const R *y, double *part) {
-  double s = 0;
-  DG_GRID_STRIDE(i, n) s += (double)x[i] * (double)y[i];
-  block_sum(s, part);
-}
-
 __global__ void k_amax(long n, const double *x, double *part) {
   __shared__ double sh[kThreads];
   double s = 0;
@@ -97,54 +93,6 @@ double summed(const char *what) {
   return s;
 }
 
-template <typename R> double dot(long n, const R *x, const R *y) {
-  if (red_setup()) return NAN;
-  k_dot<R><<<kRedBlocks, kThreads>>>(n, x, y, red_dev);
-  return summed("dot kernel");
-}
-
-template <typename R> __global__ void k_axpy(long n, R a, const R *x, R *y) {
-  DG_GRID_STRIDE(i, n) y[i] += a * x[i];
-}
-template <typename R> __global__ void k_xpby(long n, const R *x, R b, R *y) {
-  DG_GRID_STRIDE(i, n) y[i] = x[i] + b * y[i];
-}
-template <typename R> __global__ void k_scale(long n, R a, R *x) { DG_GRID_STRIDE(i, n) x[i] *= a; }
-template <typename R> __global__ void k_mul(long n, const R *x, const R *y, R *z) {
-  DG_GRID_STRIDE(i, n) z[i] = x[i] * y[i];
-}
-template <typename R> __global__ void k_copy(long n, const R *x, R *y) {
-  DG_GRID_STRIDE(i, n) y[i] = x[i];
-}
-template <typename R> __global__ void k_zero(long n, R *x) { DG_GRID_STRIDE(i, n) x[i] = 0; }
-template <typename R> __global__ void k_cheb(long n, R c1, R c2, const R *p, R *d, R *x, int mode) {
-  DG_GRID_STRIDE(i, n) {
-    const R di = mode == 2 ? c1 * d[i] + c2 * p[i] : c2 * p[i];
-    d[i] = di;
-    x[i] = mode == 0 ? di : x[i] + di;
-  }
-}
-template <typename R>
-__global__ void k_cheb_add(long n, R c1, R c2, const R *p, const R *d, const R *x, int mode,
-                           double s, double *y) {
-  DG_GRID_STRIDE(i, n) {
-    const R di = mode == 2 ? c1 * d[i] + c2 * p[i] : c2 * p[i];
-    const R xi = mode == 0 ? di : x[i] + di;
-    y[i] += s * (double)xi;
-  }
-}
-template <typename R>
-__global__ void k_cg_step(long n, R a, const R *p, const R *q, R *x, R *r, double *part) {
-  const R ma = -a;
-  double s = 0;
-  DG_GRID_STRIDE(i, n) {
-    x[i] += a * p[i];
-    const R ri = r[i] + ma * q[i];
-    r[i] = ri;
-    s += (double)ri * (double)ri;
-  }
-  block_sum(s, part);
-}
 __global__ void k_to_f(long n, double s, const double *x, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * x[i]);
 }
@@ -171,27 +119,6 @@ __global__ void k_symv(long n, const double *A, const double *x, double *y) {
     for (long k = 0; k < n; ++k) s += A[k * n + i] * x[k];
     y[i] = s;
   }
-}
-
-template <typename R> void cheb(long n, R c1, R c2, const R *p, R *d, R *x, int first) {
-  const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
-  k_cheb<R><<<blocks(n), kThreads>>>(n, c1, c2, p, d, x, mode);
-  launched("Chebyshev kernel");
-}
-
-template <typename R>
-void cheb_add(long n, R c1, R c2, const R *p, const R *d, const R *x, int first, double s,
-              double *y) {
-  const int mode = first ? 0 : (c1 == 0 ? 1 : 2);
-  k_cheb_add<R><<<blocks(n), kThreads>>>(n, c1, c2, p, d, x, mode, s, y);
-  launched("Chebyshev-add kernel");
-}
-
-/* the same partial sums as dot(), so r'r has dg_cuda_svec_dot's bits */
-template <typename R> double cg_step(long n, R a, const R *p, const R *q, R *x, R *r) {
-  if (red_setup()) return NAN;
-  k_cg_step<R><<<kRedBlocks, kThreads>>>(n, a, p, q, x, r, red_dev);
-  return summed("CG step kernel");
 }
 
 /* The allocator's plan.  Solver memory is plain device memory (cudaMalloc):
@@ -288,9 +215,6 @@ int dg_cuda_svec_to_device(void *d, const void *h, size_t bytes) {
   return e != cudaSuccess ? fail(e, "cudaMemcpy (solver memory to the device)") : 0;
 }
 
-double dg_cuda_svec_dot_d(long n, const double *x, const double *y) { return dot(n, x, y); }
-double dg_cuda_svec_dot_f(long n, const float *x, const float *y) { return dot(n, x, y); }
-
 double dg_cuda_svec_amax_d(long n, const double *x) {
   if (red_setup()) return NAN;
   k_amax<<<kRedBlocks, kThreads>>>(n, x, red_dev);
@@ -306,63 +230,8 @@ double dg_cuda_svec_amax_d(long n, const double *x) {
     launched(what);                                                                                \
   } while (0)
 
-void dg_cuda_svec_axpy_d(long n, double a, const double *x, double *y) {
-  DG_SVEC_LAUNCH(k_axpy<double>, "axpy kernel", n, a, x, y);
-}
-void dg_cuda_svec_axpy_f(long n, float a, const float *x, float *y) {
-  DG_SVEC_LAUNCH(k_axpy<float>, "axpy kernel", n, a, x, y);
-}
-void dg_cuda_svec_xpby_d(long n, const double *x, double b, double *y) {
-  DG_SVEC_LAUNCH(k_xpby<double>, "xpby kernel", n, x, b, y);
-}
-void dg_cuda_svec_xpby_f(long n, const float *x, float b, float *y) {
-  DG_SVEC_LAUNCH(k_xpby<float>, "xpby kernel", n, x, b, y);
-}
-void dg_cuda_svec_scale_d(long n, double a, double *x) {
-  DG_SVEC_LAUNCH(k_scale<double>, "scale kernel", n, a, x);
-}
-void dg_cuda_svec_scale_f(long n, float a, float *x) {
-  DG_SVEC_LAUNCH(k_scale<float>, "scale kernel", n, a, x);
-}
-void dg_cuda_svec_mul_d(long n, const double *x, const double *y, double *z) {
-  DG_SVEC_LAUNCH(k_mul<double>, "mul kernel", n, x, y, z);
-}
-void dg_cuda_svec_mul_f(long n, const float *x, const float *y, float *z) {
-  DG_SVEC_LAUNCH(k_mul<float>, "mul kernel", n, x, y, z);
-}
-void dg_cuda_svec_copy_d(long n, const double *x, double *y) {
-  DG_SVEC_LAUNCH(k_copy<double>, "copy kernel", n, x, y);
-}
-void dg_cuda_svec_copy_f(long n, const float *x, float *y) {
-  DG_SVEC_LAUNCH(k_copy<float>, "copy kernel", n, x, y);
-}
 void dg_cuda_svec_symv_d(long n, const double *A, const double *x, double *y) {
   DG_SVEC_LAUNCH(k_symv, "dense coarse solve kernel", n, A, x, y);
-}
-void dg_cuda_svec_zero_d(long n, double *x) { DG_SVEC_LAUNCH(k_zero<double>, "zero kernel", n, x); }
-void dg_cuda_svec_zero_f(long n, float *x) { DG_SVEC_LAUNCH(k_zero<float>, "zero kernel", n, x); }
-void dg_cuda_svec_cheb_d(long n, double c1, double c2, const double *p, double *d, double *x,
-                         int first) {
-  cheb(n, c1, c2, p, d, x, first);
-}
-void dg_cuda_svec_cheb_f(long n, float c1, float c2, const float *p, float *d, float *x,
-                         int first) {
-  cheb(n, c1, c2, p, d, x, first);
-}
-void dg_cuda_svec_cheb_add_d(long n, double c1, double c2, const double *p, const double *d,
-                             const double *x, int first, double s, double *y) {
-  cheb_add(n, c1, c2, p, d, x, first, s, y);
-}
-void dg_cuda_svec_cheb_add_f(long n, float c1, float c2, const float *p, const float *d,
-                             const float *x, int first, double s, double *y) {
-  cheb_add(n, c1, c2, p, d, x, first, s, y);
-}
-double dg_cuda_svec_cg_step_d(long n, double a, const double *p, const double *q, double *x,
-                              double *r) {
-  return cg_step(n, a, p, q, x, r);
-}
-double dg_cuda_svec_cg_step_f(long n, float a, const float *p, const float *q, float *x, float *r) {
-  return cg_step(n, a, p, q, x, r);
 }
 void dg_cuda_svec_to_f(long n, double s, const double *x, float *y) {
   DG_SVEC_LAUNCH(k_to_f, "to-float kernel", n, s, x, y);
@@ -384,3 +253,25 @@ void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
 }
 
 } /* extern "C" */
+
+/* defines (dg_svec_cuda_t.h): dg_svec_k_axpy_d dg_svec_k_cg_step_d dg_svec_k_cheb_d
+   dg_svec_k_cheb_add_d dg_svec_k_copy_d dg_svec_k_dot_d dg_svec_k_mul_d dg_svec_k_scale_d
+   dg_svec_k_xpby_d dg_svec_k_zero_d dg_cuda_svec_axpy_d dg_cuda_svec_cg_step_d
+   dg_cuda_svec_cheb_d dg_cuda_svec_cheb_add_d dg_cuda_svec_copy_d dg_cuda_svec_dot_d
+   dg_cuda_svec_mul_d dg_cuda_svec_scale_d dg_cuda_svec_xpby_d dg_cuda_svec_zero_d */
+#define DG_SR    double
+#define DG_SN(x) x##_d
+#include "dg_svec_cuda_t.h"
+#undef DG_SR
+#undef DG_SN
+
+/* defines (dg_svec_cuda_t.h): dg_svec_k_axpy_f dg_svec_k_cg_step_f dg_svec_k_cheb_f
+   dg_svec_k_cheb_add_f dg_svec_k_copy_f dg_svec_k_dot_f dg_svec_k_mul_f dg_svec_k_scale_f
+   dg_svec_k_xpby_f dg_svec_k_zero_f dg_cuda_svec_axpy_f dg_cuda_svec_cg_step_f
+   dg_cuda_svec_cheb_f dg_cuda_svec_cheb_add_f dg_cuda_svec_copy_f dg_cuda_svec_dot_f
+   dg_cuda_svec_mul_f dg_cuda_svec_scale_f dg_cuda_svec_xpby_f dg_cuda_svec_zero_f */
+#define DG_SR    float
+#define DG_SN(x) x##_f
+#include "dg_svec_cuda_t.h"
+#undef DG_SR
+#undef DG_SN

@@ -17,6 +17,11 @@
 #define DG_SLBYTES 16
 #endif
 
+/* defines (dg_sipg_lane_t.h, dg_sop_omp_t.h): dg_sblock_lane_r_d dg_sipg_lane_r_d
+   dg_sl_load_d dg_sl_load_p2_d dg_sl_pow2_d dg_sl_reshuffle_d dg_sl_store_d dg_sl_store_p2_d
+   dg_sl_trace_d dg_sl_trace1_d dg_sl_transpose_d dg_sl_unshuffle_d dg_omp_sblock_apply_d
+   dg_omp_sop_apply_d dg_omp_sop_diag_d dg_omp_sop_prolong_add_d dg_omp_sop_restrict_d
+   sblock_factors_d sop_lane_apply_d sop_lane_run_d */
 #define DG_SR      double
 #define DG_SN(x)   x##_d
 #define DG_SSFX    d
@@ -45,6 +50,11 @@
 #undef DG_SLRMAX
 #undef DG_SLINL
 
+/* defines (dg_sipg_lane_t.h, dg_sop_omp_t.h): dg_sblock_lane_r_f dg_sipg_lane_r_f
+   dg_sl_load_f dg_sl_load_p2_f dg_sl_pow2_f dg_sl_reshuffle_f dg_sl_store_f dg_sl_store_p2_f
+   dg_sl_trace_f dg_sl_trace1_f dg_sl_transpose_f dg_sl_unshuffle_f dg_omp_sblock_apply_f
+   dg_omp_sop_apply_f dg_omp_sop_diag_f dg_omp_sop_prolong_add_f dg_omp_sop_restrict_f
+   sblock_factors_f sop_lane_apply_f sop_lane_run_f */
 #define DG_SR      float
 #define DG_SN(x)   x##_f
 #define DG_SSFX    f

@@ -4,6 +4,7 @@
 #include "dg_spatch_internal.h"
 #include "dg_solver_omp.h"
 
+/* defines (dg_spatch_omp_t.h): dg_omp_spatch_apply_d */
 #define DG_SR      double
 #define DG_SN(x)   x##_d
 #define DG_SPV(sp) ((sp)->V)
@@ -14,6 +15,7 @@
 #undef DG_SPV
 #undef DG_SPL
 
+/* defines (dg_spatch_omp_t.h): dg_omp_spatch_apply_f */
 #define DG_SR      float
 #define DG_SN(x)   x##_f
 #define DG_SPV(sp) ((sp)->Vf)

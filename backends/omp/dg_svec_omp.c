@@ -78,12 +78,18 @@ int dg_omp_svec_to_device(void *d, const void *h, size_t bytes) {
   return 0;
 }
 
+/* defines (dg_svec_t.h): dg_omp_svec_axpy_d dg_omp_svec_cg_step_d dg_omp_svec_cheb_d
+   dg_omp_svec_cheb_add_d dg_omp_svec_copy_d dg_omp_svec_dot_d dg_omp_svec_mul_d
+   dg_omp_svec_scale_d dg_omp_svec_xpby_d dg_omp_svec_zero_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_svec_t.h"
 #undef DG_SR
 #undef DG_SN
 
+/* defines (dg_svec_t.h): dg_omp_svec_axpy_f dg_omp_svec_cg_step_f dg_omp_svec_cheb_f
+   dg_omp_svec_cheb_add_f dg_omp_svec_copy_f dg_omp_svec_dot_f dg_omp_svec_mul_f
+   dg_omp_svec_scale_f dg_omp_svec_xpby_f dg_omp_svec_zero_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_svec_t.h"

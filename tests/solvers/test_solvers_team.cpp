@@ -109,10 +109,10 @@ template <int DEG, int DIM> int check(int nx, int ny, int nz, int bcx, int bcy, 
   const double *up = u.data(), *bp = b.data(), *Vs = V.data(), *ls = lam.data();
   const int *kp = key.data();
   double *yp = y1.data(), *zp = z1.data(), *pp = p1.data();
-  launch(nb, S::threads, [=] { k_team_apply_d<DEG, DIM>(A, n, up, yp); });
-  launch(nb, S::threads, [=] { k_team_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
+  launch(nb, S::threads, [=] { dg_sop_k_team_apply_d<DEG, DIM>(A, n, up, yp); });
+  launch(nb, S::threads, [=] { dg_sop_k_team_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
   launch(nb, S::threads,
-         [=] { k_team_resid_block_d<DEG, DIM>(A, n, up, bp, kp, Vs, ls, shift, pp); });
+         [=] { dg_sop_k_team_resid_block_d<DEG, DIM>(A, n, up, bp, kp, Vs, ls, shift, pp); });
   double da = maxdiff(y0, y1), db = maxdiff(z0, z1), dr = maxdiff(p0, p1);
   {
     /* the line kernels */
@@ -122,10 +122,11 @@ template <int DEG, int DIM> int check(int nx, int ny, int nz, int bcx, int bcy, 
     std::fill(z1.begin(), z1.end(), 1e300);
     std::fill(p1.begin(), p1.end(), 1e300);
     const line_geo_d geo = line_geo_make_d(&A, DIM);
-    launch(nl, L::threads, [=] { k_line_apply_d<DEG, DIM>(A, geo, n, up, yp); });
-    launch(nl, L::threads, [=] { k_line_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
-    launch(nl, L::threads,
-           [=] { k_line_resid_block_d<DEG, DIM>(A, geo, n, up, bp, kp, Vs, ls, shift, pp); });
+    launch(nl, L::threads, [=] { dg_sop_k_line_apply_d<DEG, DIM>(A, geo, n, up, yp); });
+    launch(nl, L::threads, [=] { dg_sop_k_line_block_d<DEG, DIM>(n, kp, Vs, ls, shift, up, zp); });
+    launch(nl, L::threads, [=] {
+      dg_sop_k_line_resid_block_d<DEG, DIM>(A, geo, n, up, bp, kp, Vs, ls, shift, pp);
+    });
     const double la = maxdiff(y0, y1), lb = maxdiff(z0, z1), lr = maxdiff(p0, p1);
     printf("     line kernels: apply %.1e, block %.1e, fused step %.1e\n", la, lb, lr);
     da = std::fmax(da, la);

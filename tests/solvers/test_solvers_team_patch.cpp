@@ -44,7 +44,7 @@ void team(const dg_spatch *sp, const dg_spatch_kargs &a, long np, const long *li
   typedef dg_spatch_team<N, DIM, sizeof(double)> S;
   const double *Vs = sp->V, *ls = sp->lam, shift = sp->shift;
   launch((int)((np + S::ppb - 1) / S::ppb), S::threads,
-         [=] { k_spatch_team_d<N, DIM>(a, list, np, Vs, ls, shift, r, z); });
+         [=] { dg_spatch_k_team_d<N, DIM>(a, list, np, Vs, ls, shift, r, z); });
 }
 template <int N, int DIM>
 void team(const dg_spatch *sp, const dg_spatch_kargs &a, long np, const long *list, const float *r,
@@ -52,7 +52,7 @@ void team(const dg_spatch *sp, const dg_spatch_kargs &a, long np, const long *li
   typedef dg_spatch_team<N, DIM, sizeof(float)> S;
   const float *Vs = sp->Vf, *ls = sp->lamf, shift = (float)sp->shift;
   launch((int)((np + S::ppb - 1) / S::ppb), S::threads,
-         [=] { k_spatch_team_f<N, DIM>(a, list, np, Vs, ls, shift, r, z); });
+         [=] { dg_spatch_k_team_f<N, DIM>(a, list, np, Vs, ls, shift, r, z); });
 }
 
 int apply(const dg_spatch *sp, const double *r, double *z) { return dg_spatch_apply_d(sp, r, z); }

@@ -203,6 +203,12 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
                   (long)sizeof(dg_real) * tslot, l2);
+    /* the auxiliary data: a stream of its own, as long as the state's or
+       longer, that the hardware prefetcher left to miss at its first read
+       (the volume term's); a model without them has no code here */
+    if (DG_MODEL_NAUX)
+      dg_prefetch(ax + DG_PREFETCH_AHEAD * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) - lane,
+                  (long)sizeof(dg_real) * DG_AUX_SIZE(DIM, Q) * DG_W, l2);
     if (met) /* the sphere's geometry: many lines a microblock that miss the cache
                 at low degree; a planar position's few lines are left to the
                 hardware prefetcher, which served them better */

@@ -61,6 +61,7 @@
 #define DG_NVAR         3
 #define DG_MODEL_SOURCE 1
 #define DG_MODEL_NAUX   5 /* b, db/dx_0, B, dB/dx_1, F (the plane: B = b, F = f) */
+#define DG_MODEL_NDERIV 1 /* u[3] = 1 / h, shared by the fluxes, the speed and the source */
 
 enum { DG_SW_NONLINEAR = 0, DG_SW_LINEAR = 1 };
 
@@ -106,6 +107,16 @@ DG_HD static inline void dg_sw_metric(const dg_model_params *p, const dg_lane *x
   }
 }
 
+/* The reciprocal of the depth h = max(eta - b, 1e-30), once per point and
+ * state (dg_stage_model.h: derived values): every division by h is a
+ * multiplication by u[3].  a NULL (a copy of the stages without auxiliary
+ * data): a flat bottom. */
+DG_HD static inline void dg_model_derive(const dg_model_params *p, dg_lane *u, const dg_lane *a) {
+  (void)p;
+  const dg_lane b = a ? a[0] : dg_lane_set(0);
+  u[3] = (dg_real)1 / dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
+}
+
 /* Component d of the flux (A = a, c = cos theta on the sphere; 1, 1 on the
  * plane; Pi = c1 eta^2 + c0 eta):
  *   F_0 = A (m_0, k m_0 m_0 / h + g (Pi - eta a_0), k m_0 m_1 / h)
@@ -116,10 +127,9 @@ DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *
                                        const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)t;
   const dg_lane b = a ? a[0] : dg_lane_set(0), B = a ? a[2] : dg_lane_set(0);
-  const dg_lane h = dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
   const dg_lane Pi = u[0] * (u[0] * p->c1 + p->c0);
   if (d == 0) {
-    const dg_lane w = u[1] / h * (p->k * p->A); /* A k u */
+    const dg_lane w = u[1] * u[3] * (p->k * p->A); /* A k u */
     f[0] = u[1] * p->A;
     f[1] = w * u[1] + (Pi - u[0] * b) * (p->g * p->A);
     f[2] = w * u[2];
@@ -127,7 +137,7 @@ DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *
   }
   dg_lane c, dc, s;
   dg_sw_metric(p, x, &c, &dc, &s);
-  const dg_lane Ac = c * p->A, w = u[2] / h * p->k * Ac; /* A c k v */
+  const dg_lane Ac = c * p->A, w = u[2] * u[3] * p->k * Ac; /* A c k v */
   f[0] = u[2] * Ac;
   f[1] = w * u[1];
   f[2] = w * u[2] + (c * Pi - u[0] * B) * (p->g * p->A);
@@ -141,9 +151,8 @@ DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const d
                                                int d) {
   (void)t;
   const dg_lane b = a ? a[0] : dg_lane_set(0);
-  const dg_lane h = dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
   const dg_lane hs = dg_lane_max(u[0] * p->k + p->c0 - b, dg_lane_set(0));
-  const dg_lane sp = (dg_lane_abs(u[1 + d] / h) * p->k + dg_lane_sqrt(hs * p->g)) * p->A;
+  const dg_lane sp = (dg_lane_abs(u[1 + d] * u[3]) * p->k + dg_lane_sqrt(hs * p->g)) * p->A;
   if (d == 0) return sp;
   dg_lane c, dc, s;
   dg_sw_metric(p, x, &c, &dc, &s);
@@ -167,8 +176,7 @@ DG_HD static inline void dg_model_source(const dg_model_params *p, const dg_lane
   dg_lane c, dc, sn;
   dg_sw_metric(p, x, &c, &dc, &sn);
   const dg_lane gA = dg_lane_set(p->g * p->A), Pi = u[0] * (u[0] * p->c1 + p->c0);
-  const dg_lane h = dg_lane_max(u[0] - a[0], dg_lane_set((dg_real)1e-30));
-  const dg_lane cu = u[1] / h * sn * (p->k * p->A); /* k A s u */
+  const dg_lane cu = u[1] * u[3] * sn * (p->k * p->A); /* k A s u */
   s[1] = a[4] * u[2] + cu * u[2] - u[0] * a[1] * gA;
   s[2] = (dc * Pi - u[0] * a[3]) * gA - a[4] * u[1] - cu * u[1];
 }

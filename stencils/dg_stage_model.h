@@ -44,6 +44,23 @@
 #define DG_X_READ(XF, d, i) 1
 #endif
 
+/* Values a model derives from the state at a point (docs/MODELS.md,
+ * "Derived values"): a model may declare DG_MODEL_NDERIV of them and
+ * dg_model_derive(p, u, a), which sets u[DG_NVAR + i] from u[0 .. DG_NVAR)
+ * and the auxiliary values a (NULL where a stage has none; never the
+ * position); its flux, speed and source may then read them.  The stages
+ * derive them once per point and state, shared by every direction's flux,
+ * the wave speed and the source.  A model without them has no code for it
+ * (DG_NU is DG_NVAR). */
+#ifndef DG_MODEL_NDERIV
+#define DG_MODEL_NDERIV 0
+#endif
+#if DG_MODEL_NDERIV
+#define DG_NU (DG_NVAR + DG_MODEL_NDERIV)
+#else
+#define DG_NU DG_NVAR
+#endif
+
 /* Per-point auxiliary data of a model with DG_MODEL_NAUX > 0 (a velocity
  * given as data, a topography): per element, the values at the Q^DIM volume
  * points ([naux][point], x fastest) and then at the Q^(DIM-1) points of each

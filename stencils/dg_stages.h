@@ -406,28 +406,6 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
         }
       }
     }
-#if DG_MODEL_NDERIV
-    /* the model's derived values at the chunk's points, once for every
-       direction and the source */
-    DG_UNROLL_SLABS
-    for (int ic = 0; ic < nc; ++ic) {
-      const int l = l0 + ic, mid = l == hq;
-      DG_UNROLL_ALL
-      for (int s = 0; s < 2 - mid; ++s) {
-        const dg_lane *ucs = us + (2 * ic + s) * NV * QF;
-        DG_UNROLL
-        for (int p = 0; p < QF; ++p) {
-          DG_UNROLL_ALL
-          for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-          if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
-          dg_model_derive(&mp, up, am);
-          DG_UNROLL_ALL
-          for (int i = 0; i < DG_MODEL_NDERIV; ++i)
-            ud[((2 * ic + s) * DG_MODEL_NDERIV + i) * QF + p] = up[NV + i];
-        }
-      }
-    }
-#endif
     /* d = DIM: the model's source, tested with the values in every
        direction (scale 1: the Jacobian cancels against the mass matrix's) */
     DG_UNROLL_DIR
@@ -443,13 +421,21 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
           for (int p = 0; p < QF; ++p) {
             DG_UNROLL_ALL
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
-#if DG_MODEL_NDERIV
-            DG_UNROLL_ALL
-            for (int i = 0; i < DG_MODEL_NDERIV; ++i)
-              up[NV + i] = ud[((2 * ic + s) * DG_MODEL_NDERIV + i) * QF + p];
-#endif
             if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
+#if DG_MODEL_NDERIV
+            /* the model's derived values: formed in the first direction's
+               pass, kept for the other directions and the source */
+            dg_lane *uds = ud + (2 * ic + s) * DG_MODEL_NDERIV * QF + p;
+            if (d == 0) dg_model_derive(&mp, up, am);
+            DG_UNROLL_ALL
+            for (int i = 0; i < DG_MODEL_NDERIV; ++i) {
+              if (d == 0)
+                uds[i * QF] = up[NV + i];
+              else
+                up[NV + i] = uds[i * QF];
+            }
+#endif
 #if DG_MODEL_SOURCE
             if (d == DIM)
               dg_model_source(&mp, up, am, xm, tm, f);

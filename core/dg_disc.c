@@ -337,7 +337,8 @@ int dg_disc_create_held(dg_disc **out, const dg_backend *backend, const dg_grid 
     }
     if (dg_model_naux(d->model) > 0) {
       const int QF = (int)dg_disc_ipow(q, dim - 1);
-      d->aux_size = dg_model_naux(d->model) * (dg_disc_ipow(q, dim) + 2L * dim * QF);
+      d->aux_size = dg_model_naux(d->model) * dg_disc_ipow(q, dim) +
+                    dg_model_naux_face(d->model) * 2L * dim * QF;
       if ((rc = be->alloc(&p, (size_t)(d->nslots / W) * d->aux_size * W * sizeof(dg_real))))
         goto fail;
       d->d_aux = p;

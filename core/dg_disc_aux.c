@@ -34,6 +34,13 @@ static void aux_elem_coords(const dg_grid *g, long e, double xc[3], double h[3],
   }
 }
 
+/* Where value i of volume point p (fc < 0) or face fc's point p lies in an
+ * element's auxiliary data (stencils/dg_stage_model.h, DG_AUX_SIZE): the
+ * faces hold only the first nauxf values. */
+static long aux_offset(int naux, int nauxf, int QV, int QF, int fc, int i, int p) {
+  return fc < 0 ? (long)i * QV + p : (long)naux * QV + (long)(fc * nauxf + i) * QF + p;
+}
+
 /* Auxiliary data through the element interpolant (dg_model_desc.aux_deriv):
  * the sampler at the (K+1)^dim Gauss-Lobatto nodes of each element, K =
  * 2 q - 1 - rmax, the end nodes on the face coordinates (so the nodes of a
@@ -44,6 +51,7 @@ static void aux_elem_coords(const dg_grid *g, long e, double xc[3], double h[3],
 static int aux_interp(dg_disc *d, dg_aux_fn fn, void *ctx, dg_real *a) {
   const dg_grid *g = &d->grid;
   const int naux = dg_model_naux(d->model), *deriv = d->model->desc->aux_deriv;
+  const int nauxf = dg_model_naux_face(d->model);
   const int dim = g->dim, W = d->W, Q = d->q, QF = (int)dg_disc_ipow(Q, dim - 1);
   const int QV = (int)dg_disc_ipow(Q, dim);
   const int K = 2 * Q - 1 - d->map.rmax, NK = K + 1;
@@ -93,7 +101,7 @@ static int aux_interp(dg_disc *d, dg_aux_fn fn, void *ctx, dg_real *a) {
         gp[k] = r2 % Q;
         r2 /= Q;
       }
-      for (int i = 0; i < naux; ++i) {
+      for (int i = 0; i < (fc < 0 ? naux : nauxf); ++i) {
         const int j = deriv[i] == DG_AUX_VALUE ? i : deriv[i] / 3;
         const int dd = deriv[i] == DG_AUX_VALUE ? -1 : deriv[i] % 3;
         double v = 0;
@@ -112,7 +120,7 @@ static int aux_interp(dg_disc *d, dg_aux_fn fn, void *ctx, dg_real *a) {
             if (w != 0) v += w * nv[j * NN + n];
           }
         }
-        const long o = fc < 0 ? (long)i * QV + p : (long)naux * (QV + fc * QF) + (long)i * QF + p;
+        const long o = aux_offset(naux, nauxf, QV, QF, fc, i, p);
         base[o * W] = (dg_real)v;
       }
     }
@@ -123,7 +131,7 @@ static int aux_interp(dg_disc *d, dg_aux_fn fn, void *ctx, dg_real *a) {
 
 int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
   DG_ARG_NONNULL("dg_disc_set_aux", d);
-  const int naux = dg_model_naux(d->model);
+  const int naux = dg_model_naux(d->model), nauxf = dg_model_naux_face(d->model);
   if (naux == 0 || !d->d_aux)
     return dg_error(DG_ERR_ARG, "model %s has no auxiliary data", dg_model_name(d->model));
   const dg_grid *g = &d->grid;
@@ -170,8 +178,8 @@ int dg_disc_set_aux(dg_disc *d, dg_aux_fn fn, void *ctx) {
                       x[1], x[2]);
         break;
       }
-      for (int i = 0; i < naux; ++i) {
-        const long o = fc < 0 ? (long)i * QV + p : (long)naux * (QV + fc * QF) + (long)i * QF + p;
+      for (int i = 0; i < (fc < 0 ? naux : nauxf); ++i) {
+        const long o = aux_offset(naux, nauxf, QV, QF, fc, i, p);
         base[o * W] = (dg_real)out[i];
       }
     }

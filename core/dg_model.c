@@ -265,6 +265,9 @@ int dg_model_linear(const dg_model *m) { return m->desc->linear(&m->dev); }
 int dg_model_uses_x(const dg_model *m) { return m->desc->needs_x(&m->dev); }
 int dg_model_speed_varies(const dg_model *m) { return m->desc->speed_varies(&m->dev); }
 int dg_model_naux(const dg_model *m) { return m->desc->naux; }
+int dg_model_naux_face(const dg_model *m) {
+  return m->desc->naux_face > 0 ? m->desc->naux_face : m->desc->naux;
+}
 const char *dg_model_aux_name(const dg_model *m, int i) {
   return i >= 0 && i < m->desc->naux && m->desc->aux_names ? m->desc->aux_names[i] : NULL;
 }

@@ -70,6 +70,8 @@ int dg_model_param_text(const dg_model *m, int i, char *buf, size_t cap);
  * name of value i, and the model's own sample of them at x (DG_ERR_ARG
  * where the model has none: a program gives them, dg_disc_set_aux). */
 int dg_model_naux(const dg_model *m);
+/* The auxiliary values held at face points: the first dg_model_naux_face. */
+int dg_model_naux_face(const dg_model *m);
 const char *dg_model_aux_name(const dg_model *m, int i);
 int dg_model_aux(const dg_model *m, const double x[3], double *out);
 /* Integral diagnostics (models/dg_model_desc.h: energy, enstrophy, ...):

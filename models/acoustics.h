@@ -177,6 +177,7 @@ const dg_model_desc dg_model_acoustics = {
     0,    /* ninteg */
     NULL, /* integ_names */
     NULL, /* integrand */
+    0,    /* naux_face: all */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -225,6 +225,7 @@ const dg_model_desc dg_model_advection = {
     0,    /* ninteg */
     NULL, /* integ_names */
     NULL, /* integrand */
+    0,    /* naux_face: all */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -158,6 +158,7 @@ const dg_model_desc dg_model_advection_field = {
     0,    /* ninteg */
     NULL, /* integ_names */
     NULL, /* integrand */
+    0,    /* naux_face: all */
 };
 #endif /* DG_MODEL_HOST */
 

@@ -128,6 +128,10 @@ typedef struct dg_model_desc {
   const char *const *integ_names;
   void (*integrand)(const void *dev, const void *host, const double x[3], const double *u,
                     const double *du, const double *aux, double *out);
+  /* The leading auxiliary values that the faces need: only these are held
+   * at face points.  DG_MODEL_NAUX_FACE where the device part defines it
+   * (the stages' layout, stencils/dg_stage_model.h), else 0: all naux. */
+  int naux_face;
 } dg_model_desc;
 
 /* dg_model_desc.aux_deriv entries. */

@@ -13,11 +13,11 @@
  * theta, the curvature terms a sin(theta) u (hv, -hu), no 1 / cos(theta)
  * anywhere, the theta flux zero at the poles (docs/ARCHITECTURE.md,
  * "Shallow water": why this formulation).  The bottom and the Coriolis
- * parameter are auxiliary data (DG_MODEL_NAUX = 5: b, db/dx_0, B, dB/dx_1,
+ * parameter are auxiliary data (DG_MODEL_NAUX = 5: b, B, db/dx_0, dB/dx_1,
  * F; the plane B = b, F = f; the sphere B = cos(theta) b, F = a^2
- * cos(theta) f).  `--equations linear` (the plane) integrates the equations
- * linearised about the lake at rest eta0 (--depth): P = g eta (eta0 - b),
- * no m (x) m / h term, the same source.
+ * cos(theta) f; the faces hold b and B only, DG_MODEL_NAUX_FACE = 2).  `--equations linear` (the
+ * plane) integrates the equations linearised about the lake at rest eta0 (--depth): P = g eta (eta0
+ * - b), no m (x) m / h term, the same source.
  *
  * Well balanced.  At rest (eta = eta0, m = 0) the mass flux vanishes and
  * the momentum residual is g eta0 times -int b psi_x + oint b n psi - int
@@ -38,10 +38,10 @@
  * The flux, speed and source term by term: dg_model_flux and below;
  * docs/MODELS.md, "A system with auxiliary data", writes them out.  Walls
  * reflect: eta and the tangential momentum as inside, the normal momentum
- * negated.  Per point the flux of one direction costs about 14 flops and a
- * division, the source 16 and a division; the stages read 5 (Q^2 + 4 Q)
- * auxiliary reals per element and stage, 3.3x the state's 3 (r+1)^2 at
- * Q = r + 1 = 4.
+ * negated.  Per point one division (the derived 1 / h), then the flux of
+ * one direction about 14 flops, the source 16; the stages read 5 Q^2 + 2 (4 Q)
+ * auxiliary reals per element and stage (the faces hold b and B only), 2.3x
+ * the state's 3 (r+1)^2 at Q = r + 1 = 4.
  *
  * Cases (--case), the plane: lake_at_rest (eta = eta0 over a smooth periodic
  * bump, the exact solution the initial state), gravity_wave (a linear
@@ -58,9 +58,11 @@
 
 #include "dg_lane.h"
 
-#define DG_NVAR         3
-#define DG_MODEL_SOURCE 1
-#define DG_MODEL_NAUX   5 /* b, db/dx_0, B, dB/dx_1, F (the plane: B = b, F = f) */
+#define DG_NVAR            3
+#define DG_MODEL_SOURCE    1
+#define DG_MODEL_NAUX      5 /* b, B, db/dx_0, dB/dx_1, F (the plane: B = b, F = f) */
+#define DG_MODEL_NAUX_FACE 2 /* the fluxes' b and B: the source's are not held at faces */
+#define DG_MODEL_NDERIV    1 /* u[3] = 1 / h, shared by the fluxes, the speed and the source */
 
 enum { DG_SW_NONLINEAR = 0, DG_SW_LINEAR = 1 };
 
@@ -106,20 +108,29 @@ DG_HD static inline void dg_sw_metric(const dg_model_params *p, const dg_lane *x
   }
 }
 
+/* The reciprocal of the depth h = max(eta - b, 1e-30), once per point and
+ * state (dg_stage_model.h: derived values): every division by h is a
+ * multiplication by u[3].  a NULL (a copy of the stages without auxiliary
+ * data): a flat bottom. */
+DG_HD static inline void dg_model_derive(const dg_model_params *p, dg_lane *u, const dg_lane *a) {
+  (void)p;
+  const dg_lane b = a ? a[0] : dg_lane_set(0);
+  u[3] = (dg_real)1 / dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
+}
+
 /* Component d of the flux (A = a, c = cos theta on the sphere; 1, 1 on the
  * plane; Pi = c1 eta^2 + c0 eta):
  *   F_0 = A (m_0, k m_0 m_0 / h + g (Pi - eta a_0), k m_0 m_1 / h)
- *   F_1 = A c (m_1, k m_0 m_1 / h, k m_1 m_1 / h) + A g (0, 0, c Pi - eta a_2).
+ *   F_1 = A c (m_1, k m_0 m_1 / h, k m_1 m_1 / h) + A g (0, 0, c Pi - eta a_1).
  * a is never NULL at run time (a copy of the stages without auxiliary data
  * folds it to a flat bottom). */
 DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
                                        const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)t;
-  const dg_lane b = a ? a[0] : dg_lane_set(0), B = a ? a[2] : dg_lane_set(0);
-  const dg_lane h = dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
+  const dg_lane b = a ? a[0] : dg_lane_set(0), B = a ? a[1] : dg_lane_set(0);
   const dg_lane Pi = u[0] * (u[0] * p->c1 + p->c0);
   if (d == 0) {
-    const dg_lane w = u[1] / h * (p->k * p->A); /* A k u */
+    const dg_lane w = u[1] * u[3] * (p->k * p->A); /* A k u */
     f[0] = u[1] * p->A;
     f[1] = w * u[1] + (Pi - u[0] * b) * (p->g * p->A);
     f[2] = w * u[2];
@@ -127,7 +138,7 @@ DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *
   }
   dg_lane c, dc, s;
   dg_sw_metric(p, x, &c, &dc, &s);
-  const dg_lane Ac = c * p->A, w = u[2] / h * p->k * Ac; /* A c k v */
+  const dg_lane Ac = c * p->A, w = u[2] * u[3] * p->k * Ac; /* A c k v */
   f[0] = u[2] * Ac;
   f[1] = w * u[1];
   f[2] = w * u[2] + (c * Pi - u[0] * B) * (p->g * p->A);
@@ -141,9 +152,8 @@ DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const d
                                                int d) {
   (void)t;
   const dg_lane b = a ? a[0] : dg_lane_set(0);
-  const dg_lane h = dg_lane_max(u[0] - b, dg_lane_set((dg_real)1e-30));
   const dg_lane hs = dg_lane_max(u[0] * p->k + p->c0 - b, dg_lane_set(0));
-  const dg_lane sp = (dg_lane_abs(u[1 + d] / h) * p->k + dg_lane_sqrt(hs * p->g)) * p->A;
+  const dg_lane sp = (dg_lane_abs(u[1 + d] * u[3]) * p->k + dg_lane_sqrt(hs * p->g)) * p->A;
   if (d == 0) return sp;
   dg_lane c, dc, s;
   dg_sw_metric(p, x, &c, &dc, &s);
@@ -152,8 +162,8 @@ DG_HD static inline dg_lane dg_model_max_speed(const dg_model_params *p, const d
 
 /* The source: the Coriolis term F = a^2 cos theta f (the plane: f), the
  * curvature terms (A s u (hv), -A s u (hu)), and the bottom's parts of the
- * pressure force, -A g eta a_1 and A g (c' Pi - eta a_3):
- *   S = (0, F m_1 + k A s m_0 m_1 / h - A g eta a_1,
+ * pressure force, -A g eta a_2 and A g (c' Pi - eta a_3):
+ *   S = (0, F m_1 + k A s m_0 m_1 / h - A g eta a_2,
  *          -F m_0 - k A s m_0 m_0 / h + A g (c' Pi - eta a_3)). */
 DG_HD static inline void dg_model_source(const dg_model_params *p, const dg_lane *u,
                                          const dg_lane *a, const dg_lane *x, dg_real t,
@@ -167,9 +177,8 @@ DG_HD static inline void dg_model_source(const dg_model_params *p, const dg_lane
   dg_lane c, dc, sn;
   dg_sw_metric(p, x, &c, &dc, &sn);
   const dg_lane gA = dg_lane_set(p->g * p->A), Pi = u[0] * (u[0] * p->c1 + p->c0);
-  const dg_lane h = dg_lane_max(u[0] - a[0], dg_lane_set((dg_real)1e-30));
-  const dg_lane cu = u[1] / h * sn * (p->k * p->A); /* k A s u */
-  s[1] = a[4] * u[2] + cu * u[2] - u[0] * a[1] * gA;
+  const dg_lane cu = u[1] * u[3] * sn * (p->k * p->A); /* k A s u */
+  s[1] = a[4] * u[2] + cu * u[2] - u[0] * a[2] * gA;
   s[2] = (dc * Pi - u[0] * a[3]) * gA - a[4] * u[1] - cu * u[1];
 }
 
@@ -493,8 +502,8 @@ static double sw_f(const sw_host *h, const double x[3]) {
 }
 
 /* The auxiliary values the sampler gives (the derivatives are the
- * interpolant's, dg_model_desc.aux_deriv; out[1], out[3] are filled too, for
- * the integrals): b, db/dx_0, B, dB/dx_1, F with B = b, F = f on the plane
+ * interpolant's, dg_model_desc.aux_deriv; out[2], out[3] are filled too, for
+ * the integrals): b, B, db/dx_0, dB/dx_1, F with B = b, F = f on the plane
  * and B = cos(theta) b, F = a^2 cos(theta) f on the sphere. */
 static void sw_aux(const void *dev, const void *host, const double x[3], double *out) {
   (void)dev;
@@ -502,15 +511,15 @@ static void sw_aux(const void *dev, const void *host, const double x[3], double 
   double b, db[2];
   sw_bottom(h, x, &b, db);
   out[0] = b;
-  out[1] = db[0];
+  out[2] = db[0];
   if (!h->sphere) {
-    out[2] = b;
+    out[1] = b;
     out[3] = db[1];
     out[4] = sw_f(h, x);
     return;
   }
   const double c = cos(x[1]), s = sin(x[1]);
-  out[2] = c * b;
+  out[1] = c * b;
   out[3] = -s * b + c * db[1];
   out[4] = h->radius * h->radius * c * sw_f(h, x);
 }
@@ -620,7 +629,7 @@ static void sw_integrand(const void *dev, const void *host, const double x[3], c
     db1 = (aux[3] + s * b) / c; /* aux[3] = d(cos theta b)/dtheta */
     f = aux[4] / (a * a * c);
   }
-  const double hx = du[0] - aux[1], hy = du[3] - db1; /* du[d * 3 + v] */
+  const double hx = du[0] - aux[2], hy = du[3] - db1; /* du[d * 3 + v] */
   const double vx = (du[2] - u[2] * hx / h) / h, uy = (du[4] - u[1] * hy / h) / h;
   const double zeta = (vx - (c * uy - s * u[1] / h)) / (a * c);
   const double q = zeta + f;
@@ -633,9 +642,9 @@ static const char *sw_file_name(const void *dev) {
 }
 
 static const char *const sw_vars[] = {"eta", "hu", "hv"};
-static const char *const sw_aux_names[] = {"b", "db_dx0", "B", "dB_dx1", "F"};
-static const int sw_aux_deriv[] = {DG_AUX_VALUE, DG_AUX_DERIV(0, 0), DG_AUX_VALUE,
-                                   DG_AUX_DERIV(2, 1), DG_AUX_VALUE};
+static const char *const sw_aux_names[] = {"b", "B", "db_dx0", "dB_dx1", "F"};
+static const int sw_aux_deriv[] = {DG_AUX_VALUE, DG_AUX_VALUE, DG_AUX_DERIV(0, 0),
+                                   DG_AUX_DERIV(1, 1), DG_AUX_VALUE};
 static const char *const sw_integ_names[] = {"energy", "enstrophy"};
 
 const dg_model_desc dg_model_shallow_water = {
@@ -667,6 +676,7 @@ const dg_model_desc dg_model_shallow_water = {
     2,
     sw_integ_names,
     sw_integrand,
+    DG_MODEL_NAUX_FACE,
 };
 #endif /* DG_MODEL_HOST */
 

@@ -22,6 +22,11 @@
 #ifndef DG_MODEL_NAUX
 #define DG_MODEL_NAUX 0
 #endif
+/* The leading auxiliary values the faces need (the flux and the speed, not
+ * the source): only these are held at face points (dg_model_desc.naux_face). */
+#ifndef DG_MODEL_NAUX_FACE
+#define DG_MODEL_NAUX_FACE DG_MODEL_NAUX
+#endif
 
 /* What a model's flux reads of the position (docs/MODELS.md): a model may
  * declare DG_MODEL_X_FLOWS variants, dg_model_x_flow(p) the running one,
@@ -44,14 +49,32 @@
 #define DG_X_READ(XF, d, i) 1
 #endif
 
+/* Values a model derives from the state at a point (docs/MODELS.md,
+ * "Derived values"): a model may declare DG_MODEL_NDERIV of them and
+ * dg_model_derive(p, u, a), which sets u[DG_NVAR + i] from u[0 .. DG_NVAR)
+ * and the auxiliary values a (NULL where a stage has none; never the
+ * position); its flux, speed and source may then read them.  The stages
+ * derive them once per point and state, shared by every direction's flux,
+ * the wave speed and the source.  A model without them has no code for it
+ * (DG_NU is DG_NVAR). */
+#ifndef DG_MODEL_NDERIV
+#define DG_MODEL_NDERIV 0
+#endif
+#if DG_MODEL_NDERIV
+#define DG_NU (DG_NVAR + DG_MODEL_NDERIV)
+#else
+#define DG_NU DG_NVAR
+#endif
+
 /* Per-point auxiliary data of a model with DG_MODEL_NAUX > 0 (a velocity
  * given as data, a topography): per element, the values at the Q^DIM volume
- * points ([naux][point], x fastest) and then at the Q^(DIM-1) points of each
- * face ([face][naux][point]; both elements of a face hold the same bits), in
+ * points ([naux][point], x fastest) and then the first DG_MODEL_NAUX_FACE
+ * at the Q^(DIM-1) points of each face ([face][naux_face][point]; both
+ * elements of a face hold the same bits), in
  * lanes: dg_stage_args.aux + (microblock * DG_AUX_SIZE + i) * DG_W.  Without
  * auxiliary data the pointer is a constant NULL and every load folds away. */
 #define DG_AUX_SIZE(dim, q)                                                                        \
-  (DG_MODEL_NAUX * (DG_POW(q, dim) + 2 * (dim) * ((dim) == 3 ? (q) * (q) : (q))))
+  (DG_MODEL_NAUX * DG_POW(q, dim) + DG_MODEL_NAUX_FACE * 2 * (dim) * ((dim) == 3 ? (q) * (q) : (q)))
 /* The auxiliary values (lanes) at volume point vi or face fc's point p. */
 DG_HD static inline void dg_aux_vol(const dg_real *ax, const int vi, const int QV, dg_lane *a) {
   DG_UNROLL_ALL
@@ -60,8 +83,9 @@ DG_HD static inline void dg_aux_vol(const dg_real *ax, const int vi, const int Q
 DG_HD static inline void dg_aux_face(const dg_real *ax, const int fc, const int p, const int QV,
                                      const int QF, dg_lane *a) {
   DG_UNROLL_ALL
-  for (int i = 0; i < DG_MODEL_NAUX; ++i)
-    a[i] = dg_lane_load(ax + (long)(DG_MODEL_NAUX * (QV + fc * QF) + i * QF + p) * DG_W);
+  for (int i = 0; i < DG_MODEL_NAUX_FACE; ++i)
+    a[i] = dg_lane_load(ax +
+                        (long)(DG_MODEL_NAUX * QV + (fc * DG_MODEL_NAUX_FACE + i) * QF + p) * DG_W);
 }
 
 /* Boundaries (dg_stage_args.bc; docs/MODELS.md): a model may define

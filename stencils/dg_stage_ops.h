@@ -172,6 +172,15 @@ DG_HD static inline void dg_rusanov(const dg_model_params *mp, const dg_lane *ul
                                     const dg_lane *a, const dg_lane *x, const dg_real t,
                                     const int d, const dg_real hs, dg_lane *G, const int sG) {
   dg_lane fl[DG_NVAR], fr[DG_NVAR];
+#if DG_MODEL_NDERIV
+  /* the two states with the model's derived values (dg_stage_model.h) */
+  dg_lane el[DG_NU], er[DG_NU];
+  DG_UNROLL_ALL
+  for (int v = 0; v < DG_NVAR; ++v) el[v] = ul[v], er[v] = ur[v];
+  dg_model_derive(mp, el, a);
+  dg_model_derive(mp, er, a);
+  ul = el, ur = er;
+#endif
   dg_model_flux(mp, ul, a, x, t, d, fl);
   dg_model_flux(mp, ur, a, x, t, d, fr);
   const dg_lane alpha =

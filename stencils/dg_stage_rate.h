@@ -30,7 +30,7 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
   const dg_real *mtab = met ? A->geom - (A->slot0 / DG_W) * (long)(GS * DG_W) : 0;
   const dg_lane moff = met ? dg_lane_load(geom) : dg_lane_set(0);
   const dg_real *tt = met ? mtab - DG_TRIG_LEN : 0, *ft = met ? geom + DG_W : 0;
-  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], vmax[3], jinv[DG_MAX_Q];
+  dg_lane xc[3], x[DG_X_LEN], up[DG_NU], vmax[3], jinv[DG_MAX_Q];
   dg_lane trg[DG_TRIG_ONCE ? 2 * DG_TRIG_N * DG_MAX_Q : 1];
   const dg_sphere_src sph = {tt, ft, mtab, moff, N};
   const dg_lane *tg = 0; /* trg where it is set */
@@ -70,6 +70,9 @@ DG_HD static inline void dg_stage_rate(const dg_stage_args *A, const dg_stage_ba
       }
       if (geom) dg_slab_x(A->h, B, xc, DIM, Q, p, l, met, &sph, tg, -1, -1, x);
       if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * l, QF * Q, av);
+#if DG_MODEL_NDERIV
+      dg_model_derive(&mp, up, DG_MODEL_NAUX ? av : 0);
+#endif
       const dg_lane jl = jinv[l];
       DG_UNROLL_ALL
       for (int d = 0; d < DIM; ++d)

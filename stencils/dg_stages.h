@@ -50,7 +50,13 @@
               (2 * (dim) + 3) * DG_FACE_POINTS(dim, q) +                                           \
               2 * (((q) + 1) / 2) * (DG_FACE_POINTS(dim, q) + DG_FACE_POINTS(dim, (r) + 1))) +     \
    2 * DG_FACE_POINTS(dim, (r) + 1) + ((dim) == 3 ? (q) * ((r) + 1) * ((r) + 1) : (q)) +           \
-   ((r) + 1) * ((r) + 1))
+   ((r) + 1) * ((r) + 1) DG_STAGE_WORK_DERIV(dim, q))
+/* the model's derived values on a chunk's slabs (dg_stage_model.h) */
+#if DG_MODEL_NDERIV
+#define DG_STAGE_WORK_DERIV(dim, q) +DG_MODEL_NDERIV * 2 * (((q) + 1) / 2) * DG_FACE_POINTS(dim, q)
+#else
+#define DG_STAGE_WORK_DERIV(dim, q)
+#endif
 
 /* Trace pass: only needed when the coefficients changed outside the update
  * (initial data, restart); the update writes the next stage's traces itself. */
@@ -157,7 +163,10 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
   dg_lane *gf = st + NS * NV * NF;               /* face-value collapse, 2 N^(DIM-1) */
   dg_lane *t1 = gf + 2 * NF;                     /* contraction scratch */
   dg_lane *t2 = t1 + (DIM == 3 ? Q * N * N : Q); /* N^2, the 3D lifting */
-  dg_lane xc[3], x[DG_X_LEN], up[DG_NVAR], f[DG_NVAR];
+#if DG_MODEL_NDERIV
+  dg_lane *ud = t2 + N * N; /* the model's derived values on a chunk's slabs [slab][i][p] */
+#endif
+  dg_lane xc[3], x[DG_X_LEN], up[DG_NU], f[DG_NVAR];
   const dg_lane *xm = NX ? x : 0; /* the position as the model sees it */
   DG_UNROLL_ALL
   for (int e = 0; e < 3; ++e) xc[e] = dg_lane_set(0);
@@ -203,6 +212,13 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
     if (A->reuse_traces)
       dg_prefetch(A->trace + (A->slot0 / DG_W + blk + DG_PREFETCH_AHEAD) * tslot,
                   (long)sizeof(dg_real) * tslot, l2);
+      /* the auxiliary data: a stream of its own, as long as the state's or
+         longer, that the hardware prefetcher left to miss at its first read
+         (the volume term's); a model without them has no code here */
+#if DG_MODEL_NAUX
+    dg_prefetch(ax + DG_PREFETCH_AHEAD * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) - lane,
+                (long)sizeof(dg_real) * DG_AUX_SIZE(DIM, Q) * DG_W, l2);
+#endif
     if (met) /* the sphere's geometry: many lines a microblock that miss the cache
                 at low degree; a planar position's few lines are left to the
                 hardware prefetcher, which served them better */
@@ -407,6 +423,19 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
             for (int v = 0; v < NV; ++v) up[v] = ucs[v * QF + p];
             if (needs_x) dg_slab_x(h, B, xc, DIM, Q, p, s ? Q - 1 - l : l, met, &sph, tg, XF, d, x);
             if (DG_MODEL_NAUX) dg_aux_vol(ax, p + QF * (s ? Q - 1 - l : l), QV, av);
+#if DG_MODEL_NDERIV
+            /* the model's derived values: formed in the first direction's
+               pass, kept for the other directions and the source */
+            dg_lane *uds = ud + (2 * ic + s) * DG_MODEL_NDERIV * QF + p;
+            if (d == 0) dg_model_derive(&mp, up, am);
+            DG_UNROLL_ALL
+            for (int i = 0; i < DG_MODEL_NDERIV; ++i) {
+              if (d == 0)
+                uds[i * QF] = up[NV + i];
+              else
+                up[NV + i] = uds[i * QF];
+            }
+#endif
 #if DG_MODEL_SOURCE
             if (d == DIM)
               dg_model_source(&mp, up, am, xm, tm, f);

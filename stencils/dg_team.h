@@ -379,9 +379,12 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
     if (met) dg_point_trig(&sph, uni, Q, D1, k, XF, -1, x + DG_X_TRIG(D1, 0));
     DG_UNROLL
     for (int j = 0; j < Q; ++j) {
-      dg_lane up[DG_NVAR], f[DG_NVAR];
+      dg_lane up[DG_NU], f[DG_NVAR];
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = U[v][j];
+#if DG_MODEL_NDERIV
+      dg_model_derive(&mp, up, 0);
+#endif
       if (needs_x) x[D2] = xc[D2] + (dg_real)0.5 * h[D2] * B->x[j];
       if (met) dg_point_trig(&sph, uni, Q, D2, j, XF, -1, x + DG_X_TRIG(D2, 0));
       dg_model_flux(&mp, up, 0, xm, tm, D1, f);

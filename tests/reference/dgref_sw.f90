@@ -268,7 +268,7 @@ contains
 
   ! ------------------------------------------------------------ the model
 
-  ! The flux of direction d at a point, bottom b (the plane: a_0 = a_2 = b).
+  ! The flux of direction d at a point, bottom b (the plane: a_0 = a_1 = b).
   pure subroutine flux(s, u, b, d, f)
     type(sw_t), intent(in) :: s
     real(dp), intent(in) :: u(3), b

@@ -52,5 +52,6 @@ const dg_model_desc dg_model_sw_lake_hump = {
     2,
     sw_integ_names,
     sw_integrand,
+    DG_MODEL_NAUX_FACE,
 };
 #endif

@@ -59,40 +59,8 @@ typedef struct {
   dg_app_ranks rk;   /* under mpirun: the setup, the steps, the diagnostics and the
                         snapshots run on this rank's block; u is then NULL, or the
                         whole solution gathered for --text-output */
-  int halo_timing;   /* DGRID_HALO_TIMING=1: time the ghosts' exchange (halo_line) */
+  int halo_timing;   /* DGRID_HALO_TIMING=1 (dg_app_ranks_halo_timing) */
 } run_state;
-
-/* DGRID_HALO_TIMING: 1 times the stages' phases and prints the halo's share
- * of the steps (halo_line); unset or 0 keeps the timers off. */
-static int read_halo_timing(run_state *r) {
-  const char *env = getenv("DGRID_HALO_TIMING");
-  if (!env || !strcmp(env, "0")) return 0;
-  if (strcmp(env, "1") != 0) {
-    char esc[64];
-    return dg_error(DG_ERR_ARG, "DGRID_HALO_TIMING='%s': expected 0 or 1",
-                    dg_escape(esc, sizeof esc, env));
-  }
-  r->halo_timing = 1;
-  return 0;
-}
-
-/* The halo's share of the steps (DGRID_HALO_TIMING=1), one line before the
- * summary: the time in the ghosts' exchange (posting it, and waiting for it
- * where the update of the elements that read no ghost did not hide it) and
- * in the stages' passes, each the largest over the ranks, against the
- * steps' wall time (collective). */
-static int halo_line(dg_disc *sd, double wall_s) {
-  double v[4];
-  dg_disc_timing_halo(sd, &v[0], &v[1]);
-  dg_disc_timing(sd, &v[2], &v[3]);
-  if (dg_disc_comm(sd)) DG_CALL(dg_comm_allreduce_max(dg_disc_comm(sd), v, v, 4));
-  const int nranks = dg_disc_comm(sd) ? dg_comm_size(dg_disc_comm(sd)) : 1;
-  printf("halo: ranks=%d overlap=%s post_s=%.6f wait_s=%.6f trace_s=%.6f update_s=%.6f "
-         "wall_s=%.6f halo_share=%.4f\n",
-         nranks, dg_disc_overlap(sd) ? "on" : "off", v[0], v[1], v[2], v[3], wall_s,
-         wall_s > 0 ? (v[0] + v[1]) / wall_s : 0.0);
-  return 0;
-}
 
 /* What the steps and the diagnostics run on: this rank's block under mpirun
  * (the sums and maxima of dg_eval.h are then combined over the ranks
@@ -567,7 +535,10 @@ static int run_steps(run_state *r) {
     DG_CALL(record_snapshot(r, path, r->t));
     DG_CALL(write_xdmf(r));
   }
-  if (r->halo_timing) dg_disc_set_timing(sd, 1);
+  if (r->halo_timing) { /* every rank starts the clock together (an agreement is a barrier) */
+    dg_disc_set_timing(sd, 1);
+    if (dg_disc_comm(sd)) DG_CALL(dg_comm_agree(dg_disc_comm(sd), 0));
+  }
   const double w0 = wall();
   double wprev = w0;
   long sprev = r->step0, step = r->step0;
@@ -658,7 +629,7 @@ static int run_steps(run_state *r) {
   DG_CALL(c->be->ops->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
-  if (r->halo_timing) DG_CALL(halo_line(sd, wall_s));
+  if (r->halo_timing) DG_CALL(dg_app_ranks_halo_line(sd, wall_s));
   if (dg_check_finite(sd, su)) return blown_up(r, step, t);
   double mass[DG_MAX_NVAR], drift, drift_abs, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
   DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
@@ -767,7 +738,7 @@ int main(int argc, char **argv) {
     return dg_app_stdout_status("advect", 0);
   }
   if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
-  if (rc == 0) rc = read_halo_timing(&r);
+  if (rc == 0) rc = dg_app_ranks_halo_timing(&r.halo_timing);
   if (rc == 0 && r.cfg.print_config)
     rc = dg_app_print_config(stdout, &r.cfg);
   else if (rc == 0)

@@ -78,8 +78,7 @@ __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);
   for (long blk = a.blk0 + ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W;
-       blk < a.blk0 + a.nblock;
-       blk += stride) {
+       blk < a.blk0 + a.nblock; blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
     if constexpr (XF >= 0) /* a flux variant's copy (the other kernels' code as before) */
       dg_stage_update_xf(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, XF, wk);

@@ -59,6 +59,7 @@ typedef struct {
   dg_app_ranks rk;   /* under mpirun: the setup, the steps, the diagnostics and the
                         snapshots run on this rank's block; u is then NULL, or the
                         whole solution gathered for --text-output */
+  int halo_timing;   /* DGRID_HALO_TIMING=1 (dg_app_ranks_halo_timing) */
 } run_state;
 
 /* What the steps and the diagnostics run on: this rank's block under mpirun
@@ -534,6 +535,10 @@ static int run_steps(run_state *r) {
     DG_CALL(record_snapshot(r, path, r->t));
     DG_CALL(write_xdmf(r));
   }
+  if (r->halo_timing) { /* every rank starts the clock together (an agreement is a barrier) */
+    dg_disc_set_timing(sd, 1);
+    if (dg_disc_comm(sd)) DG_CALL(dg_comm_agree(dg_disc_comm(sd), 0));
+  }
   const double w0 = wall();
   double wprev = w0;
   long sprev = r->step0, step = r->step0;
@@ -624,6 +629,7 @@ static int run_steps(run_state *r) {
   DG_CALL(c->be->ops->sync());
   const double wall_s = wall() - w0;
   const double t = r->t;
+  if (r->halo_timing) DG_CALL(dg_app_ranks_halo_line(sd, wall_s));
   if (dg_check_finite(sd, su)) return blown_up(r, step, t);
   double mass[DG_MAX_NVAR], drift, drift_abs, l2, linf, l2v[DG_MAX_NVAR], linfv[DG_MAX_NVAR];
   DG_CALL(mass_drift(r, mass, &drift, &drift_abs));
@@ -733,6 +739,7 @@ int main(int argc, char **argv) {
     return dg_app_stdout_status("advect", 0);
   }
   if (rc == 0 && r.restarting) rc = dg_restart_compare(&r.rs, &r.cfg);
+  if (rc == 0) rc = dg_app_ranks_halo_timing(&r.halo_timing);
   if (rc == 0 && r.cfg.print_config)
     rc = dg_app_print_config(stdout, &r.cfg);
   else if (rc == 0)

@@ -1,11 +1,14 @@
 /* dg_app_ranks.c - an app under mpirun (dg_app_ranks.h). */
 #include "dg_app_ranks.h"
 
+#include "dg_disc_internal.h"
 #include "dg_disc_part.h"
 #include "dg_error.h"
+#include "dg_escape.h"
 #include "dg_io_ranks.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -121,4 +124,35 @@ void dg_app_ranks_stop(dg_app_ranks *rk) {
   if (rk->comm) (void)dg_comm_destroy(&rk->comm);
   if (rk->err && rk->err != stderr) fclose(rk->err);
   rk->err = NULL;
+}
+
+/* The timers stay off unless asked for: they synchronise after each pass. */
+int dg_app_ranks_halo_timing(int *on) {
+  const char *env = getenv("DGRID_HALO_TIMING");
+  if (!env || !strcmp(env, "0")) return 0;
+  if (strcmp(env, "1") != 0) {
+    char esc[64];
+    return dg_error(DG_ERR_ARG, "DGRID_HALO_TIMING='%s': expected 0 or 1",
+                    dg_escape(esc, sizeof esc, env));
+  }
+  *on = 1;
+  return 0;
+}
+
+/* Post: packing and posting the exchange; wait: waiting for it and
+ * unpacking, what the interior update did not hide.  The share is each
+ * rank's own before the maximum. */
+int dg_app_ranks_halo_line(dg_disc *sd, double wall_s) {
+  double v[6];
+  dg_disc_timing_halo(sd, &v[0], &v[1]);
+  dg_disc_timing(sd, &v[2], &v[3]);
+  v[4] = wall_s;
+  v[5] = wall_s > 0 ? (v[0] + v[1]) / wall_s : 0.0;
+  dg_comm *cm = dg_disc_comm(sd);
+  if (cm) DG_CALL(dg_comm_allreduce_max(cm, v, v, 6));
+  printf("halo: ranks=%d overlap=%s post_s=%.6f wait_s=%.6f trace_s=%.6f update_s=%.6f "
+         "wall_s=%.6f halo_share=%.4f\n",
+         cm ? dg_comm_size(cm) : 1, dg_disc_overlap(sd) ? "on" : "off", v[0], v[1], v[2], v[3],
+         v[4], v[5]);
+  return 0;
 }

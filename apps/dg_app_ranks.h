@@ -82,4 +82,15 @@ void dg_app_ranks_fail(dg_app_ranks *rk, const char *line);
 /* Free the block, the partition and the ranks (MPI finalised). */
 void dg_app_ranks_stop(dg_app_ranks *rk);
 
+/* DGRID_HALO_TIMING: 1 sets *on (the stages' phases and the ghosts'
+ * exchange timed, dg_app_ranks_halo_line); unset or 0 leaves it; anything
+ * else is an error naming the variable. */
+int dg_app_ranks_halo_timing(int *on);
+
+/* The halo's share of the steps, one line on stdout (collective over the
+ * ranks of sd, whose timing was on during the steps of wall_s seconds):
+ * halo: ranks=N overlap=on|off post_s wait_s trace_s update_s wall_s
+ * halo_share, each the largest over the ranks. */
+int dg_app_ranks_halo_line(dg_disc *sd, double wall_s);
+
 #endif

@@ -12,7 +12,7 @@
  * (dg_plan_in.own_q_exact).  The environment may override a choice, for
  * experiments and tests:
  *   DGRID_UPDATE=element|team|auto, DGRID_NEIGHBOURS=traces|coeffs|auto,
- *   DGRID_OWN_Q=off|on|auto
+ *   DGRID_OWN_Q=off|on|auto, DGRID_OVERLAP=off|on|auto
  * (an impossible or unknown value is an error naming the variable). */
 #include "dg_backend.h"
 #include "dg_error.h"
@@ -173,7 +173,11 @@ int dg_plan_choose(const dg_backend_ops *be, const dg_plan_in *in, dg_plan *p) {
      Without own q, plain degree order, which measured faster there
      (docs/ARCHITECTURE.md, "One time step"). */
   p->largest_first = p->own_q;
-  return 0;
+  /* Across ranks the ghosts travel while the elements that read none are
+     updated; off, the exchange completes first (the same bits either way:
+     each element's update is the same arithmetic; to time both) */
+  p->overlap = 1;
+  return env_override("DGRID_OVERLAP", "off", "on", 1, "", &p->overlap);
 }
 
 void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t cap) {

@@ -48,6 +48,8 @@ typedef struct {
   unsigned char split[DG_MAX_DEGREE + 1];    /* own q: bucket r holds two groups */
   unsigned char own_team[DG_MAX_DEGREE + 1]; /* own q: that group runs the team update */
   int largest_first; /* the launch with the most DOFs first, then degree order */
+  int overlap;       /* across ranks: update the elements that read no ghost while
+                        the ghosts travel (docs/ARCHITECTURE.md, "Runs across ranks") */
 } dg_plan;
 
 typedef struct dg_backend_ops dg_backend_ops;

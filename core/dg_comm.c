@@ -234,15 +234,48 @@ static int byte_count(long n, size_t item, int *out) {
 }
 #endif
 
-int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, const long *soff,
-                     void *rbuf, const long *roff, size_t item) {
-  if (!c || npeer < 0 || (npeer > 0 && (!peer || !soff || !roff)))
-    return dg_error(DG_ERR_ARG, "dg_comm_exchange: bad arguments");
+/* A started exchange: its requests, receives first (dg_comm.h). */
+struct dg_comm_xreq {
+  int cap, n; /* room for, and posted, requests */
+#ifdef DG_HAVE_MPI
+  MPI_Request *rq;
+#endif
+};
+
+int dg_comm_xreq_create(dg_comm_xreq **x, int npeer) {
+  if (!x || npeer < 0) return dg_error(DG_ERR_ARG, "dg_comm_xreq_create: bad arguments");
+  *x = calloc(1, sizeof **x);
+  if (!*x) return dg_error(DG_ERR_MEM, "communicator: out of memory for an exchange");
+  (*x)->cap = 2 * npeer;
+#ifdef DG_HAVE_MPI
+  (*x)->rq = malloc(((size_t)(*x)->cap + 1) * sizeof *(*x)->rq);
+  if (!(*x)->rq) {
+    free(*x);
+    *x = NULL;
+    return dg_error(DG_ERR_MEM, "communicator: out of memory for %d requests", npeer);
+  }
+#endif
+  return 0;
+}
+
+void dg_comm_xreq_destroy(dg_comm_xreq **x) {
+  if (!x || !*x) return;
+#ifdef DG_HAVE_MPI
+  free((*x)->rq);
+#endif
+  free(*x);
+  *x = NULL;
+}
+
+int dg_comm_exchange_start(dg_comm *c, dg_comm_xreq *x, int npeer, const int *peer,
+                           const void *sbuf, const long *soff, void *rbuf, const long *roff,
+                           size_t item) {
+  if (!c || !x || npeer < 0 || 2 * npeer > x->cap || x->n != 0 ||
+      (npeer > 0 && (!peer || !soff || !roff)))
+    return dg_error(DG_ERR_ARG, "dg_comm_exchange_start: bad arguments");
   if (npeer == 0) return 0;
 #ifdef DG_HAVE_MPI
-  MPI_Request *rq = malloc(2 * (size_t)npeer * sizeof *rq);
-  if (!rq) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d requests", npeer);
-  int rc = 0, nrq = 0;
+  int rc = 0;
   for (int pass = 0; pass < 2 && !rc; ++pass) /* all receives, then all sends */
     for (int i = 0; i < npeer && !rc; ++i) {
       const long *off = pass ? soff : roff;
@@ -250,19 +283,19 @@ int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, c
       if ((rc = byte_count(off[i + 1] - off[i], item, &n))) break;
       if (pass == 0)
         err = MPI_Irecv((char *)rbuf + off[i] * (long)item, n, MPI_BYTE, peer[i], 46, c->comm,
-                        &rq[nrq]);
+                        &x->rq[x->n]);
       else
         err = MPI_Isend((const char *)sbuf + off[i] * (long)item, n, MPI_BYTE, peer[i], 46, c->comm,
-                        &rq[nrq]);
+                        &x->rq[x->n]);
       if (err != MPI_SUCCESS)
         rc = mpi_fail(err, pass ? "MPI_Isend (halo)" : "MPI_Irecv (halo)");
       else
-        nrq++;
+        x->n++;
     }
-  /* the posted ones finish even after a failure: their buffers are the caller's */
-  const int err = MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
-  if (!rc && err != MPI_SUCCESS) rc = mpi_fail(err, "MPI_Waitall (halo)");
-  free(rq);
+  if (rc) { /* the posted ones finish even after a failure: their buffers are the caller's */
+    MPI_Waitall(x->n, x->rq, MPI_STATUSES_IGNORE);
+    x->n = 0;
+  }
   return rc;
 #else
   (void)sbuf;
@@ -270,6 +303,31 @@ int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, c
   (void)item;
   return dg_error(DG_ERR_ARG, "communicator: an exchange with %d ranks without MPI", npeer);
 #endif
+}
+
+int dg_comm_exchange_wait(dg_comm *c, dg_comm_xreq *x) {
+  if (!c || !x) return dg_error(DG_ERR_ARG, "dg_comm_exchange_wait: bad arguments");
+  if (x->n == 0) return 0;
+#ifdef DG_HAVE_MPI
+  const int err = MPI_Waitall(x->n, x->rq, MPI_STATUSES_IGNORE);
+  x->n = 0;
+  return err != MPI_SUCCESS ? mpi_fail(err, "MPI_Waitall (halo)") : 0;
+#else
+  return 0;
+#endif
+}
+
+int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, const long *soff,
+                     void *rbuf, const long *roff, size_t item) {
+  if (!c || npeer < 0 || (npeer > 0 && (!peer || !soff || !roff)))
+    return dg_error(DG_ERR_ARG, "dg_comm_exchange: bad arguments");
+  if (npeer == 0) return 0;
+  dg_comm_xreq *x = NULL;
+  DG_CALL(dg_comm_xreq_create(&x, npeer));
+  int rc = dg_comm_exchange_start(c, x, npeer, peer, sbuf, soff, rbuf, roff, item);
+  if (!rc) rc = dg_comm_exchange_wait(c, x);
+  dg_comm_xreq_destroy(&x);
+  return rc;
 }
 
 int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *counts, size_t item) {

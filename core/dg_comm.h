@@ -77,6 +77,20 @@ int dg_comm_allreduce_sum(dg_comm *c, const double *in, double *out, int n);
 int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, const long *soff,
                      void *rbuf, const long *roff, size_t item);
 
+/* The same exchange in two halves, so that work runs while the messages
+ * travel: dg_comm_exchange_start posts every receive, then every send, and
+ * returns; dg_comm_exchange_wait returns when all are done.  Until then
+ * sbuf and rbuf stay untouched by the caller.  x holds the requests of one
+ * exchange at a time (dg_comm_xreq_create for at most npeer peers, once);
+ * a start that fails has finished what it posted. */
+typedef struct dg_comm_xreq dg_comm_xreq;
+int dg_comm_xreq_create(dg_comm_xreq **x, int npeer);
+void dg_comm_xreq_destroy(dg_comm_xreq **x);
+int dg_comm_exchange_start(dg_comm *c, dg_comm_xreq *x, int npeer, const int *peer,
+                           const void *sbuf, const long *soff, void *rbuf, const long *roff,
+                           size_t item);
+int dg_comm_exchange_wait(dg_comm *c, dg_comm_xreq *x);
+
 /* Every rank's n items of `item` bytes from sbuf, concatenated in rank
  * order into rbuf on every rank; counts[r] is rank r's n (every rank
  * passes the same counts). */

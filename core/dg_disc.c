@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
+double dg_disc_now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -84,7 +84,7 @@ static int build_basis(int q, dg_basis *bs) {
  * buckets as group 0; 1: the update, group 0 at degree changes, group 1 the
  * others under own_q, never the ghosts; 2: the ghosts' traces, group 0). */
 static long group_blocks(const bucket *b, int pass, int grp) {
-  if (pass == 0) return grp ? 0 : b->nblock;
+  if (pass == 0) return grp ? 0 : b->nblock - b->gblock; /* ghosts: pass 2 */
   if (pass == 2) return grp ? 0 : b->gblock;
   return grp ? b->nblock - b->gblock - b->eblock : b->eblock;
 }
@@ -109,6 +109,16 @@ static void launch_first(dg_disc *d) {
         if (dofs > best) best = dofs, d->first_r[pass] = r, d->first_g[pass] = grp;
       }
   }
+}
+
+/* Whether owned element e reads a ghost across a face (held: DG_HELD_*). */
+static int near_rank(const dg_grid *g, const unsigned char *held, long e) {
+  if (held[e] != DG_HELD_OWN) return 0;
+  for (int side = 0; side < 2 * g->dim; ++side) {
+    const long nb = dg_disc_face_nbr(g, e, side);
+    if (nb >= 0 && held[nb] == DG_HELD_GHOST) return 1;
+  }
+  return 0;
 }
 
 /* Whether element e has a neighbour of another degree. */
@@ -271,17 +281,25 @@ int dg_disc_create_held(dg_disc **out, const dg_backend *backend, const dg_grid 
     fill[1][r] = d->bk[r].slot0 + d->bk[r].eblock * d->W;
     fill[2][r] = d->bk[r].slot0 + (d->bk[r].nblock - d->bk[r].gblock) * d->W;
   }
-  for (long e = 0; e < g->nelem; ++e) {
-    const bucket *b = &d->bk[m->deg[e]];
-    if (held && held[e] == DG_HELD_NONE) {
-      d->elem_slot[e] = -1;
-      continue;
+  /* across ranks each group's elements next to another rank's go first
+     (bucket.bblock): the ghosts are placed in the same sweep */
+  for (int first = 1; first >= 0; --first)
+    for (long e = 0; e < g->nelem; ++e) {
+      const bucket *b = &d->bk[m->deg[e]];
+      if (held && held[e] == DG_HELD_NONE) {
+        d->elem_slot[e] = -1;
+        continue;
+      }
+      if ((held && (held[e] == DG_HELD_GHOST || near_rank(g, held, e))) != first) continue;
+      const int grp = held && held[e] == DG_HELD_GHOST ? 2 : b->nedge < b->n && !edge[e];
+      const long s = fill[grp][m->deg[e]]++;
+      d->elem_slot[e] = s;
+      d->slot_elem[s] = e;
+      if (first && grp < 2) d->bk[m->deg[e]].bblock[grp]++; /* counted in elements here */
     }
-    const int grp = held && held[e] == DG_HELD_GHOST ? 2 : b->nedge < b->n && !edge[e];
-    const long s = fill[grp][m->deg[e]]++;
-    d->elem_slot[e] = s;
-    d->slot_elem[s] = e;
-  }
+  for (int r = 0; r <= DG_MAX_DEGREE; ++r)
+    for (int grp = 0; grp < 2; ++grp)
+      d->bk[r].bblock[grp] = (d->bk[r].bblock[grp] + d->W - 1) / d->W;
   free(edge);
   edge = NULL;
 
@@ -489,7 +507,7 @@ static int rates_and_step(dg_disc *d, dg_field *u, double t, double *dt, double 
     a.bc = d->bc;
     a.aux = d->d_aux ? d->d_aux + (b->slot0 / d->W) * d->aux_size * d->W : NULL;
     a.slot0 = b->slot0;
-    a.nblock = b->nblock;
+    a.nblock = (int)b->nblock;
     DG_CALL(be->rate(&a, d->basis_dev, r, d->q));
   }
   if (rates) {
@@ -521,7 +539,7 @@ void dg_disc_describe(const dg_disc *d, char *buf, size_t cap) {
 
 void dg_disc_set_timing(dg_disc *d, int on) {
   d->timing = on;
-  d->t_trace = d->t_update = 0;
+  d->t_trace = d->t_update = d->t_post = d->t_wait = 0;
 }
 
 void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
@@ -529,9 +547,73 @@ void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s) {
   *update_s = d->t_update;
 }
 
+int dg_disc_overlap(const dg_disc *d) { return d->x && d->plan.overlap; }
+
+void dg_disc_timing_halo(const dg_disc *d, double *post_s, double *wait_s) {
+  *post_s = d->t_post;
+  *wait_s = d->t_wait;
+}
+
+/* Which microblocks of each group an update pass runs: all of them, or
+ * across ranks those after bucket.bblock (whose elements read no ghost) or
+ * those before it (next to another rank's elements). */
+enum { PART_ALL, PART_INNER, PART_RANKS };
+
+/* One pass over the buckets: 0 the traces of the owned elements, 1 the
+ * update (part: which microblocks), 2 the traces of the ghosts. */
+static int run_pass(dg_disc *d, dg_stage_args *a, dg_field *u, dg_field *u0, dg_field *k, int pass,
+                    int part) {
+  const dg_backend_ops *be = d->be;
+  const int dim = d->grid.dim, W = d->W, fp = pass == 2 ? 0 : pass; /* launch_first's pass */
+  const double t0 = d->timing ? dg_disc_now_s() : 0;
+  a->trace = d->d_trace[d->cur];
+  dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
+  a->pass = (int)(++pass_id & 0x7fffffffu);
+  /* the launches of the pass: the one launch_first chose (with own q the
+     largest), then every other group in degree order */
+  for (int i = -1; i < 2 * (DG_MAX_DEGREE + 1); ++i) {
+    const int r = i < 0 ? d->first_r[fp] : i / 2, grp = i < 0 ? d->first_g[fp] : i % 2;
+    if (i >= 0 && r == d->first_r[fp] && grp == d->first_g[fp]) continue;
+    const bucket *b = &d->bk[r];
+    /* group 0: the whole bucket (traces), or its elements at degree
+       changes (update); group 1 (own_q updates): the others at r + 1 */
+    const long nblk = group_blocks(b, pass, grp), blk0 = group_first(b, pass, grp);
+    /* a part of the group: the launch's pointers stay at the group's first,
+       whose neighbour offsets the table holds (dg_disc_build_tables) */
+    const long bb = part == PART_ALL ? 0 : b->bblock[grp] < nblk ? b->bblock[grp] : nblk;
+    a->blk0 = (int)(part == PART_INNER ? bb : 0);
+    a->nblock = (int)(part == PART_ALL ? nblk : part == PART_INNER ? nblk - bb : bb);
+    if (a->nblock <= 0) continue;
+    const long off = blk0 * W * d->nvar * dg_disc_ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
+    a->u = u->dev + b->base + off;
+    /* nbr_coeffs: the neighbours read the old u while the new one is made */
+    a->u_out = d->nbr_coeffs ? d->d_spare + b->base + off : NULL;
+    a->u0 = u0 ? u0->dev + b->base + off : NULL;
+    a->k = k ? k->dev + b->base + off : NULL;
+    a->nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
+    a->geom = d->d_geom ? d->d_geom + d->geom0 + (slot0 / W) * dg_disc_geom_stride(d) * W : NULL;
+    a->aux = d->d_aux ? d->d_aux + (slot0 / W) * d->aux_size * W : NULL;
+    a->slot0 = slot0;
+    a->team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);
+    a->nbr_traces = (unsigned char)(grp ? 0 : d->nbr_traces);
+    a->trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
+    DG_CALL(pass != 1 ? be->trace(a, d->basis_dev, r, d->q)
+            : grp     ? be->update(a, d->basis_own[r], r, r + 1)
+                      : be->update(a, d->basis_dev, r, d->q));
+  }
+  if (d->timing) {
+    DG_CALL(be->sync());
+    const double t1 = dg_disc_now_s();
+    if (pass != 1)
+      d->t_trace += t1 - t0;
+    else
+      d->t_update += t1 - t0;
+  }
+  return 0;
+}
+
 int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, double dt,
                   const dg_rk_coeffs *rk) {
-  const dg_backend_ops *be = d->be;
   if ((rk->use_k && !k) || ((rk->save_u0 || rk->use_u0) && !u0))
     return dg_error(DG_ERR_ARG, "RK stage needs a register that was not given");
   DG_CALL(disc_kernels(d));
@@ -554,63 +636,27 @@ int dg_disc_stage(dg_disc *d, dg_field *u, dg_field *u0, dg_field *k, double t, 
   if (u->n != d->len)
     return dg_error(DG_ERR_ARG, "RK stage: field of %ld values, discretisation needs %ld", u->n,
                     d->len);
-  const int dim = d->grid.dim, W = d->W;
   /* traces of u are normally left by the previous update; recompute them
      only when u changed otherwise (projection, restart, another field) */
   const int no_traces = d->nbr_coeffs && !d->nbr_traces;
   const int fresh = no_traces || (d->trace_src == u && d->trace_stamp == u->stamp);
-  /* across ranks the ghosts' coefficients come first, then (where the
-     updates read traces and the owned ones are fresh) their traces alone */
-  DG_CALL(dg_disc_exchange(d, u));
-  const int passes[3] = {fresh ? (d->x && !no_traces ? 2 : -1) : 0, 1, -1};
-  double t0 = d->timing ? now_s() : 0;
-  for (int ip = passes[0] < 0 ? 1 : 0; ip < 2; ++ip) {
-    const int pass = passes[ip], fp = pass == 2 ? 0 : pass; /* launch_first's pass */
-    a.trace = d->d_trace[d->cur];
-    dg_real *const tout = pass == 1 ? d->d_trace[1 - d->cur] : NULL;
-    a.pass = (int)(++pass_id & 0x7fffffffu);
-    /* the launches of the pass: the one launch_first chose (with own q the
-       largest), then every other group in degree order */
-    for (int i = -1; i < 2 * (DG_MAX_DEGREE + 1); ++i) {
-      const int r = i < 0 ? d->first_r[fp] : i / 2, grp = i < 0 ? d->first_g[fp] : i % 2;
-      if (i >= 0 && r == d->first_r[fp] && grp == d->first_g[fp]) continue;
-      const bucket *b = &d->bk[r];
-      /* group 0: the whole bucket (traces), or its elements at degree
-         changes (update); group 1 (own_q updates): the others at r + 1 */
-      const long nblk = group_blocks(b, pass, grp);
-      const long blk0 = group_first(b, pass, grp);
-      if (nblk == 0) continue;
-      const long off = blk0 * W * d->nvar * dg_disc_ipow(r + 1, dim), slot0 = b->slot0 + blk0 * W;
-      a.u = u->dev + b->base + off;
-      /* nbr_coeffs: the neighbours read the old u while the new one is made */
-      a.u_out = d->nbr_coeffs ? d->d_spare + b->base + off : NULL;
-      a.u0 = u0 ? u0->dev + b->base + off : NULL;
-      a.k = k ? k->dev + b->base + off : NULL;
-      a.nbr = d->d_nbr + (slot0 / W) * 2 * dim * W;
-      a.geom = d->d_geom ? d->d_geom + d->geom0 + (slot0 / W) * dg_disc_geom_stride(d) * W : NULL;
-      a.aux = d->d_aux ? d->d_aux + (slot0 / W) * d->aux_size * W : NULL;
-      a.slot0 = slot0;
-      a.nblock = nblk;
-      a.team = (unsigned char)(grp ? d->plan.own_team[r] : d->team);
-      a.nbr_traces = (unsigned char)(grp ? 0 : d->nbr_traces);
-      a.trace_out = grp ? NULL : tout; /* no neighbour reads group 1's traces */
-      int rc = pass != 1 ? be->trace(&a, d->basis_dev, r, d->q)
-               : grp     ? be->update(&a, d->basis_own[r], r, r + 1)
-                         : be->update(&a, d->basis_dev, r, d->q);
-      if (rc) {
-        d->trace_src = NULL; /* the buffers are in an unknown state */
-        return rc;
-      }
-    }
-    if (d->timing) {
-      DG_CALL(be->sync());
-      const double t1 = now_s();
-      if (pass != 1)
-        d->t_trace += t1 - t0;
-      else
-        d->t_update += t1 - t0;
-      t0 = t1;
-    }
+  /* across ranks the ghosts' coefficients come, then (where the updates
+     read traces) the ghosts' traces alone; with the overlap the updates
+     that read no ghost run while the coefficients travel */
+  const int ghost_traces = d->x && !no_traces, overlap = d->x && d->plan.overlap;
+  int rc = overlap ? dg_disc_exchange_start(d, u) : dg_disc_exchange(d, u);
+  if (!rc && !fresh) rc = run_pass(d, &a, u, u0, k, 0, PART_ALL);
+  if (!rc && !overlap && ghost_traces) rc = run_pass(d, &a, u, u0, k, 2, PART_ALL);
+  if (!rc) rc = run_pass(d, &a, u, u0, k, 1, overlap ? PART_INNER : PART_ALL);
+  if (overlap) { /* the messages finish even after a failure: the buffers are d's */
+    const int wrc = dg_disc_exchange_wait(d, u);
+    if (!rc) rc = wrc;
+    if (!rc && ghost_traces) rc = run_pass(d, &a, u, u0, k, 2, PART_ALL);
+    if (!rc) rc = run_pass(d, &a, u, u0, k, 1, PART_RANKS);
+  }
+  if (rc) {
+    d->trace_src = NULL; /* the buffers are in an unknown state */
+    return rc;
   }
   if (d->nbr_coeffs) dg_field_swap_device(u, &d->d_spare); /* the new u is in the spare */
   dg_field_device_modified(u);

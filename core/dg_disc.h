@@ -118,6 +118,13 @@ dg_work dg_disc_work(const dg_disc *d, double reg_streams);
  * measured only when enabled (it synchronises the backend after each phase). */
 void dg_disc_set_timing(dg_disc *d, int on);
 void dg_disc_timing(const dg_disc *d, double *trace_s, double *update_s);
+/* ... and across ranks the time in the ghosts' exchange: packing and
+ * posting it, and waiting for it and unpacking (what the overlap does not
+ * hide).  Zero for a discretisation of one process. */
+void dg_disc_timing_halo(const dg_disc *d, double *post_s, double *wait_s);
+/* Whether dg_disc_stage overlaps the ghosts' exchange with the update of
+ * the elements that read no ghost (across ranks, the plan's choice). */
+int dg_disc_overlap(const dg_disc *d);
 
 #ifdef __cplusplus
 }

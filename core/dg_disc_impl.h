@@ -13,16 +13,19 @@
  * first the elements with a neighbour of another degree (at the common q),
  * then those whose neighbours all share their degree (at q = r + 1). */
 typedef struct {
-  long n;      /* elements of this degree */
-  long slot0;  /* first slot (multiple of W) */
-  long nblock; /* microblocks */
-  long base;   /* first storage index */
-  long nedge;  /* elements with a neighbour of another degree where the bucket
-                  splits (own_q), else n */
-  long eblock; /* microblocks of those (the first ones), else nblock */
-  long ng;     /* across ranks: ghosts of this degree (other ranks' elements that
-                  this rank's read across a face), in the last microblocks */
-  long gblock; /* microblocks of those */
+  long n;         /* elements of this degree */
+  long slot0;     /* first slot (multiple of W) */
+  long nblock;    /* microblocks */
+  long base;      /* first storage index */
+  long nedge;     /* elements with a neighbour of another degree where the bucket
+                     splits (own_q), else n */
+  long eblock;    /* microblocks of those (the first ones), else nblock */
+  long ng;        /* across ranks: ghosts of this degree (other ranks' elements that
+                     this rank's read across a face), in the last microblocks */
+  long gblock;    /* microblocks of those */
+  long bblock[2]; /* across ranks: of each group's microblocks the first ones, which
+                     hold its elements next to another rank's (they read a ghost),
+                     updated after the ghosts arrive; the rest before (the overlap) */
 } bucket;
 
 /* Which elements of the global grid a discretisation holds (across ranks). */
@@ -83,6 +86,8 @@ struct dg_disc {
   long trace_stamp;           /* ... at this modification stamp */
   int timing;
   double t_trace, t_update;
+  double t_post, t_wait; /* across ranks: in the exchange's start (pack, post) and
+                            its wait (wait, unpack) */
   /* across ranks (dg_disc_part.c): NULL when one process holds every element */
   dg_comm *comm;
   unsigned char *held; /* [nelem] DG_HELD_* */
@@ -101,6 +106,13 @@ int dg_disc_set_model_aux(dg_disc *d);
 /* Across ranks: bring every ghost's coefficients of u from its owner
  * (collective); 0 at once for a discretisation of one process. */
 int dg_disc_exchange(dg_disc *d, dg_field *u);
+/* A monotonic clock in seconds (the timers of dg_disc_set_timing). */
+double dg_disc_now_s(void);
+/* The same in two halves: pack and post (dg_disc_exchange_start), and
+ * wait and unpack (dg_disc_exchange_wait); between them u's owned
+ * coefficients may change, not its ghosts'. */
+int dg_disc_exchange_start(dg_disc *d, dg_field *u);
+int dg_disc_exchange_wait(dg_disc *d, dg_field *u);
 /* Across ranks: free the exchange lists (dg_disc_destroy). */
 void dg_disc_part_free(dg_disc *d);
 
@@ -134,6 +146,17 @@ static inline int dg_disc_on_boundary(const dg_grid *g, const int ijk[3], int d,
   const int k = g->bc[2 * d + side];
   if (k != DG_BC_INFLOW && k != DG_BC_OUTFLOW && k != DG_BC_WALL) return 0;
   return side ? ijk[d] == g->n[d] - 1 : ijk[d] == 0;
+}
+
+/* The element across face `side` (2 dd + s) of e as the neighbour tables
+ * read it (dg_disc_build_tables), or -1 on a boundary side. */
+static inline long dg_disc_face_nbr(const dg_grid *g, long e, int side) {
+  int ijk[3];
+  dg_grid_ijk(g, e, ijk);
+  const int dd = side / 2, up = side % 2;
+  if (dg_disc_on_boundary(g, ijk, dd, up)) return -1;
+  ijk[dd] += up ? 1 : -1;
+  return dg_grid_elem(g, ijk[0], ijk[1], ijk[2]);
 }
 
 /* Length of the geometry array: the model's inflow data (geom0 reals), the

@@ -35,7 +35,8 @@ struct dg_disc_xchg {
   long *sidx_dev, *ridx_dev; /* the same in device memory (the lists themselves where
                                 the backend's memory is the host's) */
   dg_real *sbuf, *rbuf;
-  dg_real *tmp; /* device memory for the larger of the two (NULL: host_is_device) */
+  dg_real *tmp;      /* device memory for the larger of the two (NULL: host_is_device) */
+  dg_comm_xreq *req; /* the exchange in flight */
 };
 
 /* Device copies of the index lists, made once (the backends' pack and
@@ -62,6 +63,7 @@ void dg_disc_part_free(dg_disc *d) {
     free(x->ridx);
     free(x->sbuf);
     free(x->rbuf);
+    dg_comm_xreq_destroy(&x->req);
     free(x);
   }
   free(d->held);
@@ -71,21 +73,10 @@ void dg_disc_part_free(dg_disc *d) {
   d->owner = NULL;
 }
 
-/* The element across face `side` (2 dd + s) of e as the neighbour tables
- * read it (dg_disc_build_tables), or -1 on a boundary side. */
-static long face_nbr(const dg_grid *g, long e, int side) {
-  int ijk[3];
-  dg_grid_ijk(g, e, ijk);
-  const int dd = side / 2, up = side % 2;
-  if (dg_disc_on_boundary(g, ijk, dd, up)) return -1;
-  ijk[dd] += up ? 1 : -1;
-  return dg_grid_elem(g, ijk[0], ijk[1], ijk[2]);
-}
-
 /* Whether element e has a face neighbour owned by rank q. */
 static int reads_from(const dg_grid *g, const int *owner, long e, int q) {
   for (int side = 0; side < 2 * g->dim; ++side) {
-    const long nb = face_nbr(g, e, side);
+    const long nb = dg_disc_face_nbr(g, e, side);
     if (nb >= 0 && owner[nb] == q) return 1;
   }
   return 0;
@@ -155,6 +146,7 @@ static int build_xchg(dg_disc *d, int me, int nranks) {
     rc = upload_idx(d, x->ridx, nr, &x->ridx_dev);
   if (rc == 0 && !d->be->host_is_device)
     rc = d->be->alloc((void **)&x->tmp, (size_t)((ns > nr ? ns : nr) + 1) * sizeof *x->tmp);
+  if (rc == 0) rc = dg_comm_xreq_create(&x->req, x->npeer);
 done:
   free(scount);
   free(rcount);
@@ -194,7 +186,7 @@ int dg_disc_create_part(dg_disc **out, const dg_backend *be, const dg_grid *g,
     if (owner[e] == me) held[e] = DG_HELD_OWN;
   for (long e = 0; e < g->nelem; ++e)
     for (int side = 0; held[e] == DG_HELD_OWN && side < 2 * g->dim; ++side) {
-      const long nb = face_nbr(g, e, side);
+      const long nb = dg_disc_face_nbr(g, e, side);
       if (nb >= 0 && owner[nb] != me) held[nb] = DG_HELD_GHOST;
     }
   dg_disc *d = NULL;
@@ -223,13 +215,30 @@ dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
 
 dg_comm *dg_disc_part_comm(const dg_disc *d) { return dg_disc_comm(d); }
 
-int dg_disc_exchange(dg_disc *d, dg_field *u) {
+int dg_disc_exchange_start(dg_disc *d, dg_field *u) {
   const dg_disc_xchg *x = d->x;
   if (!x || x->npeer == 0) return 0;
+  const double t0 = d->timing ? dg_disc_now_s() : 0;
   DG_CALL(d->be->pack(x->sbuf, x->tmp, u->dev, x->sidx_dev, (size_t)x->soff[x->npeer]));
-  DG_CALL(dg_comm_exchange(d->comm, x->npeer, x->peer, x->sbuf, x->soff, x->rbuf, x->roff,
-                           sizeof(dg_real)));
-  return d->be->unpack(u->dev, x->tmp, x->ridx_dev, x->rbuf, (size_t)x->roff[x->npeer]);
+  DG_CALL(dg_comm_exchange_start(d->comm, x->req, x->npeer, x->peer, x->sbuf, x->soff, x->rbuf,
+                                 x->roff, sizeof(dg_real)));
+  if (d->timing) d->t_post += dg_disc_now_s() - t0;
+  return 0;
+}
+
+int dg_disc_exchange_wait(dg_disc *d, dg_field *u) {
+  const dg_disc_xchg *x = d->x;
+  if (!x || x->npeer == 0) return 0;
+  const double t0 = d->timing ? dg_disc_now_s() : 0;
+  DG_CALL(dg_comm_exchange_wait(d->comm, x->req));
+  DG_CALL(d->be->unpack(u->dev, x->tmp, x->ridx_dev, x->rbuf, (size_t)x->roff[x->npeer]));
+  if (d->timing) d->t_wait += dg_disc_now_s() - t0;
+  return 0;
+}
+
+int dg_disc_exchange(dg_disc *d, dg_field *u) {
+  DG_CALL(dg_disc_exchange_start(d, u));
+  return dg_disc_exchange_wait(d, u);
 }
 
 /* Whether dg is a discretisation of d's whole grid with the same map. */

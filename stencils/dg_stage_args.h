@@ -55,7 +55,11 @@ typedef struct {
   const dg_real *aux;  /* this bucket: [block][DG_AUX_SIZE][DG_W] the model's
                           auxiliary values at the points (dg_stages.h), or NULL */
   long slot0;          /* first slot of this bucket (a multiple of DG_W) */
-  long nblock;         /* microblocks in this bucket */
+  int nblock;          /* microblocks in this launch (ints: the neighbour tables
+                          are int offsets, so a bucket's count fits) */
+  int blk0;            /* its first, counted from the bucket's or group's first (u,
+                          nbr, geom, aux and slot0 point there): 0 but where the
+                          overlap across ranks splits a group's update in two */
   dg_real h[3];        /* element sizes */
   dg_real dt;
   dg_real t; /* the stage's time: t_n + c dt */

@@ -181,7 +181,7 @@ DG_HD static inline void dg_stage_update_xf(const dg_stage_args *A, const dg_sta
 
   /* the streams of a later block (CPU only: DG_PREFETCH is 0 on the GPU, so
      not even the neighbour offsets are read there) */
-  if (DG_PREFETCH && blk + DG_PREFETCH_AHEAD < A->nblock) {
+  if (DG_PREFETCH && blk + DG_PREFETCH_AHEAD < A->blk0 + A->nblock) {
     const int l2 = DG_STAGE_WORK(DIM, R, Q) * (long)sizeof(dg_lane) >= DG_PREFETCH_L2_FROM;
     const long ahead = DG_PREFETCH_AHEAD * (long)(NV * M * DG_W);
     const long bytes = (long)sizeof(dg_real) * NV * M * DG_W;

@@ -77,8 +77,8 @@ template <int DIM, int R, int Q, int STAGE, bool NBRC, int XF = -1>
 __device__ __forceinline__ void dg_cuda_blocks(const dg_stage_args &a, const dg_basis &b) {
   const int lane = threadIdx.x % DG_W;
   const long stride = (long)gridDim.x * (blockDim.x / DG_W);
-  for (long blk = ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W; blk < a.nblock;
-       blk += stride) {
+  for (long blk = a.blk0 + ((long)blockIdx.x * blockDim.x + threadIdx.x) / DG_W;
+       blk < a.blk0 + a.nblock; blk += stride) {
     dg_lane wk[DG_STAGE_WORK(DIM, R, Q)];
     if constexpr (XF >= 0) /* a flux variant's copy (the other kernels' code as before) */
       dg_stage_update_xf(&a, &b, blk, lane, DIM, R, Q, NBRC, STAGE == 3 ? 2 : 1, XF, wk);
@@ -201,7 +201,7 @@ __global__ void __launch_bounds__(DG_W *dg_cuda_team_threads(R, Q),
   if constexpr (XF < DG_MODEL_X_FLOWS) {
     extern __shared__ dg_real dg_cuda_team_smem[];
     dg_lane *wk = dg_cuda_team_smem + threadIdx.x * dg_cuda_team_stride(R, Q);
-    for (long blk = blockIdx.x; blk < a.nblock; blk += gridDim.x) {
+    for (long blk = a.blk0 + blockIdx.x; blk < a.blk0 + a.nblock; blk += gridDim.x) {
       dg_stage_update_team(&a, &b, blk, (int)threadIdx.x, (int)threadIdx.y,
                            dg_cuda_team_threads(R, Q), R, Q, TR, NX, XF, wk,
                            dg_cuda_team_stride(R, Q));

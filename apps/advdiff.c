@@ -199,15 +199,7 @@ static int check_dt_range(run_state *r, dg_disc *d, double dt, double umax, doub
 
 /* The degrees of freedom of the whole grid. */
 static long whole_dofs(run_state *r) {
-  const dg_grid *g = &r->set.grid;
-  const int nv = dg_disc_nvar(run_disc(r));
-  long n = 0;
-  for (long e = 0; e < g->nelem; ++e) {
-    long m = nv;
-    for (int k = 0; k < g->dim; ++k) m *= r->set.map->deg[e] + 1;
-    n += m;
-  }
-  return n;
+  return dg_degree_map_dofs(r->set.map, r->set.grid.dim, dg_disc_nvar(run_disc(r)));
 }
 
 /* The setup, every rank alike (its failures are agreed on by the caller):

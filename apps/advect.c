@@ -410,15 +410,7 @@ static int errors(run_state *r, double t, double *l2, double *linf, double *l2v,
 
 /* The degrees of freedom of the whole grid. */
 static long whole_dofs(run_state *r) {
-  const dg_grid *g = &r->set.grid;
-  const int nv = dg_disc_nvar(run_disc(r));
-  long n = 0;
-  for (long e = 0; e < g->nelem; ++e) {
-    long m = nv;
-    for (int k = 0; k < g->dim; ++k) m *= r->set.map->deg[e] + 1;
-    n += m;
-  }
-  return n;
+  return dg_degree_map_dofs(r->set.map, r->set.grid.dim, dg_disc_nvar(run_disc(r)));
 }
 
 static int run_setup(run_state *r) {

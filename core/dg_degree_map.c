@@ -49,6 +49,16 @@ static int check_range(const char *what, int rmin, int rmax) {
   return 0;
 }
 
+long dg_degree_map_dofs(const dg_degree_map *m, int dim, int nvar) {
+  long n = 0;
+  for (long e = 0; m && e < m->nelem; ++e) {
+    long k = nvar;
+    for (int d = 0; d < dim; ++d) k *= m->deg[e] + 1;
+    n += k;
+  }
+  return n;
+}
+
 int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r) {
   DG_ARG_NONNULL("dg_degree_map_create_uniform", m);
   *m = NULL;

@@ -18,6 +18,10 @@ typedef struct {
   int rmin, rmax;
 } dg_degree_map;
 
+/* The degrees of freedom of m's elements in `dim` dimensions, nvar values
+ * per point: sum over the elements of nvar (deg + 1)^dim. */
+long dg_degree_map_dofs(const dg_degree_map *m, int dim, int nvar);
+
 /* Every element degree r. */
 int dg_degree_map_create_uniform(dg_degree_map **m, const dg_grid *g, int r);
 

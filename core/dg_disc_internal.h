@@ -9,6 +9,7 @@
 #include "dg_basis.h"
 #include "dg_comm.h"
 #include "dg_disc.h"
+#include "dg_disc_part.h"
 #include "dg_stage_args.h"
 
 #ifdef __cplusplus
@@ -23,11 +24,6 @@ const dg_basis *dg_disc_basis(const dg_disc *d);
  * block (dg_disc_part.h) its own elements, not its ghosts nor the elements
  * it does not hold.  The one place that says which elements a rank adds. */
 int dg_disc_counts(const dg_disc *d, long e);
-
-/* The ranks whose counted elements together make the whole grid: a rank's
- * block's communicator, NULL for a discretisation of one process (then
- * there is nothing to combine). */
-dg_comm *dg_disc_comm(const dg_disc *d);
 
 /* One RK stage: traces of u, then for every element L(u) at time t (the
  * stage time) and the fused update (stencils/dg_stage_args.h).  u0 and k

@@ -213,8 +213,6 @@ int dg_disc_counts(const dg_disc *d, long e) { return !d->held || d->held[e] == 
 
 dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
 
-dg_comm *dg_disc_part_comm(const dg_disc *d) { return dg_disc_comm(d); }
-
 int dg_disc_exchange_start(dg_disc *d, dg_field *u) {
   const dg_disc_xchg *x = d->x;
   if (!x || x->npeer == 0) return 0;

@@ -32,8 +32,10 @@ int dg_disc_create_part(dg_disc **d, const dg_backend *be, const dg_grid *g, con
 /* The rank that owns element e (0 for a discretisation of one process). */
 int dg_disc_part_owner(const dg_disc *d, long e);
 
-/* The block's communicator, NULL for a discretisation of one process. */
-dg_comm *dg_disc_part_comm(const dg_disc *d);
+/* The ranks whose counted elements together make the whole grid: a rank's
+ * block's communicator, NULL for a discretisation of one process (then
+ * there is nothing to combine). */
+dg_comm *dg_disc_comm(const dg_disc *d);
 
 /* Every rank's owned coefficients of u into ug on every rank (collective):
  * ug then holds the whole solution, the bits of one process. */

@@ -55,7 +55,7 @@ static int create_op(dg_im *im, double a, double b, dg_sop **op) {
 /* Across ranks: the communicator, the backend that reduces over it, the
  * rank's share of the solver grid (the whole grid's periodic rules). */
 static int setup_ranks(dg_im *im, const dg_partition *part) {
-  im->comm = dg_disc_part_comm(im->disc);
+  im->comm = dg_disc_comm(im->disc);
   if (!im->comm) return 0;
   if (!part)
     return dg_error(DG_ERR_ARG, "scheme %s: a rank's block needs its partition (dg_im_opts.part)",

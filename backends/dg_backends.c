@@ -163,8 +163,9 @@ int dg_model_load(dg_model **out, const char *path) {
   }
   fclose(f);
   const void *desc = NULL;
-  int rc = dg_jit_load_model(abs, &desc);
-  if (!rc) rc = dg_model_from_desc(out, (const dg_model_desc *)desc, abs);
+  const int *layout = NULL;
+  int rc = dg_jit_load_model(abs, &desc, &layout);
+  if (!rc) rc = dg_model_from_desc(out, (const dg_model_desc *)desc, abs, layout);
   free(abs);
   return rc;
 }

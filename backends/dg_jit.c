@@ -573,8 +573,9 @@ out:
   return rc;
 }
 
-int dg_jit_load_model(const char *path, const void **desc) {
+int dg_jit_load_model(const char *path, const void **desc, const int **layout) {
   *desc = NULL;
+  *layout = NULL;
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   size_t len = strlen(base);
@@ -590,10 +591,11 @@ int dg_jit_load_model(const char *path, const void **desc) {
                       "model file %s: '%s' is not a model name (lower case, digits, _; the "
                       "header defines dg_model_%s)",
                       path, name, name);
-  char src[DG_JIT_PATH + 128], what[160], sym[96];
+  char src[DG_JIT_PATH + 192], what[160], sym[96], lsym[104];
   dg_jit_fmt(src, sizeof src,
-             "/* dgrid kernel: host part of %s */\n#define DG_MODEL_HOST\n#include \"%s\"\n", name,
-             path);
+             "/* dgrid kernel: host part of %s */\n#define DG_MODEL_HOST\n#include \"%s\"\n"
+             "#include \"dg_model_layout.h\"\nDG_MODEL_LAYOUT(%s)\n",
+             name, path, name);
   dg_jit_fmt(what, sizeof what, "host %s", name);
   dg_jit_fmt(sym, sizeof sym, "dg_model_%s", name);
   dg_jit_unit u = {what, src, path, 1, 0};
@@ -602,6 +604,9 @@ int dg_jit_load_model(const char *path, const void **desc) {
   *desc = dlsym(h, sym);
   if (!*desc)
     return dg_error(DG_ERR_ARG, "model file %s: defines no 'const dg_model_desc %s'", path, sym);
+  dg_jit_fmt(lsym, sizeof lsym, "dg_model_%s_layout", name);
+  *layout = dlsym(h, lsym);
+  if (!*layout) return dg_error(DG_ERR_BACKEND, "model file %s: no %s in its host part", path, lsym);
   return 0;
 }
 

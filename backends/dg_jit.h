@@ -45,9 +45,10 @@ int dg_jit_load(int n, const dg_jit_unit *u, void **handles);
 
 /* The host part of a modeller's header `path` (absolute; NAME.h defines
  * `const dg_model_desc dg_model_NAME`), compiled with DG_MODEL_HOST into a
- * cached object and loaded: *desc points into it.  A compile error shows
- * the compiler's first lines (the header's file:line). */
-int dg_jit_load_model(const char *path, const void **desc);
+ * cached object and loaded: *desc points into it, *layout to its
+ * {DG_NVAR, DG_MODEL_NAUX, DG_MODEL_NAUX_FACE} (models/dg_model_layout.h).
+ * A compile error shows the compiler's first lines (the header's file:line). */
+int dg_jit_load_model(const char *path, const void **desc, const int **layout);
 
 /* An in-process compiler (NVRTC): build unit u into *bytes (malloc'd, the
  * caller frees) of *len bytes; 0 or DG_ERR_* with a message. */

@@ -22,8 +22,25 @@ void dg_model_list(char *buf, size_t cap) {
     n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? ", " : "", dg_models[i]->name);
 }
 
-/* A model object for desc, its device part in `header`. */
-static int model_new(dg_model **out, const dg_model_desc *desc, int id, const char *header) {
+/* The descriptor against its device part's layout macros ({DG_NVAR,
+ * DG_MODEL_NAUX, DG_MODEL_NAUX_FACE}, models/dg_model_layout.h): the host
+ * lays out and fills what the stages read. */
+static int check_layout(const dg_model_desc *desc, const int *layout, const char *header) {
+  const int face = desc->naux_face > 0 ? desc->naux_face : desc->naux;
+  if (layout && (desc->nvar != layout[0] || desc->naux != layout[1] || face != layout[2]))
+    return dg_error(DG_ERR_ARG,
+                    "model %s (%s): its descriptor says nvar %d, naux %d, naux_face %d where its "
+                    "device part has DG_NVAR %d, DG_MODEL_NAUX %d, DG_MODEL_NAUX_FACE %d (write "
+                    "those macros in the descriptor: docs/MODELS.md)",
+                    desc->name, header, desc->nvar, desc->naux, face, layout[0], layout[1],
+                    layout[2]);
+  return 0;
+}
+
+/* A model object for desc, its device part in `header` (layout: its
+ * macros, NULL where unknown). */
+static int model_new(dg_model **out, const dg_model_desc *desc, int id, const char *header,
+                     const int *layout) {
   if (desc->nparam > DG_MODEL_MAX_PARAMS || desc->device_size > sizeof(dg_model_block) ||
       desc->nvar < 1 || !desc->name)
     return dg_error(DG_ERR_ARG,
@@ -31,6 +48,7 @@ static int model_new(dg_model **out, const dg_model_desc *desc, int id, const ch
                     "parameters (at most %zu), nvar %d",
                     desc->name ? desc->name : header, desc->nparam, DG_MODEL_MAX_PARAMS,
                     desc->device_size, sizeof(dg_model_block), desc->nvar);
+  DG_CALL(check_layout(desc, layout, header));
   dg_model *m = calloc(1, sizeof *m);
   if (!m) return dg_error(DG_ERR_MEM, "out of memory");
   m->desc = desc;
@@ -61,13 +79,14 @@ int dg_model_create(dg_model **out, const char *name) {
     return dg_error(DG_ERR_ARG, "option --model: '%s' is not a model of this build (%s)",
                     dg_escape(esc, sizeof esc, name), list);
   }
-  return model_new(out, dg_models[id], id, dg_model_headers[id]);
+  return model_new(out, dg_models[id], id, dg_model_headers[id], dg_model_layouts[id]);
 }
 
-int dg_model_from_desc(dg_model **out, const dg_model_desc *desc, const char *header) {
+int dg_model_from_desc(dg_model **out, const dg_model_desc *desc, const char *header,
+                       const int *layout) {
   if (!out || !desc || !header) return dg_error(DG_ERR_ARG, "dg_model_from_desc: NULL argument");
   *out = NULL;
-  return model_new(out, desc, -1, header);
+  return model_new(out, desc, -1, header, layout);
 }
 
 int dg_model_warm(const dg_backend *be, const dg_model *m, int dim, int n, const int (*rq)[2]) {
@@ -96,7 +115,7 @@ int dg_model_clone(dg_model **out, const dg_model *src) {
   DG_ARG_NONNULL("dg_model_clone", out);
   *out = NULL;
   DG_ARG_NONNULL("dg_model_clone", src);
-  DG_CALL(model_new(out, src->desc, src->id, src->header));
+  DG_CALL(model_new(out, src->desc, src->id, src->header, NULL));
   dg_model *m = *out;
   m->dev = src->dev;
   memcpy(m->host, src->host, src->desc->host_size);

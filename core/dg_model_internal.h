@@ -29,8 +29,11 @@ struct dg_model {
 };
 
 /* A model object for desc whose device part is the header at `header` (an
- * absolute path): how dg_model_load (backends/dg_backends.c) makes one. */
-int dg_model_from_desc(dg_model **m, const dg_model_desc *desc, const char *header);
+ * absolute path): how dg_model_load (backends/dg_backends.c) makes one.
+ * layout: the header's {DG_NVAR, DG_MODEL_NAUX, DG_MODEL_NAUX_FACE}
+ * (models/dg_model_layout.h), checked against desc; NULL: not checked. */
+int dg_model_from_desc(dg_model **m, const dg_model_desc *desc, const char *header,
+                       const int *layout);
 
 /* The boundary kinds the model supports besides periodic and outflow
  * (DG_MODEL_BC_* bits of dg_model_desc.bc). */

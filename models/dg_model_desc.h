@@ -155,6 +155,9 @@ extern const int dg_nmodels;
 /* Their headers, NAME.h under models/ of the sources the library carries
  * for its kernel compiler (backends/dg_jit.h). */
 extern const char *const dg_model_headers[];
+/* Their device parts' {DG_NVAR, DG_MODEL_NAUX, DG_MODEL_NAUX_FACE}
+ * (dg_model_layout.h), checked against the descriptors. */
+extern const int *const dg_model_layouts[];
 
 #ifdef __cplusplus
 }

@@ -120,6 +120,24 @@ restart)
     "$ADV" --model-digest 0123456789abcdef0123456789abcdef --cells 4x4 --steps 1 --dt 0.01
   ;;
 
+layout)
+  # A header that includes another model's device part and writes its own
+  # descriptor must give the descriptor the device part's layout: a wrong
+  # naux_face (0: every auxiliary value at the faces, where the stages hold
+  # DG_MODEL_NAUX_FACE = 2) is one line, not a run on misread data.
+  sed -e 's/dg_model_sw_lake_hump/dg_model_wrong_face/; s/"sw_lake_hump",/"wrong_face",/' \
+    -e 's/^    DG_MODEL_NAUX_FACE,$/    0,/' "$SRC/tests/reference/sw_lake_hump.h" > wrong_face.h
+  grep -q '^    0,$' wrong_face.h || bad "wrong_face.h: the descriptor's naux_face was not replaced"
+  refuse "a descriptor whose naux_face is not DG_MODEL_NAUX_FACE" \
+    "advect: model wrong_face ($(pwd -P)/wrong_face.h): its descriptor says nvar 3, naux 5, naux_face 5 where its device part has DG_NVAR 3, DG_MODEL_NAUX 5, DG_MODEL_NAUX_FACE 2 (write those macros in the descriptor: docs/MODELS.md)" \
+    "$ADV" --model-file ./wrong_face.h --case lake_at_rest --cells 4x4 --degree 1 --steps 1 --dt 1
+  # the same header with the macro runs
+  sed -e 's/dg_model_sw_lake_hump/dg_model_right_face/; s/"sw_lake_hump",/"right_face",/' \
+    "$SRC/tests/reference/sw_lake_hump.h" > right_face.h
+  runp "$ADV" --model-file ./right_face.h --case lake_at_rest --cells 4x4 --degree 1 --steps 1 --dt 1 --quiet
+  want_rc 0 "the same header with DG_MODEL_NAUX_FACE"
+  ;;
+
 drift)
   # After a restart the mass drift is measured from t = 0's mass (stored in
   # the snapshot), with t = 0's choice of relative or absolute drift.

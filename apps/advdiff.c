@@ -144,6 +144,8 @@ typedef struct {
   int restarting; /* --restart FILE: the run goes on from the file's step */
   dg_restart rs;
   long step0;
+  /* t = 0's mass and its scale (dg_restart.h): from the file on a restart */
+  double mass0[DG_MAX_NVAR], mass_scale[DG_MAX_NVAR];
 } run_state;
 
 /* The disc and field the steps run on: the whole grid's, or this rank's
@@ -160,12 +162,15 @@ static int write_snapshot(run_state *r, const char *path, long step, double t, d
   s.param_values = c->values;
   s.config = r->config_text;
   s.dt = dt;
+  s.mass0 = r->mass0; /* the drift of a restart is measured from t = 0 */
+  s.mass_scale = r->mass_scale;
   /* across ranks every rank writes its block's part (the status agreed) */
   const int rc =
       r->rk.size > 1 ? dg_app_ranks_write(&r->rk, path, &s) : dg_snapshot_write(path, &s);
   s.nparams = 0; /* borrowed */
   s.param_keys = s.param_values = NULL;
   s.config = NULL;
+  s.mass0 = s.mass_scale = NULL;
   dg_snapshot_free(&s);
   return rc;
 }
@@ -290,8 +295,15 @@ static int run_steps(run_state *r, const im_args *a, const dg_im_opts *po, doubl
   const int newton = !dg_model_linear(r->set.model) && dg_im_treatment(kind) == DG_IM_IMPLICIT;
   /* per variable (a system: one mass per variable, dg_mass) */
   const int nv = dg_disc_nvar(d);
-  double mass0[DG_MAX_NVAR], umax = 0;
+  double *mass0 = r->mass0, umax = 0;
   DG_CALL(dg_mass(d, u, mass0));
+  DG_CALL(dg_restart_mass_scales(d, u, r->mass_scale));
+  const dg_snapshot *rsnap = &r->rs.snap;
+  if (r->restarting && rsnap->mass0 && rsnap->mass_scale) /* the drift goes on from t = 0 */
+    for (int v = 0; v < nv; ++v) {
+      mass0[v] = rsnap->mass0[v];
+      r->mass_scale[v] = rsnap->mass_scale[v];
+    }
   DG_CALL(dg_field_to_host(u));
   /* a rank's storage holds its own elements and copies of its ghosts' */
   for (long i = 0; i < u->n; ++i) umax = fmax(umax, fabs((double)u->h[i]));
@@ -299,12 +311,10 @@ static int run_steps(run_state *r, const im_args *a, const dg_im_opts *po, doubl
     const double mine = umax;
     DG_CALL(dg_comm_allreduce_max(r->rk.comm, &mine, &umax, 1));
   }
-  double vol = 1;
-  for (int k = 0; k < c->dim; ++k) vol *= r->set.grid.hi[k] - r->set.grid.lo[k];
   /* a relative drift of a mass near zero (a sine over whole periods) would
-     divide round-off by round-off: then the absolute change */
+     divide round-off by round-off: then the absolute change (DG_MASS_ZERO) */
   int rel[DG_MAX_NVAR];
-  for (int v = 0; v < nv; ++v) rel[v] = fabs(mass0[v]) > 1e-8 * umax * vol;
+  for (int v = 0; v < nv; ++v) rel[v] = fabs(mass0[v]) > DG_MASS_ZERO * r->mass_scale[v];
   const long dofs = whole_dofs(r);
   DG_CALL(check_dt_range(r, d, dt, umax, o.nu, dofs));
   if (!c->quiet) {

@@ -329,43 +329,21 @@ static int setup_time(run_state *r) {
   return 0;
 }
 
-/* A variable's mass counts as zero below this fraction of its scale, the
- * sum of |cell mean| x cell volume at the start: its drift is then
- * reported as an absolute number (a relative one would divide round-off by
- * round-off). */
-#define MASS_ZERO 1e-8
-
-/* The scale of each variable's mass: sum over elements of |cell mean| x
- * cell volume, from the mode-0 coefficients (under mpirun each rank's
- * elements, summed exactly over the ranks). */
+/* The scale of each variable's mass at the start (dg_restart.h). */
 static int mass_scales(run_state *r) {
-  const dg_disc *d = run_disc(r);
-  dg_field *u = run_field(r);
-  const dg_grid *g = dg_disc_grid(d);
-  const int nv = dg_disc_nvar(d);
-  DG_CALL(dg_field_to_host(u));
-  const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
-  dg_xsum s[DG_MAX_NVAR];
-  for (int v = 0; v < nv; ++v) {
-    dg_xsum_init(&s[v]);
-    for (long e = 0; e < g->nelem; ++e)
-      if (dg_disc_counts(d, e)) dg_xsum_add(&s[v], fabs((double)u->h[dg_disc_index(d, e, v, 0)]));
-  }
-  if (dg_disc_comm(d)) DG_CALL(dg_comm_allreduce_xsum(dg_disc_comm(d), s, nv));
-  for (int v = 0; v < nv; ++v) r->mass_scale[v] = dg_xsum_value(&s[v]) * vol;
-  return 0;
+  return dg_restart_mass_scales(run_disc(r), run_field(r), r->mass_scale);
 }
 
 /* Mass of every variable, and the largest drift since the start: relative
  * (|m - m0| / |m0|) over the variables with a mass, into *drift, absolute
- * (m - m0) over those whose mass is zero (MASS_ZERO), into *drift_abs; NAN
+ * (m - m0) over those whose mass is zero (DG_MASS_ZERO), into *drift_abs; NAN
  * where no variable is of that kind. */
 static int mass_drift(run_state *r, double *mass, double *drift, double *drift_abs) {
   DG_CALL(dg_mass(run_disc(r), run_field(r), mass));
   *drift = *drift_abs = NAN;
   for (int v = 0; v < dg_disc_nvar(run_disc(r)); ++v) {
     const double m0 = r->mass0[v], dm = mass[v] - m0;
-    if (fabs(m0) > MASS_ZERO * r->mass_scale[v]) {
+    if (fabs(m0) > DG_MASS_ZERO * r->mass_scale[v]) {
       if (!(fabs(*drift) >= fabs(dm / fabs(m0)))) *drift = dm / fabs(m0);
     } else if (!(fabs(*drift_abs) >= fabs(dm))) {
       *drift_abs = dm;
@@ -647,7 +625,7 @@ static int run_steps(run_state *r) {
          momentum) changes some masses, and mass_drift is the largest */
       const double m0 = r->mass0[v], dm = mass[v] - m0;
       if (o < sizeof pervar) {
-        if (fabs(m0) > MASS_ZERO * r->mass_scale[v])
+        if (fabs(m0) > DG_MASS_ZERO * r->mass_scale[v])
           o += (size_t)snprintf(pervar + o, sizeof pervar - o, " mass_drift_%s=%.3e", vn,
                                 dm / fabs(m0));
         else
@@ -675,7 +653,7 @@ static int run_steps(run_state *r) {
     }
   }
   /* mass_drift over the variables with a mass, mass_drift_abs over those
-     without (MASS_ZERO); only the fields that apply are printed */
+     without (DG_MASS_ZERO); only the fields that apply are printed */
   char drifts[96] = "";
   size_t od = 0;
   if (!isnan(drift)) od += (size_t)snprintf(drifts, sizeof drifts, " mass_drift=%.3e", drift);

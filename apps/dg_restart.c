@@ -3,10 +3,13 @@
 #include "dg_restart.h"
 
 #include "dg_app_config.h"
+#include "dg_comm.h"
+#include "dg_disc_internal.h"
 #include "dg_error.h"
 #include "dg_escape.h"
 #include "dg_io_ranks.h"
 #include "dg_ts.h"
+#include "dg_xsum.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -266,5 +269,21 @@ int dg_restart_check_time(const dg_restart *r, const dg_app_config *c, int adapt
                       lab, i, st, t, why);
     prev = st;
   }
+  return 0;
+}
+
+int dg_restart_mass_scales(const dg_disc *d, dg_field *u, double *scale) {
+  const dg_grid *g = dg_disc_grid(d);
+  const int nv = dg_disc_nvar(d);
+  DG_CALL(dg_field_to_host(u));
+  const double vol = g->h[0] * g->h[1] * (g->dim == 3 ? g->h[2] : 1.0);
+  dg_xsum s[DG_MAX_NVAR];
+  for (int v = 0; v < nv; ++v) {
+    dg_xsum_init(&s[v]);
+    for (long e = 0; e < g->nelem; ++e)
+      if (dg_disc_counts(d, e)) dg_xsum_add(&s[v], fabs((double)u->h[dg_disc_index(d, e, v, 0)]));
+  }
+  if (dg_disc_comm(d)) DG_CALL(dg_comm_allreduce_xsum(dg_disc_comm(d), s, nv));
+  for (int v = 0; v < nv; ++v) scale[v] = dg_xsum_value(&s[v]) * vol;
   return 0;
 }

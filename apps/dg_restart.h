@@ -57,4 +57,17 @@ int dg_restart_check_time(const dg_restart *r, const dg_app_config *c, int adapt
 /* A key a restart may change. */
 int dg_restart_may_change(const char *key);
 
+/* A variable's mass counts as zero below this fraction of its scale, the
+ * sum of |cell mean| x cell volume at the start: its drift is then
+ * reported as an absolute number (a relative one would divide round-off by
+ * round-off).  advect and advdiff store t = 0's mass and scale in their
+ * snapshots (dg_snapshot.mass0, mass_scale), so that a restarted run
+ * measures the drift from the start, with the start's choice. */
+#define DG_MASS_ZERO 1e-8
+
+/* scale[v]: the sum over elements of |cell mean| x cell volume of variable v
+ * of u, from the mode-0 coefficients (under mpirun each rank's elements,
+ * summed exactly over the ranks). */
+int dg_restart_mass_scales(const dg_disc *d, dg_field *u, double *scale);
+
 #endif

@@ -606,7 +606,8 @@ int dg_jit_load_model(const char *path, const void **desc, const int **layout) {
     return dg_error(DG_ERR_ARG, "model file %s: defines no 'const dg_model_desc %s'", path, sym);
   dg_jit_fmt(lsym, sizeof lsym, "dg_model_%s_layout", name);
   *layout = dlsym(h, lsym);
-  if (!*layout) return dg_error(DG_ERR_BACKEND, "model file %s: no %s in its host part", path, lsym);
+  if (!*layout)
+    return dg_error(DG_ERR_BACKEND, "model file %s: no %s in its host part", path, lsym);
   return 0;
 }
 

@@ -149,6 +149,15 @@ drift)
   want_rc 0 "advection_reaction, 2 + 2 steps"
   [ -n "$d4" ] && [ "$(key mass_drift_abs)" = "$d4" ] ||
     bad "restart: mass_drift_abs=$(key mass_drift_abs) mass_drift=$(key mass_drift), uninterrupted mass_drift_abs=$d4"
+  # advdiff likewise (its reaction makes mass from none: 4e-2 in 4 steps, 2e-2 in 2)
+  runp "$ADD" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 4 --output dr4.h5 --quiet
+  want_rc 0 "advdiff advection_reaction, 4 steps"
+  d4=$(key mass_drift_abs)
+  runp "$ADD" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 2 --output dr2.h5 --quiet
+  runp "$ADD" --restart dr2.h5 --steps 4 --output dr24.h5 --quiet
+  want_rc 0 "advdiff advection_reaction, 2 + 2 steps"
+  [ -n "$d4" ] && [ "$(key mass_drift_abs)" = "$d4" ] ||
+    bad "advdiff restart: mass_drift_abs=$(key mass_drift_abs) mass_drift=$(key mass_drift), uninterrupted mass_drift_abs=$d4"
   ;;
 
 series)

@@ -132,6 +132,11 @@ struct dg_backend_ops {
    * a run. */
   int (*pack)(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_t n);
   int (*unpack)(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, size_t n);
+  /* Host memory that copies to and from the device reach fastest (CUDA:
+   * page-locked, cudaHostAlloc), for the staged exchange's buffers; NULL
+   * where host_is_device (malloc and free then). */
+  int (*host_alloc)(void **p, size_t bytes);
+  void (*host_free)(void *p);
   /* The solvers' drivers, vector kernels and memory on this backend
    * (solvers/dg_solver_ops.h; core never calls them). */
   const struct dg_solver_ops *solver;

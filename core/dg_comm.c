@@ -82,6 +82,19 @@ int dg_comm_halo_path(const dg_backend *be, int *path) {
   return 0;
 }
 
+int dg_comm_halo_buf(const dg_backend *be, int path, size_t bytes, void **p) {
+  if (path == DG_HALO_STAGED && be->ops->host_alloc) return be->ops->host_alloc(p, bytes);
+  *p = malloc(bytes ? bytes : 1);
+  return *p ? 0 : dg_error(DG_ERR_MEM, "out of memory for the halo (%zu bytes)", bytes);
+}
+
+void dg_comm_halo_buf_free(const dg_backend *be, int path, void *p) {
+  if (path == DG_HALO_STAGED && be->ops->host_free)
+    be->ops->host_free(p);
+  else
+    free(p);
+}
+
 void dg_comm_halo_describe(const dg_backend *be, int path, char *buf, size_t cap) {
   const int aware = dg_comm_cuda_aware();
   const char *why = be && be->cuda_aware < 0   ? ", DGRID_CUDA_AWARE=off"

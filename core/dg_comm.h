@@ -70,6 +70,12 @@ int dg_comm_cuda_aware(void);
  * cannot read device memory. */
 struct dg_backend;
 int dg_comm_halo_path(const struct dg_backend *be, int *path);
+/* Host buffers of `bytes` for an exchange on path `path`: page-locked
+ * (be->ops->host_alloc) where the path stages device memory and the backend
+ * has such memory, else malloc; freed by dg_comm_halo_buf_free with the same
+ * be and path (NULL is ignored).  DG_ERR_MEM. */
+int dg_comm_halo_buf(const struct dg_backend *be, int path, size_t bytes, void **p);
+void dg_comm_halo_buf_free(const struct dg_backend *be, int path, void *p);
 /* One line for --verbose: "halo: ..." (which path, and why). */
 void dg_comm_halo_describe(const struct dg_backend *be, int path, char *buf, size_t cap);
 

@@ -35,17 +35,16 @@ struct dg_disc_xchg {
   long *sidx_dev, *ridx_dev; /* the same in device memory (the lists themselves where
                                 the backend's memory is the host's) */
   int path;                  /* DG_HALO_*: what MPI is handed (dg_comm_halo_path) */
-  dg_real *sbuf, *rbuf;      /* host memory; NULL where MPI reads the device buffers */
+  dg_real *sbuf, *rbuf;      /* host memory (page-locked where staged); NULL where
+                                MPI reads the device buffers */
   dg_real *dsend, *drecv;    /* device memory gathered into and scattered from
                                 (NULL: host_is_device) */
   dg_comm_xreq *req;         /* the exchange in flight */
 };
 
-/* A host buffer of n reals. */
+/* A host buffer of n reals: page-locked where it stages device memory. */
 static int host_buf(const dg_disc *d, long n, dg_real **p) {
-  (void)d;
-  *p = malloc((size_t)(n + 1) * sizeof **p);
-  return *p ? 0 : dg_error(DG_ERR_MEM, "out of memory for the halo (%ld values)", n);
+  return dg_comm_halo_buf(d->backend, d->x->path, (size_t)(n + 1) * sizeof **p, (void **)p);
 }
 
 /* Device copies of the index lists, made once (the backends' pack and
@@ -71,8 +70,8 @@ void dg_disc_part_free(dg_disc *d) {
     if (x->ridx_dev != x->ridx) d->be->free(x->ridx_dev);
     free(x->sidx);
     free(x->ridx);
-    free(x->sbuf);
-    free(x->rbuf);
+    dg_comm_halo_buf_free(d->backend, x->path, x->sbuf);
+    dg_comm_halo_buf_free(d->backend, x->path, x->rbuf);
     dg_comm_xreq_destroy(&x->req);
     free(x);
   }

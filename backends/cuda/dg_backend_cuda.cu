@@ -476,6 +476,24 @@ int be_unpack(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, siz
   return 0;
 }
 
+/* Page-locked host memory: the staged exchange's copies run at the link's
+   speed and without a bounce through a driver buffer. */
+int be_host_alloc(void **p, size_t bytes) {
+  *p = NULL;
+  DG_CALL(be_init());
+  const cudaError_t e = cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocDefault);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    return dg_error(DG_ERR_MEM, "cuda backend: cudaHostAlloc of %zu bytes failed: %s (%s)", bytes,
+                    cudaGetErrorString(e), cudaGetErrorName(e));
+  }
+  return 0;
+}
+
+void be_host_free(void *p) {
+  if (p) cudaFreeHost(p); /* errors here are sticky ones already reported */
+}
+
 int be_sync(void) {
   DG_CALL(be_init());
   DG_CUDA_CHECK(cudaDeviceSynchronize(), "");
@@ -577,6 +595,8 @@ dg_backend_ops make_ops(void) {
   o.parallelism = be_parallelism;
   o.pack = be_pack;
   o.unpack = be_unpack;
+  o.host_alloc = be_host_alloc;
+  o.host_free = be_host_free;
   o.solver = &dg_solver_cuda;
   return o;
 }

@@ -24,7 +24,7 @@ cmake -S . -B build-cuda-mpi "${cmake_args[@]}" "${mpi_cmake_args[@]}" -DDGRID_M
   { echo "build failed:"; tail -n 30 "$OUT/configure.log" "$OUT/build.log"; exit 1; }
 echo "== build $(($(date +%s) - t0)) s"
 for aware in auto off; do
-  DGRID_CUDA_AWARE=$aware mpirun --oversubscribe -np 2 build-cuda-mpi/apps/advect --backend cuda \
+  DGRID_CUDA_AWARE=$aware timeout 300 mpirun --oversubscribe -np 2 build-cuda-mpi/apps/advect --backend cuda \
     --cells 24x16 --steps 2 --verbose 2>&1 | grep -E '^halo:|advect:' | sed "s/^/$aware: /"
 done
 ctest --test-dir build-cuda-mpi -R '^gpu\.mpi_' -j 4 -V >"$OUT/ctest.log" 2>&1

@@ -16,7 +16,7 @@
  * residual since the last line, mass; with --verbose one line per Newton
  * iterate; the final snapshot goes to --output (advect's format, so
  * tools/plot reads it).  Errors print one line "advdiff: ..." and exit 2.
- * Under mpirun (an MPI build, the OpenMP backend) one run goes across the
+ * Under mpirun (an MPI build; either backend) one run goes across the
  * ranks (docs/ARCHITECTURE.md, "The implicit steps across ranks"): each rank
  * steps its block of advect's partition, the solves run on the ranks'
  * shares of the solver grid, the diagnostics are the whole grid's and the
@@ -216,11 +216,6 @@ static int run_setup(run_state *r, const im_args *a, dg_im_opts *po, double *pdt
   DG_CALL(dg_app_check_config(c));
   DG_CALL(dg_app_check_outputs(c));
   const int ranks = r->rk.size > 1;
-  if (ranks && !strncmp(dg_backend_resource(c->be), "cuda", 4))
-    return dg_error(DG_ERR_ARG,
-                    "option --backend: %s does not run the implicit steps across ranks yet (use "
-                    "omp)",
-                    dg_backend_resource(c->be));
   /* under mpirun no rank builds the whole grid's discretisation */
   DG_CALL(ranks ? dg_app_setup_create_map(&r->set, c) : dg_app_setup_create(&r->set, c));
   DG_CALL(dg_app_ranks_setup(&r->rk, c->be, &r->set.grid, r->set.map, c->q, r->set.model,

@@ -39,6 +39,12 @@ int dg_app_ranks_setup(dg_app_ranks *rk, const dg_backend *be, const dg_grid *g,
     printf("%s\n", line);
   }
   DG_CALL(dg_disc_create_part(&rk->disc, be, g, m, q, model, rk->comm, rk->part));
+  const int path = dg_disc_halo_path(rk->disc);
+  if (verbose && path >= 0) { /* rank 0's; every rank chose alike (one MPI, one setting) */
+    char line[256];
+    dg_comm_halo_describe(be, path, line, sizeof line);
+    printf("%s\n", line);
+  }
   return dg_field_create(&rk->u, rk->disc);
 }
 

@@ -442,7 +442,7 @@ static const char usage[] =
     "2, nothing written) where --rtol was given: a tolerance asked for and not met is\n"
     "not a result.\n"
     "Under mpirun (an MPI build) one solve runs across the ranks, each on its block of\n"
-    "the grid; --table, --throughput, --smoother patch and --backend cuda refuse there.\n";
+    "the grid; --table, --throughput and --smoother patch refuse there.\n";
 
 enum { POISSON_HELP = 100 };
 
@@ -623,14 +623,11 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   if (!rc && rk->size > 1) rc = refuse_ranks(&o);
   g_dim = o.dim;
   if (!rc) {
-    rc = dg_backend_create(&g_be, o.backend);
+    /* one GPU per rank where the node has several (cuda without a device) */
+    rc = dg_backend_create_on_node(&g_be, o.backend, rk->node_rank);
     if (rc && o.backend) dg_error_prefix(rc, "option --backend");
     if (!rc) atexit(free_backend);
   }
-  if (!rc && rk->size > 1 && !strncmp(g_be->resource, "cuda", 4))
-    rc = dg_error(DG_ERR_ARG,
-                  "option --backend: %s does not run the solvers across ranks yet (use omp)",
-                  g_be->resource);
   if (dg_app_ranks_agree(rk, rc)) return fail();
   if (o.tab == 2) {
     if (throughput(o.dim, o.nel, o.r, o.repeat, o.smooth)) return fail();
@@ -645,6 +642,11 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   int its;
   double rel, err, secs, *u = NULL;
   rc = problem_create(&P, o.dim, o.nel, o.r, o.map, o.smooth);
+  if (!rc && rk->size > 1 && !o.quiet && dg_sop_part_halo_path(P.op) >= 0) {
+    char line[256]; /* how the ghosts reach MPI (rank 0's; every rank chose alike) */
+    dg_comm_halo_describe(dg_sop_backend(P.op), dg_sop_part_halo_path(P.op), line, sizeof line);
+    printf("%s\n", line);
+  }
   if (!rc) rc = solve(&P, o.solver, o.rtol, !o.quiet, &its, &rel, &err, &secs, &u);
   /* memory, MPI or the device failing on one rank leaves the others waiting
      in a collective: this rank ends the job; every other failure (options

@@ -50,6 +50,23 @@ static int device_index(const char *s) {
 }
 #endif
 
+/* DGRID_CUDA_AWARE=auto|off|on: whether the exchange across ranks hands
+ * device memory to MPI where MPI says it can (auto), never (off: staged
+ * through host memory, to time both), or always (on: an MPI that cannot is
+ * an error); dg_backend.cuda_aware. */
+static int cuda_aware_env(int *aware) {
+  const char *env = getenv("DGRID_CUDA_AWARE");
+  *aware = 0;
+  if (!env || !*env || strcmp(env, "auto") == 0) return 0;
+  if (strcmp(env, "off") == 0 || strcmp(env, "on") == 0) {
+    *aware = env[1] == 'n' ? 1 : -1;
+    return 0;
+  }
+  char esc[80];
+  return dg_error(DG_ERR_ARG, "DGRID_CUDA_AWARE='%s': expected auto, off or on",
+                  dg_escape(esc, sizeof esc, env));
+}
+
 int dg_backend_create(dg_backend **out, const char *resource) {
   return dg_backend_create_on_node(out, resource, -1);
 }
@@ -112,11 +129,14 @@ int dg_backend_create_on_node(dg_backend **out, const char *resource, int node_r
 #endif
     );
   }
+  int aware = 0;
+  DG_CALL(cuda_aware_env(&aware));
   DG_CALL(ops->init(device));
   dg_backend *be = calloc(1, sizeof *be);
   if (!be) return dg_error(DG_ERR_MEM, "out of memory");
   be->ops = ops;
   be->device = device;
+  be->cuda_aware = aware;
   if (strcmp(ops->name, "cuda") == 0 && device < 0)
     snprintf(be->resource, sizeof be->resource, "cuda:sm_%d", -device);
   else if (strcmp(ops->name, "cuda") == 0)

@@ -126,10 +126,17 @@ struct dg_backend_ops {
    * memory, tmp n reals of device memory to stage them in (NULL where
    * host_is_device); pack returns once buf holds the values, after the work
    * queued before it; unpack's values are in x for the work queued after it.
+   * buf NULL (device memory handed to a CUDA-aware MPI, DG_HALO_DEVICE):
+   * pack returns once tmp holds the values, unpack scatters them from tmp.
    * NULL where a backend does not run across ranks: core then refuses such
    * a run. */
   int (*pack)(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_t n);
   int (*unpack)(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, size_t n);
+  /* Host memory that copies to and from the device reach fastest (CUDA:
+   * page-locked, cudaHostAlloc), for the staged exchange's buffers; NULL
+   * where host_is_device (malloc and free then). */
+  int (*host_alloc)(void **p, size_t bytes);
+  void (*host_free)(void *p);
   /* The solvers' drivers, vector kernels and memory on this backend
    * (solvers/dg_solver_ops.h; core never calls them). */
   const struct dg_solver_ops *solver;
@@ -145,7 +152,22 @@ typedef struct dg_backend {
    * process): the solvers' dot products and maxima are then reduced over
    * them.  Set by a program on its own copy of what dg_backend_create made. */
   struct dg_comm *comm;
+  /* Whether an exchange across ranks hands device memory to MPI
+   * (dg_comm_halo_path): 0 where MPI says it reads it (CUDA-aware), -1
+   * never (staged through host memory, for an A/B), 1 always (an MPI that
+   * cannot is then an error).  dg_backend_create sets it from
+   * DGRID_CUDA_AWARE=auto|off|on. */
+  int cuda_aware;
 } dg_backend;
+
+/* How an exchange across ranks moves values that live in a backend's
+ * memory (dg_comm_halo_path; docs/ARCHITECTURE.md, "The CUDA exchange"). */
+enum {
+  DG_HALO_HOST = 0,   /* the memory is the host's (OpenMP): MPI reads it */
+  DG_HALO_DEVICE = 1, /* gathered into device buffers that MPI reads itself */
+  DG_HALO_STAGED = 2  /* gathered into device buffers, copied through page-locked
+                         host buffers */
+};
 
 /* The plan of backends/dg_plan.c for backend be (its constants), and its
  * description; the backends' plan and describe entries. */

@@ -2,6 +2,7 @@
  * (DG_HAVE_MPI, set by CMake for this library only), one rank otherwise. */
 #include "dg_comm.h"
 
+#include "dg_backend.h"
 #include "dg_error.h"
 
 #include <math.h>
@@ -13,6 +14,9 @@
 #ifdef DG_HAVE_MPI
 #include "dg_comm_mpi.h"
 #include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
+#endif
 #endif
 
 struct dg_comm {
@@ -50,6 +54,60 @@ int dg_comm_mpi_built(void) {
 #else
   return 0;
 #endif
+}
+
+int dg_comm_cuda_aware(void) {
+  /* the header's MPIX_CUDA_AWARE_SUPPORT says what the library we compiled
+     against was built with; the library loaded at run time decides */
+#if defined(DG_HAVE_MPI) && defined(MPIX_CUDA_AWARE_SUPPORT)
+  int up = 0;
+  if (MPI_Initialized(&up) != MPI_SUCCESS || !up) return 0;
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return 0;
+#endif
+}
+
+int dg_comm_halo_path(const dg_backend *be, int *path) {
+  if (!be || !path) return dg_error(DG_ERR_ARG, "dg_comm_halo_path: NULL argument");
+  if (be->ops->host_is_device) {
+    *path = DG_HALO_HOST;
+    return 0;
+  }
+  const int aware = dg_comm_cuda_aware();
+  if (be->cuda_aware > 0 && !aware)
+    return dg_error(DG_ERR_ARG, "DGRID_CUDA_AWARE=on: this MPI does not read device memory "
+                                "(MPIX_Query_cuda_support is 0 or absent); use auto or off");
+  *path = aware && be->cuda_aware >= 0 ? DG_HALO_DEVICE : DG_HALO_STAGED;
+  return 0;
+}
+
+int dg_comm_halo_buf(const dg_backend *be, int path, size_t bytes, void **p) {
+  if (path == DG_HALO_STAGED && be->ops->host_alloc) return be->ops->host_alloc(p, bytes);
+  *p = malloc(bytes ? bytes : 1);
+  return *p ? 0 : dg_error(DG_ERR_MEM, "out of memory for the halo (%zu bytes)", bytes);
+}
+
+void dg_comm_halo_buf_free(const dg_backend *be, int path, void *p) {
+  if (path == DG_HALO_STAGED && be->ops->host_free)
+    be->ops->host_free(p);
+  else
+    free(p);
+}
+
+void dg_comm_halo_describe(const dg_backend *be, int path, char *buf, size_t cap) {
+  const int aware = dg_comm_cuda_aware();
+  const char *why = be && be->cuda_aware < 0   ? ", DGRID_CUDA_AWARE=off"
+                    : be && be->cuda_aware > 0 ? ", DGRID_CUDA_AWARE=on"
+                                               : "";
+  if (path == DG_HALO_HOST)
+    snprintf(buf, cap, "halo: host (the backend's memory is the host's)");
+  else
+    snprintf(buf, cap, "halo: %s (MPI CUDA-aware: %s%s)",
+             path == DG_HALO_DEVICE ? "device (device buffers handed to MPI)"
+                                    : "staged (device buffers copied through page-locked host "
+                                      "buffers)",
+             aware ? "yes" : "no", why);
 }
 
 int dg_comm_create_self(dg_comm **c) {

@@ -57,6 +57,28 @@ int dg_comm_size(const dg_comm *c);
 /* 1 when the build runs across MPI ranks (DGRID_MPI), else 0. */
 int dg_comm_mpi_built(void);
 
+/* 1 where the MPI library reads and writes CUDA device memory itself,
+ * asked at run time (Open MPI's MPIX_Query_cuda_support, where its
+ * mpi-ext.h declares MPIX_CUDA_AWARE_SUPPORT); 0 otherwise, and without
+ * MPI. */
+int dg_comm_cuda_aware(void);
+
+/* How an exchange of values in backend be's memory reaches MPI, into *path
+ * (DG_HALO_*, dg_backend.h): the host's memory as it is; device memory
+ * itself where dg_comm_cuda_aware() and be->cuda_aware >= 0; else staged
+ * through host buffers.  DG_ERR_ARG where be->cuda_aware > 0 and this MPI
+ * cannot read device memory. */
+struct dg_backend;
+int dg_comm_halo_path(const struct dg_backend *be, int *path);
+/* Host buffers of `bytes` for an exchange on path `path`: page-locked
+ * (be->ops->host_alloc) where the path stages device memory and the backend
+ * has such memory, else malloc; freed by dg_comm_halo_buf_free with the same
+ * be and path (NULL is ignored).  DG_ERR_MEM. */
+int dg_comm_halo_buf(const struct dg_backend *be, int path, size_t bytes, void **p);
+void dg_comm_halo_buf_free(const struct dg_backend *be, int path, void *p);
+/* One line for --verbose: "halo: ..." (which path, and why). */
+void dg_comm_halo_describe(const struct dg_backend *be, int path, char *buf, size_t cap);
+
 /* out[i] = the largest in[i] over the ranks, i < n (in == out allowed).
  * Exact.  A NaN on any rank gives NaN. */
 int dg_comm_allreduce_max(dg_comm *c, const double *in, double *out, int n);

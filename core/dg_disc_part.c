@@ -34,10 +34,18 @@ struct dg_disc_xchg {
   long *sidx, *ridx;
   long *sidx_dev, *ridx_dev; /* the same in device memory (the lists themselves where
                                 the backend's memory is the host's) */
-  dg_real *sbuf, *rbuf;
-  dg_real *tmp;      /* device memory for the larger of the two (NULL: host_is_device) */
-  dg_comm_xreq *req; /* the exchange in flight */
+  int path;                  /* DG_HALO_*: what MPI is handed (dg_comm_halo_path) */
+  dg_real *sbuf, *rbuf;      /* host memory (page-locked where staged); NULL where
+                                MPI reads the device buffers */
+  dg_real *dsend, *drecv;    /* device memory gathered into and scattered from
+                                (NULL: host_is_device) */
+  dg_comm_xreq *req;         /* the exchange in flight */
 };
+
+/* A host buffer of n reals: page-locked where it stages device memory. */
+static int host_buf(const dg_disc *d, long n, dg_real **p) {
+  return dg_comm_halo_buf(d->backend, d->x->path, (size_t)(n + 1) * sizeof **p, (void **)p);
+}
 
 /* Device copies of the index lists, made once (the backends' pack and
  * unpack read them there). */
@@ -56,13 +64,14 @@ void dg_disc_part_free(dg_disc *d) {
     free(x->peer);
     free(x->soff);
     free(x->roff);
-    if (x->tmp) d->be->free(x->tmp);
+    if (x->dsend) d->be->free(x->dsend);
+    if (x->drecv) d->be->free(x->drecv);
     if (x->sidx_dev != x->sidx) d->be->free(x->sidx_dev);
     if (x->ridx_dev != x->ridx) d->be->free(x->ridx_dev);
     free(x->sidx);
     free(x->ridx);
-    free(x->sbuf);
-    free(x->rbuf);
+    dg_comm_halo_buf_free(d->backend, x->path, x->sbuf);
+    dg_comm_halo_buf_free(d->backend, x->path, x->rbuf);
     dg_comm_xreq_destroy(&x->req);
     free(x);
   }
@@ -127,12 +136,15 @@ static int build_xchg(dg_disc *d, int me, int nranks) {
   const long ns = x->soff[x->npeer], nr = x->roff[x->npeer];
   x->sidx = malloc((size_t)(ns + 1) * sizeof *x->sidx);
   x->ridx = malloc((size_t)(nr + 1) * sizeof *x->ridx);
-  x->sbuf = malloc((size_t)(ns + 1) * sizeof *x->sbuf);
-  x->rbuf = malloc((size_t)(nr + 1) * sizeof *x->rbuf);
-  if (!x->sidx || !x->ridx || !x->sbuf || !x->rbuf) {
+  if (!x->sidx || !x->ridx) {
     rc = dg_error(DG_ERR_MEM, "out of memory for the halo (%ld values)", ns + nr);
     goto done;
   }
+  x->path = DG_HALO_HOST;
+  if (x->npeer > 0 && (rc = dg_comm_halo_path(d->backend, &x->path))) goto done;
+  if (x->path != DG_HALO_DEVICE &&
+      ((rc = host_buf(d, ns, &x->sbuf)) || (rc = host_buf(d, nr, &x->rbuf))))
+    goto done;
   for (int i = 0; i < x->npeer; ++i) {
     const int q = x->peer[i];
     long sn = x->soff[i], rn = x->roff[i];
@@ -145,7 +157,9 @@ static int build_xchg(dg_disc *d, int me, int nranks) {
   if ((rc = upload_idx(d, x->sidx, ns, &x->sidx_dev)) == 0)
     rc = upload_idx(d, x->ridx, nr, &x->ridx_dev);
   if (rc == 0 && !d->be->host_is_device)
-    rc = d->be->alloc((void **)&x->tmp, (size_t)((ns > nr ? ns : nr) + 1) * sizeof *x->tmp);
+    rc = d->be->alloc((void **)&x->dsend, (size_t)(ns + 1) * sizeof *x->dsend);
+  if (rc == 0 && !d->be->host_is_device)
+    rc = d->be->alloc((void **)&x->drecv, (size_t)(nr + 1) * sizeof *x->drecv);
   if (rc == 0) rc = dg_comm_xreq_create(&x->req, x->npeer);
 done:
   free(scount);
@@ -213,13 +227,17 @@ int dg_disc_counts(const dg_disc *d, long e) { return !d->held || d->held[e] == 
 
 dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
 
+int dg_disc_halo_path(const dg_disc *d) { return d->x && d->x->npeer > 0 ? d->x->path : -1; }
+
 int dg_disc_exchange_start(dg_disc *d, dg_field *u) {
   const dg_disc_xchg *x = d->x;
   if (!x || x->npeer == 0) return 0;
   const double t0 = d->timing ? dg_disc_now_s() : 0;
-  DG_CALL(d->be->pack(x->sbuf, x->tmp, u->dev, x->sidx_dev, (size_t)x->soff[x->npeer]));
-  DG_CALL(dg_comm_exchange_start(d->comm, x->req, x->npeer, x->peer, x->sbuf, x->soff, x->rbuf,
-                                 x->roff, sizeof(dg_real)));
+  const int dev = x->path == DG_HALO_DEVICE; /* MPI reads the device buffers */
+  DG_CALL(
+      d->be->pack(dev ? NULL : x->sbuf, x->dsend, u->dev, x->sidx_dev, (size_t)x->soff[x->npeer]));
+  DG_CALL(dg_comm_exchange_start(d->comm, x->req, x->npeer, x->peer, dev ? x->dsend : x->sbuf,
+                                 x->soff, dev ? x->drecv : x->rbuf, x->roff, sizeof(dg_real)));
   if (d->timing) d->t_post += dg_disc_now_s() - t0;
   return 0;
 }
@@ -229,7 +247,8 @@ int dg_disc_exchange_wait(dg_disc *d, dg_field *u) {
   if (!x || x->npeer == 0) return 0;
   const double t0 = d->timing ? dg_disc_now_s() : 0;
   DG_CALL(dg_comm_exchange_wait(d->comm, x->req));
-  DG_CALL(d->be->unpack(u->dev, x->tmp, x->ridx_dev, x->rbuf, (size_t)x->roff[x->npeer]));
+  DG_CALL(d->be->unpack(u->dev, x->drecv, x->ridx_dev, x->path == DG_HALO_DEVICE ? NULL : x->rbuf,
+                        (size_t)x->roff[x->npeer]));
   if (d->timing) d->t_wait += dg_disc_now_s() - t0;
   return 0;
 }

@@ -37,6 +37,11 @@ int dg_disc_part_owner(const dg_disc *d, long e);
  * there is nothing to combine). */
 dg_comm *dg_disc_comm(const dg_disc *d);
 
+/* How this rank's exchange reaches MPI (DG_HALO_*, dg_backend.h;
+ * dg_comm_halo_path chose it when d was made), or -1 where it exchanges
+ * nothing (one process). */
+int dg_disc_halo_path(const dg_disc *d);
+
 /* Every rank's owned coefficients of u into ug on every rank (collective):
  * ug then holds the whole solution, the bits of one process. */
 int dg_disc_part_gather(const dg_disc *d, dg_field *u, const dg_disc *dg, dg_field *ug);

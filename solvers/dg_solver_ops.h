@@ -85,6 +85,9 @@ typedef struct dg_solver_ops {
   void (*add_from_f)(long n, double scale, const float *x, double *y);
   void (*vresid_to_f)(long n, double scale, const double *b, const double *t, float *y);
   void (*gather_d)(long m, const long *idx, const double *x, double *y);
+  void (*gather_f)(long m, const long *idx, const float *x, float *y);
+  void (*scatter_d)(long m, const long *idx, const double *x, double *y);
+  void (*scatter_f)(long m, const long *idx, const float *x, float *y);
   void (*scatter_add_d)(long m, const long *idx, double c, double *y);
 } dg_solver_ops;
 

@@ -3,6 +3,7 @@
  * and scatter of whole vectors. */
 #include "dg_spart.h"
 
+#include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_sop_internal.h"
 #include "dg_svec.h"
@@ -40,10 +41,15 @@ struct dg_spx {
   long *goff;
   int npeer, *peer;
   long *soff, *roff, *sidx, *ridx;
-  double *sbuf, *rbuf;
-  long nz, *zrun; /* [2 nz]: start, length */
-  long *rcount;   /* [size]: owned reals per rank */
-  int off;        /* DGRID_SPART_NO_EXCHANGE=1: no exchange (a test's fault) */
+  int path;                  /* DG_HALO_*: what MPI is handed (dg_comm_halo_path) */
+  long *sidx_dev, *ridx_dev; /* the lists in solver memory (the lists themselves where
+                              it is the host's) */
+  void *sdev, *rdev;         /* solver memory the sent entries are gathered into and the
+                                received ones scattered from (room for doubles) */
+  void *sbuf, *rbuf;         /* page-locked host copies of them (DG_HALO_STAGED only) */
+  long nz, *zrun;            /* [2 nz]: start, length */
+  long *rcount;              /* [size]: owned reals per rank */
+  int off;                   /* DGRID_SPART_NO_EXCHANGE=1: no exchange (a test's fault) */
 };
 
 static void box_of(const dg_grid *g, const dg_sop_params *p, const dg_part_block *b, sbox *x) {
@@ -196,10 +202,14 @@ void dg_sop_part_free(dg_sop *op) {
   free(x->peer);
   free(x->soff);
   free(x->roff);
+  if (x->sidx_dev != x->sidx) dg_svec_free(op->be, x->sidx_dev);
+  if (x->ridx_dev != x->ridx) dg_svec_free(op->be, x->ridx_dev);
+  dg_svec_free(op->be, x->sdev);
+  dg_svec_free(op->be, x->rdev);
+  dg_comm_halo_buf_free(op->be, x->path, x->sbuf);
+  dg_comm_halo_buf_free(op->be, x->path, x->rbuf);
   free(x->sidx);
   free(x->ridx);
-  free(x->sbuf);
-  free(x->rbuf);
   free(x->zrun);
   free(x->rcount);
   free(x);
@@ -284,6 +294,35 @@ static void halo_walk(const dg_sop *op, struct dg_spx *x, long *ns, long *nr, co
   }
 }
 
+/* The lists in solver memory, and the buffers of the exchange: only the
+ * ghosts' entries move between the backend and MPI (gathered and scattered
+ * by the backend's kernels), through page-locked host memory where MPI does
+ * not read device memory (docs/ARCHITECTURE.md, "The CUDA exchange"). */
+static int xchg_buffers(const dg_sop *op, struct dg_spx *x) {
+  const dg_backend *be = op->be;
+  const long ns = x->soff[x->npeer], nr = x->roff[x->npeer];
+  x->path = DG_HALO_HOST;
+  if (x->npeer > 0) DG_CALL(dg_comm_halo_path(be, &x->path));
+  const size_t sb = sizeof(long) * (size_t)(ns + 1), rb = sizeof(long) * (size_t)(nr + 1);
+  if (be->ops->host_is_device) {
+    x->sidx_dev = x->sidx;
+    x->ridx_dev = x->ridx;
+  } else {
+    if (!(x->sidx_dev = dg_svec_alloc(be, sb)) || !(x->ridx_dev = dg_svec_alloc(be, rb)))
+      return DG_ERR_MEM; /* dg_svec_alloc recorded why */
+    DG_CALL(dg_svec_to_device(be, x->sidx_dev, x->sidx, sb));
+    DG_CALL(dg_svec_to_device(be, x->ridx_dev, x->ridx, rb));
+  }
+  if (!(x->sdev = dg_svec_alloc(be, sizeof(double) * (size_t)(ns + 1))) ||
+      !(x->rdev = dg_svec_alloc(be, sizeof(double) * (size_t)(nr + 1))))
+    return DG_ERR_MEM;
+  if (x->path == DG_HALO_STAGED) {
+    DG_CALL(dg_comm_halo_buf(be, x->path, sizeof(double) * (size_t)(ns + 1), &x->sbuf));
+    DG_CALL(dg_comm_halo_buf(be, x->path, sizeof(double) * (size_t)(nr + 1), &x->rbuf));
+  }
+  return 0;
+}
+
 /* The exchange lists of x for op: per peer (increasing rank) the reals
  * it receives from this rank and those this rank receives from it. */
 static int build_lists(const dg_sop *op, struct dg_spx *x) {
@@ -313,10 +352,7 @@ static int build_lists(const dg_sop *op, struct dg_spx *x) {
   if (!rc) {
     x->sidx = malloc(sizeof(long) * (size_t)(x->soff[np] + 1));
     x->ridx = malloc(sizeof(long) * (size_t)(x->roff[np] + 1));
-    x->sbuf = malloc(sizeof(double) * (size_t)(x->soff[np] + 1));
-    x->rbuf = malloc(sizeof(double) * (size_t)(x->roff[np] + 1));
-    if (!x->sidx || !x->ridx || !x->sbuf || !x->rbuf)
-      rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
+    if (!x->sidx || !x->ridx) rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
   }
   if (!rc) {
     memset(ns, 0, sizeof(long) * (size_t)P);
@@ -326,7 +362,7 @@ static int build_lists(const dg_sop *op, struct dg_spx *x) {
   free(ns);
   free(nr);
   free(slot);
-  return rc;
+  return rc ? rc : xchg_buffers(op, x);
 }
 
 int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
@@ -388,6 +424,9 @@ int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
 }
 
 const dg_spart *dg_sop_part(const dg_sop *op) { return op->px ? op->px->sp : NULL; }
+int dg_sop_part_halo_path(const dg_sop *op) {
+  return op->px && op->px->npeer > 0 ? op->px->path : -1;
+}
 long dg_sop_global_len(const dg_sop *op) { return op->px ? op->px->glen : op->len; }
 const long *dg_sop_global_offsets(const dg_sop *op) { return op->px ? op->px->goff : op->off; }
 const uint8_t *dg_sop_global_degrees(const dg_sop *op) { return op->px ? op->px->gdeg : op->deg; }

@@ -65,6 +65,10 @@ int dg_sop_create_part(dg_sop **op, const dg_backend *be, const dg_spart *sp, co
 int dg_sop_set_part(dg_sop *op, const dg_spart *sp);
 /* The share op belongs to, or NULL (an operator of one process). */
 const dg_spart *dg_sop_part(const dg_sop *op);
+/* How op's exchange reaches MPI (DG_HALO_*, core/dg_backend.h: chosen by
+ * dg_comm_halo_path when op was made a share), or -1 where it exchanges
+ * nothing. */
+int dg_sop_part_halo_path(const dg_sop *op);
 /* The whole vector's length, offsets ([nelem + 1] of the whole grid),
  * degrees and penalty degrees (op a share). */
 long dg_sop_global_len(const dg_sop *op);

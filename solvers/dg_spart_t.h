@@ -5,19 +5,27 @@
 int DG_SN(dg_sop_part_exchange)(const dg_sop *op, DG_SR *x) {
   const struct dg_spx *px = op->px;
   if (!px || px->npeer == 0 || px->off) return 0;
-  DG_CALL(dg_svec_sync(op->be)); /* no kernel may still use x */
-  /* x is solver memory: the host packs and unpacks a view of it */
-  const size_t nb = sizeof(DG_SR) * (size_t)op->len;
-  DG_SR *xh = NULL;
-  DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_READ, (void **)&xh));
-  DG_SR *sb = (DG_SR *)(void *)px->sbuf, *rb = (DG_SR *)(void *)px->rbuf;
+  const dg_backend *be = op->be;
   const long ns = px->soff[px->npeer], nr = px->roff[px->npeer];
-  for (long k = 0; k < ns; ++k) sb[k] = xh[px->sidx[k]];
-  int rc = dg_comm_exchange(px->sp->comm, px->npeer, px->peer, sb, px->soff, rb, px->roff,
+  DG_SR *sd = (DG_SR *)px->sdev, *rd = (DG_SR *)px->rdev;
+  /* the sent entries gathered on the backend, after the kernels that wrote x */
+  DG_SN(dg_svec_gather)(be, ns, px->sidx_dev, x, sd);
+  int rc;
+  if (px->path == DG_HALO_STAGED) { /* the copies wait for the gather */
+    rc = dg_svec_to_host(be, px->sbuf, sd, sizeof(DG_SR) * (size_t)ns);
+    if (!rc)
+      rc = dg_comm_exchange(px->sp->comm, px->npeer, px->peer, px->sbuf, px->soff, px->rbuf,
+                            px->roff, sizeof(DG_SR));
+    if (!rc) rc = dg_svec_to_device(be, rd, px->rbuf, sizeof(DG_SR) * (size_t)nr);
+  } else { /* MPI reads the gathered entries where they are */
+    rc = dg_svec_sync(be);
+    if (!rc)
+      rc = dg_comm_exchange(px->sp->comm, px->npeer, px->peer, sd, px->soff, rd, px->roff,
                             sizeof(DG_SR));
-  for (long k = 0; k < nr && !rc; ++k) xh[px->ridx[k]] = rb[k];
-  const int rc2 = dg_svec_unmap(op->be, x, xh, nb, rc ? 0 : DG_SVEC_WRITE);
-  return rc ? rc : rc2;
+  }
+  if (rc) return rc;
+  DG_SN(dg_svec_scatter)(be, nr, px->ridx_dev, rd, x);
+  return dg_svec_status(be);
 }
 
 void DG_SN(dg_sop_part_clear)(const dg_sop *op, DG_SR *x) {

@@ -148,6 +148,15 @@ void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double
 void dg_svec_gather_d(const dg_backend *be, long m, const long *idx, const double *x, double *y) {
   S(be)->gather_d(m, idx, x, y);
 }
+void dg_svec_gather_f(const dg_backend *be, long m, const long *idx, const float *x, float *y) {
+  S(be)->gather_f(m, idx, x, y);
+}
+void dg_svec_scatter_d(const dg_backend *be, long m, const long *idx, const double *x, double *y) {
+  S(be)->scatter_d(m, idx, x, y);
+}
+void dg_svec_scatter_f(const dg_backend *be, long m, const long *idx, const float *x, float *y) {
+  S(be)->scatter_f(m, idx, x, y);
+}
 void dg_svec_scatter_add_d(const dg_backend *be, long m, const long *idx, double c, double *y) {
   S(be)->scatter_add_d(m, idx, c, y);
 }

@@ -113,6 +113,11 @@ void dg_svec_resid_to_f(const dg_backend *be, long n, double scale, const double
 /* y[i] = x[idx[i]], i < m (idx solver memory): a few entries of x, e.g. the
  * elements' mode 0, gathered before they cross to the host */
 void dg_svec_gather_d(const dg_backend *be, long m, const long *idx, const double *x, double *y);
+void dg_svec_gather_f(const dg_backend *be, long m, const long *idx, const float *x, float *y);
+/* y[idx[i]] = x[i], i < m (distinct idx, solver memory): a rank's ghosts
+ * received (solvers/dg_spart_t.h) */
+void dg_svec_scatter_d(const dg_backend *be, long m, const long *idx, const double *x, double *y);
+void dg_svec_scatter_f(const dg_backend *be, long m, const long *idx, const float *x, float *y);
 /* y[idx[i]] += c, i < m (distinct idx) */
 void dg_svec_scatter_add_d(const dg_backend *be, long m, const long *idx, double c, double *y);
 

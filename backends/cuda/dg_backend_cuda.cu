@@ -429,9 +429,11 @@ int be_max(const dg_real *x, size_t n, double *out) {
 }
 
 /* Across ranks: the ghosts' values gathered into tmp and copied to the
-   host, or copied from the host into tmp and scattered.  On the default
-   stream, which the stage streams (blocking ones) wait for and which waits
-   for them: the copy after the gather returns with the values in buf. */
+   host, or copied from the host into tmp and scattered; without a host
+   buffer (a CUDA-aware MPI reads and writes tmp) the gather is waited for
+   and the scatter reads tmp.  On the default stream, which the stage
+   streams (blocking ones) wait for and which waits for them: the copy after
+   the gather returns with the values in buf. */
 __global__ void gather_kernel(dg_real *out, const dg_real *x, const long *idx, size_t n) {
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
@@ -454,6 +456,10 @@ int be_pack(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_
   if (n == 0) return 0;
   gather_kernel<<<halo_blocks(n), 256>>>(tmp, x, idx, n);
   DG_CUDA_CHECK(cudaGetLastError(), "(gather_kernel launch)");
+  if (!buf) { /* MPI reads tmp next: the gather must be done */
+    DG_CUDA_CHECK(cudaStreamSynchronize(0), "(gather_kernel, halo for MPI)");
+    return 0;
+  }
   DG_CUDA_CHECK(cudaMemcpy(buf, tmp, n * sizeof *buf, cudaMemcpyDeviceToHost), "(halo to host)");
   return 0;
 }
@@ -461,11 +467,31 @@ int be_pack(dg_real *buf, dg_real *tmp, const dg_real *x, const long *idx, size_
 int be_unpack(dg_real *x, dg_real *tmp, const long *idx, const dg_real *buf, size_t n) {
   DG_CALL(be_init());
   if (n == 0) return 0;
-  DG_CUDA_CHECK(cudaMemcpy(tmp, buf, n * sizeof *buf, cudaMemcpyHostToDevice), "(halo to device)");
+  if (buf)
+    DG_CUDA_CHECK(cudaMemcpy(tmp, buf, n * sizeof *buf, cudaMemcpyHostToDevice),
+                  "(halo to device)");
   scatter_kernel<<<halo_blocks(n), 256>>>(x, idx, tmp, n);
   DG_CUDA_CHECK(cudaGetLastError(), "(scatter_kernel launch)");
   if (st.sync_each) DG_CUDA_CHECK(cudaDeviceSynchronize(), "(scatter_kernel)");
   return 0;
+}
+
+/* Page-locked host memory: the staged exchange's copies run at the link's
+   speed and without a bounce through a driver buffer. */
+int be_host_alloc(void **p, size_t bytes) {
+  *p = NULL;
+  DG_CALL(be_init());
+  const cudaError_t e = cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocDefault);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    return dg_error(DG_ERR_MEM, "cuda backend: cudaHostAlloc of %zu bytes failed: %s (%s)", bytes,
+                    cudaGetErrorString(e), cudaGetErrorName(e));
+  }
+  return 0;
+}
+
+void be_host_free(void *p) {
+  if (p) cudaFreeHost(p); /* errors here are sticky ones already reported */
 }
 
 int be_sync(void) {
@@ -569,6 +595,8 @@ dg_backend_ops make_ops(void) {
   o.parallelism = be_parallelism;
   o.pack = be_pack;
   o.unpack = be_unpack;
+  o.host_alloc = be_host_alloc;
+  o.host_free = be_host_free;
   o.solver = &dg_solver_cuda;
   return o;
 }

@@ -105,9 +105,6 @@ __global__ void k_add_from_f(long n, double s, const float *x, double *y) {
 __global__ void k_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_GRID_STRIDE(i, n) y[i] = (float)(s * (b[i] - t[i]));
 }
-__global__ void k_gather(long m, const long *idx, const double *x, double *y) {
-  DG_GRID_STRIDE(i, m) y[i] = x[idx[i]];
-}
 __global__ void k_scatter_add(long m, const long *idx, double c, double *y) {
   DG_GRID_STRIDE(i, m) y[idx[i]] += c;
 }
@@ -245,9 +242,6 @@ void dg_cuda_svec_add_from_f(long n, double s, const float *x, double *y) {
 void dg_cuda_svec_resid_to_f(long n, double s, const double *b, const double *t, float *y) {
   DG_SVEC_LAUNCH(k_resid_to_f, "residual-to-float kernel", n, s, b, t, y);
 }
-void dg_cuda_svec_gather_d(long m, const long *idx, const double *x, double *y) {
-  DG_SVEC_LAUNCH(k_gather, "gather kernel", m, idx, x, y);
-}
 void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
   DG_SVEC_LAUNCH(k_scatter_add, "scatter-add kernel", m, idx, c, y);
 }
@@ -255,10 +249,11 @@ void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
 } /* extern "C" */
 
 /* defines (dg_svec_cuda_t.h): dg_svec_k_axpy_d dg_svec_k_cg_step_d dg_svec_k_cheb_d
-   dg_svec_k_cheb_add_d dg_svec_k_copy_d dg_svec_k_dot_d dg_svec_k_mul_d dg_svec_k_scale_d
-   dg_svec_k_xpby_d dg_svec_k_zero_d dg_cuda_svec_axpy_d dg_cuda_svec_cg_step_d
-   dg_cuda_svec_cheb_d dg_cuda_svec_cheb_add_d dg_cuda_svec_copy_d dg_cuda_svec_dot_d
-   dg_cuda_svec_mul_d dg_cuda_svec_scale_d dg_cuda_svec_xpby_d dg_cuda_svec_zero_d */
+   dg_svec_k_cheb_add_d dg_svec_k_copy_d dg_svec_k_dot_d dg_svec_k_gather_d dg_svec_k_mul_d
+   dg_svec_k_scale_d dg_svec_k_scatter_d dg_svec_k_xpby_d dg_svec_k_zero_d
+   dg_cuda_svec_axpy_d dg_cuda_svec_cg_step_d dg_cuda_svec_cheb_d dg_cuda_svec_cheb_add_d
+   dg_cuda_svec_copy_d dg_cuda_svec_dot_d dg_cuda_svec_gather_d dg_cuda_svec_mul_d
+   dg_cuda_svec_scale_d dg_cuda_svec_scatter_d dg_cuda_svec_xpby_d dg_cuda_svec_zero_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_svec_cuda_t.h"
@@ -266,10 +261,11 @@ void dg_cuda_svec_scatter_add_d(long m, const long *idx, double c, double *y) {
 #undef DG_SN
 
 /* defines (dg_svec_cuda_t.h): dg_svec_k_axpy_f dg_svec_k_cg_step_f dg_svec_k_cheb_f
-   dg_svec_k_cheb_add_f dg_svec_k_copy_f dg_svec_k_dot_f dg_svec_k_mul_f dg_svec_k_scale_f
-   dg_svec_k_xpby_f dg_svec_k_zero_f dg_cuda_svec_axpy_f dg_cuda_svec_cg_step_f
-   dg_cuda_svec_cheb_f dg_cuda_svec_cheb_add_f dg_cuda_svec_copy_f dg_cuda_svec_dot_f
-   dg_cuda_svec_mul_f dg_cuda_svec_scale_f dg_cuda_svec_xpby_f dg_cuda_svec_zero_f */
+   dg_svec_k_cheb_add_f dg_svec_k_copy_f dg_svec_k_dot_f dg_svec_k_gather_f dg_svec_k_mul_f
+   dg_svec_k_scale_f dg_svec_k_scatter_f dg_svec_k_xpby_f dg_svec_k_zero_f
+   dg_cuda_svec_axpy_f dg_cuda_svec_cg_step_f dg_cuda_svec_cheb_f dg_cuda_svec_cheb_add_f
+   dg_cuda_svec_copy_f dg_cuda_svec_dot_f dg_cuda_svec_gather_f dg_cuda_svec_mul_f
+   dg_cuda_svec_scale_f dg_cuda_svec_scatter_f dg_cuda_svec_xpby_f dg_cuda_svec_zero_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_svec_cuda_t.h"

@@ -25,6 +25,12 @@ static __global__ void DG_SN(dg_svec_k_mul)(long n, const DG_SR *x, const DG_SR 
 static __global__ void DG_SN(dg_svec_k_copy)(long n, const DG_SR *x, DG_SR *y) {
   DG_GRID_STRIDE(i, n) y[i] = x[i];
 }
+static __global__ void DG_SN(dg_svec_k_gather)(long m, const long *idx, const DG_SR *x, DG_SR *y) {
+  DG_GRID_STRIDE(i, m) y[i] = x[idx[i]];
+}
+static __global__ void DG_SN(dg_svec_k_scatter)(long m, const long *idx, const DG_SR *x, DG_SR *y) {
+  DG_GRID_STRIDE(i, m) y[idx[i]] = x[i];
+}
 static __global__ void DG_SN(dg_svec_k_zero)(long n, DG_SR *x) { DG_GRID_STRIDE(i, n) x[i] = 0; }
 static __global__ void DG_SN(dg_svec_k_cheb)(long n, DG_SR c1, DG_SR c2, const DG_SR *p, DG_SR *d,
                                              DG_SR *x, int mode) {
@@ -77,6 +83,12 @@ void DG_SN(dg_cuda_svec_mul)(long n, const DG_SR *x, const DG_SR *y, DG_SR *z) {
 }
 void DG_SN(dg_cuda_svec_copy)(long n, const DG_SR *x, DG_SR *y) {
   DG_SVEC_LAUNCH(DG_SN(dg_svec_k_copy), "copy kernel", n, x, y);
+}
+void DG_SN(dg_cuda_svec_gather)(long m, const long *idx, const DG_SR *x, DG_SR *y) {
+  DG_SVEC_LAUNCH(DG_SN(dg_svec_k_gather), "gather kernel", m, idx, x, y);
+}
+void DG_SN(dg_cuda_svec_scatter)(long m, const long *idx, const DG_SR *x, DG_SR *y) {
+  DG_SVEC_LAUNCH(DG_SN(dg_svec_k_scatter), "scatter kernel", m, idx, x, y);
 }
 void DG_SN(dg_cuda_svec_zero)(long n, DG_SR *x) {
   DG_SVEC_LAUNCH(DG_SN(dg_svec_k_zero), "zero kernel", n, x);

@@ -53,5 +53,8 @@ const dg_solver_ops dg_solver_omp = {
     .add_from_f = dg_omp_svec_add_from_f,
     .vresid_to_f = dg_omp_svec_resid_to_f,
     .gather_d = dg_omp_svec_gather_d,
+    .gather_f = dg_omp_svec_gather_f,
+    .scatter_d = dg_omp_svec_scatter_d,
+    .scatter_f = dg_omp_svec_scatter_f,
     .scatter_add_d = dg_omp_svec_scatter_add_d,
 };

@@ -67,6 +67,9 @@ void dg_omp_svec_from_f(long n, double scale, const float *x, double *y);
 void dg_omp_svec_add_from_f(long n, double scale, const float *x, double *y);
 void dg_omp_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y);
 void dg_omp_svec_gather_d(long m, const long *idx, const double *x, double *y);
+void dg_omp_svec_gather_f(long m, const long *idx, const float *x, float *y);
+void dg_omp_svec_scatter_d(long m, const long *idx, const double *x, double *y);
+void dg_omp_svec_scatter_f(long m, const long *idx, const float *x, float *y);
 void dg_omp_svec_scatter_add_d(long m, const long *idx, double c, double *y);
 
 #ifdef __cplusplus

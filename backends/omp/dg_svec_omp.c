@@ -79,8 +79,9 @@ int dg_omp_svec_to_device(void *d, const void *h, size_t bytes) {
 }
 
 /* defines (dg_svec_t.h): dg_omp_svec_axpy_d dg_omp_svec_cg_step_d dg_omp_svec_cheb_d
-   dg_omp_svec_cheb_add_d dg_omp_svec_copy_d dg_omp_svec_dot_d dg_omp_svec_mul_d
-   dg_omp_svec_scale_d dg_omp_svec_xpby_d dg_omp_svec_zero_d */
+   dg_omp_svec_cheb_add_d dg_omp_svec_copy_d dg_omp_svec_dot_d dg_omp_svec_gather_d
+   dg_omp_svec_mul_d dg_omp_svec_scale_d dg_omp_svec_scatter_d dg_omp_svec_xpby_d
+   dg_omp_svec_zero_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_svec_t.h"
@@ -88,8 +89,9 @@ int dg_omp_svec_to_device(void *d, const void *h, size_t bytes) {
 #undef DG_SN
 
 /* defines (dg_svec_t.h): dg_omp_svec_axpy_f dg_omp_svec_cg_step_f dg_omp_svec_cheb_f
-   dg_omp_svec_cheb_add_f dg_omp_svec_copy_f dg_omp_svec_dot_f dg_omp_svec_mul_f
-   dg_omp_svec_scale_f dg_omp_svec_xpby_f dg_omp_svec_zero_f */
+   dg_omp_svec_cheb_add_f dg_omp_svec_copy_f dg_omp_svec_dot_f dg_omp_svec_gather_f
+   dg_omp_svec_mul_f dg_omp_svec_scale_f dg_omp_svec_scatter_f dg_omp_svec_xpby_f
+   dg_omp_svec_zero_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_svec_t.h"
@@ -126,11 +128,6 @@ void dg_omp_svec_add_from_f(long n, double scale, const float *x, double *y) {
 void dg_omp_svec_resid_to_f(long n, double scale, const double *b, const double *t, float *y) {
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < n; ++i) y[i] = (float)(scale * (b[i] - t[i]));
-}
-
-void dg_omp_svec_gather_d(long m, const long *idx, const double *x, double *y) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < m; ++i) y[i] = x[idx[i]];
 }
 
 void dg_omp_svec_scatter_add_d(long m, const long *idx, double c, double *y) {

@@ -97,3 +97,13 @@ double DG_SN(dg_omp_svec_cg_step)(long n, DG_SR alpha, const DG_SR *p, const DG_
   }
   return s;
 }
+
+void DG_SN(dg_omp_svec_gather)(long m, const long *idx, const DG_SR *x, DG_SR *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < m; ++i) y[i] = x[idx[i]];
+}
+
+void DG_SN(dg_omp_svec_scatter)(long m, const long *idx, const DG_SR *x, DG_SR *y) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < m; ++i) y[idx[i]] = x[i];
+}

@@ -22,6 +22,11 @@ fail=0
 if [ "$np" -gt 1 ]; then
   grep -q "^partition: $np ranks by recursive bisection" ranks.out ||
     { echo "FAIL: no partition line for $np ranks"; fail=1; }
+  # DG_EXPECT_HALO=host|device|staged: the exchange's path (--verbose's halo line)
+  if [ -n "${DG_EXPECT_HALO:-}" ]; then
+    grep -q "^halo: $DG_EXPECT_HALO " ranks.out ||
+      { echo "FAIL: not the $DG_EXPECT_HALO exchange: $(grep '^halo:' ranks.out)"; fail=1; }
+  fi
 fi
 n=$(grep -c '^advect: backend=' ranks.out)
 [ "$n" = 1 ] || { echo "FAIL: $n summary lines, not one"; fail=1; }
@@ -32,5 +37,5 @@ n=$(grep -c '^advect: backend=' ranks.out)
   { echo "FAIL: the summaries differ:"; summary one.out; summary ranks.out; fail=1; }
 "$compare" --tol 0 one.h5 ranks.h5 >cmp.out 2>&1 || { echo "FAIL: compare:"; cat cmp.out; fail=1; }
 grep -q 'max_abs_diff=0 ' cmp.out || { echo "FAIL: not bitwise:"; head -1 cmp.out; fail=1; }
-[ "$fail" = 0 ] && echo "mpi.advect: $np ranks: bitwise the one-process solution; $(summary ranks.out)"
+[ "$fail" = 0 ] && echo "mpi.advect: $np ranks: bitwise the one-process solution; $(summary ranks.out); $(grep '^halo:' ranks.out)"
 exit "$fail"

@@ -6,11 +6,17 @@
  *                        within 1e-14; the partition is the same on every rank
  *   test_comm N agree    the failure agreement: the lowest failing rank's code
  *                        and message on every rank, 0 when none fails
+ *   test_comm N halo     how an exchange reaches MPI (dg_comm_halo_path): host
+ *                        memory as it is; device memory handed to MPI only
+ *                        where it says it is CUDA-aware and DGRID_CUDA_AWARE is
+ *                        not off, staged otherwise; on refused where MPI cannot
  *   test_comm N fail     like an app: the last rank fails while reading its
  *                        input, rank 0 prints the one message, every rank
  *                        exits with status 2 (tests/mpi/run_fail.sh checks) */
 #include "dg_test.h"
 
+#include "dg_backend.h"
+#include "dg_backends.h"
 #include "dg_comm.h"
 #include "dg_degree_map.h"
 #include "dg_partition.h"
@@ -107,6 +113,50 @@ static void test_agree(dg_comm *c) {
   }
 }
 
+static void test_halo(void) {
+  dg_backend *be = NULL;
+  char line[256];
+  setenv("DGRID_CUDA_AWARE", "yes", 1);
+  CHECK(dg_backend_create(&be, "omp") == DG_ERR_ARG &&
+            !strcmp(dg_error_message(), "DGRID_CUDA_AWARE='yes': expected auto, off or on"),
+        "DGRID_CUDA_AWARE=yes: '%s'", dg_error_message());
+  setenv("DGRID_CUDA_AWARE", "off", 1);
+  OK(dg_backend_create(&be, "omp"));
+  unsetenv("DGRID_CUDA_AWARE");
+  if (!be) return;
+  CHECK(be->cuda_aware == -1, "DGRID_CUDA_AWARE=off: cuda_aware %d", be->cuda_aware);
+  int path = -1;
+  OK(dg_comm_halo_path(be, &path));
+  CHECK(path == DG_HALO_HOST, "omp: path %d, not the host's memory", path);
+  dg_comm_halo_describe(be, path, line, sizeof line);
+  CHECK(!strncmp(line, "halo: host ", 11), "omp: '%s'", line);
+  /* the same backend, had its memory been a device's */
+  dg_backend_ops dev = *be->ops;
+  dev.host_is_device = 0;
+  dg_backend b = *be;
+  b.ops = &dev;
+  const int aware = dg_comm_cuda_aware();
+  OK(dg_comm_halo_path(&b, &path));
+  CHECK(path == DG_HALO_STAGED, "DGRID_CUDA_AWARE=off: path %d, not staged", path);
+  dg_comm_halo_describe(&b, path, line, sizeof line);
+  CHECK(strstr(line, "halo: staged") == line && strstr(line, "DGRID_CUDA_AWARE=off"), "'%s'", line);
+  b.cuda_aware = 0;
+  OK(dg_comm_halo_path(&b, &path));
+  CHECK(path == (aware ? DG_HALO_DEVICE : DG_HALO_STAGED), "auto, MPI CUDA-aware %d: path %d",
+        aware, path);
+  b.cuda_aware = 1;
+  const int rc = dg_comm_halo_path(&b, &path);
+  if (aware)
+    CHECK(rc == 0 && path == DG_HALO_DEVICE, "on, CUDA-aware MPI: %d, path %d", rc, path);
+  else
+    CHECK(rc == DG_ERR_ARG && !strncmp(dg_error_message(),
+                                       "DGRID_CUDA_AWARE=on: this MPI does "
+                                       "not read device memory",
+                                       48),
+          "on without a CUDA-aware MPI: %d '%s'", rc, dg_error_message());
+  dg_backend_destroy(&be);
+}
+
 int main(int argc, char **argv) {
   dg_comm *c = NULL;
   if (dg_comm_create_world(&c, &argc, &argv) != 0) {
@@ -129,6 +179,7 @@ int main(int argc, char **argv) {
   } else {
     if (!*mode || !strcmp(mode, "reduce")) test_reduce(c, want);
     if (!*mode || !strcmp(mode, "agree")) test_agree(c);
+    if (!*mode || !strcmp(mode, "halo")) test_halo();
     /* every rank's verdict, so that one rank's failure fails the test */
     double f = dg_test_failures, worst;
     OK(dg_comm_allreduce_max(c, &f, &worst, 1));

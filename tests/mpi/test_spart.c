@@ -10,9 +10,11 @@
  * one element in a direction has the same element as ghost on both sides);
  * random degree maps, a mass term.  Each case runs twice: on the test's
  * backend, and on OpenMP with views that are host copies (as on CUDA:
- * host_is_device off), which must give the same x'Ax to the bit (a view
- * not filled or not sent back where the exchange, gather or scatter needs
- * it would not). */
+ * host_is_device off, so the exchange is staged through host buffers where
+ * MPI is not CUDA-aware: the lists copied to solver memory, the gathered
+ * entries copied out and the received ones in), which must give the same
+ * x'Ax to the bit (a view or a staged copy not filled or not sent back
+ * where the exchange, gather or scatter needs it would not). */
 #include "dg_test.h"
 
 #include "dg_backend.h"

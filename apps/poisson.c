@@ -683,9 +683,9 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   printf("%s", buf);
   const int nrl = dg_mg_rank_levels(P.mg);
   if (rk->size > 1)
-    printf("multigrid across %d ranks: levels 0..%d on the ranks' blocks, the whole grid's "
-           "hierarchy from level %d on gathered onto every rank\n",
-           rk->size, nrl - 1, nrl);
+    printf("multigrid across %d ranks: the whole grid's hierarchy from level %d on gathered "
+           "onto every rank (the levels above on the ranks' blocks)\n",
+           rk->size, nrl);
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
          o.solver, dg_sop_global_len(P.op), its, rel, err, secs);
   if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));

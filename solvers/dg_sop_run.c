@@ -43,48 +43,19 @@ int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
 int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
 int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }
 
-/* A rank's transfers by agglomeration (dg_spart.h) read the other level's
- * ghosts, corners included: a coarse element's children, a fine element's
- * parent.  They are received first and cleared after; the drivers write the
- * owned elements alone, so the output's ghost slots are cleared too.  The
- * transfers by degree are element-local. */
-int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
-                      double *bc) {
-  if (by_degree || !F->px) return dg_sop_ops(F)->restrict_d(F, C, by_degree, r, bc);
-  double *rw = (double *)r; /* only its ghost slots, zero again on return */
-  DG_CALL(dg_sop_part_exchange_all_d(F, rw));
-  const int rc = dg_sop_ops(F)->restrict_d(F, C, by_degree, r, bc);
-  dg_sop_part_clear_d(F, rw);
-  dg_sop_part_clear_d(C, bc);
-  return rc;
-}
-int dg_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
-                         double *x) {
-  if (by_degree || !C->px) return dg_sop_ops(F)->prolong_add_d(F, C, by_degree, xc, x);
-  double *xw = (double *)xc; /* only its ghost slots, zero again on return */
-  DG_CALL(dg_sop_part_exchange_all_d(C, xw));
-  const int rc = dg_sop_ops(F)->prolong_add_d(F, C, by_degree, xc, x);
-  dg_sop_part_clear_d(C, xw);
-  return rc;
-}
-int dg_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r, float *bc) {
-  if (by_degree || !F->px) return dg_sop_ops(F)->restrict_f(F, C, by_degree, r, bc);
-  float *rw = (float *)r; /* only its ghost slots, zero again on return */
-  DG_CALL(dg_sop_part_exchange_all_f(F, rw));
-  const int rc = dg_sop_ops(F)->restrict_f(F, C, by_degree, r, bc);
-  dg_sop_part_clear_f(F, rw);
-  dg_sop_part_clear_f(C, bc);
-  return rc;
-}
-int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
-                         float *x) {
-  if (by_degree || !C->px) return dg_sop_ops(F)->prolong_add_f(F, C, by_degree, xc, x);
-  float *xw = (float *)xc; /* only its ghost slots, zero again on return */
-  DG_CALL(dg_sop_part_exchange_all_f(C, xw));
-  const int rc = dg_sop_ops(F)->prolong_add_f(F, C, by_degree, xc, x);
-  dg_sop_part_clear_f(C, xw);
-  return rc;
-}
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_d dg_sop_restrict_d */
+#define DG_SR    double
+#define DG_SN(x) x##_d
+#include "dg_sop_xfer_t.h"
+#undef DG_SR
+#undef DG_SN
+
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_f dg_sop_restrict_f */
+#define DG_SR    float
+#define DG_SN(x) x##_f
+#include "dg_sop_xfer_t.h"
+#undef DG_SR
+#undef DG_SN
 
 int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   return dg_sop_ops(bj->op)->sblock_apply_d(bj, r, z);

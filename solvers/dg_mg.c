@@ -172,11 +172,8 @@ static int coarsen(dg_mg *mg, int l, char kind) {
   const dg_spart *fpart = dg_sop_part(F);
   const int across = kind == 'h' && fpart;
   const dg_grid *gf = across ? dg_spart_global_grid(fpart) : dg_sop_grid(F);
-  const uint8_t *df = dg_sop_global_degrees(F), *pf = dg_sop_global_penalty_degrees(F);
-  if (!across) {
-    df = dg_sop_degrees(F);
-    pf = dg_sop_penalty_degrees(F);
-  }
+  const uint8_t *df = across ? dg_sop_global_degrees(F) : dg_sop_degrees(F);
+  const uint8_t *pf = across ? dg_sop_global_penalty_degrees(F) : dg_sop_penalty_degrees(F);
   dg_sop_params pc = *dg_sop_get_params(F);
   dg_grid gc = *gf;
   if (kind == 'h') {
@@ -219,7 +216,9 @@ static int coarsen(dg_mg *mg, int l, char kind) {
     gp.cpen = pc.cpen;
     rc = dg_spart_create_coarse(&C->part, fpart, &gp);
     if (!rc) rc = dg_sop_create_part(&C->op, mg->be, C->part, dc, pcd);
-    /* the transfers read every ghost slot of both levels */
+    /* the transfers read every ghost slot of both levels (F may be the
+       caller's fine operator: its lists of every slot are added, its
+       results unchanged) */
     if (!rc) rc = dg_sop_part_corners((dg_sop *)F);
     if (!rc) rc = dg_sop_part_corners(C->op);
   } else {

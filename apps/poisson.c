@@ -683,6 +683,11 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);
   printf("%s", buf);
+  const int nrl = dg_mg_rank_levels(P.mg);
+  if (rk->size > 1)
+    printf("multigrid across %d ranks: the whole grid's hierarchy from level %d on gathered "
+           "onto every rank (the levels above on the ranks' blocks)\n",
+           rk->size, nrl);
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
          o.solver, dg_sop_global_len(P.op), its, rel, err, secs);
   if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));

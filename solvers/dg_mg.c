@@ -2,8 +2,10 @@
  * agglomeration; Jacobi diagonals and Lanczos eigenvalue estimates. */
 #include "dg_mg_internal.h"
 
+#include "dg_backend.h"
 #include "dg_comm.h"
 #include "dg_error.h"
+#include "dg_solver_ops.h"
 #include "dg_spart.h"
 #include "dg_svec.h"
 
@@ -163,11 +165,17 @@ static int level_alloc(dg_mg_level *L, int l, int prec) {
   return rc ? rc : (wd ? wd : wf);
 }
 
-/* Append level l+1 to the hierarchy from level l (by degree or by agglomeration). */
+/* Append level l+1 to the hierarchy from level l (by degree or by
+ * agglomeration).  Across ranks by agglomeration the coarse degrees come
+ * from the whole grid's (as one process computes them) and the level is
+ * the ranks' share of the coarse grid (dg_spart_create_coarse). */
 static int coarsen(dg_mg *mg, int l, char kind) {
   const dg_sop *F = mg->lev[l].op;
-  const dg_grid *gf = dg_sop_grid(F);
-  const uint8_t *df = dg_sop_degrees(F), *pf = dg_sop_penalty_degrees(F);
+  const dg_spart *fpart = dg_sop_part(F);
+  const int across = kind == 'h' && fpart;
+  const dg_grid *gf = across ? dg_spart_global_grid(fpart) : dg_sop_grid(F);
+  const uint8_t *df = across ? dg_sop_global_degrees(F) : dg_sop_degrees(F);
+  const uint8_t *pf = across ? dg_sop_global_penalty_degrees(F) : dg_sop_penalty_degrees(F);
   dg_sop_params pc = *dg_sop_get_params(F);
   dg_grid gc = *gf;
   if (kind == 'h') {
@@ -204,19 +212,36 @@ static int coarsen(dg_mg *mg, int l, char kind) {
     }
   }
   dg_mg_level *C = &mg->lev[l + 1];
-  int rc = dg_sop_create_pen(&C->op, mg->be, &gc, dc, pcd, &pc);
+  int rc = 0;
+  if (across) { /* the coarse grid's rules: the whole grid's, this level's penalty */
+    dg_sop_params gp = *dg_spart_global_params(fpart);
+    gp.cpen = pc.cpen;
+    rc = dg_spart_create_coarse(&C->part, fpart, &gp);
+    if (!rc) rc = dg_sop_create_part(&C->op, mg->be, C->part, dc, pcd);
+    /* the transfers read every ghost slot of both levels (F may be the
+       caller's fine operator: its lists of every slot are added, its
+       results unchanged) */
+    if (!rc) rc = dg_sop_part_corners((dg_sop *)F);
+    if (!rc) rc = dg_sop_part_corners(C->op);
+  } else {
+    rc = dg_sop_create_pen(&C->op, mg->be, &gc, dc, pcd, &pc);
+    if (!rc && fpart) rc = dg_sop_set_part(C->op, fpart);
+  }
   free(dc);
   free(pcd);
-  if (!rc && dg_sop_part(F)) rc = dg_sop_set_part(C->op, dg_sop_part(F));
-  if (rc) return dg_error_prefix(rc, "multigrid level %d: ", l + 1);
+  if (rc) {
+    dg_sop_destroy(&C->op);
+    dg_spart_destroy(&C->part);
+    return dg_error_prefix(rc, "multigrid level %d: ", l + 1);
+  }
   C->kind = kind;
   C->n = dg_sop_len(C->op);
   mg->nl = l + 2;
   return 0;
 }
 
-/* Across ranks: the whole grid's hierarchy under the last level by
- * degree, on the backend without the ranks (mg_internal.h). */
+/* Across ranks: the whole grid's hierarchy under the last level on the
+ * ranks' blocks, on the backend without the ranks (mg_internal.h). */
 static int sub_create(dg_mg *mg) {
   const dg_sop *L = mg->lev[mg->nl - 1].op;
   const dg_spart *part = dg_sop_part(L);
@@ -282,20 +307,27 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
     if (!any || mg->nl >= maxl) break;
     if ((rc = coarsen(mg, mg->nl - 1, 'p'))) goto fail;
   }
-  if (part && (rc = sub_create(mg))) goto fail;
-  for (; !part;) { /* by agglomeration, down to a level the dense coarse solve takes */
-    if (mg->lev[mg->nl - 1].n <= o->coarse_dense_max) break;
+  /* by agglomeration, down to a level the dense coarse solve takes; across
+     ranks while every rank keeps a coarse block of at least DG_MG_HBLOCK_MIN
+     elements per direction, then gathered (sub_create) */
+  for (;;) {
     const dg_sop *F = mg->lev[mg->nl - 1].op;
-    const dg_grid *g = dg_sop_grid(F);
-    const dg_sop_params *p = dg_sop_get_params(F);
+    if (dg_sop_global_len(F) <= o->coarse_dense_max) break;
+    const dg_spart *fp = dg_sop_part(F);
+    const dg_grid *g = fp ? dg_spart_global_grid(fp) : dg_sop_grid(F);
+    const dg_sop_params *p = fp ? dg_spart_global_params(fp) : dg_sop_get_params(F);
     int ok = mg->nl < maxl;
     for (int d = 0; d < g->dim; ++d) {
       const int lim = p->bc[d] == DG_SBC_PERIODIC ? minperiodic : o->coarse_min;
       ok = ok && g->n[d] % 2 == 0 && g->n[d] / 2 >= lim;
     }
+    if (fp &&
+        (!mg->be->ops->solver->xfer_on_ranks || dg_spart_coarse_extent(fp) < DG_MG_HBLOCK_MIN))
+      break;
     if (!ok) break;
     if ((rc = coarsen(mg, mg->nl - 1, 'h'))) goto fail;
   }
+  if (part && (rc = sub_create(mg))) goto fail;
   for (int l = 0; l < mg->nl; ++l) {
     if ((rc = level_alloc(&mg->lev[l], l, o->precisions))) goto fail;
     const int patch = o->smoother == DG_MG_PATCH && dg_spatch_supported(mg->lev[l].op, NULL, 0);
@@ -342,6 +374,7 @@ void dg_mg_destroy(dg_mg **mgp) {
     dg_sblock_destroy(&L->bj); /* before their operator: they free through its backend */
     dg_spatch_destroy(&L->sp);
     if (l > 0) dg_sop_destroy(&L->op);
+    dg_spart_destroy(&L->part); /* after its operator */
     dg_svec_free(be, L->dinv_d);
     dg_svec_free(be, L->dinv_f);
     for (int v = 0; v < MG_NV; ++v) {
@@ -366,6 +399,7 @@ void dg_mg_destroy(dg_mg **mgp) {
 }
 
 int dg_mg_nlevels(const dg_mg *mg) { return mg->nl; }
+int dg_mg_rank_levels(const dg_mg *mg) { return mg->sub ? mg->nl - 1 : 0; }
 const dg_sop *dg_mg_level_op(const dg_mg *mg, int l) { return mg->lev[l].op; }
 char dg_mg_level_kind(const dg_mg *mg, int l) { return mg->lev[l].kind; }
 double dg_mg_level_lmax(const dg_mg *mg, int l) { return mg->lev[l].lmax; }

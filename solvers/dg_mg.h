@@ -34,6 +34,11 @@ enum { DG_MG_POINT = 0, DG_MG_BLOCK = 1, DG_MG_PATCH = 2 };
    unknowns takes a 32 MB matrix and minutes of eigensolve (docs/MULTIGRID.md). */
 #define DG_MG_DENSE_LIMIT 2048
 
+/* Across ranks, a level by agglomeration stays on the ranks' blocks while
+   every rank's coarse block has at least this many elements per direction
+   (below it is gathered, docs/ARCHITECTURE.md). */
+#define DG_MG_HBLOCK_MIN 2
+
 typedef struct {
   int smooth_deg;        /* Chebyshev degree = pre- and post-smoothing steps (6: V(6,6)) */
   double smooth_range;   /* lmax / lmin of the smoothed interval; 0: the smoother's own (15 for
@@ -69,6 +74,12 @@ int dg_mg_create(dg_mg **mg, const dg_sop *fine, const dg_mg_opts *o);
 void dg_mg_destroy(dg_mg **mg);
 
 int dg_mg_nlevels(const dg_mg *mg);
+/* Across ranks (solvers/dg_spart.h): the levels smoothed on the ranks'
+ * blocks (0, 1, ...: the levels by degree and the first levels by
+ * agglomeration); the next level's residual is gathered onto every rank and
+ * the whole grid's hierarchy from there runs on each (docs/ARCHITECTURE.md,
+ * "The solvers across ranks").  0 for a hierarchy of one process. */
+int dg_mg_rank_levels(const dg_mg *mg);
 /* Level l's operator (0 = fine) and how it was made ('f', 'p' or 'h'). */
 const dg_sop *dg_mg_level_op(const dg_mg *mg, int l);
 char dg_mg_level_kind(const dg_mg *mg, int l);

@@ -5,15 +5,17 @@
 #include "dg_backend.h"
 #include "dg_mg.h"
 #include "dg_sblock.h"
+#include "dg_spart.h"
 #include "dg_spatch.h"
 
 /* per-level work vectors of one precision */
 enum { MG_B, MG_X, MG_R, MG_D, MG_T, MG_NV };
 
 typedef struct {
-  dg_sop *op; /* level 0: the caller's (not freed) */
-  char kind;  /* 'f' fine, 'p' from the finer level by degree, 'h' by agglomeration */
-  long n;     /* unknowns */
+  dg_sop *op;     /* level 0: the caller's (not freed) */
+  dg_spart *part; /* an h-level across ranks: its share of the grid (freed after op) */
+  char kind;      /* 'f' fine, 'p' from the finer level by degree, 'h' by agglomeration */
+  long n;         /* unknowns */
   double lmax;
   double range;   /* lmax / lmin of the smoothed interval */
   dg_sblock *bj;  /* element-block Jacobi (NULL: point Jacobi or patches) */
@@ -33,10 +35,11 @@ struct dg_mg {
   double *cinv;  /* the coarsest operator's pseudo-inverse (n x n, symmetric), or NULL: CG */
   double work;   /* weighted operator applications */
   long cycles;
-  /* Across ranks (solvers/dg_spart.h): the levels by degree are the ranks'
-     operators; below the last of them, whose coarse solve this is, the
-     whole grid's hierarchy from that level on (what one process builds
-     there), run on every rank on the gathered residual. */
+  /* Across ranks (solvers/dg_spart.h): the levels by degree and the first
+     levels by agglomeration are the ranks' operators; below the last of
+     them, whose coarse solve this is, the whole grid's hierarchy from that
+     level on (what one process builds there), run on every rank on the
+     gathered residual. */
   dg_backend sub_be; /* the backend without the ranks */
   dg_sop *sub_op;
   dg_mg *sub;

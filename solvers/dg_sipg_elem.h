@@ -18,9 +18,9 @@ enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
 
 /* defines (dg_sipg_elem_t.h, dg_spatch_t.h): dg_sblock_solve_d dg_sface_g_d dg_sface_row_d
    dg_sface_sigma_d dg_sface_trace_d dg_sfd_eig_d dg_sfd_line_d dg_sgeom_d dg_sh_prolong_d
-   dg_sh_prolong_elem_d dg_sh_prolong_ijk_d dg_sh_restrict_d dg_sh_restrict_elem_d
-   dg_sh_restrict_ijk_d dg_sipg_diag_d dg_sipg_elem_d dg_sipg_elem_r_d dg_sline_trace_d
-   dg_snbr_d dg_snbr_ijk_d dg_snbr_line_d dg_sp_low_modes_d dg_sp_prolong_elem_d
+   dg_sh_prolong_at_d dg_sh_prolong_elem_d dg_sh_prolong_ijk_d dg_sh_restrict_d dg_sh_restrict_at_d
+   dg_sh_restrict_elem_d dg_sh_restrict_ijk_d dg_sipg_diag_d dg_sipg_elem_d dg_sipg_elem_r_d
+   dg_sline_trace_d dg_snbr_d dg_snbr_ijk_d dg_snbr_line_d dg_sp_low_modes_d dg_sp_prolong_elem_d
    dg_sp_restrict_elem_d dg_stang_d dg_svol_row_d dg_spatch_eig_d dg_spatch_lines_d
    dg_spatch_lines_part_d dg_spatch_solve_d dg_spatch_solve_r_d */
 #define DG_SR    double
@@ -32,9 +32,9 @@ enum { DG_SBC_PERIODIC = 0, DG_SBC_DIRICHLET = 1 };
 
 /* defines (dg_sipg_elem_t.h, dg_spatch_t.h): dg_sblock_solve_f dg_sface_g_f dg_sface_row_f
    dg_sface_sigma_f dg_sface_trace_f dg_sfd_eig_f dg_sfd_line_f dg_sgeom_f dg_sh_prolong_f
-   dg_sh_prolong_elem_f dg_sh_prolong_ijk_f dg_sh_restrict_f dg_sh_restrict_elem_f
-   dg_sh_restrict_ijk_f dg_sipg_diag_f dg_sipg_elem_f dg_sipg_elem_r_f dg_sline_trace_f
-   dg_snbr_f dg_snbr_ijk_f dg_snbr_line_f dg_sp_low_modes_f dg_sp_prolong_elem_f
+   dg_sh_prolong_at_f dg_sh_prolong_elem_f dg_sh_prolong_ijk_f dg_sh_restrict_f dg_sh_restrict_at_f
+   dg_sh_restrict_elem_f dg_sh_restrict_ijk_f dg_sipg_diag_f dg_sipg_elem_f dg_sipg_elem_r_f
+   dg_sline_trace_f dg_snbr_f dg_snbr_ijk_f dg_snbr_line_f dg_sp_low_modes_f dg_sp_prolong_elem_f
    dg_sp_restrict_elem_f dg_stang_f dg_svol_row_f dg_spatch_eig_f dg_spatch_lines_f
    dg_spatch_lines_part_f dg_spatch_solve_f dg_spatch_solve_r_f */
 #define DG_SR    float

@@ -377,16 +377,16 @@ DG_HD static inline void DG_SN(dg_sp_prolong_elem)(const DG_SN(dg_sargs) * Af,
   (Af->dim, Ac->deg[e], Ac->deg[e], xc + Ac->off[e], Af->deg[e], x + Af->off[e], 1);
 }
 
-/* By agglomeration: the coarse element (i, j, k) gathers the restriction of
- * its 2^dim children (elements (2i + c0, 2j + c1, 2k + c2) of the fine grid).
+/* By agglomeration: the coarse element ec gathers the restriction of its
+ * 2^dim children, the fine elements (fi + c0, fj + c1, fk + c2), c_d in
+ * {0, 1}, in that order (the same sum wherever the grids' origins lie).
  * Linear elements (every h-level of a hierarchy) take the same arithmetic
  * with constant trip counts, which the compiler unrolls. */
-DG_HD static inline void DG_SN(dg_sh_restrict_ijk)(const DG_SN(dg_sargs) * Af,
-                                                   const DG_SN(dg_sargs) * Ac,
-                                                   const DG_SN(dg_stab) * T, long i, long j, long k,
-                                                   const DG_SR *r, DG_SR *bc) {
+DG_HD static inline void DG_SN(dg_sh_restrict_at)(const DG_SN(dg_sargs) * Af,
+                                                  const DG_SN(dg_sargs) * Ac,
+                                                  const DG_SN(dg_stab) * T, long ec, long fi,
+                                                  long fj, long fk, const DG_SR *r, DG_SR *bc) {
   const int dim = Af->dim;
-  const long ec = i + Ac->n[0] * (j + (long)Ac->n[1] * k);
   const int rc = Ac->deg[ec], nc = rc + 1;
   const long m = (long)nc * nc * (dim == 3 ? nc : 1);
   DG_SR *yc = bc + Ac->off[ec];
@@ -398,7 +398,7 @@ DG_HD static inline void DG_SN(dg_sh_restrict_ijk)(const DG_SN(dg_sargs) * Af,
         c[0] = c0;
         c[1] = c1;
         c[2] = c2;
-        const long ef = (2 * i + c0) + Af->n[0] * ((2 * j + c1) + (long)Af->n[1] * (2 * k + c2));
+        const long ef = (fi + c0) + Af->n[0] * ((fj + c1) + (long)Af->n[1] * (fk + c2));
         const int rf = Af->deg[ef];
         if (dim == 2 && rc == 1 && rf == 1)
           DG_SN(dg_sh_restrict)(T, 2, c, 1, r + Af->off[ef], 1, yc);
@@ -409,6 +409,15 @@ DG_HD static inline void DG_SN(dg_sh_restrict_ijk)(const DG_SN(dg_sargs) * Af,
       }
 }
 
+/* The coarse element (i, j, k) of a grid whose children are (2i + c0, ...). */
+DG_HD static inline void DG_SN(dg_sh_restrict_ijk)(const DG_SN(dg_sargs) * Af,
+                                                   const DG_SN(dg_sargs) * Ac,
+                                                   const DG_SN(dg_stab) * T, long i, long j, long k,
+                                                   const DG_SR *r, DG_SR *bc) {
+  DG_SN(dg_sh_restrict_at)
+  (Af, Ac, T, i + Ac->n[0] * (j + (long)Ac->n[1] * k), 2 * i, 2 * j, 2 * k, r, bc);
+}
+
 DG_HD static inline void DG_SN(dg_sh_restrict_elem)(const DG_SN(dg_sargs) * Af,
                                                     const DG_SN(dg_sargs) * Ac,
                                                     const DG_SN(dg_stab) * T, long ec,
@@ -417,8 +426,23 @@ DG_HD static inline void DG_SN(dg_sh_restrict_elem)(const DG_SN(dg_sargs) * Af,
   (Af, Ac, T, ec % Ac->n[0], (ec / Ac->n[0]) % Ac->n[1], ec / ((long)Ac->n[0] * Ac->n[1]), r, bc);
 }
 
-/* The fine element (i, j, k) adds the prolongation of its parent's
- * correction (linear elements: constant trip counts, as above). */
+/* The fine element ef, child c of the coarse element ec, adds the
+ * prolongation of its parent's correction (linear elements: constant trip
+ * counts, as above). */
+DG_HD static inline void DG_SN(dg_sh_prolong_at)(const DG_SN(dg_sargs) * Af,
+                                                 const DG_SN(dg_sargs) * Ac,
+                                                 const DG_SN(dg_stab) * T, long ef, long ec,
+                                                 const int c[3], const DG_SR *xc, DG_SR *x) {
+  const int rc = Ac->deg[ec], rf = Af->deg[ef];
+  if (Af->dim == 2 && rc == 1 && rf == 1)
+    DG_SN(dg_sh_prolong)(T, 2, c, 1, xc + Ac->off[ec], 1, x + Af->off[ef]);
+  else if (Af->dim == 3 && rc == 1 && rf == 1)
+    DG_SN(dg_sh_prolong)(T, 3, c, 1, xc + Ac->off[ec], 1, x + Af->off[ef]);
+  else
+    DG_SN(dg_sh_prolong)(T, Af->dim, c, rc, xc + Ac->off[ec], rf, x + Af->off[ef]);
+}
+
+/* The fine element (i, j, k) of a grid whose parent is (i/2, j/2, k/2). */
 DG_HD static inline void DG_SN(dg_sh_prolong_ijk)(const DG_SN(dg_sargs) * Af,
                                                   const DG_SN(dg_sargs) * Ac,
                                                   const DG_SN(dg_stab) * T, long i, long j, long k,
@@ -429,13 +453,7 @@ DG_HD static inline void DG_SN(dg_sh_prolong_ijk)(const DG_SN(dg_sargs) * Af,
   c[2] = (int)(k & 1);
   const long ef = i + Af->n[0] * (j + (long)Af->n[1] * k);
   const long ec = i / 2 + Ac->n[0] * (j / 2 + (long)Ac->n[1] * (k / 2));
-  const int rc = Ac->deg[ec], rf = Af->deg[ef];
-  if (Af->dim == 2 && rc == 1 && rf == 1)
-    DG_SN(dg_sh_prolong)(T, 2, c, 1, xc + Ac->off[ec], 1, x + Af->off[ef]);
-  else if (Af->dim == 3 && rc == 1 && rf == 1)
-    DG_SN(dg_sh_prolong)(T, 3, c, 1, xc + Ac->off[ec], 1, x + Af->off[ef]);
-  else
-    DG_SN(dg_sh_prolong)(T, Af->dim, c, rc, xc + Ac->off[ec], rf, x + Af->off[ef]);
+  DG_SN(dg_sh_prolong_at)(Af, Ac, T, ef, ec, c, xc, x);
 }
 
 DG_HD static inline void DG_SN(dg_sh_prolong_elem)(const DG_SN(dg_sargs) * Af,

@@ -89,6 +89,11 @@ typedef struct dg_solver_ops {
   void (*scatter_d)(long m, const long *idx, const double *x, double *y);
   void (*scatter_f)(long m, const long *idx, const float *x, float *y);
   void (*scatter_add_d)(long m, const long *idx, double c, double *y);
+  /* 1 where restrict_* and prolong_add_* by agglomeration run on a rank's
+   * box (its origin in the whole grid, dg_sop.xorg): the multigrid then keeps
+   * its h-levels on the ranks' blocks; 0: they are gathered below the last
+   * level by degree (docs/ARCHITECTURE.md, "The solvers across ranks"). */
+  int xfer_on_ranks;
 } dg_solver_ops;
 
 #ifdef __cplusplus

@@ -94,6 +94,7 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
   o->be = be;
   o->g = *g;
   o->p = *p;
+  for (int d = 0; d < 3; ++d) o->xhi[d] = g->n[d]; /* owns the whole grid */
   /* host tables for the host's loops, and their copies in solver memory
      for the drivers (device memory on the CUDA backend) */
   const size_t ne = (size_t)g->nelem, offb = sizeof(long) * (ne + 1);

@@ -24,6 +24,11 @@ struct dg_sop {
   dg_sargs_d hargs_d; /* over the host copies: for element functions on the host */
   dg_sargs_f hargs_f;
   struct dg_spx *px; /* a rank's share (dg_spart.c), or NULL */
+  /* For the transfers by agglomeration (the drivers): the whole grid's
+     index of box element 0 per direction (xorg), and the box range of the
+     owned elements [xlo, xhi); 0 and [0, n) for an operator of one process.
+     The fine box's origin need not be twice the coarse one's. */
+  int xorg[3], xlo[3], xhi[3];
 };
 
 /* The length of a vector (for the drivers, which call nothing of solvers/). */

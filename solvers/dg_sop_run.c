@@ -43,21 +43,19 @@ int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
 int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
 int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }
 
-int dg_sop_restrict_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *r,
-                      double *bc) {
-  return dg_sop_ops(F)->restrict_d(F, C, by_degree, r, bc);
-}
-int dg_sop_restrict_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *r, float *bc) {
-  return dg_sop_ops(F)->restrict_f(F, C, by_degree, r, bc);
-}
-int dg_sop_prolong_add_d(const dg_sop *F, const dg_sop *C, int by_degree, const double *xc,
-                         double *x) {
-  return dg_sop_ops(F)->prolong_add_d(F, C, by_degree, xc, x);
-}
-int dg_sop_prolong_add_f(const dg_sop *F, const dg_sop *C, int by_degree, const float *xc,
-                         float *x) {
-  return dg_sop_ops(F)->prolong_add_f(F, C, by_degree, xc, x);
-}
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_d dg_sop_restrict_d */
+#define DG_SR    double
+#define DG_SN(x) x##_d
+#include "dg_sop_xfer_t.h"
+#undef DG_SR
+#undef DG_SN
+
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_f dg_sop_restrict_f */
+#define DG_SR    float
+#define DG_SN(x) x##_f
+#include "dg_sop_xfer_t.h"
+#undef DG_SR
+#undef DG_SN
 
 int dg_sblock_apply_d(const dg_sblock *bj, const double *r, double *z) {
   return dg_sop_ops(bj->op)->sblock_apply_d(bj, r, z);

@@ -21,24 +21,18 @@ typedef struct {
 struct dg_spart {
   dg_comm *comm;
   int rank, size;
-  dg_grid g, gl;        /* the whole grid, the rank's box */
-  dg_sop_params p, pl;  /* their boundary rules */
-  sbox *box;            /* [size] */
-  long *l2g;            /* [box nelem]: the whole grid's element (corners too) */
-  unsigned char *own;   /* [box nelem]: 1 owned, else 0 */
-  unsigned char *ghost; /* [box nelem]: 1 a ghost (one direction outside the block) */
-  long nown, *owned;    /* the owned box elements, in increasing global order */
+  dg_grid g, gl;       /* the whole grid, the rank's box */
+  dg_sop_params p, pl; /* their boundary rules */
+  sbox *box;           /* [size] */
+  long *l2g;           /* [box nelem]: the whole grid's element (corners too) */
+  unsigned char *own;  /* [box nelem]: 1 owned, else 0 */
+  long nown, *owned;   /* the owned box elements, in increasing global order */
 };
 
-/* Per operator: the whole grid's degrees and offsets, the exchange lists
- * (in reals: per peer, increasing rank, the indices to send and to
- * receive, both in the receiver's box order, so no list is ever sent) and
- * the runs of reals outside the owned elements. */
-struct dg_spx {
-  const dg_spart *sp;
-  long glen;
-  uint8_t *gdeg, *gpdeg;
-  long *goff;
+/* Exchange lists (in reals: per peer, increasing rank, the indices to send
+ * and to receive, both in the receiver's box order, so no list is ever
+ * sent). */
+struct dg_spxl {
   int npeer, *peer;
   long *soff, *roff, *sidx, *ridx;
   int path;                  /* DG_HALO_*: what MPI is handed (dg_comm_halo_path) */
@@ -47,9 +41,23 @@ struct dg_spx {
   void *sdev, *rdev;         /* solver memory the sent entries are gathered into and the
                                 received ones scattered from (room for doubles) */
   void *sbuf, *rbuf;         /* page-locked host copies of them (DG_HALO_STAGED only) */
-  long nz, *zrun;            /* [2 nz]: start, length */
-  long *rcount;              /* [size]: owned reals per rank */
-  int off;                   /* DGRID_SPART_NO_EXCHANGE=1: no exchange (a test's fault) */
+};
+
+/* Per operator: the whole grid's degrees and offsets, the exchange lists
+ * of the face ghosts (the applies) and of every ghost slot, corners and
+ * edges included (the transfers by agglomeration, built on request), and
+ * the runs of reals outside the owned elements. */
+struct dg_spx {
+  const dg_spart *sp;
+  long glen;
+  uint8_t *gdeg, *gpdeg;
+  long *goff;
+  struct dg_spxl face, all;
+  int has_all;
+  long nz, *zrun; /* [2 nz]: start, length */
+  long *rcount;   /* [size]: owned reals per rank */
+  int off;        /* DGRID_SPART_NO_EXCHANGE=1: no exchange (a test's fault) */
+  int off_all;    /* DGRID_SPART_NO_EXCHANGE=transfer: none for the transfers */
 };
 
 static void box_of(const dg_grid *g, const dg_sop_params *p, const dg_part_block *b, sbox *x) {
@@ -124,9 +132,8 @@ int dg_spart_create(dg_spart **spp, dg_comm *c, const dg_partition *p, const dg_
   if (!rc) {
     sp->l2g = malloc(sizeof(long) * (size_t)nl);
     sp->own = calloc((size_t)nl, 1);
-    sp->ghost = calloc((size_t)nl, 1);
     sp->owned = malloc(sizeof(long) * (size_t)(nl ? nl : 1));
-    if (!sp->l2g || !sp->own || !sp->ghost || !sp->owned)
+    if (!sp->l2g || !sp->own || !sp->owned)
       rc = dg_error(DG_ERR_MEM, "dg_spart_create: out of memory");
   }
   for (long e = 0; e < nl && !rc; ++e) {
@@ -135,7 +142,6 @@ int dg_spart_create(dg_spart **spp, dg_comm *c, const dg_partition *p, const dg_
     const int out = box_global(g, &sp->box[sp->rank], l, gi);
     sp->l2g[e] = dg_grid_elem(g, gi[0], gi[1], gi[2]);
     sp->own[e] = out == 0;
-    sp->ghost[e] = out == 1;
     if (out == 0) sp->owned[sp->nown++] = e;
   }
   if (rc) {
@@ -152,7 +158,6 @@ void dg_spart_destroy(dg_spart **spp) {
   free(sp->box);
   free(sp->l2g);
   free(sp->own);
-  free(sp->ghost);
   free(sp->owned);
   free(sp);
   *spp = NULL;
@@ -171,9 +176,7 @@ const long *dg_spart_owned_elems(const dg_spart *sp, long *n) {
 const long *dg_spart_global_elems(const dg_spart *sp) { return sp->l2g; }
 
 void dg_spart_localise(const dg_spart *sp, const uint8_t *glob, uint8_t *loc) {
-  const uint8_t fill = sp->nown ? glob[sp->l2g[sp->owned[0]]] : 0;
-  for (long e = 0; e < sp->gl.nelem; ++e)
-    loc[e] = sp->own[e] || sp->ghost[e] ? glob[sp->l2g[e]] : fill;
+  for (long e = 0; e < sp->gl.nelem; ++e) loc[e] = glob[sp->l2g[e]];
 }
 
 int dg_sop_create_part(dg_sop **op, const dg_backend *be, const dg_spart *sp, const uint8_t *deg,
@@ -193,23 +196,29 @@ int dg_sop_create_part(dg_sop **op, const dg_backend *be, const dg_spart *sp, co
   return rc;
 }
 
+static void lists_free(const dg_sop *op, struct dg_spxl *l) {
+  free(l->peer);
+  free(l->soff);
+  free(l->roff);
+  if (l->sidx_dev != l->sidx) dg_svec_free(op->be, l->sidx_dev);
+  if (l->ridx_dev != l->ridx) dg_svec_free(op->be, l->ridx_dev);
+  dg_svec_free(op->be, l->sdev);
+  dg_svec_free(op->be, l->rdev);
+  dg_comm_halo_buf_free(op->be, l->path, l->sbuf);
+  dg_comm_halo_buf_free(op->be, l->path, l->rbuf);
+  free(l->sidx);
+  free(l->ridx);
+  memset(l, 0, sizeof *l);
+}
+
 void dg_sop_part_free(dg_sop *op) {
   struct dg_spx *x = op->px;
   if (!x) return;
   free(x->gdeg);
   free(x->gpdeg);
   free(x->goff);
-  free(x->peer);
-  free(x->soff);
-  free(x->roff);
-  if (x->sidx_dev != x->sidx) dg_svec_free(op->be, x->sidx_dev);
-  if (x->ridx_dev != x->ridx) dg_svec_free(op->be, x->ridx_dev);
-  dg_svec_free(op->be, x->sdev);
-  dg_svec_free(op->be, x->rdev);
-  dg_comm_halo_buf_free(op->be, x->path, x->sbuf);
-  dg_comm_halo_buf_free(op->be, x->path, x->rbuf);
-  free(x->sidx);
-  free(x->ridx);
+  lists_free(op, &x->face);
+  lists_free(op, &x->all);
   free(x->zrun);
   free(x->rcount);
   free(x);
@@ -257,12 +266,14 @@ static int owner_of(const dg_spart *sp, const int gi[3]) {
   return -1;
 }
 
-/* One walk over every rank's ghosts: those of this rank owned by rank o
- * (receive from o), and those of rank q this rank owns (send to q), each
- * in the receiver's box order.  Without lists yet (x->sidx NULL) it counts
- * reals into ns, nr; else it fills the lists, ns and nr the cursors. */
-static void halo_walk(const dg_sop *op, struct dg_spx *x, long *ns, long *nr, const int *slot) {
-  const dg_spart *sp = x->sp;
+/* One walk over every rank's ghosts (outside the block in at most maxout
+ * directions: 1 the faces' ghosts, 3 every slot of the box): those of this
+ * rank owned by rank o (receive from o), and those of rank q this rank owns
+ * (send to q), each in the receiver's box order.  Without lists yet
+ * (x->sidx NULL) it counts reals into ns, nr; else it fills the lists, ns
+ * and nr the cursors. */
+static void halo_walk(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, int maxout, long *ns,
+                      long *nr, const int *slot) {
   const int me = sp->rank;
   const sbox *mb = &sp->box[me];
   for (int q = 0; q < sp->size; ++q) {
@@ -272,7 +283,8 @@ static void halo_walk(const dg_sop *op, struct dg_spx *x, long *ns, long *nr, co
         for (int i = 0; i < qb->ne[0]; ++i) {
           const int l[3] = {i, j, k};
           int gi[3];
-          if (box_global(&sp->g, qb, l, gi) != 1) continue;
+          const int out = box_global(&sp->g, qb, l, gi);
+          if (out < 1 || out > maxout) continue;
           const int o = owner_of(sp, gi);
           long le, *list, *cur;
           if (q == me && o != me && o >= 0) { /* one of my ghosts */
@@ -298,7 +310,7 @@ static void halo_walk(const dg_sop *op, struct dg_spx *x, long *ns, long *nr, co
  * ghosts' entries move between the backend and MPI (gathered and scattered
  * by the backend's kernels), through page-locked host memory where MPI does
  * not read device memory (docs/ARCHITECTURE.md, "The CUDA exchange"). */
-static int xchg_buffers(const dg_sop *op, struct dg_spx *x) {
+static int xchg_buffers(const dg_sop *op, struct dg_spxl *x) {
   const dg_backend *be = op->be;
   const long ns = x->soff[x->npeer], nr = x->roff[x->npeer];
   x->path = DG_HALO_HOST;
@@ -323,14 +335,15 @@ static int xchg_buffers(const dg_sop *op, struct dg_spx *x) {
   return 0;
 }
 
-/* The exchange lists of x for op: per peer (increasing rank) the reals
- * it receives from this rank and those this rank receives from it. */
-static int build_lists(const dg_sop *op, struct dg_spx *x) {
-  const int P = x->sp->size;
+/* The exchange lists x of op's ghosts out of the block in at most maxout
+ * directions: per peer (increasing rank) the reals it receives from this
+ * rank and those this rank receives from it. */
+static int build_lists(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, int maxout) {
+  const int P = sp->size;
   long *ns = calloc((size_t)P, sizeof(long)), *nr = calloc((size_t)P, sizeof(long));
   int *slot = calloc((size_t)P, sizeof(int));
   int rc = ns && nr && slot ? 0 : dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
-  if (!rc) halo_walk(op, x, ns, nr, slot);
+  if (!rc) halo_walk(op, sp, x, maxout, ns, nr, slot);
   int np = 0;
   for (int q = 0; q < P && !rc; ++q) np += ns[q] || nr[q];
   if (!rc) {
@@ -357,7 +370,7 @@ static int build_lists(const dg_sop *op, struct dg_spx *x) {
   if (!rc) {
     memset(ns, 0, sizeof(long) * (size_t)P);
     memset(nr, 0, sizeof(long) * (size_t)P);
-    halo_walk(op, x, ns, nr, slot);
+    halo_walk(op, sp, x, maxout, ns, nr, slot);
   }
   free(ns);
   free(nr);
@@ -378,6 +391,7 @@ int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
   x->sp = sp;
   const char *no = getenv("DGRID_SPART_NO_EXCHANGE");
   x->off = no && !strcmp(no, "1");
+  x->off_all = x->off || (no && !strcmp(no, "transfer"));
   const long N = sp->g.nelem;
   x->gdeg = malloc((size_t)N);
   x->gpdeg = malloc((size_t)N);
@@ -403,7 +417,14 @@ int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
         for (int i = b->blo[0]; i < b->bhi[0]; ++i)
           x->rcount[r] += ipow(x->gdeg[dg_grid_elem(&sp->g, i, j, k)] + 1, g->dim);
   }
-  rc = build_lists(op, x);
+  rc = build_lists(op, sp, &x->face, 1);
+  /* the owned range in the box and the box's origin (the transfers) */
+  const sbox *b = &sp->box[sp->rank];
+  for (int d = 0; d < 3; ++d) {
+    op->xorg[d] = b->blo[d] - b->glo[d];
+    op->xlo[d] = b->glo[d];
+    op->xhi[d] = b->glo[d] + b->bhi[d] - b->blo[d];
+  }
   /* the runs of reals outside the owned elements */
   long nz = 0;
   for (long e = 0; e < g->nelem; ++e)
@@ -423,10 +444,66 @@ int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
   return rc;
 }
 
-const dg_spart *dg_sop_part(const dg_sop *op) { return op->px ? op->px->sp : NULL; }
 int dg_sop_part_halo_path(const dg_sop *op) {
-  return op->px && op->px->npeer > 0 ? op->px->path : -1;
+  return op->px && op->px->face.npeer > 0 ? op->px->face.path : -1;
 }
+
+int dg_sop_part_corners(dg_sop *op) {
+  struct dg_spx *x = op->px;
+  if (!x) return dg_error(DG_ERR_ARG, "dg_sop_part_corners: not a rank's operator");
+  if (x->has_all) return 0;
+  const int rc = build_lists(op, x->sp, &x->all, 3);
+  if (rc) {
+    lists_free(op, &x->all);
+    return rc;
+  }
+  x->has_all = 1;
+  return 0;
+}
+
+/* Coarse element I (per direction) belongs to the owner of its first
+   child 2I: fine block [lo, hi) gives [ceil(lo/2), ceil(hi/2)). */
+static int coarse_lo(int lo) { return (lo + 1) / 2; }
+
+int dg_spart_coarse_extent(const dg_spart *sp) {
+  int m = -1;
+  for (int r = 0; r < sp->size; ++r)
+    for (int d = 0; d < sp->g.dim; ++d) {
+      const int e = coarse_lo(sp->box[r].bhi[d]) - coarse_lo(sp->box[r].blo[d]);
+      m = m < 0 || e < m ? e : m;
+    }
+  return m;
+}
+
+int dg_spart_create_coarse(dg_spart **c, const dg_spart *f, const dg_sop_params *prm) {
+  *c = NULL;
+  const dg_grid *gf = &f->g;
+  int nc[3];
+  for (int d = 0; d < 3; ++d) nc[d] = d < gf->dim ? gf->n[d] / 2 : 1;
+  for (int d = 0; d < gf->dim; ++d)
+    if (gf->n[d] % 2)
+      return dg_error(DG_ERR_ARG, "dg_spart_create_coarse: %d elements in direction %d", gf->n[d],
+                      d);
+  dg_grid gc;
+  DG_CALL(dg_grid_init(&gc, gf->dim, nc, gf->lo, gf->hi));
+  dg_partition p;
+  memset(&p, 0, sizeof p);
+  p.dim = gf->dim;
+  p.nranks = f->size;
+  for (int d = 0; d < 3; ++d) p.n[d] = gc.n[d];
+  p.block = calloc((size_t)f->size, sizeof *p.block);
+  if (!p.block) return dg_error(DG_ERR_MEM, "dg_spart_create_coarse: out of memory");
+  for (int r = 0; r < f->size; ++r)
+    for (int d = 0; d < 3; ++d) {
+      p.block[r].lo[d] = d < gf->dim ? coarse_lo(f->box[r].blo[d]) : 0;
+      p.block[r].hi[d] = d < gf->dim ? coarse_lo(f->box[r].bhi[d]) : 1;
+    }
+  const int rc = dg_spart_create(c, f->comm, &p, &gc, prm);
+  free(p.block);
+  return rc;
+}
+
+const dg_spart *dg_sop_part(const dg_sop *op) { return op->px ? op->px->sp : NULL; }
 long dg_sop_global_len(const dg_sop *op) { return op->px ? op->px->glen : op->len; }
 const long *dg_sop_global_offsets(const dg_sop *op) { return op->px ? op->px->goff : op->off; }
 const uint8_t *dg_sop_global_degrees(const dg_sop *op) { return op->px ? op->px->gdeg : op->deg; }
@@ -494,14 +571,16 @@ void dg_sop_part_clear_host_d(const dg_sop *op, double *xh) {
     memset(xh + px->zrun[2 * z], 0, sizeof(double) * (size_t)px->zrun[2 * z + 1]);
 }
 
-/* defines (dg_spart_t.h): dg_sop_part_clear_d dg_sop_part_exchange_d */
+/* defines (dg_spart_t.h): dg_sop_part_clear_d dg_sop_part_exchange_d dg_sop_part_exchange_all_d
+   part_exchange_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_spart_t.h"
 #undef DG_SR
 #undef DG_SN
 
-/* defines (dg_spart_t.h): dg_sop_part_clear_f dg_sop_part_exchange_f */
+/* defines (dg_spart_t.h): dg_sop_part_clear_f dg_sop_part_exchange_f dg_sop_part_exchange_all_f
+   part_exchange_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_spart_t.h"

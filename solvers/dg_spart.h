@@ -6,7 +6,8 @@
  * layer of the elements its block reads across a face (another rank's, or
  * across a periodic wrap the block does not span).  Its operator is an
  * ordinary dg_sop on the extended box (block and ghost layer; the box's
- * corners are slots nobody reads), so the drivers do not change; the
+ * corners are slots the applies never read, the transfers by agglomeration
+ * do), so the drivers do not change; the
  * operator made the rank's share by dg_sop_set_part then:
  * - receives the ghosts' coefficients before each apply (its input's ghost
  *   slots are written, and cleared again after it), and clears its output's
@@ -51,8 +52,20 @@ const unsigned char *dg_spart_owned(const dg_spart *sp);
 const long *dg_spart_owned_elems(const dg_spart *sp, long *n);
 const long *dg_spart_global_elems(const dg_spart *sp);
 /* loc[e] = glob[the whole grid's element at box element e] (the corners
- * take the first owned element's value). */
+ * too: the transfers by agglomeration read them). */
 void dg_spart_localise(const dg_spart *sp, const uint8_t *glob, uint8_t *loc);
+
+/* The share of the grid one agglomeration coarser (dg_mg's h-levels
+ * across ranks, docs/ARCHITECTURE.md): the whole grid's count halved per
+ * direction (each even), coarse element I owned by the owner of fine
+ * element 2I, so fine block [lo, hi) gives coarse block
+ * [ceil(lo/2), ceil(hi/2)); prm the coarse grid's rules.  A coarse owner's
+ * children and a fine owner's parent are then owned or in the one ghost
+ * layer (corners included).  The result keeps f's communicator only. */
+int dg_spart_create_coarse(dg_spart **c, const dg_spart *f, const dg_sop_params *prm);
+/* The smallest extent of a coarse block (over the ranks and directions)
+ * under that rule; 0 where a rank would own no coarse element. */
+int dg_spart_coarse_extent(const dg_spart *sp);
 
 /* The rank's operator for the whole grid's degrees deg and penalty
  * degrees pdeg (the whole grid's arrays): created on the box, its
@@ -90,6 +103,14 @@ int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x);
  * needed (mpi.poisson_noexchange). */
 int dg_sop_part_exchange_d(const dg_sop *op, double *x);
 int dg_sop_part_exchange_f(const dg_sop *op, float *x);
+/* The same for every ghost slot of the box, corners and edges included
+ * (the transfers by agglomeration read them), from the lists that
+ * dg_sop_part_corners builds once (no message).  With
+ * DGRID_SPART_NO_EXCHANGE=transfer (or 1) these are never received: a
+ * fault for the test that they are needed (mpi.poisson_notransfer). */
+int dg_sop_part_corners(dg_sop *op);
+int dg_sop_part_exchange_all_d(const dg_sop *op, double *x);
+int dg_sop_part_exchange_all_f(const dg_sop *op, float *x);
 void dg_sop_part_clear_d(const dg_sop *op, double *x);
 void dg_sop_part_clear_f(const dg_sop *op, float *x);
 /* The same on a host view of a vector (dg_svec_map). */

@@ -2,30 +2,45 @@
  * once: dg_spart.c defines DG_SR (the real type) and DG_SN(name) and
  * includes it per precision.  No include guard. */
 
-int DG_SN(dg_sop_part_exchange)(const dg_sop *op, DG_SR *x) {
+/* x's ghost slots of lists l received from their owners. */
+static int DG_SN(part_exchange)(const dg_sop *op, const struct dg_spxl *l, DG_SR *x) {
   const struct dg_spx *px = op->px;
-  if (!px || px->npeer == 0 || px->off) return 0;
   const dg_backend *be = op->be;
-  const long ns = px->soff[px->npeer], nr = px->roff[px->npeer];
-  DG_SR *sd = (DG_SR *)px->sdev, *rd = (DG_SR *)px->rdev;
+  const long ns = l->soff[l->npeer], nr = l->roff[l->npeer];
+  DG_SR *sd = (DG_SR *)l->sdev, *rd = (DG_SR *)l->rdev;
   /* the sent entries gathered on the backend, after the kernels that wrote x */
-  DG_SN(dg_svec_gather)(be, ns, px->sidx_dev, x, sd);
+  DG_SN(dg_svec_gather)(be, ns, l->sidx_dev, x, sd);
   int rc;
-  if (px->path == DG_HALO_STAGED) { /* the copies wait for the gather */
-    rc = dg_svec_to_host(be, px->sbuf, sd, sizeof(DG_SR) * (size_t)ns);
+  if (l->path == DG_HALO_STAGED) { /* the copies wait for the gather */
+    rc = dg_svec_to_host(be, l->sbuf, sd, sizeof(DG_SR) * (size_t)ns);
     if (!rc)
-      rc = dg_comm_exchange(px->sp->comm, px->npeer, px->peer, px->sbuf, px->soff, px->rbuf,
-                            px->roff, sizeof(DG_SR));
-    if (!rc) rc = dg_svec_to_device(be, rd, px->rbuf, sizeof(DG_SR) * (size_t)nr);
+      rc = dg_comm_exchange(px->sp->comm, l->npeer, l->peer, l->sbuf, l->soff, l->rbuf, l->roff,
+                            sizeof(DG_SR));
+    if (!rc) rc = dg_svec_to_device(be, rd, l->rbuf, sizeof(DG_SR) * (size_t)nr);
   } else { /* MPI reads the gathered entries where they are */
     rc = dg_svec_sync(be);
     if (!rc)
-      rc = dg_comm_exchange(px->sp->comm, px->npeer, px->peer, sd, px->soff, rd, px->roff,
+      rc = dg_comm_exchange(px->sp->comm, l->npeer, l->peer, sd, l->soff, rd, l->roff,
                             sizeof(DG_SR));
   }
   if (rc) return rc;
-  DG_SN(dg_svec_scatter)(be, nr, px->ridx_dev, rd, x);
+  DG_SN(dg_svec_scatter)(be, nr, l->ridx_dev, rd, x);
   return dg_svec_status(be);
+}
+
+int DG_SN(dg_sop_part_exchange)(const dg_sop *op, DG_SR *x) {
+  const struct dg_spx *px = op->px;
+  if (!px || px->face.npeer == 0 || px->off) return 0;
+  return DG_SN(part_exchange)(op, &px->face, x);
+}
+
+int DG_SN(dg_sop_part_exchange_all)(const dg_sop *op, DG_SR *x) {
+  const struct dg_spx *px = op->px;
+  if (!px) return 0;
+  if (!px->has_all)
+    return dg_error(DG_ERR_ARG, "dg_sop_part_exchange_all: no lists (dg_sop_part_corners)");
+  if (px->all.npeer == 0 || px->off_all) return 0;
+  return DG_SN(part_exchange)(op, &px->all, x);
 }
 
 void DG_SN(dg_sop_part_clear)(const dg_sop *op, DG_SR *x) {

@@ -109,6 +109,9 @@ static void DG_SN(team_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
 
 static int DG_SN(xfer)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *in, DG_SR *out,
                        int prolong) {
+  /* the kernels take the whole box, parents at i / 2: one process's grids */
+  if (!by_degree && (F->px || C->px))
+    return dg_error(DG_ERR_ARG, "cuda solvers: the h-levels do not run across ranks yet");
   DG_CALL(tables(F));
   if (prolong) {
     const long ne = by_degree ? C->g.nelem : F->g.nelem;

@@ -187,12 +187,18 @@ int DG_SN(dg_omp_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, 
   if (by_degree) {
 #pragma omp parallel for schedule(static)
     for (long e = 0; e < nc; ++e) DG_SN(dg_sp_restrict_elem)(Af, Ac, e, r, bc);
-  } else { /* by rows: no index division per element */
-    const long n0 = Ac->n[0], n1 = Ac->n[1], n2 = Ac->n[2]; /* n[2] = 1 in 2D */
+  } else {
+    /* by rows over the owned coarse elements (all of them on one process;
+       a rank's children are owned or ghosts, received with the corners:
+       dg_sop_run.c); no index division per element */
+    const long n0 = Ac->n[0], n1 = Ac->n[1];
+    long f0[3]; /* the first child of coarse box element 0, in the fine box */
+    for (int d = 0; d < 3; ++d) f0[d] = 2L * C->xorg[d] - F->xorg[d];
 #pragma omp parallel for collapse(2) schedule(static)
-    for (long k = 0; k < n2; ++k)
-      for (long j = 0; j < n1; ++j)
-        for (long i = 0; i < n0; ++i) DG_SN(dg_sh_restrict_ijk)(Af, Ac, T, i, j, k, r, bc);
+    for (long k = C->xlo[2]; k < C->xhi[2]; ++k)
+      for (long j = C->xlo[1]; j < C->xhi[1]; ++j)
+        for (long i = C->xlo[0]; i < C->xhi[0]; ++i) DG_SN(dg_sh_restrict_at)
+    (Af, Ac, T, i + n0 * (j + n1 * k), f0[0] + 2 * i, f0[1] + 2 * j, f0[2] + 2 * k, r, bc);
   }
   return 0;
 }
@@ -206,12 +212,21 @@ int DG_SN(dg_omp_sop_prolong_add)(const dg_sop *F, const dg_sop *C, int by_degre
     const long nc = C->g.nelem;
 #pragma omp parallel for schedule(static)
     for (long e = 0; e < nc; ++e) DG_SN(dg_sp_prolong_elem)(Af, Ac, e, xc, x);
-  } else { /* by rows: no index division per element */
-    const long n0 = Af->n[0], n1 = Af->n[1], n2 = Af->n[2];
+  } else {
+    /* by rows over the owned fine elements (a rank's parents are owned or
+       ghosts); the whole grid's index g of a fine element gives its parent
+       g / 2 and its position g % 2 (box origins may be odd or -1) */
+    const long n0 = Af->n[0], n1 = Af->n[1], c0 = Ac->n[0], c1 = Ac->n[1];
 #pragma omp parallel for collapse(2) schedule(static)
-    for (long k = 0; k < n2; ++k)
-      for (long j = 0; j < n1; ++j)
-        for (long i = 0; i < n0; ++i) DG_SN(dg_sh_prolong_ijk)(Af, Ac, T, i, j, k, xc, x);
+    for (long k = F->xlo[2]; k < F->xhi[2]; ++k)
+      for (long j = F->xlo[1]; j < F->xhi[1]; ++j)
+        for (long i = F->xlo[0]; i < F->xhi[0]; ++i) {
+          const long g[3] = {i + F->xorg[0], j + F->xorg[1], k + F->xorg[2]};
+          const int c[3] = {(int)(g[0] & 1), (int)(g[1] & 1), (int)(g[2] & 1)};
+          const long ec = (g[0] / 2 - C->xorg[0]) +
+                          c0 * ((g[1] / 2 - C->xorg[1]) + c1 * (g[2] / 2 - C->xorg[2]));
+          DG_SN(dg_sh_prolong_at)(Af, Ac, T, i + n0 * (j + n1 * k), ec, c, xc, x);
+        }
   }
   return 0;
 }

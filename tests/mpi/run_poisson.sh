@@ -4,7 +4,11 @@
 # one, the L2 error within 1e-10 and the solutions within 1e-10 (compare's
 # relative L2 difference).  With DGRID_SPART_NO_EXCHANGE=1 in the
 # environment of the N-rank run (mpi.poisson_noexchange) the ghosts are
-# never received: then the check must fail, and the script says so.
+# never received: then the check must fail, and the script says so (with
+# DGRID_SPART_NO_EXCHANGE=transfer only the transfers' ghosts, corners
+# included, are never received: mpi.poisson_notransfer).  With
+# DG_MPI_GATHER_LEVEL=K the N-rank run (N > 1) must keep at least the levels
+# 0..K-1 on the ranks' blocks (the multigrid line), gathering from level K.
 #   run_poisson.sh MPIEXEC NP POISSON COMPARE DIR -- [MPIEXEC FLAGS...] -- POISSON OPTIONS...
 set -u
 mpiexec=$1 np=$2 poisson=$3 compare=$4 dir=$5
@@ -22,6 +26,11 @@ env -u DGRID_SPART_NO_EXCHANGE "$poisson" "$@" --quiet --out one.h5 >one.out 2>o
 fail=0
 # the result line: "fp64: U unknowns, I iterations, relative residual R, L2 error E, T s"
 result() { grep -E '^(fp64|mixed|fp32): ' "$1"; }
+gather=$(sed -n 's/^multigrid across .* from level \([0-9]*\) on gathered.*/\1/p' ranks.out)
+if [ "$np" -gt 1 ] && [ -n "${DG_MPI_GATHER_LEVEL:-}" ]; then
+  [ -n "$gather" ] && [ "$gather" -ge "$DG_MPI_GATHER_LEVEL" ] ||
+    { echo "FAIL: gathered from level '$gather', expected >= $DG_MPI_GATHER_LEVEL"; fail=1; }
+fi
 [ "$(grep '^level ' one.out)" = "$(grep '^level ' ranks.out)" ] ||
   { echo "FAIL: the levels differ:"; grep '^level ' one.out ranks.out; fail=1; }
 set -- $(result one.out | sed 's/,//g') $(result ranks.out | sed 's/,//g')
@@ -36,7 +45,8 @@ awk -v a="${11}" -v b="${24}" 'BEGIN { d = a - b; exit !(d <= 1e-10 && d >= -1e-
   { echo "FAIL: L2 errors ${11} and ${24}"; fail=1; }
 "$compare" --tol 1e-10 one.h5 ranks.h5 >cmp.out 2>&1 || { echo "FAIL: compare:"; cat cmp.out; fail=1; }
 said="$4 and ${17} iterations, L2 errors ${11} and ${24}; $(grep -o 'rel_l2_diff=[^ ]*' cmp.out | head -1)"
-if [ "${DGRID_SPART_NO_EXCHANGE:-}" = 1 ]; then
+[ -n "$gather" ] && said="$said; gathered from level $gather"
+if [ -n "${DGRID_SPART_NO_EXCHANGE:-}" ]; then
   [ "$fail" = 1 ] && { echo "mpi.poisson: without the exchange the check fails, as it must: $said"; exit 0; }
   echo "FAIL: without the exchange the check still passes: $said"
   exit 1

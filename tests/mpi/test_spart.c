@@ -142,6 +142,118 @@ static double run_case(const dg_backend *be, dg_comm *c, const char *name, int d
   return dotr;
 }
 
+/* The transfers by agglomeration across ranks (dg_spart_create_coarse)
+ * against one process's, bit for bit: the restriction of a random whole
+ * fine vector and the prolongation of a random coarse one, added to a
+ * random fine one, gathered from the ranks; zeros outside the owned
+ * elements after them.  n (even) per direction, random degrees of the fine
+ * level, the coarse level's from its children (the lowest); a rank whose
+ * coarse block would be empty skips the case (dg_mg does not coarsen
+ * there). */
+static void run_transfer(const dg_backend *be, dg_comm *c, const char *name, int dim,
+                         const int n[3], const int bc[3], int rmax) {
+  dg_backend rbe = *be;
+  rbe.comm = c;
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
+  dg_grid g, gc;
+  int nc[3];
+  for (int d = 0; d < 3; ++d) nc[d] = d < dim ? n[d] / 2 : 1;
+  OK(dg_grid_init(&g, dim, n, lo, hi));
+  OK(dg_grid_init(&gc, dim, nc, lo, hi));
+  dg_degree_map *m;
+  OK(dg_degree_map_create_random(&m, &g, 1, rmax, 11));
+  uint8_t *dc = malloc((size_t)gc.nelem);
+  if (!dc) exit(1);
+  for (long e = 0; e < gc.nelem; ++e) {
+    int ijk[3];
+    dg_grid_ijk(&gc, e, ijk);
+    dc[e] = DG_MAX_DEGREE;
+    for (int q = 0; q < (dim == 3 ? 8 : 4); ++q) {
+      const long ef = dg_grid_elem(&g, 2 * ijk[0] + (q & 1), 2 * ijk[1] + ((q >> 1) & 1),
+                                   dim == 3 ? 2 * ijk[2] + (q >> 2) : 0);
+      if (m->deg[ef] < dc[e]) dc[e] = m->deg[ef];
+    }
+  }
+  dg_sop_params p = dg_sop_default_params();
+  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
+  dg_partition *part;
+  OK(dg_partition_create(&part, &g, m, dg_comm_size(c), NULL));
+  dg_spart *sp, *spc;
+  OK(dg_spart_create(&sp, c, part, &g, &p));
+  if (dg_spart_coarse_extent(sp) < 1) {
+    if (dg_comm_rank(c) == 0)
+      printf("%s: %d ranks: a coarse block is empty, skipped\n", name, dg_comm_size(c));
+    dg_spart_destroy(&sp);
+    dg_partition_destroy(&part);
+    dg_degree_map_destroy(&m);
+    free(dc);
+    return;
+  }
+  OK(dg_spart_create_coarse(&spc, sp, &p));
+  dg_sop *GF, *GC, *LF, *LC;
+  OK(dg_sop_create(&GF, be, &g, m->deg, &p));
+  OK(dg_sop_create(&GC, be, &gc, dc, &p));
+  OK(dg_sop_create_part(&LF, &rbe, sp, m->deg, m->deg));
+  OK(dg_sop_create_part(&LC, &rbe, spc, dc, dc));
+  OK(dg_sop_part_corners(LF));
+  OK(dg_sop_part_corners(LC));
+  const long nf = dg_sop_len(GF), ncg = dg_sop_len(GC);
+  const long lf = dg_sop_len(LF), lc = dg_sop_len(LC);
+  const size_t fb = sizeof(double) * (size_t)nf, cb = sizeof(double) * (size_t)ncg;
+  double *hf = malloc(fb), *hc = malloc(cb), *rf = malloc(fb), *rc = malloc(cb);
+  double *xf = dg_svec_alloc(be, fb), *xc = dg_svec_alloc(be, cb);
+  double *yf = dg_svec_alloc(&rbe, sizeof(double) * (size_t)lf);
+  double *yc = dg_svec_alloc(&rbe, sizeof(double) * (size_t)lc);
+  if (!hf || !hc || !rf || !rc || !xf || !xc || !yf || !yc) exit(1);
+  uint64_t s = 1234567ULL;
+  for (long i = 0; i < nf; ++i) hf[i] = rnd(&s);
+  for (long i = 0; i < ncg; ++i) hc[i] = rnd(&s);
+  /* restriction */
+  OK(dg_svec_to_device(be, xf, hf, fb));
+  OK(dg_sop_scatter_d(LF, hf, yf));
+  OK(dg_sop_restrict_d(GF, GC, 0, xf, xc));
+  OK(dg_sop_restrict_d(LF, LC, 0, yf, yc));
+  OK(dg_svec_sync(&rbe));
+  CHECK(ghosts_zero(LF, yf) && ghosts_zero(LC, yc), "%s: non-zero ghost slots (restriction)", name);
+  OK(dg_sop_gather_d(LC, yc, rc));
+  OK(dg_svec_to_host(be, hc, xc, cb));
+  CHECK(memcmp(rc, hc, cb) == 0, "%s: the restriction across ranks is not one process's", name);
+  /* prolongation, added */
+  for (long i = 0; i < ncg; ++i) hc[i] = rnd(&s);
+  OK(dg_svec_to_device(be, xf, hf, fb));
+  OK(dg_sop_scatter_d(LF, hf, yf));
+  OK(dg_svec_to_device(be, xc, hc, cb));
+  OK(dg_sop_scatter_d(LC, hc, yc));
+  OK(dg_sop_prolong_add_d(GF, GC, 0, xc, xf));
+  OK(dg_sop_prolong_add_d(LF, LC, 0, yc, yf));
+  OK(dg_svec_sync(&rbe));
+  CHECK(ghosts_zero(LF, yf) && ghosts_zero(LC, yc), "%s: non-zero ghost slots (prolongation)",
+        name);
+  OK(dg_sop_gather_d(LF, yf, rf));
+  OK(dg_svec_to_host(be, hf, xf, fb));
+  CHECK(memcmp(rf, hf, fb) == 0, "%s: the prolongation across ranks is not one process's", name);
+  if (dg_comm_rank(c) == 0)
+    printf("%s: %d ranks, %ld fine and %ld coarse unknowns, both transfers bitwise one process's\n",
+           name, dg_comm_size(c), nf, ncg);
+  dg_svec_free(be, xf);
+  dg_svec_free(be, xc);
+  dg_svec_free(&rbe, yf);
+  dg_svec_free(&rbe, yc);
+  free(hf);
+  free(hc);
+  free(rf);
+  free(rc);
+  free(dc);
+  dg_sop_destroy(&LF);
+  dg_sop_destroy(&LC);
+  dg_sop_destroy(&GF);
+  dg_sop_destroy(&GC);
+  dg_spart_destroy(&spc);
+  dg_spart_destroy(&sp);
+  dg_partition_destroy(&part);
+  dg_degree_map_destroy(&m);
+}
+
 /* A case on be and on cbe (copied views): x'Ax the same to the bit. */
 static void run_both(const dg_backend *be, const dg_backend *cbe, dg_comm *c, const char *name,
                      int dim, const int n[3], const int bc[3], int rmin, int rmax) {
@@ -169,6 +281,12 @@ int main(int argc, char **argv) {
   run_both(be, &cbe, c, "3D periodic", 3, n3, bc3, 1, 2);
   const int nt[3] = {2, 2, 1}, bct[3] = {DG_SBC_PERIODIC, DG_SBC_PERIODIC, DG_SBC_PERIODIC};
   run_both(be, &cbe, c, "2D periodic, 2 x 2 elements", 2, nt, bct, 2, 3);
+  /* the transfers by agglomeration: odd block boundaries (22 on 3 ranks),
+     a periodic wrap across ranks, 3D */
+  const int nh[3] = {22, 10, 1}, bch[3] = {DG_SBC_DIRICHLET, DG_SBC_PERIODIC, DG_SBC_PERIODIC};
+  run_transfer(be, c, "transfers 2D", 2, nh, bch, 3);
+  const int nh3[3] = {6, 8, 6}, bch3[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
+  run_transfer(be, c, "transfers 3D", 3, nh3, bch3, 2);
   /* every rank's verdict: the exit status of the job is any rank's */
   double bad = dg_test_failures, worst = bad;
   OK(dg_comm_allreduce_max(c, &bad, &worst, 1));

@@ -99,6 +99,9 @@ DG_HD static inline void dg_prefetch(const dg_real *p, long bytes, int l2) {
 #else /* CPU: GCC vector extensions */
 
 #include <string.h>
+#if defined(__AVX__)
+#include <immintrin.h> /* dg_lane_sqrt */
+#endif
 
 #if defined(__AVX512F__)
 #define DG_VBYTES 64
@@ -169,8 +172,27 @@ static inline dg_lane dg_lane_max(dg_lane a, dg_lane b) {
 DG_LANE_MATH(dg_lane_sin, sin)
 DG_LANE_MATH(dg_lane_cos, cos)
 DG_LANE_MATH(dg_lane_exp, exp)
-DG_LANE_MATH(dg_lane_sqrt, sqrt)
 DG_LANE_MATH(dg_lane_floor, floor)
+/* The square root as one vector instruction where the vector is one
+ * register: the C library's sqrt per lane keeps its errno path (a compare
+ * and a branch per lane around a scalar root, with the lane shuffles), which
+ * gcc cannot vectorise; shallow water's wave speed takes one at every face
+ * point (BENCHMARKS.md).  Correctly rounded either way: the same bits. */
+#if DG_VBYTES == 64 && defined(__AVX512F__)
+#ifdef DG_REAL_FLOAT
+static inline dg_lane dg_lane_sqrt(dg_lane a) { return (dg_lane)_mm512_sqrt_ps((__m512)a); }
+#else
+static inline dg_lane dg_lane_sqrt(dg_lane a) { return (dg_lane)_mm512_sqrt_pd((__m512d)a); }
+#endif
+#elif DG_VBYTES == 32 && defined(__AVX__)
+#ifdef DG_REAL_FLOAT
+static inline dg_lane dg_lane_sqrt(dg_lane a) { return (dg_lane)_mm256_sqrt_ps((__m256)a); }
+#else
+static inline dg_lane dg_lane_sqrt(dg_lane a) { return (dg_lane)_mm256_sqrt_pd((__m256d)a); }
+#endif
+#else
+DG_LANE_MATH(dg_lane_sqrt, sqrt)
+#endif
 /* sin(pi a) (as CUDA's sinpi) on whole vectors, no library call per lane:
  * a = n + r with n the nearest integer and |r| <= 1/2 (exact, by the
  * 1.5 2^52 rounding trick, for |a| < 2^51), sin(pi a) = (-1)^n sin(pi r), and

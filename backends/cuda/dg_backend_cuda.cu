@@ -519,6 +519,20 @@ int be_parallelism(void) {
 #define DG_CUDA_TEAM_QMIN_2D 5
 #endif
 
+/* 2D grids of models with auxiliary data run the team update from this many
+ * points per direction (the one-element update holds a whole element of
+ * every variable and the point's auxiliary values: shallow water's spilled
+ * from degree 2 on) up to DG_CUDA_TEAM_AUX_QMAX_2D, the most points whose
+ * scratch of three variables with a source fits a block's shared memory
+ * (docs/ARCHITECTURE.md, "One time step": the team update with auxiliary
+ * data).  DGRID_UPDATE=element|team overrides it for an A/B. */
+#ifndef DG_CUDA_TEAM_AUX_QMIN_2D
+#define DG_CUDA_TEAM_AUX_QMIN_2D 3
+#endif
+#ifndef DG_CUDA_TEAM_AUX_QMAX_2D
+#define DG_CUDA_TEAM_AUX_QMAX_2D 7
+#endif
+
 /* Band and random maps of models without coordinates run the elements away
  * from degree changes at their own q = r + 1 (dg_backend_ops.own_q_min) in
  * the degrees with at least this many of them: below that the extra launch
@@ -545,6 +559,8 @@ dg_backend_ops make_ops(void) {
   o.coeffs_rmax[1] = DG_CUDA_COEFFS_RMAX_3D;
   o.team_qmin[0] = DG_CUDA_TEAM_QMIN_2D;
   o.team_qmin[1] = DG_MAX_Q + 1;
+  o.team_aux_q[0] = DG_CUDA_TEAM_AUX_QMIN_2D;
+  o.team_aux_q[1] = DG_CUDA_TEAM_AUX_QMAX_2D;
   o.own_q_min = DG_CUDA_OWN_Q_MIN;
   o.init = be_init_device;
   o.alloc = be_alloc;

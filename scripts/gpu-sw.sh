@@ -21,10 +21,11 @@
 #       RUN_LIMIT 300 s a run]
 #   scripts/gpu-sw.sh team-check
 #       the team update with auxiliary data (the plan's default for shallow water from
-#       q = 3 on): every shallow-water case of tests/gpu/consistency.sh, CUDA against
-#       OpenMP to 1e-12, once with the plan's choice (team where it can run) and once with
-#       DGRID_UPDATE=element (the one-element update before it); and the plan each
-#       degree 2..5 takes (advect --verbose: update=team)
+#       q = 3 on): backends_check shallow_water (gpu.backends: the sphere, uniform 3 and
+#       band 1..4, one process) and every shallow-water case of tests/gpu/consistency.sh
+#       (--quick), CUDA against OpenMP to 1e-12, once with the plan's choice (team where
+#       it can run) and once with DGRID_UPDATE=element (the one-element update before it);
+#       and the plan each degree 2..5 takes (advect --verbose: update=team)
 #   scripts/gpu-sw.sh team-speed [ROUNDS]
 #       the one-element update (DGRID_UPDATE=element) against the team update
 #       (DGRID_UPDATE=team), interleaved: for each degree 2..5, ROUNDS rounds of one
@@ -119,6 +120,9 @@ rates)
 team-check)
   C=${B%/apps}/apps
   for mode in auto element; do
+    note "gpu.backends, shallow water (one process, omp and cuda), DGRID_UPDATE=$mode"
+    DGRID_UPDATE=$mode timeout 300 "${B%/apps}/tests/gpu/backends_check" shallow_water |
+      tee "$OUT/sw-backends-$mode.txt"
     note "consistency, shallow water, DGRID_UPDATE=$mode"
     DGRID_UPDATE=$mode timeout 420 sh tests/gpu/consistency.sh --cuda "$B/advect" --omp "$B/advect" \
       --compare "$C/compare" --workdir "$OUT/sw-cons-$mode" --dims 2 --only 'd2_sw*' --quick |

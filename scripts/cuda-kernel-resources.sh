@@ -13,6 +13,7 @@
 # another commit, to compare).  -s DIR: also write each kernel's machine code
 # (its .text section in the cubin, as hex, by pyelftools: MODEL_rR_qQ_KERNEL.code) and PTX
 # (comments and line info stripped: .ptx) to DIR, for diff against another tree.
+# Environment: DEFINES, more nvcc options for both compiles (-DDG_TEAM_NEAR_SELECT=1).
 # Prints one line per kernel: kernel registers frame spill_stores spill_loads.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,8 +71,9 @@ for k in $kernels; do
     printf '#include "dg_cuda_stages.cuh"\n'
     printf 'template __global__ void %s(const __grid_constant__ dg_stage_args, const __grid_constant__ dg_basis);\n' "$(inst "$k")"
   } >"$tmp/$k.cu"
+  # shellcheck disable=SC2086
   nvcc -cubin -arch=sm_90 -std=c++17 -fmad=true -DDG_CUDA_MIN_BLOCKS=-1 -DDG_CUDA_REUSE_TRACES=0 \
-    -Xptxas -v -I"$TREE/stencils" -I"$TREE/models" -I"$TREE/backends/cuda" \
+    ${DEFINES:-} -Xptxas -v -I"$TREE/stencils" -I"$TREE/models" -I"$TREE/backends/cuda" \
     -o "$tmp/$k.cubin" "$tmp/$k.cu" >"$tmp/$k.log" 2>&1 || {
     cat "$tmp/$k.log" >&2
     exit 1
@@ -94,8 +96,9 @@ with open(sys.argv[1], "rb") as f:
             d = sec.data()
             print("\n".join(d[i:i + 16].hex() for i in range(0, len(d), 16)))
 ' "$tmp/$k.cubin" >"$SASS/${model}_r${r}_q${q}_$k.code"
+    # shellcheck disable=SC2086
     nvcc -ptx -arch=sm_90 -std=c++17 -fmad=true -DDG_CUDA_MIN_BLOCKS=-1 -DDG_CUDA_REUSE_TRACES=0 \
-      -I"$TREE/stencils" -I"$TREE/models" -I"$TREE/backends/cuda" -o - "$tmp/$k.cu" |
+      ${DEFINES:-} -I"$TREE/stencils" -I"$TREE/models" -I"$TREE/backends/cuda" -o - "$tmp/$k.cu" |
       grep -v -E '^[[:space:]]*//|\.file|\.loc' >"$SASS/${model}_r${r}_q${q}_$k.ptx"
   fi
 done

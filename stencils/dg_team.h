@@ -63,6 +63,16 @@
 #define DG_TEAM_WORK(r, q)                                                                         \
   (DG_NVAR * (((r) + 1) * ((r) + 1) + (2 + DG_MODEL_SOURCE) * (q) * ((r) + 1) + 8 * ((r) + 1)))
 
+/* Phase 3 reads near[] (the x-neighbour in the same microblock) at the
+ * thread's face item, an index known only at run time, so the CUDA compiler
+ * may keep the array in local memory (an 8-byte stack frame; BENCHMARKS.md,
+ * "Shallow water").  1: select the entry instead (no frame), an experiment
+ * (DGRID_CUDA_NVRTC_OPTIONS=-DDG_TEAM_NEAR_SELECT=1): it changes every
+ * model's team kernels, so it waits for a GPU run to become the default. */
+#ifndef DG_TEAM_NEAR_SELECT
+#define DG_TEAM_NEAR_SELECT 0
+#endif
+
 /* The items it = tid, tid + T, .. below n of one phase: ceil(n / T) turns
  * of a loop with constant bounds (so it unrolls and the turns' loads can be
  * issued together); the inner `for` runs once, or not at all past n. */
@@ -444,7 +454,12 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
      item reads) */
   DG_TEAM_ITEMS(f, 4) {
     /* the neighbour's side: its own collapse across the face, or ours */
+#if DG_TEAM_NEAR_SELECT
+    const int nf = f == 0 ? near[0] : f == 1 && near[1];
+    const dg_lane *gn = nf ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
+#else
     const dg_lane *gn = f < 2 && near[f] ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
+#endif
     const dg_real *tr = TR ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N,

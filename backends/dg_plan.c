@@ -101,16 +101,18 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       nonempty++;
       r0 = r;
     }
-  /* own q needs the team update: a backend takes the team where its own q would run */
-  p->team =
-      dim == 2 && !in->aux && !in->bnd && (in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in));
+  /* own q needs the team update: a backend takes the team where its own q
+     would run; models with auxiliary data over their own range of q (own q
+     is never exact for them) */
+  const int team_q = in->aux ? in->q >= be->team_aux_q[0] && in->q <= be->team_aux_q[1]
+                             : in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in);
+  p->team = dim == 2 && !in->bnd && team_q;
   /* the team update forms no exterior states: a box with boundaries runs
      the one-element update, the plain reference schedule */
-  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->aux && !in->bnd,
-                       dim != 2  ? "a 2D grid"
-                       : in->bnd ? "a grid periodic on every side (the team update forms no "
-                                   "boundary states)"
-                                 : "a model without auxiliary data",
+  DG_CALL(env_override("DGRID_UPDATE", "element", "team", dim == 2 && !in->bnd,
+                       dim != 2 ? "a 2D grid"
+                                : "a grid periodic on every side (the team update forms no "
+                                  "boundary states)",
                        &p->team));
   const int team_asked = env_is("DGRID_UPDATE", "team");
   /* the one-element update's kernels on coefficients exist for q = r + 1; a
@@ -194,7 +196,7 @@ void dg_plan_describe(const dg_plan *p, const dg_plan_in *in, char *buf, size_t 
                            : "coeffs",
            p->reuse_traces ? "yes" : "no", p->own_q ? "on" : "off", p->own_q ? " degrees " : "",
            own, p->largest_first ? "largest-first" : "degree-order", in->own_q_exact ? "yes" : "no",
-           in->aux ? "; auxiliary data: element update" : "",
+           in->aux ? "; auxiliary data" : "",
            in->mapped ? " geometry=latlon: no own q (its rule is exact on affine grids only)"
            : in->bnd  ? " boundaries: the one-element update on traces only (the other "
                         "schedules form no exterior states)"

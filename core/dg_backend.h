@@ -28,8 +28,8 @@ typedef struct {
   int own_q_exact;               /* the model declares the r + 1 point rule exact on
                                     elements whose neighbours share their degree (a
                                     flux linear in u and independent of x, affine grid) */
-  int aux;                       /* the model reads auxiliary data at the points, which
-                                    only the element update carries (Q points) */
+  int aux;                       /* the model reads auxiliary data at the points (Q
+                                    points): the team update from team_aux_q on */
   int mapped;                    /* a grid with metric terms (the latlon sphere): no
                                     own q there */
   int bnd;                       /* a box with inflow, outflow or wall sides: only the
@@ -66,6 +66,11 @@ struct dg_backend_ops {
                          team update (dg_team.h; 2D only), which reads the
                          neighbours' coefficients (and traces across degree
                          changes) whatever the map; DG_MAX_Q + 1: never */
+  int team_aux_q[2];  /* 2D, models with auxiliary data (dg_plan_in.aux): the
+                         team update for team_aux_q[0] <= q <= team_aux_q[1]
+                         instead of from team_qmin (the one-element update
+                         holds the point's auxiliary values besides the
+                         state); an empty range: never */
   long own_q_min;     /* > 0: on variable 2D maps of models that declare it
                          exact, the elements whose neighbours share their
                          degree r run at q = r + 1 (the same results to

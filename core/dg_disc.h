@@ -60,7 +60,8 @@ int dg_disc_nbr_coeffs(const dg_disc *d);
  * (the backend's reuse_traces; never with nbr_coeffs). */
 int dg_disc_reuse_traces(const dg_disc *d);
 /* 1 when the updates run a team of threads per element (stencils/dg_team.h;
- * 2D, with nbr_coeffs; the backend's team_qmin or DGRID_UPDATE). */
+ * 2D, with nbr_coeffs; the backend's team_qmin, team_aux_q for models with auxiliary
+ * data, or DGRID_UPDATE). */
 int dg_disc_team(const dg_disc *d);
 /* 1 when the updates read the neighbours' coefficients and, across the
  * degree changes of a variable map, their traces (team update only). */

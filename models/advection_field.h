@@ -36,9 +36,9 @@ DG_HD static inline int dg_model_needs_x(const dg_model_params *p) {
   return 0; /* the velocity comes with the auxiliary data */
 }
 
-/* f[0] = b_d u with b_d = ct a[d].  a is never NULL at run time; a backend may
- * compile a copy of the stages without auxiliary data (the team update,
- * which the plan never runs for this model): there this test folds it. */
+/* f[0] = b_d u with b_d = ct a[d].  a is never NULL at run time; should a
+ * backend compile a copy of the stages without auxiliary data, this test
+ * folds it there. */
 DG_HD static inline void dg_model_flux(const dg_model_params *p, const dg_lane *u, const dg_lane *a,
                                        const dg_lane *x, dg_real t, int d, dg_lane *f) {
   (void)p, (void)x, (void)t;

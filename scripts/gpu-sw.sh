@@ -19,6 +19,19 @@
 #       then 0.05 and pi/2; PAR runs at once, none started after BUDGET seconds
 #       (sw-rates.csv: Williamson's normalised l1, l2, linf of h)  [PAR 4, BUDGET 420,
 #       RUN_LIMIT 300 s a run]
+#   scripts/gpu-sw.sh team-check
+#       the team update with auxiliary data (not yet the plan's default for shallow
+#       water: team_aux_q is empty until timed): backends_check shallow_water
+#       (gpu.backends: the sphere, uniform 3 and band 1..4, one process) and every
+#       shallow-water case of tests/gpu/consistency.sh (--quick), CUDA against OpenMP
+#       to 1e-12, once with DGRID_UPDATE=team and once with DGRID_UPDATE=element; and
+#       the plan each degree 2..5 takes by default (advect --verbose)
+#   scripts/gpu-sw.sh team-speed [ROUNDS]
+#       the one-element update (DGRID_UPDATE=element) against the team update
+#       (DGRID_UPDATE=team), interleaved: for each degree 2..5, ROUNDS rounds of one
+#       bench run of each, LSRK4, uniform map, 16M DOFs per variable (--sizes 48M: about
+#       1024^2 elements at degree 3), on the sphere (GRIDS="latlon box": the plane too);
+#       sw-team.csv and a table of the median step per update and their ratio  [ROUNDS 3]
 # Environment: OUT [./gpu-sw-out].
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -104,8 +117,59 @@ rates)
   xargs -P "${PAR:-4}" -L 1 bash -c 'run_one "$@"' _ <"$jobs"
   (head -n 1 "$OUT/sw-rates.csv" && tail -n +2 "$OUT/sw-rates.csv" | sort -t, -k1,1 -k2,2 -k3,3n) | column -t -s,
   ;;
+team-check)
+  for mode in team element; do
+    note "gpu.backends, shallow water (one process, omp and cuda), DGRID_UPDATE=$mode"
+    DGRID_UPDATE=$mode timeout 300 "${B%/apps}/tests/gpu/backends_check" shallow_water |
+      tee "$OUT/sw-backends-$mode.txt"
+    note "consistency, shallow water, DGRID_UPDATE=$mode"
+    DGRID_UPDATE=$mode timeout 420 sh tests/gpu/consistency.sh --cuda "$B/advect" --omp "$B/advect" \
+      --compare "$B/compare" --workdir "$OUT/sw-cons-$mode" --dims 2 --only 'd2_sw*' --quick |
+      tee "$OUT/sw-cons-$mode.txt"
+  done
+  for r in 2 3 4 5; do
+    for g in "--grid latlon --case williamson5 --cells 10" "--case jet --cells 12x12"; do
+      # shellcheck disable=SC2086
+      $B/advect --backend cuda --model shallow_water $g --degree $r --steps 1 --verbose --quiet \
+        --output "$OUT/tmp.h5" 2>&1 | grep -o "plan: .*" | sed "s/^/degree $r ${g%% --cells*}: /"
+    done
+  done
+  rm -f "$OUT/tmp.h5"
+  ;;
+team-speed)
+  rounds=${2:-3}
+  : >"$OUT/sw-team.csv"
+  for g in ${GRIDS:-latlon}; do
+    for r in 2 3 4 5; do
+      for k in $(seq "$rounds"); do
+        for mode in element team; do
+          csv="$OUT/sw-team-$g-$r-$k-$mode.csv"
+          note "$g degree $r round $k: DGRID_UPDATE=$mode"
+          DGRID_UPDATE=$mode timeout 120 "$B"/bench --backend cuda --model shallow_water --grid "$g" \
+            --dims 2 --degrees "$r" --sizes 48M --integrators lsrk4 --maps uniform --repeats 3 \
+            --no-peak --csv "$csv" 2>"$csv.err" >/dev/null || echo "failed: $(tail -n 1 "$csv.err")"
+          # grid, degree, update, round, the row's median step and its fraction of the
+          # triad on the bytes moved (the state, its registers and the aux data: issue 45's)
+          awk -F, -v g="$g" -v r="$r" -v m="$mode" -v k="$k" 'NR == 1 { for (i = 1; i <= NF; ++i) c[$i] = i }
+            NR == 2 { print g "," r "," m "," k "," $c["nelem"] "," $c["dofs"] "," $c["median_step_s"] "," $c["bw_fraction_moved"] }' \
+            "$csv" >>"$OUT/sw-team.csv"
+        done
+      done
+    done
+  done
+  echo "grid degree: element ms/step (% of the triad, aux counted) | team ms/step (%) | element/team;" \
+    "medians over the rounds"
+  sort -t, -k1,1 -k2,2n "$OUT/sw-team.csv" | awk -F, '
+    function med(s,   a, n, i, j, t) { n = split(s, a, " ")
+      for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    { key = $1 " " $2; keys[key] = 1; t[key, $3] = t[key, $3] " " $7; b[key, $3] = b[key, $3] " " $8 }
+    END { for (key in keys) { te = med(t[key, "element"]); tt = med(t[key, "team"])
+      printf "%s: %.3f (%.1f%%) | %.3f (%.1f%%) | %.2f\n", key, 1e3 * te, 100 * med(b[key, "element"]),
+        1e3 * tt, 100 * med(b[key, "team"]), (tt > 0 ? te / tt : 0) } }' | sort -k1,1 -k2,2n
+  ;;
 *)
-  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS] | rates" >&2
+  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS] | rates | team-check | team-speed [ROUNDS]" >&2
   exit 2
   ;;
 esac

@@ -63,6 +63,16 @@
 #define DG_TEAM_WORK(r, q)                                                                         \
   (DG_NVAR * (((r) + 1) * ((r) + 1) + (2 + DG_MODEL_SOURCE) * (q) * ((r) + 1) + 8 * ((r) + 1)))
 
+/* Phase 3 reads near[] (the x-neighbour in the same microblock) at the
+ * thread's face item, an index known only at run time, so the CUDA compiler
+ * may keep the array in local memory (an 8-byte stack frame; BENCHMARKS.md,
+ * "Shallow water").  1: select the entry instead (no frame), an experiment
+ * (DGRID_CUDA_NVRTC_OPTIONS=-DDG_TEAM_NEAR_SELECT=1): it changes every
+ * model's team kernels, so it waits for a GPU run to become the default. */
+#ifndef DG_TEAM_NEAR_SELECT
+#define DG_TEAM_NEAR_SELECT 0
+#endif
+
 /* The items it = tid, tid + T, .. below n of one phase: ceil(n / T) turns
  * of a loop with constant bounds (so it unrolls and the turns' loads can be
  * issued together); the inner `for` runs once, or not at all past n. */
@@ -91,14 +101,15 @@
  * dg_stage_update_team; on the sphere (met) the position is the face's
  * trigonometric entries and the tangential point's, as dg_stage_update
  * forms them (the same calls, so both sides of the face see the same bits),
- * and a pole face carries no flux. */
-DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real tm,
-                                      const dg_stage_basis *B, const dg_real *geom,
-                                      const dg_real *h, const dg_lane *xc, const dg_lane *go,
-                                      const dg_lane *gn, const dg_real *tr, const int *noff,
-                                      dg_lane *L, const int f, const int d, const int N,
-                                      const int Q, const int NX, const int met, const int XF,
-                                      const dg_sphere_src *S, const int uni, const int raw) {
+ * and a pole face carries no flux.  ax: the element's auxiliary data (a
+ * model with DG_MODEL_NAUX; its face values at face f, as dg_stage_update
+ * reads them). */
+DG_HD static inline void
+dg_team_face(const dg_model_params *mp, const dg_real tm, const dg_stage_basis *B,
+             const dg_real *geom, const dg_real *h, const dg_lane *xc, const dg_lane *go,
+             const dg_lane *gn, const dg_real *tr, const int *noff, dg_lane *L, const int f,
+             const int d, const int N, const int Q, const int NX, const int met, const int XF,
+             const dg_sphere_src *S, const int uni, const int raw, const dg_real *ax) {
   const int NV = DG_NVAR, side = f % 2, t = 1 - d;
   dg_lane uo[DG_NVAR][DG_MAX_Q], un[DG_NVAR][DG_MAX_Q], G[DG_NVAR][DG_MAX_Q], x[DG_X_LEN];
   DG_UNROLL_ALL
@@ -140,7 +151,14 @@ DG_HD static inline void dg_team_face(const dg_model_params *mp, const dg_real t
       dg_point_trig(S, uni, Q, t, p, XF, d, x + DG_X_TRIG(t, 0));
     else if (geom)
       x[t] = xc[t] + (dg_real)0.5 * h[t] * B->x[p];
+#if DG_MODEL_NAUX /* the face's own auxiliary values: both sides' (the same bits) */
+    dg_lane av[DG_MODEL_NAUX + 1];
+    dg_aux_face(ax, f, p, Q * Q, Q, av);
+    dg_rusanov(mp, ul, ur, av, xm, tm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
+#else
+    (void)ax;
     dg_rusanov(mp, ul, ur, 0, xm, tm, d, (dg_real)0.5 * (2 / h[d]), &G[0][p], DG_MAX_Q);
+#endif
     if (met && d == 1) /* a pole face carries no flux */
       DG_UNROLL_ALL
     for (int v = 0; v < NV; ++v) G[v][p] = G[v][p] * pole;
@@ -256,8 +274,9 @@ DG_HD static inline void dg_team_row_points(const dg_sphere_src *S, const int un
  * (dg_point_trig: the team keeps no per-element table), the theta faces at a pole carry no flux,
  * the lines run along theta first (D1 = 1: a phase-2 item is a row of points of one theta, a
  * phase-4 item a line of theta modes), and phase 4 applies the row's weighted theta mass inverse
- * along its line (dg_team_row_mass).  2D only.  No auxiliary data (the model sees NULL): the plan
- * never runs it for a model with DG_MODEL_NAUX > 0 (backends/dg_plan.c). */
+ * along its line (dg_team_row_mass).  2D only.  A model's auxiliary data (DG_MODEL_NAUX) are read
+ * where dg_stage_update reads them, from global memory: a phase-2 item its line's volume points'
+ * values, a face item its face's; a model without them has no code for it. */
 DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_stage_basis *B,
                                               long blk, int lane, const int tid, const int T,
                                               const int R, const int Q, const int TR, const int NX,
@@ -295,6 +314,11 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
   if (XF >= 0) dg_model_x_flow_set(&mp, XF); /* the copy's variant: the model's test folds */
 #endif
   const dg_real h[2] = {A->h[0], A->h[1]}, dt = A->dt, tm = A->t;
+#if DG_MODEL_NAUX
+  const dg_real *axd = A->aux + blk * (long)(DG_AUX_SIZE(DIM, Q) * DG_W) + lane;
+#else
+  const dg_real *axd = 0;
+#endif
   /* The lines of phases 1 and 4 run along direction D1, phase 2's along D2:
      x then y on a planar grid; on the sphere theta (y) first, so that a
      phase-2 item (a row of points) reads the theta entries of its point
@@ -382,19 +406,26 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
       dg_lane up[DG_NU], f[DG_NVAR];
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) up[v] = U[v][j];
+#if DG_MODEL_NAUX /* point (k, j) along (D1, D2); the data's points run x fastest */
+      dg_lane av[DG_MODEL_NAUX];
+      dg_aux_vol(axd, D1 ? j + Q * k : k + Q * j, Q * Q, av);
+      const dg_lane *am = av;
+#else
+      const dg_lane *am = 0;
+#endif
 #if DG_MODEL_NDERIV
-      dg_model_derive(&mp, up, 0);
+      dg_model_derive(&mp, up, am);
 #endif
       if (needs_x) x[D2] = xc[D2] + (dg_real)0.5 * h[D2] * B->x[j];
       if (met) dg_point_trig(&sph, uni, Q, D2, j, XF, -1, x + DG_X_TRIG(D2, 0));
-      dg_model_flux(&mp, up, 0, xm, tm, D1, f);
+      dg_model_flux(&mp, up, am, xm, tm, D1, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fx[v][j] = f[v] * (2 / h[D1]);
-      dg_model_flux(&mp, up, 0, xm, tm, D2, f);
+      dg_model_flux(&mp, up, am, xm, tm, D2, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) Fy[v][j] = f[v] * (2 / h[D2]);
 #if DG_MODEL_SOURCE
-      dg_model_source(&mp, up, 0, xm, tm, f);
+      dg_model_source(&mp, up, am, xm, tm, f);
       DG_UNROLL_ALL
       for (int v = 0; v < NV; ++v) U[v][j] = f[v]; /* U[v][j] is not read again */
 #endif
@@ -423,14 +454,19 @@ DG_HD static inline void dg_stage_update_team(const dg_stage_args *A, const dg_s
      item reads) */
   DG_TEAM_ITEMS(f, 4) {
     /* the neighbour's side: its own collapse across the face, or ours */
+#if DG_TEAM_NEAR_SELECT
+    const int nf = f == 0 ? near[0] : f == 1 && near[1];
+    const dg_lane *gn = nf ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
+#else
     const dg_lane *gn = f < 2 && near[f] ? fo + (f ? xs : -xs) + (f ^ 1) * N : fn + f * N;
+#endif
     const dg_real *tr = TR ? A->trace : 0;
     if (f < 2) /* d a constant in each copy: x stays in registers */
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 0, N,
-                   Q, NX, met, XF, &sph, uni, met && Q == N);
+                   Q, NX, met, XF, &sph, uni, met && Q == N, axd);
     else
       dg_team_face(&mp, tm, B, geom, h, xc, fo + f * N, gn, tr, nbr + f * DG_W, fn + f * N, f, 1, N,
-                   Q, NX, met, XF, &sph, uni, 0);
+                   Q, NX, met, XF, &sph, uni, 0, axd);
   }
   DG_TEAM_SYNC();
 

@@ -545,6 +545,22 @@ int be_parallelism(void) {
 #define DG_CUDA_TEAM_QMIN_2D 5
 #endif
 
+/* 2D grids of models with auxiliary data may run the team update from
+ * DG_CUDA_TEAM_AUX_QMIN_2D points per direction (the one-element update
+ * holds a whole element of every variable and the point's auxiliary values:
+ * shallow water's spills from degree 2 on) up to DG_CUDA_TEAM_AUX_QMAX_2D, at
+ * most 7, the most points whose scratch of three variables with a source
+ * fits a block's shared memory (docs/ARCHITECTURE.md, "One time step": the
+ * team update with auxiliary data).  Empty by default until a GPU has timed
+ * it against the one-element update: -DDG_CUDA_TEAM_AUX_QMIN_2D=3
+ * -DDG_CUDA_TEAM_AUX_QMAX_2D=7, or DGRID_UPDATE=team for an A/B in one build. */
+#ifndef DG_CUDA_TEAM_AUX_QMIN_2D
+#define DG_CUDA_TEAM_AUX_QMIN_2D (DG_MAX_Q + 1)
+#endif
+#ifndef DG_CUDA_TEAM_AUX_QMAX_2D
+#define DG_CUDA_TEAM_AUX_QMAX_2D 0
+#endif
+
 /* Band and random maps of models without coordinates run the elements away
  * from degree changes at their own q = r + 1 (dg_backend_ops.own_q_min) in
  * the degrees with at least this many of them: below that the extra launch
@@ -571,6 +587,8 @@ dg_backend_ops make_ops(void) {
   o.coeffs_rmax[1] = DG_CUDA_COEFFS_RMAX_3D;
   o.team_qmin[0] = DG_CUDA_TEAM_QMIN_2D;
   o.team_qmin[1] = DG_MAX_Q + 1;
+  o.team_aux_q[0] = DG_CUDA_TEAM_AUX_QMIN_2D;
+  o.team_aux_q[1] = DG_CUDA_TEAM_AUX_QMAX_2D;
   o.own_q_min = DG_CUDA_OWN_Q_MIN;
   o.init = be_init_device;
   o.alloc = be_alloc;

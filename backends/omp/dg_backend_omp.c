@@ -269,6 +269,7 @@ static const dg_backend_ops ops = {
     /* the team update is for GPUs; the CPU runs it only when asked
        (DGRID_UPDATE=team, for tests) */
     .team_qmin = {DG_MAX_Q + 1, DG_MAX_Q + 1},
+    .team_aux_q = {DG_MAX_Q + 1, 0},
     /* a parallel region more per degree costs little: every degree that
        has such elements (docs/ARCHITECTURE.md, "Decisions and why": own q) */
     .own_q_min = 1,

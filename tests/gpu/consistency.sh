@@ -158,7 +158,8 @@ for dim in $dims; do
       run "d2_sphere_uniform3_${integ}" --grid latlon --model sphere_advection --cells 10 \
         --degree 3 --alpha 0.7 --initial hill --integrator "$integ" --cfl 0.4 --steps $steps
       # shallow water: a system with a source and auxiliary data through the element
-      # interpolant, walls; on the sphere its metric terms and the running flow's lanes
+      # interpolant, walls; on the sphere its metric terms and the running flow's lanes;
+      # on the GPU the team update from 3 points on (walls: the one-element update)
       run "d2_sw_wave_random0-5_${integ}" --model shallow_water --case gravity_wave \
         --coriolis 3,0 --wave 1,2 --cells $cells --map random --degree-min 0 --degree 5 --seed 6 \
         --integrator "$integ" --dt 0.0005 --steps $steps
@@ -170,6 +171,12 @@ for dim in $dims; do
         --integrator "$integ" --cfl 0.4 --steps $steps
       run "d2_sw_w5_uniform3_${integ}" --grid latlon --model shallow_water --case williamson5 \
         --cells 10 --degree 3 --integrator "$integ" --cfl 0.4 --steps $steps
+      # the team update's lowest and highest q for auxiliary data on the GPU (3 and 6
+      # points: the plane's jet, the sphere's Rossby-Haurwitz wave)
+      run "d2_sw_jet_uniform2_${integ}" --model shallow_water --case jet --cells $cells \
+        --degree 2 --integrator "$integ" --cfl 0.4 --steps $steps
+      run "d2_sw_w6_uniform5_${integ}" --grid latlon --model shallow_water --case williamson6 \
+        --cells 10 --degree 5 --integrator "$integ" --cfl 0.4 --steps $steps
     fi
     k=$((k + 1))
   done

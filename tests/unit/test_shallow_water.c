@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* test_shallow_water.c - the shallow-water model (models/shallow_water.h) on
  * the plane through the public C API, each case a measured number that
  * could be wrong:
@@ -27,6 +28,10 @@
  *          2..3 and 1..3 take 1.3..1.45x and 2.1..2.4x the uniform degree
  *          3's mean step (the pole rows' 2r + 1); 2..3's l2 is 1..6x the
  *          uniform map's, 1..3's worse still
+ *   team   the team update (DGRID_UPDATE=team) against the one-element
+ *          update on the plane and the sphere, uniform and variable maps:
+ *          the same coefficients to 1e-13 relative, mass to 1e-13, and the
+ *          sphere's lake at rest to round-off
  * Usage: test_shallow_water CASE
  */
 #include "dg_eval.h"
@@ -57,7 +62,12 @@ typedef struct {
   double energy0, energy_growth, enstrophy, energy1, enstrophy0;
   double l2_rel; /* Williamson's normalised l2 error of h (eta) */
   long steps;
+  int team;       /* the discretisation ran the team update (dg_disc_team) */
+  double *coeffs; /* keep_coeffs: by element, variable and mode (malloc'd) */
+  long ncoeffs;
 } sw_result;
+
+static int keep_coeffs; /* run() keeps the final coefficients (test_team) */
 
 static void make_grid(dg_grid *g, int n, int walls) {
   const int nn[3] = {n, n, 1};
@@ -142,6 +152,18 @@ static void run(const sw_case *sc, double bump, sw_result *res) {
   double n1[3], n2[3], ni[3];
   OK(dg_error_norms_rel(d, u, t, n1, n2, ni));
   res->l2_rel = n2[0];
+  res->team = dg_disc_team(d);
+  res->coeffs = NULL;
+  res->ncoeffs = 0;
+  if (keep_coeffs) { /* by element: the storage order depends on the path */
+    res->coeffs = malloc(sizeof(double) * (size_t)dg_disc_ndofs(d));
+    CHECK(res->coeffs != NULL, "out of memory");
+    for (long e = 0; e < g.nelem && res->coeffs; ++e) {
+      const int n1d = dg_disc_degrees(d)->deg[e] + 1;
+      OK(dg_element_coeffs(d, u, e, res->coeffs + res->ncoeffs));
+      res->ncoeffs += 3L * n1d * n1d;
+    }
+  }
   dg_ts_destroy(&ts);
   dg_field_destroy(&u);
   dg_disc_destroy(&d);
@@ -349,6 +371,82 @@ static void test_maps(void) {
   dg_degree_map_destroy(&lat1);
 }
 
+/* ---- the team update ---- */
+/* Run c under DGRID_UPDATE=mode: the team flag and the coefficients in res. */
+static void run_update(const sw_case *c, double bump, const char *mode, sw_result *res) {
+  OK(setenv("DGRID_UPDATE", mode, 1) ? DG_ERR_ARG : 0);
+  run(c, bump, res);
+  unsetenv("DGRID_UPDATE");
+  CHECK(res->team == !strcmp(mode, "team"), "DGRID_UPDATE=%s: team is %d", mode, res->team);
+}
+
+/* The team update (stencils/dg_team.h) reads the auxiliary data where the
+ * one-element update does: both give the same coefficients to 1e-13
+ * relative on the plane (a lake raised over the bump on a beta-plane, also
+ * on a band map: traces at degree changes; the nonlinear jet) and the sphere
+ * (Williamson 5 over the mountain, uniform q = r + 1: the row's mass at the
+ * points; the latitude map: q > r + 1 in its low rows), and it keeps the
+ * sphere's lake at rest to round-off (both sides of a face read the same
+ * auxiliary bits).  Degrees 1 and 2 at q = 3 only: every case shares four
+ * kernel units. */
+static void test_team(void) {
+  static const char *const lake[] = {"case", "lake_at_rest", NULL};
+  static const char *const beta[] = {"case", "lake_at_rest", "coriolis", "3,2", NULL};
+  static const char *const jet[] = {"case", "jet", NULL};
+  static const char *const w5[] = {"case", "williamson5", NULL};
+  dg_grid gp, gs;
+  make_grid(&gp, 8, 0);
+  OK(dg_grid_init_latlon(&gs, 16, 8, 6.37122e6));
+  dg_degree_map *band, *lat;
+  OK(dg_degree_map_create_band(&band, &gp, 1, 2));
+  OK(dg_degree_map_create_latitude(&lat, &gs, 1, 2));
+  const struct {
+    const char *what;
+    sw_case c;
+    double bump;
+  } cases[] = {
+      {"plane, lake raised over the bump, beta-plane, r=2",
+       {beta, 0, 8, 2, NULL, 0, 0, 0.3, 20, 1},
+       1e-2},
+      {"plane, the same, band 1..2", {beta, 0, 8, 0, band, 0, 0, 0.3, 20, 1}, 1e-2},
+      {"plane, jet, r=2", {jet, 0, 8, 2, NULL, 0, 0, 0.3, 20, 1}, 0},
+      {"sphere, williamson5, r=2", {w5, 1, 8, 2, NULL, 0, 0, 0.5, 20, 1}, 0},
+      {"sphere, williamson5, latitude 1..2", {w5, 1, 8, 0, lat, 0, 0, 0.5, 20, 1}, 0},
+  };
+  double worst = 0;
+  keep_coeffs = 1;
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    sw_result re, rt;
+    run_update(&cases[k].c, cases[k].bump, "element", &re);
+    run_update(&cases[k].c, cases[k].bump, "team", &rt);
+    CHECK(re.ncoeffs == rt.ncoeffs && re.ncoeffs > 0, "%s: %ld and %ld coefficients", cases[k].what,
+          re.ncoeffs, rt.ncoeffs);
+    const double rel = test_rel_l2(re.coeffs, rt.coeffs, re.ncoeffs == rt.ncoeffs ? re.ncoeffs : 0);
+    const double dm = fabs(rt.mass1 - rt.mass0) / rt.mass0;
+    printf("team against element update, %s, %ld steps: relative L2 difference %.2e, team mass "
+           "drift %.2e\n",
+           cases[k].what, rt.steps, rel, dm);
+    CHECK(rel <= 1e-13, "%s: element and team updates differ by %.3e", cases[k].what, rel);
+    CHECK(dm < 1e-13, "%s: team mass drift %.2e", cases[k].what, dm);
+    if (rel > worst) worst = rel;
+    free(re.coeffs);
+    free(rt.coeffs);
+  }
+  /* the team keeps the sphere's lake at rest over the mountain (the
+     latitude map: degree changes, q > r + 1) */
+  keep_coeffs = 0;
+  const sw_case rest = {lake, 1, 8, 0, lat, 0, 0, 0.3, 100, 1};
+  const double eta0 = 5960, mscale = eta0 * sqrt(9.80616 * eta0);
+  sw_result res;
+  run_update(&rest, 0, "team", &res);
+  printf("team update, sphere lake at rest, latitude 1..2: max |u - rest| %.2e of eta0 sqrt(g "
+         "eta0) after %ld steps; element vs team largest difference %.2e\n",
+         res.maxdev / mscale, res.steps, worst);
+  CHECK(res.maxdev / mscale < 1e-13, "team, sphere lake: max deviation %.2e", res.maxdev);
+  dg_degree_map_destroy(&band);
+  dg_degree_map_destroy(&lat);
+}
+
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   if (!strcmp(which, "lake"))
@@ -363,8 +461,10 @@ int main(int argc, char **argv) {
     test_w6();
   else if (!strcmp(which, "maps"))
     test_maps();
+  else if (!strcmp(which, "team"))
+    test_team();
   else {
-    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2|w6|maps\n");
+    fprintf(stderr, "usage: test_shallow_water lake|wave|sphere_lake|w2|w6|maps|team\n");
     return 2;
   }
   return dg_test_done(which);

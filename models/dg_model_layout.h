@@ -10,12 +10,7 @@
 #ifndef DG_MODEL_LAYOUT_H
 #define DG_MODEL_LAYOUT_H
 
-#ifndef DG_MODEL_NAUX
-#define DG_MODEL_NAUX 0
-#endif
-#ifndef DG_MODEL_NAUX_FACE
-#define DG_MODEL_NAUX_FACE DG_MODEL_NAUX
-#endif
+#include "dg_model_counts.h"
 
 #define DG_MODEL_LAYOUT_NAME_(name) dg_model_##name##_layout
 /* DG_MODEL_LAYOUT(name): const int dg_model_NAME_layout[3] = {DG_NVAR,

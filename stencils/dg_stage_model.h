@@ -19,14 +19,7 @@
 #if !defined(DG_NVAR) || !defined(DG_MODEL_SOURCE)
 #error "include a model header (models/) before dg_stages.h"
 #endif
-#ifndef DG_MODEL_NAUX
-#define DG_MODEL_NAUX 0
-#endif
-/* The leading auxiliary values the faces need (the flux and the speed, not
- * the source): only these are held at face points (dg_model_desc.naux_face). */
-#ifndef DG_MODEL_NAUX_FACE
-#define DG_MODEL_NAUX_FACE DG_MODEL_NAUX
-#endif
+#include "dg_model_counts.h"
 
 /* What a model's flux reads of the position (docs/MODELS.md): a model may
  * declare DG_MODEL_X_FLOWS variants, dg_model_x_flow(p) the running one,

@@ -27,7 +27,8 @@ void dg_model_list(char *buf, size_t cap) {
  * lays out and fills what the stages read. */
 static int check_layout(const dg_model_desc *desc, const int *layout, const char *header) {
   const int face = desc->naux_face > 0 ? desc->naux_face : desc->naux;
-  if (layout && (desc->nvar != layout[0] || desc->naux != layout[1] || face != layout[2]))
+  if (layout && layout[0] > 0 &&
+      (desc->nvar != layout[0] || desc->naux != layout[1] || face != layout[2]))
     return dg_error(DG_ERR_ARG,
                     "model %s (%s): its descriptor says nvar %d, naux %d, naux_face %d where its "
                     "device part has DG_NVAR %d, DG_MODEL_NAUX %d, DG_MODEL_NAUX_FACE %d (write "

@@ -14,9 +14,18 @@
 
 #define DG_MODEL_LAYOUT_NAME_(name) dg_model_##name##_layout
 /* DG_MODEL_LAYOUT(name): const int dg_model_NAME_layout[3] = {DG_NVAR,
- * DG_MODEL_NAUX, DG_MODEL_NAUX_FACE}, what dg_model_check_layout reads. */
+ * DG_MODEL_NAUX, DG_MODEL_NAUX_FACE}, what core checks the descriptor
+ * against; {0, 0, 0} (not checked) where the header shows no DG_NVAR to its
+ * host part (not a model: dg_model_load then says what it lacks). */
+#ifdef DG_NVAR
+#define DG_MODEL_LAYOUT_COUNTS                                                                     \
+  { DG_NVAR, DG_MODEL_NAUX, DG_MODEL_NAUX_FACE }
+#else
+#define DG_MODEL_LAYOUT_COUNTS                                                                     \
+  { 0, 0, 0 }
+#endif
 #define DG_MODEL_LAYOUT(name)                                                                      \
   extern const int DG_MODEL_LAYOUT_NAME_(name)[3];                                                 \
-  const int DG_MODEL_LAYOUT_NAME_(name)[3] = {DG_NVAR, DG_MODEL_NAUX, DG_MODEL_NAUX_FACE};
+  const int DG_MODEL_LAYOUT_NAME_(name)[3] = DG_MODEL_LAYOUT_COUNTS;
 
 #endif

@@ -141,23 +141,19 @@ layout)
 drift)
   # After a restart the mass drift is measured from t = 0's mass (stored in
   # the snapshot), with t = 0's choice of relative or absolute drift.
-  runp "$ADV" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 4 --output ar4.h5 --quiet
-  want_rc 0 "advection_reaction, 4 steps"
-  d4=$(key mass_drift_abs)
-  runp "$ADV" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 2 --output ar2.h5 --quiet
-  runp "$ADV" --restart ar2.h5 --steps 4 --output ar24.h5 --quiet
-  want_rc 0 "advection_reaction, 2 + 2 steps"
-  [ -n "$d4" ] && [ "$(key mass_drift_abs)" = "$d4" ] ||
-    bad "restart: mass_drift_abs=$(key mass_drift_abs) mass_drift=$(key mass_drift), uninterrupted mass_drift_abs=$d4"
-  # advdiff likewise (its reaction makes mass from none: 4e-2 in 4 steps, 2e-2 in 2)
-  runp "$ADD" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 4 --output dr4.h5 --quiet
-  want_rc 0 "advdiff advection_reaction, 4 steps"
-  d4=$(key mass_drift_abs)
-  runp "$ADD" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 2 --output dr2.h5 --quiet
-  runp "$ADD" --restart dr2.h5 --steps 4 --output dr24.h5 --quiet
-  want_rc 0 "advdiff advection_reaction, 2 + 2 steps"
-  [ -n "$d4" ] && [ "$(key mass_drift_abs)" = "$d4" ] ||
-    bad "advdiff restart: mass_drift_abs=$(key mass_drift_abs) mass_drift=$(key mass_drift), uninterrupted mass_drift_abs=$d4"
+  # The reaction makes mass from none (advdiff: 4e-2 in 4 steps, 2e-2 in 2),
+  # so a drift measured from the file's state would be half the uninterrupted one.
+  for prog in "$ADV" "$ADD"; do
+    p=$(basename "$prog")
+    runp "$prog" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 4 --output "$p"4.h5 --quiet
+    want_rc 0 "$p advection_reaction, 4 steps"
+    d4=$(key mass_drift_abs)
+    runp "$prog" --model advection_reaction --cells 6x4 --degree 1 --dt 0.01 --steps 2 --output "$p"2.h5 --quiet
+    runp "$prog" --restart "$p"2.h5 --steps 4 --output "$p"24.h5 --quiet
+    want_rc 0 "$p advection_reaction, 2 + 2 steps"
+    [ -n "$d4" ] && [ "$(key mass_drift_abs)" = "$d4" ] ||
+      bad "$p restart: mass_drift_abs=$(key mass_drift_abs) mass_drift=$(key mass_drift), uninterrupted mass_drift_abs=$d4"
+  done
   ;;
 
 series)

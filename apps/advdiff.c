@@ -35,6 +35,7 @@
 #include "dg_io.h"
 #include "dg_output.h"
 #include "dg_restart.h"
+#include "dg_spart.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -405,7 +406,9 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   dg_app_defaults(&r.cfg);
   /* under mpirun every rank reads and checks the same input; rank 0 prints */
-  if (dg_app_ranks_start(&r.rk, &argc, &argv)) {
+  /* fault injection for tests (dg_spart.h) */
+  if (dg_app_ranks_start(&r.rk, &argc, &argv) ||
+      dg_spart_set_fault(getenv("DGRID_SPART_NO_EXCHANGE"))) {
     fprintf(stderr, "advdiff: %s\n", dg_error_message());
     dg_app_ranks_stop(&r.rk);
     return 2;

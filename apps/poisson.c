@@ -704,7 +704,9 @@ int main(int argc, char **argv) {
     return status;
   }
   g_rk = &rk;
-  const int status = run(&rk, argc, argv);
+  /* fault injection for tests (dg_spart.h) */
+  const int status =
+      dg_spart_set_fault(getenv("DGRID_SPART_NO_EXCHANGE")) ? fail() : run(&rk, argc, argv);
   dg_app_ranks_stop(&rk);
   return status;
 }

@@ -56,8 +56,8 @@ struct dg_spx {
   int has_all;
   long nz, *zrun; /* [2 nz]: start, length */
   long *rcount;   /* [size]: owned reals per rank */
-  int off;        /* DGRID_SPART_NO_EXCHANGE=1: no exchange (a test's fault) */
-  int off_all;    /* DGRID_SPART_NO_EXCHANGE=transfer: none for the transfers */
+  int off;        /* fault "1": no exchange (dg_spart_set_fault) */
+  int off_all;    /* fault "transfer" (or "1"): none for the transfers */
 };
 
 static void box_of(const dg_grid *g, const dg_sop_params *p, const dg_part_block *b, sbox *x) {
@@ -378,6 +378,22 @@ static int build_lists(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, 
   return rc ? rc : xchg_buffers(op, x);
 }
 
+/* The exchange a test leaves out on purpose (dg_spart_set_fault): 0 none,
+ * 1 every exchange, 2 the transfers' only. */
+static int spart_fault;
+
+int dg_spart_set_fault(const char *what) {
+  if (!what || !what[0])
+    spart_fault = 0;
+  else if (!strcmp(what, "1"))
+    spart_fault = 1;
+  else if (!strcmp(what, "transfer"))
+    spart_fault = 2;
+  else
+    return dg_error(DG_ERR_ARG, "DGRID_SPART_NO_EXCHANGE: '%s' is not 1 or transfer", what);
+  return 0;
+}
+
 int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
   if (!op || !sp) return dg_error(DG_ERR_ARG, "dg_sop_set_part: NULL argument");
   const dg_grid *g = &op->g;
@@ -389,9 +405,8 @@ int dg_sop_set_part(dg_sop *op, const dg_spart *sp) {
   if (!x) return dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
   op->px = x;
   x->sp = sp;
-  const char *no = getenv("DGRID_SPART_NO_EXCHANGE");
-  x->off = no && !strcmp(no, "1");
-  x->off_all = x->off || (no && !strcmp(no, "transfer"));
+  x->off = spart_fault == 1;
+  x->off_all = spart_fault != 0;
   const long N = sp->g.nelem;
   x->gdeg = malloc((size_t)N);
   x->gpdeg = malloc((size_t)N);

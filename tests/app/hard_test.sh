@@ -216,6 +216,9 @@ poisson)
   refuse "a control character" "poisson: option --map: 'a\\x1b[31mb' is not one of uniform, band, random" \
     "$POI" --map "$(printf 'a\033[31mb')"
   refuse "unknown option" "poisson: unknown or incomplete option '--bogus' (see --help)" "$POI" --bogus
+  # the test fault's variable is checked too (read by the app, not the library)
+  refuse "a bad DGRID_SPART_NO_EXCHANGE" \
+    "poisson: DGRID_SPART_NO_EXCHANGE: 'bogus' is not 1 or transfer" env DGRID_SPART_NO_EXCHANGE=bogus "$POI"
   runp "$POI" --help
   want_rc 0 "--help"
   grep -q -- "--solver KIND" "$DIR/out" || bad "--help does not list --solver: $(cat "$DIR/out")"

@@ -64,11 +64,30 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   return dg_sop_ops(bj->op)->sblock_apply_f(bj, r, z);
 }
 
+int dg_spatch_on_ranks(const dg_backend *be) { return be->ops->solver->patch_on_ranks; }
+
+/* A rank's patches (dg_spatch.c) read r's ghosts on every side, corners
+ * included: received first and cleared after, as z's (the corrections the
+ * ghosts' owners compute themselves). */
 int dg_spatch_apply_d(const dg_spatch *sp, const double *r, double *z) {
-  return dg_sop_ops(sp->op)->spatch_apply_d(sp, r, z);
+  const dg_sop *op = sp->op;
+  if (!op->px) return dg_sop_ops(op)->spatch_apply_d(sp, r, z);
+  double *rw = (double *)r; /* only its ghost slots, zero again on return */
+  DG_CALL(dg_sop_part_exchange_all_d(op, rw));
+  const int rc = dg_sop_ops(op)->spatch_apply_d(sp, r, z);
+  dg_sop_part_clear_d(op, rw);
+  dg_sop_part_clear_d(op, z);
+  return rc;
 }
 int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
-  return dg_sop_ops(sp->op)->spatch_apply_f(sp, r, z);
+  const dg_sop *op = sp->op;
+  if (!op->px) return dg_sop_ops(op)->spatch_apply_f(sp, r, z);
+  float *rw = (float *)r; /* only its ghost slots, zero again on return */
+  DG_CALL(dg_sop_part_exchange_all_f(op, rw));
+  const int rc = dg_sop_ops(op)->spatch_apply_f(sp, r, z);
+  dg_sop_part_clear_f(op, rw);
+  dg_sop_part_clear_f(op, z);
+  return rc;
 }
 
 int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {

@@ -23,6 +23,10 @@ typedef struct dg_spatch dg_spatch;
  * every element, at least 3 elements in each periodic direction); if not,
  * why, into why[cap] (may be NULL). */
 int dg_spatch_supported(const dg_sop *op, char *why, size_t cap);
+/* Whether be's driver runs a rank's patches (dg_sop_part: the patches with
+ * an owned element, their ghosts received on every side): the OpenMP
+ * backend's does, the CUDA backend's not yet. */
+int dg_spatch_on_ranks(const dg_backend *be);
 /* Set up the patch inverses of op (borrowed: it must outlive the object).
  * DG_ERR_ARG where dg_spatch_supported says no. */
 int dg_spatch_create(dg_spatch **sp, const dg_sop *op);

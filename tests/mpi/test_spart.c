@@ -14,7 +14,9 @@
  * MPI is not CUDA-aware: the lists copied to solver memory, the gathered
  * entries copied out and the received ones in), which must give the same
  * x'Ax to the bit (a view or a staged copy not filled or not sent back
- * where the exchange, gather or scatter needs it would not). */
+ * where the exchange, gather or scatter needs it would not).  The transfers
+ * by agglomeration and the vertex patches across ranks: bitwise one
+ * process's. */
 #include "dg_test.h"
 
 #include "dg_backend.h"
@@ -23,6 +25,7 @@
 #include "dg_partition.h"
 #include "dg_sop.h"
 #include "dg_spart.h"
+#include "dg_spatch.h"
 #include "dg_svec.h"
 
 #include <stdint.h>
@@ -254,6 +257,76 @@ static void run_transfer(const dg_backend *be, dg_comm *c, const char *name, int
   dg_degree_map_destroy(&m);
 }
 
+/* The vertex patches (solvers/dg_spatch.h) of a uniform level of degree r
+ * with a mass term: z = sum_p R_p^T A_p^-1 R_p r of the same random whole
+ * vector on the ranks, gathered, against one process's to the bit (a rank
+ * computes every patch with an owned element, in the whole grid's colour
+ * order), and zeros outside the owned elements (r's ghost slots too). */
+static void run_patch(const dg_backend *be, dg_comm *c, const char *name, int dim, const int n[3],
+                      const int bc[3], int r) {
+  if (!dg_spatch_on_ranks(be)) {
+    if (dg_comm_rank(c) == 0) printf("%s: the backend's patches do not run across ranks\n", name);
+    return;
+  }
+  dg_backend rbe = *be;
+  rbe.comm = c;
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
+  dg_grid g;
+  OK(dg_grid_init(&g, dim, n, lo, hi));
+  dg_degree_map *m;
+  OK(dg_degree_map_create_uniform(&m, &g, r));
+  dg_sop_params p = dg_sop_default_params();
+  p.a = 0.5;
+  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
+  dg_partition *part;
+  OK(dg_partition_create(&part, &g, m, dg_comm_size(c), NULL));
+  dg_spart *sp;
+  OK(dg_spart_create(&sp, c, part, &g, &p));
+  dg_sop *G, *L;
+  OK(dg_sop_create(&G, be, &g, m->deg, &p));
+  OK(dg_sop_create_part(&L, &rbe, sp, m->deg, m->deg));
+  dg_spatch *PG, *PL;
+  OK(dg_spatch_create(&PG, G));
+  OK(dg_spatch_create(&PL, L));
+  const long ng = dg_sop_len(G), nl = dg_sop_len(L);
+  const size_t gb = sizeof(double) * (size_t)ng;
+  double *rh = malloc(gb), *zh = malloc(gb), *zr = malloc(gb);
+  double *rg = dg_svec_alloc(be, gb), *zg = dg_svec_alloc(be, gb);
+  double *rl = dg_svec_alloc(&rbe, sizeof(double) * (size_t)nl);
+  double *zl = dg_svec_alloc(&rbe, sizeof(double) * (size_t)nl);
+  if (!rh || !zh || !zr || !rg || !zg || !rl || !zl) exit(1);
+  uint64_t s = 7046029254386353131ULL; /* the same on every rank */
+  for (long i = 0; i < ng; ++i) rh[i] = rnd(&s);
+  OK(dg_svec_to_device(be, rg, rh, gb));
+  OK(dg_spatch_apply_d(PG, rg, zg));
+  OK(dg_sop_scatter_d(L, rh, rl));
+  OK(dg_spatch_apply_d(PL, rl, zl));
+  OK(dg_svec_sync(&rbe));
+  CHECK(ghosts_zero(L, rl) && ghosts_zero(L, zl), "%s: non-zero ghost slots after the patches",
+        name);
+  OK(dg_sop_gather_d(L, zl, zr));
+  OK(dg_svec_to_host(be, zh, zg, gb));
+  const int same = memcmp(zr, zh, gb) == 0;
+  CHECK(same, "%s: the patches across ranks are not one process's", name);
+  if (same && dg_comm_rank(c) == 0)
+    printf("%s: %d ranks, %ld patches of the whole grid, bitwise one process's\n", name,
+           dg_comm_size(c), dg_spatch_npatches(PG));
+  dg_svec_free(be, rg);
+  dg_svec_free(be, zg);
+  dg_svec_free(&rbe, rl);
+  dg_svec_free(&rbe, zl);
+  free(rh);
+  free(zh);
+  free(zr);
+  dg_spatch_destroy(&PL);
+  dg_spatch_destroy(&PG);
+  dg_sop_destroy(&L);
+  dg_sop_destroy(&G);
+  dg_spart_destroy(&sp);
+  dg_partition_destroy(&part);
+  dg_degree_map_destroy(&m);
+}
+
 /* A case on be and on cbe (copied views): x'Ax the same to the bit. */
 static void run_both(const dg_backend *be, const dg_backend *cbe, dg_comm *c, const char *name,
                      int dim, const int n[3], const int bc[3], int rmin, int rmax) {
@@ -287,6 +360,11 @@ int main(int argc, char **argv) {
   run_transfer(be, c, "transfers 2D", 2, nh, bch, 3);
   const int nh3[3] = {6, 8, 6}, bch3[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
   run_transfer(be, c, "transfers 3D", 3, nh3, bch3, 2);
+  /* the vertex patches: an odd periodic direction (three colours) wrapped
+     across ranks, odd block boundaries, 3D */
+  run_patch(be, c, "patches 2D", 2, n2, bc2, 2);
+  const int np3[3] = {5, 4, 3}, bcp3[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
+  run_patch(be, c, "patches 3D", 3, np3, bcp3, 1);
   /* every rank's verdict: the exit status of the job is any rank's */
   double bad = dg_test_failures, worst = bad;
   OK(dg_comm_allreduce_max(c, &bad, &worst, 1));

@@ -43,14 +43,14 @@ int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
 int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
 int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }
 
-/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_d dg_sop_restrict_d */
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_d dg_sop_restrict_d dg_spatch_apply_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_sop_xfer_t.h"
 #undef DG_SR
 #undef DG_SN
 
-/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_f dg_sop_restrict_f */
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_f dg_sop_restrict_f dg_spatch_apply_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_sop_xfer_t.h"
@@ -65,30 +65,6 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
 }
 
 int dg_spatch_on_ranks(const dg_backend *be) { return be->ops->solver->patch_on_ranks; }
-
-/* A rank's patches (dg_spatch.c) read r's ghosts on every side, corners
- * included: received first and cleared after, as z's (the corrections the
- * ghosts' owners compute themselves). */
-int dg_spatch_apply_d(const dg_spatch *sp, const double *r, double *z) {
-  const dg_sop *op = sp->op;
-  if (!op->px) return dg_sop_ops(op)->spatch_apply_d(sp, r, z);
-  double *rw = (double *)r; /* only its ghost slots, zero again on return */
-  DG_CALL(dg_sop_part_exchange_all_d(op, rw));
-  const int rc = dg_sop_ops(op)->spatch_apply_d(sp, r, z);
-  dg_sop_part_clear_d(op, rw);
-  dg_sop_part_clear_d(op, z);
-  return rc;
-}
-int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
-  const dg_sop *op = sp->op;
-  if (!op->px) return dg_sop_ops(op)->spatch_apply_f(sp, r, z);
-  float *rw = (float *)r; /* only its ghost slots, zero again on return */
-  DG_CALL(dg_sop_part_exchange_all_f(op, rw));
-  const int rc = dg_sop_ops(op)->spatch_apply_f(sp, r, z);
-  dg_sop_part_clear_f(op, rw);
-  dg_sop_part_clear_f(op, z);
-  return rc;
-}
 
 int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
   const dg_solver_ops *s = dg_sop_ops(bj->op);

@@ -54,25 +54,46 @@ static int ghosts_zero(const dg_sop *op, const double *x) {
   return zero;
 }
 
+/* One process's operator G of an n[0] x n[1] (x n[2]) box with boundary
+ * rules bc, random degrees rmin..rmax and a mass term, and the rank's L
+ * (on rbe: be reducing over the ranks). */
+typedef struct {
+  dg_degree_map *m;
+  dg_partition *part;
+  dg_spart *sp;
+  dg_sop *G, *L;
+} op_pair;
+
+static void pair_create(op_pair *q, const dg_backend *be, const dg_backend *rbe, dg_comm *c,
+                        int dim, const int n[3], const int bc[3], int rmin, int rmax) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
+  dg_grid g;
+  OK(dg_grid_init(&g, dim, n, lo, hi));
+  OK(dg_degree_map_create_random(&q->m, &g, rmin, rmax, 7));
+  dg_sop_params p = dg_sop_default_params();
+  p.a = 0.5;
+  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
+  OK(dg_partition_create(&q->part, &g, q->m, dg_comm_size(c), NULL));
+  OK(dg_spart_create(&q->sp, c, q->part, &g, &p));
+  OK(dg_sop_create(&q->G, be, &g, q->m->deg, &p));
+  OK(dg_sop_create_part(&q->L, rbe, q->sp, q->m->deg, q->m->deg));
+}
+
+static void pair_destroy(op_pair *q) {
+  dg_sop_destroy(&q->L);
+  dg_sop_destroy(&q->G);
+  dg_spart_destroy(&q->sp);
+  dg_partition_destroy(&q->part);
+  dg_degree_map_destroy(&q->m);
+}
+
 static double run_case(const dg_backend *be, dg_comm *c, const char *name, int dim, const int n[3],
                        const int bc[3], int rmin, int rmax) {
   dg_backend rbe = *be; /* the rank's backend: reduces over the ranks */
   rbe.comm = c;
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
-  dg_grid g;
-  OK(dg_grid_init(&g, dim, n, lo, hi));
-  dg_degree_map *m;
-  OK(dg_degree_map_create_random(&m, &g, rmin, rmax, 7));
-  dg_sop_params p = dg_sop_default_params();
-  p.a = 0.5;
-  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
-  dg_partition *part;
-  OK(dg_partition_create(&part, &g, m, dg_comm_size(c), NULL));
-  dg_spart *sp;
-  OK(dg_spart_create(&sp, c, part, &g, &p));
-  dg_sop *G, *L;
-  OK(dg_sop_create(&G, be, &g, m->deg, &p));
-  OK(dg_sop_create_part(&L, &rbe, sp, m->deg, m->deg));
+  op_pair q;
+  pair_create(&q, be, &rbe, c, dim, n, bc, rmin, rmax);
+  dg_sop *G = q.G, *L = q.L;
   const long ng = dg_sop_len(G), nl = dg_sop_len(L);
   CHECK(dg_sop_global_len(L) == ng, "%s: whole length %ld, not %ld", name, dg_sop_global_len(L),
         ng);
@@ -137,11 +158,7 @@ static double run_case(const dg_backend *be, dg_comm *c, const char *name, int d
   free(yr);
   free(xh);
   free(yh);
-  dg_sop_destroy(&L);
-  dg_sop_destroy(&G);
-  dg_spart_destroy(&sp);
-  dg_partition_destroy(&part);
-  dg_degree_map_destroy(&m);
+  pair_destroy(&q);
   return dotr;
 }
 
@@ -270,21 +287,9 @@ static void run_patch(const dg_backend *be, dg_comm *c, const char *name, int di
   }
   dg_backend rbe = *be;
   rbe.comm = c;
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
-  dg_grid g;
-  OK(dg_grid_init(&g, dim, n, lo, hi));
-  dg_degree_map *m;
-  OK(dg_degree_map_create_uniform(&m, &g, r));
-  dg_sop_params p = dg_sop_default_params();
-  p.a = 0.5;
-  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
-  dg_partition *part;
-  OK(dg_partition_create(&part, &g, m, dg_comm_size(c), NULL));
-  dg_spart *sp;
-  OK(dg_spart_create(&sp, c, part, &g, &p));
-  dg_sop *G, *L;
-  OK(dg_sop_create(&G, be, &g, m->deg, &p));
-  OK(dg_sop_create_part(&L, &rbe, sp, m->deg, m->deg));
+  op_pair q;
+  pair_create(&q, be, &rbe, c, dim, n, bc, r, r);
+  dg_sop *G = q.G, *L = q.L;
   dg_spatch *PG, *PL;
   OK(dg_spatch_create(&PG, G));
   OK(dg_spatch_create(&PL, L));
@@ -320,11 +325,7 @@ static void run_patch(const dg_backend *be, dg_comm *c, const char *name, int di
   free(zr);
   dg_spatch_destroy(&PL);
   dg_spatch_destroy(&PG);
-  dg_sop_destroy(&L);
-  dg_sop_destroy(&G);
-  dg_spart_destroy(&sp);
-  dg_partition_destroy(&part);
-  dg_degree_map_destroy(&m);
+  pair_destroy(&q);
 }
 
 /* A case on be and on cbe (copied views): x'Ax the same to the bit. */

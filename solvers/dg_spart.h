@@ -104,10 +104,11 @@ int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x);
 int dg_sop_part_exchange_d(const dg_sop *op, double *x);
 int dg_sop_part_exchange_f(const dg_sop *op, float *x);
 /* The same for every ghost slot of the box, corners and edges included
- * (the transfers by agglomeration read them), from the lists that
- * dg_sop_part_corners builds once (no message).  With
+ * (the transfers by agglomeration and the vertex patches read them), from
+ * the lists that dg_sop_part_corners builds once (no message).  With
  * DGRID_SPART_NO_EXCHANGE=transfer (or 1) these are never received: a
- * fault for the test that they are needed (mpi.poisson_notransfer). */
+ * fault for the tests that they are needed (mpi.poisson_notransfer,
+ * mpi.poisson_nopatchghosts). */
 int dg_sop_part_corners(dg_sop *op);
 int dg_sop_part_exchange_all_d(const dg_sop *op, double *x);
 int dg_sop_part_exchange_all_f(const dg_sop *op, float *x);

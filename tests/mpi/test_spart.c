@@ -16,15 +16,18 @@
  * x'Ax to the bit (a view or a staged copy not filled or not sent back
  * where the exchange, gather or scatter needs it would not).  The transfers
  * by agglomeration and the vertex patches across ranks: bitwise one
- * process's. */
+ * process's; a backend whose driver does not run a rank's patches: the
+ * multigrid refuses them in one message. */
 #include "dg_test.h"
 
 #include "dg_backend.h"
 #include "dg_comm.h"
 #include "dg_degree_map.h"
+#include "dg_mg.h"
 #include "dg_partition.h"
 #include "dg_sop.h"
 #include "dg_spart.h"
+#include "dg_solver_ops.h"
 #include "dg_spatch.h"
 #include "dg_svec.h"
 
@@ -328,6 +331,33 @@ static void run_patch(const dg_backend *be, dg_comm *c, const char *name, int di
   pair_destroy(&q);
 }
 
+/* A backend whose driver does not run a rank's patches (as CUDA's): the
+ * multigrid with the patch smoother refuses on a rank's operator, with one
+ * message, and builds on one process's. */
+static void run_patch_refusal(const dg_backend *be, dg_comm *c) {
+  dg_solver_ops sops = *be->ops->solver;
+  sops.patch_on_ranks = 0;
+  dg_backend_ops bops = *be->ops;
+  bops.solver = &sops;
+  dg_backend nbe = *be, rbe = *be;
+  nbe.ops = rbe.ops = &bops;
+  rbe.comm = c;
+  const int n[3] = {8, 8, 1}, bc[3] = {DG_SBC_DIRICHLET, DG_SBC_DIRICHLET, DG_SBC_DIRICHLET};
+  op_pair q;
+  pair_create(&q, &nbe, &rbe, c, 2, n, bc, 2, 2);
+  dg_mg_opts o = dg_mg_default_opts();
+  o.smoother = DG_MG_PATCH;
+  dg_mg *mg = NULL;
+  OK(dg_mg_create(&mg, q.G, &o));
+  dg_mg_destroy(&mg);
+  const int rc = dg_mg_create(&mg, q.L, &o);
+  const char *want = "dg_mg_create: the vertex patches do not run across ranks on this backend yet";
+  CHECK(rc == DG_ERR_ARG && !strcmp(dg_error_message(), want), "patch refusal: %d '%s'", rc,
+        dg_error_message());
+  dg_mg_destroy(&mg);
+  pair_destroy(&q);
+}
+
 /* A case on be and on cbe (copied views): x'Ax the same to the bit. */
 static void run_both(const dg_backend *be, const dg_backend *cbe, dg_comm *c, const char *name,
                      int dim, const int n[3], const int bc[3], int rmin, int rmax) {
@@ -366,6 +396,7 @@ int main(int argc, char **argv) {
   run_patch(be, c, "patches 2D", 2, n2, bc2, 2);
   const int np3[3] = {5, 4, 3}, bcp3[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
   run_patch(be, c, "patches 3D", 3, np3, bcp3, 1);
+  run_patch_refusal(be, c);
   /* every rank's verdict: the exit status of the job is any rank's */
   double bad = dg_test_failures, worst = bad;
   OK(dg_comm_allreduce_max(c, &bad, &worst, 1));

@@ -40,6 +40,7 @@
 #include "dg_mg.h"
 #include "dg_sop.h"
 #include "dg_spart.h"
+#include "dg_spatch.h"
 #include "dg_svec.h"
 
 #include <errno.h>
@@ -442,7 +443,8 @@ static const char usage[] =
     "2, nothing written) where --rtol was given: a tolerance asked for and not met is\n"
     "not a result.\n"
     "Under mpirun (an MPI build) one solve runs across the ranks, each on its block of\n"
-    "the grid; --table, --throughput and --smoother patch refuse there.\n";
+    "the grid; --table and --throughput refuse there, and --smoother patch on the CUDA\n"
+    "backend.\n";
 
 enum { POISSON_HELP = 100 };
 
@@ -607,9 +609,16 @@ static int refuse_ranks(const poisson_opts *o) {
   if (o->tab)
     return dg_error(DG_ERR_ARG, "option %s: runs on one rank only (not across ranks yet)",
                     o->tab == 1 ? "--table" : "--throughput");
-  if (g_smoother == DG_MG_PATCH)
+  return 0;
+}
+
+/* The same for what the backend's solvers do not run across ranks. */
+static int refuse_ranks_backend(const dg_backend *be) {
+  if (g_smoother == DG_MG_PATCH && !dg_spatch_on_ranks(be))
     return dg_error(DG_ERR_ARG,
-                    "option --smoother: patch does not run across ranks yet (use block)");
+                    "option --smoother: patch does not run across ranks on the %s "
+                    "backend yet (use block or --backend omp)",
+                    dg_backend_name(be));
   return 0;
 }
 
@@ -627,6 +636,7 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
     rc = dg_backend_create_on_node(&g_be, o.backend, rk->node_rank);
     if (rc && o.backend) dg_error_prefix(rc, "option --backend");
     if (!rc) atexit(free_backend);
+    if (!rc && rk->size > 1) rc = refuse_ranks_backend(g_be);
   }
   if (dg_app_ranks_agree(rk, rc)) return fail();
   if (o.tab == 2) {

@@ -294,8 +294,9 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
   int rc = 0;
   const int minperiodic = o->coarse_min > 2 ? o->coarse_min : 2;
   const dg_spart *part = dg_sop_part(fine);
-  if (part && o->smoother == DG_MG_PATCH) {
-    rc = dg_error(DG_ERR_ARG, "dg_mg_create: the vertex patches do not run across ranks yet");
+  if (part && o->smoother == DG_MG_PATCH && !dg_spatch_on_ranks(mg->be)) {
+    rc = dg_error(DG_ERR_ARG,
+                  "dg_mg_create: the vertex patches do not run across ranks on this backend yet");
     goto fail;
   }
   for (;;) { /* by degree */

@@ -94,6 +94,10 @@ typedef struct dg_solver_ops {
    * its h-levels on the ranks' blocks; 0: they are gathered below the last
    * level by degree (docs/ARCHITECTURE.md, "The solvers across ranks"). */
   int xfer_on_ranks;
+  /* 1 where spatch_apply_* runs a rank's patches (their tables on the
+   * rank's box, dg_spatch.c); 0: the vertex patches refuse to run across
+   * ranks. */
+  int patch_on_ranks;
 } dg_solver_ops;
 
 #ifdef __cplusplus

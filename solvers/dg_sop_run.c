@@ -43,14 +43,14 @@ int dg_sop_apply_f(const dg_sop *op, const float *x, float *y) {
 int dg_sop_diag_d(const dg_sop *op, double *y) { return dg_sop_ops(op)->diag_d(op, y); }
 int dg_sop_diag_f(const dg_sop *op, float *y) { return dg_sop_ops(op)->diag_f(op, y); }
 
-/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_d dg_sop_restrict_d */
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_d dg_sop_restrict_d dg_spatch_apply_d */
 #define DG_SR    double
 #define DG_SN(x) x##_d
 #include "dg_sop_xfer_t.h"
 #undef DG_SR
 #undef DG_SN
 
-/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_f dg_sop_restrict_f */
+/* defines (dg_sop_xfer_t.h): dg_sop_prolong_add_f dg_sop_restrict_f dg_spatch_apply_f */
 #define DG_SR    float
 #define DG_SN(x) x##_f
 #include "dg_sop_xfer_t.h"
@@ -64,12 +64,7 @@ int dg_sblock_apply_f(const dg_sblock *bj, const float *r, float *z) {
   return dg_sop_ops(bj->op)->sblock_apply_f(bj, r, z);
 }
 
-int dg_spatch_apply_d(const dg_spatch *sp, const double *r, double *z) {
-  return dg_sop_ops(sp->op)->spatch_apply_d(sp, r, z);
-}
-int dg_spatch_apply_f(const dg_spatch *sp, const float *r, float *z) {
-  return dg_sop_ops(sp->op)->spatch_apply_f(sp, r, z);
-}
+int dg_spatch_on_ranks(const dg_backend *be) { return be->ops->solver->patch_on_ranks; }
 
 int dg_sblock_resid_d(const dg_sblock *bj, const double *x, const double *b, double *t, double *p) {
   const dg_solver_ops *s = dg_sop_ops(bj->op);

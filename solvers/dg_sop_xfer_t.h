@@ -1,4 +1,5 @@
-/* dg_sop_xfer_t.h - the level transfers' calls, written once: dg_sop_run.c
+/* dg_sop_xfer_t.h - the level transfers' and the vertex patches' calls
+ * (the calls that read every ghost slot), written once: dg_sop_run.c
  * defines DG_SR (the real type) and DG_SN(name) and includes it per
  * precision.  No include guard.
  *
@@ -6,7 +7,9 @@
  * ghosts, corners included: a coarse element's children, a fine element's
  * parent.  They are received first and cleared after; the drivers write the
  * owned elements alone, so the restriction's output ghost slots are cleared
- * too.  The transfers by degree are element-local. */
+ * too.  The transfers by degree are element-local.  A rank's patches
+ * (dg_spatch.c) read r's ghosts on every side likewise; z's ghost slots are
+ * cleared after (their owners compute those corrections themselves). */
 
 int DG_SN(dg_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *r,
                            DG_SR *bc) {
@@ -26,5 +29,16 @@ int DG_SN(dg_sop_prolong_add)(const dg_sop *F, const dg_sop *C, int by_degree, c
   DG_CALL(DG_SN(dg_sop_part_exchange_all)(C, xw));
   const int rc = dg_sop_ops(F)->DG_SN(prolong_add)(F, C, by_degree, xc, x);
   DG_SN(dg_sop_part_clear)(C, xw);
+  return rc;
+}
+
+int DG_SN(dg_spatch_apply)(const dg_spatch *sp, const DG_SR *r, DG_SR *z) {
+  const dg_sop *op = sp->op;
+  if (!op->px) return dg_sop_ops(op)->DG_SN(spatch_apply)(sp, r, z);
+  DG_SR *rw = (DG_SR *)r; /* only its ghost slots, zero again on return */
+  DG_CALL(DG_SN(dg_sop_part_exchange_all)(op, rw));
+  const int rc = dg_sop_ops(op)->DG_SN(spatch_apply)(sp, r, z);
+  DG_SN(dg_sop_part_clear)(op, rw);
+  DG_SN(dg_sop_part_clear)(op, z);
   return rc;
 }

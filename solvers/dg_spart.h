@@ -96,23 +96,24 @@ int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg);
  * elsewhere. */
 int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x);
 
+/* Fault injection for tests (the apps pass the environment variable
+ * DGRID_SPART_NO_EXCHANGE): "1", the operators made afterwards never
+ * receive ghosts; "transfer", only the transfers' corner ghosts are never
+ * received; NULL or "": none.  Anything else is an error (DG_ERR_ARG). */
+int dg_spart_set_fault(const char *what);
+
 /* For dg_sop_run.c: the ghosts' coefficients of x (solver memory) from
  * their owners (collective), and x's ghost slots zeroed.  With the fault
  * "1" set (dg_spart_set_fault) when the operator was made its ghosts are
  * never received (they stay zero): the test that the exchange is needed
  * (mpi.poisson_noexchange). */
 int dg_sop_part_exchange_d(const dg_sop *op, double *x);
-/* Fault injection for tests (the apps pass the environment variable
- * DGRID_SPART_NO_EXCHANGE): "1", the operators made afterwards never
- * receive ghosts; "transfer", only the transfers' corner ghosts are never
- * received; NULL or "": none.  Anything else is an error (DG_ERR_ARG). */
-int dg_spart_set_fault(const char *what);
 int dg_sop_part_exchange_f(const dg_sop *op, float *x);
 /* The same for every ghost slot of the box, corners and edges included
- * (the transfers by agglomeration read them), from the lists that
- * dg_sop_part_corners builds once (no message).  With the fault
- * "transfer" (or "1") these are never received: the test that they are
- * needed (mpi.poisson_notransfer). */
+ * (the transfers by agglomeration and the vertex patches read them), from
+ * the lists that dg_sop_part_corners builds once (no message).  With the
+ * fault "transfer" (or "1") these are never received: the tests that they
+ * are needed (mpi.poisson_notransfer, mpi.poisson_nopatchghosts). */
 int dg_sop_part_corners(dg_sop *op);
 int dg_sop_part_exchange_all_d(const dg_sop *op, double *x);
 int dg_sop_part_exchange_all_f(const dg_sop *op, float *x);

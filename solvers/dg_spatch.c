@@ -5,6 +5,7 @@
 
 #include "dg_error.h"
 #include "dg_sblock_internal.h"
+#include "dg_spart.h"
 #include "dg_svec.h"
 
 #include <math.h>
@@ -15,15 +16,22 @@
 enum { NR = DG_SNR, LD = DG_SPATCH_LD };
 
 int dg_spatch_supported(const dg_sop *op, char *why, size_t cap) {
-  const dg_grid *g = &op->g;
+  /* a rank's operator asks of the whole grid, so every rank decides alike */
+  const dg_spart *part = dg_sop_part(op);
+  const dg_grid *g = part ? dg_spart_global_grid(part) : &op->g;
+  const dg_sop_params *p = part ? dg_spart_global_params(part) : &op->p;
+  const uint8_t *deg = dg_sop_global_degrees(op), *pdeg = dg_sop_global_penalty_degrees(op);
   char buf[160];
   buf[0] = 0;
   if (op->runi < 0) snprintf(buf, sizeof buf, "the level has more than one degree");
-  for (long e = 1; e < g->nelem && !buf[0]; ++e)
-    if (op->pdeg[e] != op->pdeg[0])
+  for (long e = 1; e < g->nelem && !buf[0]; ++e) {
+    if (deg[e] != deg[0])
+      snprintf(buf, sizeof buf, "the level has more than one degree");
+    else if (pdeg[e] != pdeg[0])
       snprintf(buf, sizeof buf, "the level has more than one penalty degree");
+  }
   for (int d = 0; d < g->dim && !buf[0]; ++d)
-    if (op->p.bc[d] == DG_SBC_PERIODIC && g->n[d] < 3)
+    if (p->bc[d] == DG_SBC_PERIODIC && g->n[d] < 3)
       snprintf(buf, sizeof buf, "periodic direction %d has %d < 3 elements", d, g->n[d]);
   if (why && cap) snprintf(why, cap, "%s", buf);
   return !buf[0];
@@ -135,10 +143,29 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   sp->dim = g->dim;
   sp->n = op->runi + 1;
   const int r = op->runi, p = op->pdeg[0];
+  /* a rank's patches (dg_sop_part): those of the whole grid's vertices with
+     an owned element, on every rank that owns one of their elements (the
+     overlap computed twice, no message back), so an owned element's
+     corrections are the same patches, added in the same colour order, as in
+     one process; per direction the whole grid's count G, its rule, and the
+     first vertex's whole-grid index v0 */
+  const dg_spart *part = dg_sop_part(op);
+  const dg_grid *gg = part ? dg_spart_global_grid(part) : g;
+  const dg_sop_params *gp = part ? dg_spart_global_params(part) : &op->p;
+  int v0[3] = {0, 0, 0}, spans[3] = {1, 1, 1};
   long nvt = 0;
   sp->npatch = 1;
   for (int d = 0; d < 3; ++d) {
-    sp->nv[d] = d < g->dim ? (op->p.bc[d] == DG_SBC_PERIODIC ? g->n[d] : g->n[d] + 1) : 1;
+    if (d < g->dim && part) {
+      v0[d] = op->xorg[d] + op->xlo[d]; /* the block's first element */
+      spans[d] = op->xlo[d] == 0 && op->xhi[d] == gg->n[d];
+    }
+    if (d >= g->dim)
+      sp->nv[d] = 1;
+    else if (!spans[d]) /* the vertices v0..v0 + owned count */
+      sp->nv[d] = op->xhi[d] - op->xlo[d] + 1;
+    else
+      sp->nv[d] = op->p.bc[d] == DG_SBC_PERIODIC ? g->n[d] : g->n[d] + 1;
     sp->voff[d] = nvt;
     nvt += d < g->dim ? sp->nv[d] : 0;
     sp->npatch *= sp->nv[d];
@@ -161,10 +188,30 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
   memset(slot, -1, sizeof slot);
   for (int d = 0; d < g->dim; ++d) {
     const int nd = g->n[d], per = op->p.bc[d] == DG_SBC_PERIODIC;
+    const int G = gg->n[d], gper = gp->bc[d] == DG_SBC_PERIODIC;
     for (int i = 0; i < sp->nv[d]; ++i) {
       int *vi = sp->hvinfo + 3 * (sp->voff[d] + i);
       int lob, hib; /* outer sides on the boundary */
-      if (per) {
+      if (!spans[d]) {
+        /* the block's vertex v (box cells below and above it: the ghost
+           layers are there wherever a neighbour is) */
+        const int v = v0[d] + i, lo = op->xlo[d] - 1 + i;
+        lob = hib = 0;
+        if (!gper && v == 0) {
+          vi[0] = lo + 1;
+          vi[1] = -1;
+          lob = 1;
+        } else if (!gper && v == G) {
+          vi[0] = lo;
+          vi[1] = -1;
+          hib = 1;
+        } else {
+          vi[0] = lo;
+          vi[1] = lo + 1;
+          lob = !gper && v - 1 == 0;
+          hib = !gper && v == G - 1;
+        }
+      } else if (per) {
         vi[0] = (i + nd - 1) % nd;
         vi[1] = i;
         lob = hib = 0;
@@ -198,10 +245,11 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
     goto fail;
   /* colours: the vertex's parity per direction (a third colour for the last
      vertex of an odd periodic direction): patches of one colour share no
-     element, so a colour's corrections are added without conflicts */
+     element, so a colour's corrections are added without conflicts (a
+     rank's patches take the whole grid's colours, by its vertex index) */
   int ncd[3];
   for (int d = 0; d < 3; ++d)
-    ncd[d] = d >= g->dim ? 1 : (op->p.bc[d] == DG_SBC_PERIODIC && g->n[d] % 2 ? 3 : 2);
+    ncd[d] = d >= g->dim ? 1 : (gp->bc[d] == DG_SBC_PERIODIC && gg->n[d] % 2 ? 3 : 2);
   sp->ncol = ncd[0] * ncd[1] * ncd[2];
   long k = 0;
   for (int col = 0; col < sp->ncol; ++col) {
@@ -213,13 +261,18 @@ int dg_spatch_create(dg_spatch **spp, const dg_sop *op) {
       iv[2] = pv / ((long)sp->nv[0] * sp->nv[1]);
       int c = 0;
       for (int d = 2; d >= 0; --d) {
-        const int cd = ncd[d] == 3 && iv[d] == sp->nv[d] - 1 ? 2 : (int)(iv[d] % 2);
+        long v = d < g->dim ? v0[d] + iv[d] : 0;
+        if (d < g->dim && gp->bc[d] == DG_SBC_PERIODIC) v %= gg->n[d];
+        const int cd = ncd[d] == 3 && v == gg->n[d] - 1 ? 2 : (int)(v % 2);
         c = c * ncd[d] + cd;
       }
       if (c == col) sp->hlist[k++] = pv;
     }
   }
   sp->cstart[sp->ncol] = k;
+  /* a rank's patches read the ghosts below and above the block, corners
+     included: the lists of every ghost slot (the transfers' too) */
+  if (part && (rc = dg_sop_part_corners((dg_sop *)op))) goto fail;
   if ((rc = dg_svec_to_device(be, sp->vinfo, sp->hvinfo, vib)) ||
       (rc = dg_svec_to_device(be, sp->list, sp->hlist, lib)))
     goto fail;

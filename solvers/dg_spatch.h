@@ -20,11 +20,20 @@ extern "C" {
 typedef struct dg_spatch dg_spatch;
 
 /* Whether op's level suits the patches (one degree and one penalty degree on
- * every element, at least 3 elements in each periodic direction); if not,
- * why, into why[cap] (may be NULL). */
+ * every element, at least 3 elements in each periodic direction; a rank's
+ * operator asks of the whole grid); if not, why, into why[cap] (may be
+ * NULL). */
 int dg_spatch_supported(const dg_sop *op, char *why, size_t cap);
+/* Whether be's driver runs a rank's patches (dg_sop_part: the patches with
+ * an owned element, their ghosts received on every side): the OpenMP
+ * backend's does, the CUDA backend's not yet. */
+int dg_spatch_on_ranks(const dg_backend *be);
 /* Set up the patch inverses of op (borrowed: it must outlive the object).
- * DG_ERR_ARG where dg_spatch_supported says no. */
+ * On a rank's operator (dg_sop_part): the whole grid's patches with an
+ * element the rank owns, in the whole grid's colours, and op's lists of
+ * every ghost slot (dg_sop_part_corners); applied, they give the owned
+ * elements one process's result to the bit.  DG_ERR_ARG where
+ * dg_spatch_supported says no. */
 int dg_spatch_create(dg_spatch **sp, const dg_sop *op);
 void dg_spatch_destroy(dg_spatch **sp);
 /* z = sum_p R_p^T A_p^-1 R_p r (z may not alias r), double or float. */

@@ -58,4 +58,5 @@ const dg_solver_ops dg_solver_omp = {
     .scatter_f = dg_omp_svec_scatter_f,
     .scatter_add_d = dg_omp_svec_scatter_add_d,
     .xfer_on_ranks = 1,
+    .patch_on_ranks = 1,
 };

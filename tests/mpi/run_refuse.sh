@@ -1,5 +1,5 @@
 #!/bin/sh
-# mpi.{advect,advdiff}_fail_npN, mpi.poisson_refuse_npN: a job that must end
+# mpi.{advect,advdiff}_fail_npN, gpu.mpi_poisson_patch_refuse_np2: a job that must end
 # with exactly one line of its own (the expected one), exit status 2, and no
 # hang (ctest's timeout).  The expected line is a shell pattern.
 #   run_refuse.sh MPIEXEC NP 'EXPECTED LINE' -- [MPIEXEC FLAGS...] -- PROGRAM ARGS...

@@ -14,15 +14,21 @@
  * MPI is not CUDA-aware: the lists copied to solver memory, the gathered
  * entries copied out and the received ones in), which must give the same
  * x'Ax to the bit (a view or a staged copy not filled or not sent back
- * where the exchange, gather or scatter needs it would not). */
+ * where the exchange, gather or scatter needs it would not).  The transfers
+ * by agglomeration and the vertex patches across ranks: bitwise one
+ * process's; a backend whose driver does not run a rank's patches: the
+ * multigrid refuses them in one message. */
 #include "dg_test.h"
 
 #include "dg_backend.h"
 #include "dg_comm.h"
 #include "dg_degree_map.h"
+#include "dg_mg.h"
 #include "dg_partition.h"
 #include "dg_sop.h"
 #include "dg_spart.h"
+#include "dg_solver_ops.h"
+#include "dg_spatch.h"
 #include "dg_svec.h"
 
 #include <stdint.h>
@@ -51,25 +57,46 @@ static int ghosts_zero(const dg_sop *op, const double *x) {
   return zero;
 }
 
+/* One process's operator G of an n[0] x n[1] (x n[2]) box with boundary
+ * rules bc, random degrees rmin..rmax and a mass term, and the rank's L
+ * (on rbe: be reducing over the ranks). */
+typedef struct {
+  dg_degree_map *m;
+  dg_partition *part;
+  dg_spart *sp;
+  dg_sop *G, *L;
+} op_pair;
+
+static void pair_create(op_pair *q, const dg_backend *be, const dg_backend *rbe, dg_comm *c,
+                        int dim, const int n[3], const int bc[3], int rmin, int rmax) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
+  dg_grid g;
+  OK(dg_grid_init(&g, dim, n, lo, hi));
+  OK(dg_degree_map_create_random(&q->m, &g, rmin, rmax, 7));
+  dg_sop_params p = dg_sop_default_params();
+  p.a = 0.5;
+  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
+  OK(dg_partition_create(&q->part, &g, q->m, dg_comm_size(c), NULL));
+  OK(dg_spart_create(&q->sp, c, q->part, &g, &p));
+  OK(dg_sop_create(&q->G, be, &g, q->m->deg, &p));
+  OK(dg_sop_create_part(&q->L, rbe, q->sp, q->m->deg, q->m->deg));
+}
+
+static void pair_destroy(op_pair *q) {
+  dg_sop_destroy(&q->L);
+  dg_sop_destroy(&q->G);
+  dg_spart_destroy(&q->sp);
+  dg_partition_destroy(&q->part);
+  dg_degree_map_destroy(&q->m);
+}
+
 static double run_case(const dg_backend *be, dg_comm *c, const char *name, int dim, const int n[3],
                        const int bc[3], int rmin, int rmax) {
   dg_backend rbe = *be; /* the rank's backend: reduces over the ranks */
   rbe.comm = c;
-  const double lo[3] = {0, 0, 0}, hi[3] = {1, 2, 1};
-  dg_grid g;
-  OK(dg_grid_init(&g, dim, n, lo, hi));
-  dg_degree_map *m;
-  OK(dg_degree_map_create_random(&m, &g, rmin, rmax, 7));
-  dg_sop_params p = dg_sop_default_params();
-  p.a = 0.5;
-  for (int d = 0; d < 3; ++d) p.bc[d] = bc[d];
-  dg_partition *part;
-  OK(dg_partition_create(&part, &g, m, dg_comm_size(c), NULL));
-  dg_spart *sp;
-  OK(dg_spart_create(&sp, c, part, &g, &p));
-  dg_sop *G, *L;
-  OK(dg_sop_create(&G, be, &g, m->deg, &p));
-  OK(dg_sop_create_part(&L, &rbe, sp, m->deg, m->deg));
+  op_pair q;
+  pair_create(&q, be, &rbe, c, dim, n, bc, rmin, rmax);
+  dg_sop *G = q.G, *L = q.L;
   const long ng = dg_sop_len(G), nl = dg_sop_len(L);
   CHECK(dg_sop_global_len(L) == ng, "%s: whole length %ld, not %ld", name, dg_sop_global_len(L),
         ng);
@@ -134,11 +161,7 @@ static double run_case(const dg_backend *be, dg_comm *c, const char *name, int d
   free(yr);
   free(xh);
   free(yh);
-  dg_sop_destroy(&L);
-  dg_sop_destroy(&G);
-  dg_spart_destroy(&sp);
-  dg_partition_destroy(&part);
-  dg_degree_map_destroy(&m);
+  pair_destroy(&q);
   return dotr;
 }
 
@@ -254,6 +277,87 @@ static void run_transfer(const dg_backend *be, dg_comm *c, const char *name, int
   dg_degree_map_destroy(&m);
 }
 
+/* The vertex patches (solvers/dg_spatch.h) of a uniform level of degree r
+ * with a mass term: z = sum_p R_p^T A_p^-1 R_p r of the same random whole
+ * vector on the ranks, gathered, against one process's to the bit (a rank
+ * computes every patch with an owned element, in the whole grid's colour
+ * order), and zeros outside the owned elements (r's ghost slots too). */
+static void run_patch(const dg_backend *be, dg_comm *c, const char *name, int dim, const int n[3],
+                      const int bc[3], int r) {
+  if (!dg_spatch_on_ranks(be)) {
+    if (dg_comm_rank(c) == 0) printf("%s: the backend's patches do not run across ranks\n", name);
+    return;
+  }
+  dg_backend rbe = *be;
+  rbe.comm = c;
+  op_pair q;
+  pair_create(&q, be, &rbe, c, dim, n, bc, r, r);
+  dg_sop *G = q.G, *L = q.L;
+  dg_spatch *PG, *PL;
+  OK(dg_spatch_create(&PG, G));
+  OK(dg_spatch_create(&PL, L));
+  const long ng = dg_sop_len(G), nl = dg_sop_len(L);
+  const size_t gb = sizeof(double) * (size_t)ng;
+  double *rh = malloc(gb), *zh = malloc(gb), *zr = malloc(gb);
+  double *rg = dg_svec_alloc(be, gb), *zg = dg_svec_alloc(be, gb);
+  double *rl = dg_svec_alloc(&rbe, sizeof(double) * (size_t)nl);
+  double *zl = dg_svec_alloc(&rbe, sizeof(double) * (size_t)nl);
+  if (!rh || !zh || !zr || !rg || !zg || !rl || !zl) exit(1);
+  uint64_t s = 7046029254386353131ULL; /* the same on every rank */
+  for (long i = 0; i < ng; ++i) rh[i] = rnd(&s);
+  OK(dg_svec_to_device(be, rg, rh, gb));
+  OK(dg_spatch_apply_d(PG, rg, zg));
+  OK(dg_sop_scatter_d(L, rh, rl));
+  OK(dg_spatch_apply_d(PL, rl, zl));
+  OK(dg_svec_sync(&rbe));
+  CHECK(ghosts_zero(L, rl) && ghosts_zero(L, zl), "%s: non-zero ghost slots after the patches",
+        name);
+  OK(dg_sop_gather_d(L, zl, zr));
+  OK(dg_svec_to_host(be, zh, zg, gb));
+  const int same = memcmp(zr, zh, gb) == 0;
+  CHECK(same, "%s: the patches across ranks are not one process's", name);
+  if (same && dg_comm_rank(c) == 0)
+    printf("%s: %d ranks, %ld patches of the whole grid, bitwise one process's\n", name,
+           dg_comm_size(c), dg_spatch_npatches(PG));
+  dg_svec_free(be, rg);
+  dg_svec_free(be, zg);
+  dg_svec_free(&rbe, rl);
+  dg_svec_free(&rbe, zl);
+  free(rh);
+  free(zh);
+  free(zr);
+  dg_spatch_destroy(&PL);
+  dg_spatch_destroy(&PG);
+  pair_destroy(&q);
+}
+
+/* A backend whose driver does not run a rank's patches (as CUDA's): the
+ * multigrid with the patch smoother refuses on a rank's operator, with one
+ * message, and builds on one process's. */
+static void run_patch_refusal(const dg_backend *be, dg_comm *c) {
+  dg_solver_ops sops = *be->ops->solver;
+  sops.patch_on_ranks = 0;
+  dg_backend_ops bops = *be->ops;
+  bops.solver = &sops;
+  dg_backend nbe = *be, rbe = *be;
+  nbe.ops = rbe.ops = &bops;
+  rbe.comm = c;
+  const int n[3] = {8, 8, 1}, bc[3] = {DG_SBC_DIRICHLET, DG_SBC_DIRICHLET, DG_SBC_DIRICHLET};
+  op_pair q;
+  pair_create(&q, &nbe, &rbe, c, 2, n, bc, 2, 2);
+  dg_mg_opts o = dg_mg_default_opts();
+  o.smoother = DG_MG_PATCH;
+  dg_mg *mg = NULL;
+  OK(dg_mg_create(&mg, q.G, &o));
+  dg_mg_destroy(&mg);
+  const int rc = dg_mg_create(&mg, q.L, &o);
+  const char *want = "dg_mg_create: the vertex patches do not run across ranks on this backend yet";
+  CHECK(rc == DG_ERR_ARG && !strcmp(dg_error_message(), want), "patch refusal: %d '%s'", rc,
+        dg_error_message());
+  dg_mg_destroy(&mg);
+  pair_destroy(&q);
+}
+
 /* A case on be and on cbe (copied views): x'Ax the same to the bit. */
 static void run_both(const dg_backend *be, const dg_backend *cbe, dg_comm *c, const char *name,
                      int dim, const int n[3], const int bc[3], int rmin, int rmax) {
@@ -287,6 +391,12 @@ int main(int argc, char **argv) {
   run_transfer(be, c, "transfers 2D", 2, nh, bch, 3);
   const int nh3[3] = {6, 8, 6}, bch3[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
   run_transfer(be, c, "transfers 3D", 3, nh3, bch3, 2);
+  /* the vertex patches: an odd periodic direction (three colours) wrapped
+     across ranks, odd block boundaries, 3D */
+  run_patch(be, c, "patches 2D", 2, n2, bc2, 2);
+  const int np3[3] = {5, 4, 3}, bcp3[3] = {DG_SBC_PERIODIC, DG_SBC_DIRICHLET, DG_SBC_PERIODIC};
+  run_patch(be, c, "patches 3D", 3, np3, bcp3, 1);
+  run_patch_refusal(be, c);
   /* every rank's verdict: the exit status of the job is any rank's */
   double bad = dg_test_failures, worst = bad;
   OK(dg_comm_allreduce_max(c, &bad, &worst, 1));

@@ -613,6 +613,15 @@ static int refuse_ranks(const poisson_opts *o) {
   return 0;
 }
 
+/* "level A" or "levels A..B" into buf. */
+static const char *level_range(char *buf, size_t cap, int a, int b) {
+  if (b > a)
+    snprintf(buf, cap, "levels %d..%d", a, b);
+  else
+    snprintf(buf, cap, "level %d", a);
+  return buf;
+}
+
 static int run(dg_app_ranks *rk, int argc, char **argv) {
   poisson_opts o;
   int rc = parse(argc, argv, &o);
@@ -683,11 +692,16 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);
   printf("%s", buf);
-  const int nrl = dg_mg_rank_levels(P.mg);
-  if (rk->size > 1)
-    printf("multigrid across %d ranks: the whole grid's hierarchy from level %d on gathered "
-           "onto every rank (the levels above on the ranks' blocks)\n",
-           rk->size, nrl);
+  int c0 = 0, c1 = 0;
+  const int ncoarse = dg_mg_coarse_ranks(P.mg, &c0, &c1);
+  if (ncoarse) {
+    char lv[64];
+    if (c0 > 0)
+      printf("multigrid across %d ranks: %s on the ranks' blocks\n", rk->size,
+             level_range(lv, sizeof lv, 0, c0 - 1));
+    printf("coarse: %s on %d of %d ranks (rank %d)\n", level_range(lv, sizeof lv, c0, c1), ncoarse,
+           rk->size, DG_MG_COARSE_ROOT);
+  }
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
          o.solver, dg_sop_global_len(P.op), its, rel, err, secs);
   if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));

@@ -27,7 +27,8 @@
  *
  * Under mpirun with several ranks (an MPI build) one solve runs across them
  * (docs/ARCHITECTURE.md, "The solvers across ranks"): each rank's operator on
- * its block, the coarse levels gathered; the printed levels and numbers are
+ * its block, the coarse levels gathered onto rank 0 (the "coarse:" line says
+ * which); the printed levels and numbers are
  * the whole grid's, and --out gathers the solution for rank 0 to write. */
 #include "dg_app_ranks.h"
 #include "dg_backend.h"

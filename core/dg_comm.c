@@ -432,40 +432,38 @@ int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *coun
 #endif
 }
 
-int dg_comm_gather(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
-                   size_t item) {
-  if (!c || !counts || root < 0 || root >= c->size || (c->rank == root && !rbuf) ||
-      (counts[c->rank] > 0 && !sbuf))
-    return dg_error(DG_ERR_ARG, "dg_comm_gather: bad arguments");
+/* dg_comm_gather (scatter 0) and dg_comm_scatter (1): root's buffer holds
+ * every rank's part, each rank's other buffer its own. */
+static int rooted(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                  size_t item, int scatter) {
+  const char *name = scatter ? "dg_comm_scatter" : "dg_comm_gather";
+  const void *whole = scatter ? sbuf : rbuf, *part = scatter ? rbuf : sbuf;
+  if (!c || !counts || root < 0 || root >= c->size || (c->rank == root && !whole) ||
+      (counts[c->rank] > 0 && !part))
+    return dg_error(DG_ERR_ARG, "%s: bad arguments", name);
   if (c->size == 1) return copy_one(sbuf, rbuf, counts[0], item);
 #ifdef DG_HAVE_MPI
   int *cnt = NULL;
   DG_CALL(byte_counts(c, counts, item, &cnt));
-  const int err =
-      MPI_Gatherv(sbuf, cnt[c->rank], MPI_BYTE, rbuf, cnt, cnt + c->size, MPI_BYTE, root, c->comm);
+  const int err = scatter ? MPI_Scatterv(sbuf, cnt, cnt + c->size, MPI_BYTE, rbuf, cnt[c->rank],
+                                         MPI_BYTE, root, c->comm)
+                          : MPI_Gatherv(sbuf, cnt[c->rank], MPI_BYTE, rbuf, cnt, cnt + c->size,
+                                        MPI_BYTE, root, c->comm);
   free(cnt);
-  return err != MPI_SUCCESS ? mpi_fail(err, "MPI_Gatherv") : 0;
+  return err != MPI_SUCCESS ? mpi_fail(err, scatter ? "MPI_Scatterv" : "MPI_Gatherv") : 0;
 #else
   return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
 #endif
 }
 
+int dg_comm_gather(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                   size_t item) {
+  return rooted(c, root, sbuf, rbuf, counts, item, 0);
+}
+
 int dg_comm_scatter(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
                     size_t item) {
-  if (!c || !counts || root < 0 || root >= c->size || (c->rank == root && !sbuf) ||
-      (counts[c->rank] > 0 && !rbuf))
-    return dg_error(DG_ERR_ARG, "dg_comm_scatter: bad arguments");
-  if (c->size == 1) return copy_one(sbuf, rbuf, counts[0], item);
-#ifdef DG_HAVE_MPI
-  int *cnt = NULL;
-  DG_CALL(byte_counts(c, counts, item, &cnt));
-  const int err =
-      MPI_Scatterv(sbuf, cnt, cnt + c->size, MPI_BYTE, rbuf, cnt[c->rank], MPI_BYTE, root, c->comm);
-  free(cnt);
-  return err != MPI_SUCCESS ? mpi_fail(err, "MPI_Scatterv") : 0;
-#else
-  return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
-#endif
+  return rooted(c, root, sbuf, rbuf, counts, item, 1);
 }
 
 #ifdef DG_HAVE_MPI

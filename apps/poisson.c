@@ -27,7 +27,8 @@
  *
  * Under mpirun with several ranks (an MPI build) one solve runs across them
  * (docs/ARCHITECTURE.md, "The solvers across ranks"): each rank's operator on
- * its block, the coarse levels gathered; the printed levels and numbers are
+ * its block, the coarse levels gathered onto rank 0 (the "coarse:" line says
+ * which); the printed levels and numbers are
  * the whole grid's, and --out gathers the solution for rank 0 to write. */
 #include "dg_app_ranks.h"
 #include "dg_backend.h"
@@ -622,6 +623,15 @@ static int refuse_ranks_backend(const dg_backend *be) {
   return 0;
 }
 
+/* "level A" or "levels A..B" into buf. */
+static const char *level_range(char *buf, size_t cap, int a, int b) {
+  if (b > a)
+    snprintf(buf, cap, "levels %d..%d", a, b);
+  else
+    snprintf(buf, cap, "level %d", a);
+  return buf;
+}
+
 static int run(dg_app_ranks *rk, int argc, char **argv) {
   poisson_opts o;
   int rc = parse(argc, argv, &o);
@@ -693,11 +703,16 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   char buf[4096];
   dg_mg_describe(P.mg, buf, sizeof buf);
   printf("%s", buf);
-  const int nrl = dg_mg_rank_levels(P.mg);
-  if (rk->size > 1)
-    printf("multigrid across %d ranks: the whole grid's hierarchy from level %d on gathered "
-           "onto every rank (the levels above on the ranks' blocks)\n",
-           rk->size, nrl);
+  int c0 = 0, c1 = 0;
+  const int ncoarse = dg_mg_coarse_ranks(P.mg, &c0, &c1);
+  if (ncoarse) {
+    char lv[64];
+    if (c0 > 0)
+      printf("multigrid across %d ranks: %s on the ranks' blocks\n", rk->size,
+             level_range(lv, sizeof lv, 0, c0 - 1));
+    printf("coarse: %s on %d of %d ranks (rank %d)\n", level_range(lv, sizeof lv, c0, c1), ncoarse,
+           rk->size, DG_MG_COARSE_ROOT);
+  }
   printf("%s: %ld unknowns, %d iterations, relative residual %.3e, L2 error %.6e, %.3f s\n",
          o.solver, dg_sop_global_len(P.op), its, rel, err, secs);
   if (o.out) printf("wrote %s\n", dg_escape(buf, sizeof buf, o.out));

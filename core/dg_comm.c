@@ -388,14 +388,10 @@ int dg_comm_exchange(dg_comm *c, int npeer, const int *peer, const void *sbuf, c
   return rc;
 }
 
-int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *counts, size_t item) {
-  if (!c || !counts || !rbuf || (counts[c->rank] > 0 && !sbuf))
-    return dg_error(DG_ERR_ARG, "dg_comm_allgather: bad arguments");
-  if (c->size == 1) {
-    if (counts[0] > 0) memmove(rbuf, sbuf, (size_t)counts[0] * item);
-    return 0;
-  }
 #ifdef DG_HAVE_MPI
+/* Each rank's bytes and its displacement, MPI's ints: [2 size] in *out
+ * (freed by the caller). */
+static int byte_counts(const dg_comm *c, const long *counts, size_t item, int **out) {
   int *cnt = malloc(2 * (size_t)c->size * sizeof *cnt);
   if (!cnt) return dg_error(DG_ERR_MEM, "communicator: out of memory for %d counts", c->size);
   int rc = 0;
@@ -405,16 +401,69 @@ int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *coun
     if (!rc) rc = byte_count(total, item, &cnt[c->size + r]);
     total += counts[r];
   }
-  if (!rc) {
-    const int err =
-        MPI_Allgatherv(sbuf, cnt[c->rank], MPI_BYTE, rbuf, cnt, cnt + c->size, MPI_BYTE, c->comm);
-    if (err != MPI_SUCCESS) rc = mpi_fail(err, "MPI_Allgatherv");
+  if (rc) {
+    free(cnt);
+    return rc;
   }
+  *out = cnt;
+  return 0;
+}
+#endif
+
+/* The one-rank forms of the gathers and the scatter: a copy. */
+static int copy_one(const void *sbuf, void *rbuf, long n, size_t item) {
+  if (n > 0) memmove(rbuf, sbuf, (size_t)n * item);
+  return 0;
+}
+
+int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *counts, size_t item) {
+  if (!c || !counts || !rbuf || (counts[c->rank] > 0 && !sbuf))
+    return dg_error(DG_ERR_ARG, "dg_comm_allgather: bad arguments");
+  if (c->size == 1) return copy_one(sbuf, rbuf, counts[0], item);
+#ifdef DG_HAVE_MPI
+  int *cnt = NULL;
+  DG_CALL(byte_counts(c, counts, item, &cnt));
+  const int err =
+      MPI_Allgatherv(sbuf, cnt[c->rank], MPI_BYTE, rbuf, cnt, cnt + c->size, MPI_BYTE, c->comm);
   free(cnt);
-  return rc;
+  return err != MPI_SUCCESS ? mpi_fail(err, "MPI_Allgatherv") : 0;
 #else
   return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
 #endif
+}
+
+/* dg_comm_gather (scatter 0) and dg_comm_scatter (1): root's buffer holds
+ * every rank's part, each rank's other buffer its own. */
+static int rooted(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                  size_t item, int scatter) {
+  const char *name = scatter ? "dg_comm_scatter" : "dg_comm_gather";
+  const void *whole = scatter ? sbuf : rbuf, *part = scatter ? rbuf : sbuf;
+  if (!c || !counts || root < 0 || root >= c->size || (c->rank == root && !whole) ||
+      (counts[c->rank] > 0 && !part))
+    return dg_error(DG_ERR_ARG, "%s: bad arguments", name);
+  if (c->size == 1) return copy_one(sbuf, rbuf, counts[0], item);
+#ifdef DG_HAVE_MPI
+  int *cnt = NULL;
+  DG_CALL(byte_counts(c, counts, item, &cnt));
+  const int err = scatter ? MPI_Scatterv(sbuf, cnt, cnt + c->size, MPI_BYTE, rbuf, cnt[c->rank],
+                                         MPI_BYTE, root, c->comm)
+                          : MPI_Gatherv(sbuf, cnt[c->rank], MPI_BYTE, rbuf, cnt, cnt + c->size,
+                                        MPI_BYTE, root, c->comm);
+  free(cnt);
+  return err != MPI_SUCCESS ? mpi_fail(err, scatter ? "MPI_Scatterv" : "MPI_Gatherv") : 0;
+#else
+  return dg_error(DG_ERR_ARG, "communicator: %d ranks without MPI", c->size);
+#endif
+}
+
+int dg_comm_gather(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                   size_t item) {
+  return rooted(c, root, sbuf, rbuf, counts, item, 0);
+}
+
+int dg_comm_scatter(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                    size_t item) {
+  return rooted(c, root, sbuf, rbuf, counts, item, 1);
 }
 
 #ifdef DG_HAVE_MPI

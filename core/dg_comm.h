@@ -118,6 +118,18 @@ int dg_comm_exchange_wait(dg_comm *c, dg_comm_xreq *x);
  * passes the same counts). */
 int dg_comm_allgather(dg_comm *c, const void *sbuf, void *rbuf, const long *counts, size_t item);
 
+/* Every rank's counts[r] items of `item` bytes from sbuf, concatenated in
+ * rank order into rbuf on rank `root` only (rbuf is not touched elsewhere
+ * and may be NULL there); every rank passes the same counts. */
+int dg_comm_gather(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                   size_t item);
+
+/* The reverse: rank `root`'s sbuf holds every rank's counts[r] items in
+ * rank order (read on root only, may be NULL elsewhere); each rank receives
+ * its own counts[rank] into rbuf. */
+int dg_comm_scatter(dg_comm *c, int root, const void *sbuf, void *rbuf, const long *counts,
+                    size_t item);
+
 /* The failure agreement (collective): every rank passes its status (0 or a
  * DG_ERR_* code, with its message recorded).  Returns 0 on every rank when
  * all passed 0; else, on every rank, the code of the lowest failing rank,

@@ -241,7 +241,8 @@ static int coarsen(dg_mg *mg, int l, char kind) {
 }
 
 /* Across ranks: the whole grid's hierarchy under the last level on the
- * ranks' blocks, on the backend without the ranks (mg_internal.h). */
+ * ranks' blocks, on the backend without the ranks (mg_internal.h); on the
+ * coarse root only. */
 static int sub_create(dg_mg *mg) {
   const dg_sop *L = mg->lev[mg->nl - 1].op;
   const dg_spart *part = dg_sop_part(L);
@@ -262,6 +263,22 @@ static int sub_create(dg_mg *mg) {
   }
   if (!mg->gb || !mg->gx) return dg_error(DG_ERR_MEM, "multigrid: out of memory");
   return 0;
+}
+
+/* Across ranks: sub made on the coarse root, and its outcome and level
+ * count given to every rank (collective), so that a failure there is every
+ * rank's before any of them waits for the root in a cycle. */
+static int coarse_create(dg_mg *mg) {
+  dg_comm *c = dg_spart_comm(dg_sop_part(mg->lev[mg->nl - 1].op));
+  mg->gathered = 1;
+  mg->croot = DG_MG_COARSE_ROOT;
+  int rc = dg_comm_rank(c) == mg->croot ? sub_create(mg) : 0;
+  double v[2] = {rc, !rc && mg->sub ? dg_mg_nlevels(mg->sub) : 0};
+  DG_CALL(dg_comm_allreduce_max(c, v, v, 2));
+  if (!rc && v[0] != 0)
+    rc = dg_error((int)v[0], "multigrid: the coarse levels' setup failed on rank %d", mg->croot);
+  mg->sub_nl = (int)v[1];
+  return rc;
 }
 
 int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
@@ -328,7 +345,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
     if (!ok) break;
     if ((rc = coarsen(mg, mg->nl - 1, 'h'))) goto fail;
   }
-  if (part && (rc = sub_create(mg))) goto fail;
+  if (part && (rc = coarse_create(mg))) goto fail;
   for (int l = 0; l < mg->nl; ++l) {
     if ((rc = level_alloc(&mg->lev[l], l, o->precisions))) goto fail;
     const int patch = o->smoother == DG_MG_PATCH && dg_spatch_supported(mg->lev[l].op, NULL, 0);
@@ -350,7 +367,7 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
         rc = dg_error(DG_ERR_MEM, "dg_mg_create: out of memory");
         goto fail;
       }
-    if (!mg->sub && (rc = dg_mg_coarse_setup(mg))) goto fail;
+    if (!mg->gathered && (rc = dg_mg_coarse_setup(mg))) goto fail;
   }
   if (!(o->precisions & DG_MG_DOUBLE)) /* the double vectors served the setup only: a
                                           float-only hierarchy has no mixed cycle */
@@ -400,18 +417,24 @@ void dg_mg_destroy(dg_mg **mgp) {
 }
 
 int dg_mg_nlevels(const dg_mg *mg) { return mg->nl; }
-int dg_mg_rank_levels(const dg_mg *mg) { return mg->sub ? mg->nl - 1 : 0; }
+int dg_mg_rank_levels(const dg_mg *mg) { return mg->gathered ? mg->nl - 1 : 0; }
+int dg_mg_coarse_ranks(const dg_mg *mg, int *first, int *last) {
+  if (!mg->gathered) return 0;
+  *first = mg->nl - 1;
+  *last = mg->nl - 2 + mg->sub_nl;
+  return 1;
+}
 const dg_sop *dg_mg_level_op(const dg_mg *mg, int l) { return mg->lev[l].op; }
 char dg_mg_level_kind(const dg_mg *mg, int l) { return mg->lev[l].kind; }
 double dg_mg_level_lmax(const dg_mg *mg, int l) { return mg->lev[l].lmax; }
 
 /* The lines of dg_mg_describe, levels numbered from l0, the first level's
- * kind k0 where given (a hierarchy across ranks goes on in its sub), of
- * the whole grid where a level is a rank's. */
+ * kind k0 where given (a hierarchy across ranks goes on in its sub, on the
+ * coarse root only), of the whole grid where a level is a rank's. */
 static void describe_from(const dg_mg *mg, int l0, char k0, char *buf, size_t cap) {
   size_t k = 0;
   if (cap) buf[0] = 0;
-  const int nl = mg->sub ? mg->nl - 1 : mg->nl;
+  const int nl = mg->gathered ? mg->nl - 1 : mg->nl;
   for (int l = 0; l < nl && k < cap; ++l) {
     const dg_sop *op = mg->lev[l].op;
     const dg_spart *part = dg_sop_part(op);

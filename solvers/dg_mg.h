@@ -39,6 +39,11 @@ enum { DG_MG_POINT = 0, DG_MG_BLOCK = 1, DG_MG_PATCH = 2 };
    (below it is gathered, docs/ARCHITECTURE.md). */
 #define DG_MG_HBLOCK_MIN 2
 
+/* Across ranks, the rank that holds the gathered coarse levels and solves
+   them alone; the others send it their part of the residual and receive
+   their part of the correction (docs/ARCHITECTURE.md says why one rank). */
+#define DG_MG_COARSE_ROOT 0
+
 typedef struct {
   int smooth_deg;        /* Chebyshev degree = pre- and post-smoothing steps (6: V(6,6)) */
   double smooth_range;   /* lmax / lmin of the smoothed interval; 0: the smoother's own (15 for
@@ -76,10 +81,16 @@ void dg_mg_destroy(dg_mg **mg);
 int dg_mg_nlevels(const dg_mg *mg);
 /* Across ranks (solvers/dg_spart.h): the levels smoothed on the ranks'
  * blocks (0, 1, ...: the levels by degree and the first levels by
- * agglomeration); the next level's residual is gathered onto every rank and
- * the whole grid's hierarchy from there runs on each (docs/ARCHITECTURE.md,
- * "The solvers across ranks").  0 for a hierarchy of one process. */
+ * agglomeration); the next level's residual is gathered onto rank
+ * DG_MG_COARSE_ROOT and the whole grid's hierarchy from there runs there
+ * alone (docs/ARCHITECTURE.md, "The solvers across ranks").  0 for a
+ * hierarchy of one process. */
 int dg_mg_rank_levels(const dg_mg *mg);
+/* Across ranks: the gathered levels first..last (numbered as the whole
+ * hierarchy's, on every rank) and the number of ranks that hold them
+ * (1: DG_MG_COARSE_ROOT); 0 for a hierarchy of one process (first and last
+ * untouched).  dg_mg_describe's lines of those levels come from that rank. */
+int dg_mg_coarse_ranks(const dg_mg *mg, int *first, int *last);
 /* Level l's operator (0 = fine) and how it was made ('f', 'p' or 'h'). */
 const dg_sop *dg_mg_level_op(const dg_mg *mg, int l);
 char dg_mg_level_kind(const dg_mg *mg, int l);

@@ -20,31 +20,38 @@ static int coarse_apply(void *ctx, const double *x, double *y) {
   return dg_sop_apply_d(mg->lev[mg->nl - 1].op, x, y);
 }
 
-/* Across ranks, the coarse solve of the last level by degree: b gathered
-   onto every rank, one cycle of the whole grid's hierarchy from that level
-   on (the double, float or mixed one, as one process runs it there), and
-   the result's owned entries into x.  Every rank runs the same cycle on the
-   same bits. */
+/* Across ranks, the coarse solve of the last level on the ranks: b
+   gathered onto the coarse root, one cycle of the whole grid's hierarchy
+   from that level on there (the double, float or mixed one, as one process
+   runs it there), and each rank's owned entries of the result scattered
+   back into x.  Every rank calls the gather and the scatter whatever
+   failed before (the status travels with the data), so none waits for
+   a rank that left. */
 static int sub_cycle(dg_mg *mg, const double *b, double *x, int prec) {
   const dg_sop *op = mg->lev[mg->nl - 1].op;
-  const long n = dg_sop_len(mg->sub_op);
+  const long n = mg->sub ? dg_sop_len(mg->sub_op) : 0;
   const size_t nb = sizeof(double) * (size_t)n;
-  double *h = NULL; /* gb and gx are solver memory: the host fills and reads views */
-  DG_CALL(dg_svec_map(&mg->sub_be, mg->gb, nb, DG_SVEC_WRITE, (void **)&h));
-  int rc = dg_sop_gather_d(op, b, h);
-  const int wrc = dg_svec_unmap(&mg->sub_be, mg->gb, h, nb, rc ? 0 : DG_SVEC_WRITE);
-  DG_CALL(rc ? rc : wrc);
-  if (prec == DG_MG_DOUBLE) {
-    DG_CALL(dg_mg_cycle_d(mg->sub, mg->gb, mg->gx));
-  } else if (prec == DG_MG_FLOAT) {
-    dg_svec_to_f(&mg->sub_be, n, 1, mg->gb, mg->gbf);
-    DG_CALL(dg_mg_cycle_f(mg->sub, mg->gbf, mg->gxf));
-    dg_svec_from_f(&mg->sub_be, n, 1, mg->gxf, mg->gx);
-  } else
-    DG_CALL(dg_mg_precond_mixed(mg->sub, mg->gb, mg->gx));
-  DG_CALL(dg_svec_map(&mg->sub_be, mg->gx, nb, DG_SVEC_READ, (void **)&h));
-  rc = dg_sop_scatter_d(op, h, x);
-  dg_svec_unmap(&mg->sub_be, mg->gx, h, nb, 0);
+  double *h = NULL; /* gb and gx are solver memory: the root fills and reads views */
+  int rc = mg->sub ? dg_svec_map(&mg->sub_be, mg->gb, nb, DG_SVEC_WRITE, (void **)&h) : 0;
+  rc = dg_sop_gather_root_d(op, mg->croot, rc, b, h);
+  if (h) {
+    const int wrc = dg_svec_unmap(&mg->sub_be, mg->gb, h, nb, rc ? 0 : DG_SVEC_WRITE);
+    rc = rc ? rc : wrc;
+    h = NULL;
+  }
+  if (mg->sub && !rc) {
+    if (prec == DG_MG_DOUBLE) {
+      rc = dg_mg_cycle_d(mg->sub, mg->gb, mg->gx);
+    } else if (prec == DG_MG_FLOAT) {
+      dg_svec_to_f(&mg->sub_be, n, 1, mg->gb, mg->gbf);
+      rc = dg_mg_cycle_f(mg->sub, mg->gbf, mg->gxf);
+      if (!rc) dg_svec_from_f(&mg->sub_be, n, 1, mg->gxf, mg->gx);
+    } else
+      rc = dg_mg_precond_mixed(mg->sub, mg->gb, mg->gx);
+    if (!rc) rc = dg_svec_map(&mg->sub_be, mg->gx, nb, DG_SVEC_READ, (void **)&h);
+  }
+  rc = dg_sop_scatter_root_d(op, mg->croot, rc, h, x);
+  if (h) dg_svec_unmap(&mg->sub_be, mg->gx, h, nb, 0);
   return rc;
 }
 
@@ -52,7 +59,7 @@ static int sub_cycle(dg_mg *mg, const double *b, double *x, int prec) {
    with Jacobi from zero (across ranks: sub_cycle of precision prec). */
 static int coarse_solve_d(dg_mg *mg, const double *b, double *x, int prec) {
   const dg_mg_level *L = &mg->lev[mg->nl - 1];
-  if (mg->sub) return sub_cycle(mg, b, x, prec);
+  if (mg->gathered) return sub_cycle(mg, b, x, prec);
   if (mg->cinv) {
     mg_work_apply(mg, mg->nl - 1); /* counted as one coarse apply */
     dg_svec_symv_d(mg->be, L->n, mg->cinv, b, x);

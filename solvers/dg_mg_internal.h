@@ -38,9 +38,13 @@ struct dg_mg {
   /* Across ranks (solvers/dg_spart.h): the levels by degree and the first
      levels by agglomeration are the ranks' operators; below the last of
      them, whose coarse solve this is, the whole grid's hierarchy from that
-     level on (what one process builds there), run on every rank on the
-     gathered residual. */
-  dg_backend sub_be; /* the backend without the ranks */
+     level on (what one process builds there), on rank croot alone, run on
+     the residual gathered there; the other ranks wait for their part of
+     its correction. */
+  int gathered;      /* 1 across ranks: the coarse solve is sub's cycle on croot */
+  int croot;         /* the rank holding sub (DG_MG_COARSE_ROOT) */
+  int sub_nl;        /* sub's levels (every rank knows it) */
+  dg_backend sub_be; /* the backend without the ranks (croot only, as below) */
   dg_sop *sub_op;
   dg_mg *sub;
   double *gb, *gx; /* whole vectors of the sub's fine level */

@@ -526,38 +526,144 @@ const uint8_t *dg_sop_global_penalty_degrees(const dg_sop *op) {
   return op->px ? op->px->gpdeg : op->pdeg;
 }
 
-int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg) {
-  const struct dg_spx *px = op->px;
-  if (!px) return dg_error(DG_ERR_ARG, "dg_sop_gather_d: not a rank's operator");
-  const dg_spart *sp = px->sp;
+/* The owned entries of x (solver memory, a host view) in owned order into
+ * s. */
+static int owned_get(const dg_sop *op, const double *x, double *s) {
+  const dg_spart *sp = op->px->sp;
   DG_CALL(dg_svec_sync(op->be)); /* no kernel may still write x */
   const size_t nb = sizeof(double) * (size_t)op->len;
-  const double *xh = NULL; /* x is solver memory: the host reads a view */
+  const double *xh = NULL;
   DG_CALL(dg_svec_map(op->be, x, nb, DG_SVEC_READ, (void **)&xh));
-  const long mine = px->rcount[sp->rank];
-  double *s = malloc(sizeof(double) * (size_t)(mine + 1)),
-         *all = malloc(sizeof(double) * (size_t)(px->glen + 1));
-  int rc = s && all ? 0 : dg_error(DG_ERR_MEM, "dg_sop_gather_d: out of memory");
   long pos = 0;
-  for (long i = 0; i < sp->nown && !rc; ++i) {
+  for (long i = 0; i < sp->nown; ++i) {
     const long e = sp->owned[i];
     for (long t = op->off[e]; t < op->off[e + 1]; ++t) s[pos++] = xh[t];
   }
-  dg_svec_unmap(op->be, x, (void *)xh, nb, 0);
-  if (!rc) rc = dg_comm_allgather(sp->comm, s, all, px->rcount, sizeof(double));
-  pos = 0;
-  for (int r = 0; r < sp->size && !rc; ++r) {
+  return dg_svec_unmap(op->be, x, (void *)xh, nb, 0);
+}
+
+/* Between the ranks' owned entries concatenated in rank order (each
+ * rank's part after `skip` leading items) and the whole vector xg: out 0
+ * places all into xg, 1 takes xg into all. */
+static void ranks_order(const dg_sop *op, int skip, double *all, double *xg, int out) {
+  const struct dg_spx *px = op->px;
+  const dg_spart *sp = px->sp;
+  long pos = 0;
+  for (int r = 0; r < sp->size; ++r) {
     const sbox *b = &sp->box[r];
+    pos += skip;
     for (int k = b->blo[2]; k < b->bhi[2]; ++k)
       for (int j = b->blo[1]; j < b->bhi[1]; ++j)
         for (int i = b->blo[0]; i < b->bhi[0]; ++i) {
           const long ge = dg_grid_elem(&sp->g, i, j, k);
-          for (long t = px->goff[ge]; t < px->goff[ge + 1]; ++t) xg[t] = all[pos++];
+          for (long t = px->goff[ge]; t < px->goff[ge + 1]; ++t, ++pos)
+            if (out)
+              all[pos] = xg[t];
+            else
+              xg[t] = all[pos];
         }
   }
+}
+
+int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg) {
+  const struct dg_spx *px = op->px;
+  if (!px) return dg_error(DG_ERR_ARG, "dg_sop_gather_d: not a rank's operator");
+  const dg_spart *sp = px->sp;
+  const long mine = px->rcount[sp->rank];
+  double *s = malloc(sizeof(double) * (size_t)(mine + 1)),
+         *all = malloc(sizeof(double) * (size_t)(px->glen + 1));
+  int rc = s && all ? 0 : dg_error(DG_ERR_MEM, "dg_sop_gather_d: out of memory");
+  if (!rc) rc = owned_get(op, x, s);
+  if (!rc) rc = dg_comm_allgather(sp->comm, s, all, px->rcount, sizeof(double));
+  if (!rc) ranks_order(op, 0, all, xg, 0);
   free(s);
   free(all);
   return rc;
+}
+
+/* The parts of a gather or scatter to one rank: each rank's owned reals
+ * after one leading status; [size], freed by the caller. */
+static long *status_counts(const struct dg_spx *px) {
+  long *cnt = malloc(sizeof(long) * (size_t)px->sp->size);
+  for (int r = 0; cnt && r < px->sp->size; ++r) cnt[r] = 1 + px->rcount[r];
+  return cnt;
+}
+
+int dg_sop_gather_root_d(const dg_sop *op, int root, int rc, const double *x, double *xg) {
+  const struct dg_spx *px = op->px;
+  if (!px) return dg_error(DG_ERR_ARG, "dg_sop_gather_root_d: not a rank's operator");
+  const dg_spart *sp = px->sp;
+  const int me = sp->rank == root;
+  long *cnt = status_counts(px);
+  double *s = malloc(sizeof(double) * (size_t)(px->rcount[sp->rank] + 1)),
+         *all = me ? malloc(sizeof(double) * (size_t)(px->glen + sp->size)) : NULL;
+  if (!cnt || !s || (me && !all)) { /* no part to send: the job ends from here (the caller) */
+    free(cnt);
+    free(s);
+    free(all);
+    return dg_error(DG_ERR_MEM, "dg_sop_gather_root_d: out of memory");
+  }
+  if (!rc) rc = owned_get(op, x, s + 1);
+  s[0] = rc; /* a failure travels with the part: root never waits for a part that is not sent */
+  int mrc = dg_comm_gather(sp->comm, root, s, all, cnt, sizeof(double));
+  if (!mrc && me) {
+    long pos = 0;
+    for (int r = 0; r < sp->size && !rc; pos += cnt[r++])
+      if (all[pos] != 0)
+        rc = dg_error((int)all[pos], "rank %d failed before the coarse levels' gather", r);
+    if (!rc) ranks_order(op, 1, all, xg, 0);
+  }
+  free(cnt);
+  free(s);
+  free(all);
+  return mrc ? mrc : rc;
+}
+
+int dg_sop_scatter_root_d(const dg_sop *op, int root, int rc, const double *xg, double *x) {
+  const struct dg_spx *px = op->px;
+  if (!px) return dg_error(DG_ERR_ARG, "dg_sop_scatter_root_d: not a rank's operator");
+  const dg_spart *sp = px->sp;
+  const int me = sp->rank == root;
+  const long mine = px->rcount[sp->rank];
+  long *cnt = status_counts(px);
+  double *s = malloc(sizeof(double) * (size_t)(mine + 1)),
+         *all = me ? malloc(sizeof(double) * (size_t)(px->glen + sp->size)) : NULL;
+  if (!cnt || !s || (me && !all)) {
+    free(cnt);
+    free(s);
+    free(all);
+    return dg_error(DG_ERR_MEM, "dg_sop_scatter_root_d: out of memory");
+  }
+  if (me) {
+    if (rc) /* no result: the parts carry the status alone */
+      memset(all, 0, sizeof(double) * (size_t)(px->glen + sp->size));
+    else
+      ranks_order(op, 1, all, (double *)xg, 1);
+    long pos = 0;
+    for (int r = 0; r < sp->size; pos += cnt[r++]) all[pos] = rc; /* root's status to each */
+  }
+  int mrc = dg_comm_scatter(sp->comm, root, all, s, cnt, sizeof(double));
+  if (!mrc && !me && s[0] != 0)
+    rc = dg_error((int)s[0], "rank %d: the coarse levels' solve failed there", root);
+  if (!mrc && !rc) { /* the owned entries, zeros in the runs outside them */
+    const size_t nb = sizeof(double) * (size_t)op->len;
+    double *xh = NULL;
+    mrc = dg_svec_sync(op->be); /* no kernel may still use x */
+    if (!mrc) mrc = dg_svec_map(op->be, x, nb, DG_SVEC_WRITE, (void **)&xh);
+    long pos = 1;
+    for (long i = 0; i < sp->nown && !mrc; ++i) {
+      const long e = sp->owned[i];
+      for (long t = op->off[e]; t < op->off[e + 1]; ++t) xh[t] = s[pos++];
+    }
+    if (!mrc) {
+      dg_sop_part_clear_host_d(op, xh);
+      mrc = dg_svec_unmap(op->be, x, xh, nb, DG_SVEC_WRITE);
+    }
+  }
+  free(cnt);
+  free(s);
+  free(all);
+  return mrc ? mrc : rc;
 }
 
 int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x) {

@@ -95,6 +95,16 @@ int dg_sop_gather_d(const dg_sop *op, const double *x, double *xg);
 /* x (solver memory) = the owned entries of xg (host memory), zero
  * elsewhere. */
 int dg_sop_scatter_d(const dg_sop *op, const double *xg, double *x);
+/* The same onto rank `root` alone (the multigrid's coarse levels): xg is
+ * written on root only (may be NULL elsewhere).  Collective whatever a
+ * rank's status rc: a failing rank sends its code instead of x's entries,
+ * so no rank waits for a part that never comes.  Returns rc, an MPI
+ * failure, or on root the lowest failing rank's code. */
+int dg_sop_gather_root_d(const dg_sop *op, int root, int rc, const double *x, double *xg);
+/* x (solver memory) = the owned entries of root's xg (read on root only),
+ * zero elsewhere; root's status rc goes to every rank with its part
+ * (collective): every rank returns 0, or root's code with x untouched. */
+int dg_sop_scatter_root_d(const dg_sop *op, int root, int rc, const double *xg, double *x);
 
 /* Fault injection for tests (the apps pass the environment variable
  * DGRID_SPART_NO_EXCHANGE): "1", the operators made afterwards never

@@ -8,7 +8,8 @@
 # DGRID_SPART_NO_EXCHANGE=transfer only the transfers' ghosts, corners
 # included, are never received: mpi.poisson_notransfer).  With
 # DG_MPI_GATHER_LEVEL=K the N-rank run (N > 1) must keep at least the levels
-# 0..K-1 on the ranks' blocks (the multigrid line), gathering from level K.
+# 0..K-1 on the ranks' blocks (the coarse line), gathering from level K onto
+# one rank; with DG_MPI_COARSE_LINE=TEXT it must print that line.
 #   run_poisson.sh MPIEXEC NP POISSON COMPARE DIR -- [MPIEXEC FLAGS...] -- POISSON OPTIONS...
 set -u
 mpiexec=$1 np=$2 poisson=$3 compare=$4 dir=$5
@@ -26,7 +27,10 @@ env -u DGRID_SPART_NO_EXCHANGE "$poisson" "$@" --quiet --out one.h5 >one.out 2>o
 fail=0
 # the result line: "fp64: U unknowns, I iterations, relative residual R, L2 error E, T s"
 result() { grep -E '^(fp64|mixed|fp32): ' "$1"; }
-gather=$(sed -n 's/^multigrid across .* from level \([0-9]*\) on gathered.*/\1/p' ranks.out)
+gather=$(sed -n 's/^coarse: levels* \([0-9]*\).* on 1 of [0-9]* ranks.*/\1/p' ranks.out)
+if [ -n "${DG_MPI_COARSE_LINE:-}" ] && ! grep -qxF "$DG_MPI_COARSE_LINE" ranks.out; then
+  echo "FAIL: no line '$DG_MPI_COARSE_LINE' in:"; cat ranks.out; exit 1
+fi
 if [ "$np" -gt 1 ] && [ -n "${DG_MPI_GATHER_LEVEL:-}" ]; then
   [ -n "$gather" ] && [ "$gather" -ge "$DG_MPI_GATHER_LEVEL" ] ||
     { echo "FAIL: gathered from level '$gather', expected >= $DG_MPI_GATHER_LEVEL"; fail=1; }

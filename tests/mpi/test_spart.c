@@ -4,7 +4,8 @@
  * float, its owned entries gathered from the ranks against one process's
  * (1e-13 of max |y| in double, 1e-5 in float), zeros outside the owned
  * elements after the apply (its input's ghost slots too), the dot product
- * x'y reduced over the ranks (1e-13), gather after scatter the identity.
+ * x'y reduced over the ranks (1e-13), gather after scatter the identity
+ * (onto every rank, and onto one rank with failures carried: root_case).
  * Cases: a 2D box periodic in x and Dirichlet in y, a 3D box periodic in
  * every direction, and 2 x 2 periodic elements (from 2 ranks on, a block of
  * one element in a direction has the same element as ghost on both sides);
@@ -90,6 +91,37 @@ static void pair_destroy(op_pair *q) {
   dg_degree_map_destroy(&q->m);
 }
 
+/* The gather onto one rank (the last: not rank 0) and the scatter from
+ * it (the multigrid's coarse levels): the whole vector xh there alone, xl
+ * back; a rank's failure before the gather reaches the root, the root's
+ * failure every rank, each with its code and one message, and no rank
+ * waits (the test's timeout). */
+static void root_case(const dg_sop *L, const char *name, const double *xl, const double *xh,
+                      double *yl, double *xr) {
+  dg_comm *c = dg_spart_comm(dg_sop_part(L));
+  const int rank = dg_comm_rank(c), root = dg_comm_size(c) - 1, me = rank == root;
+  const size_t gb = sizeof(double) * (size_t)dg_sop_global_len(L);
+  memset(xr, 0, gb);
+  OK(dg_sop_gather_root_d(L, root, 0, xl, me ? xr : NULL));
+  CHECK(!me || memcmp(xr, xh, gb) == 0, "%s: the gather onto rank %d is not x", name, root);
+  OK(dg_sop_scatter_root_d(L, root, 0, me ? xh : NULL, yl));
+  OK(dg_sop_gather_d(L, yl, xr));
+  CHECK(memcmp(xr, xh, gb) == 0, "%s: gather(scatter from rank %d) != x", name, root);
+  int rc = rank == 0 ? dg_error(DG_ERR_NUMERIC, "a failure of rank 0") : 0;
+  rc = dg_sop_gather_root_d(L, root, rc, xl, me ? xr : NULL);
+  const char *want = rank == 0 ? "a failure of rank 0"
+                     : me      ? "rank 0 failed before the coarse levels' gather"
+                               : NULL;
+  CHECK(want ? rc == DG_ERR_NUMERIC && !strcmp(dg_error_message(), want) : rc == 0,
+        "%s: rank %d's gather returned %d (%s)", name, rank, rc, rc ? dg_error_message() : "");
+  rc = dg_sop_scatter_root_d(L, root, me ? dg_error(DG_ERR_NUMERIC, "the root's failure") : 0,
+                             me ? xh : NULL, yl);
+  char msg[128];
+  snprintf(msg, sizeof msg, "rank %d: the coarse levels' solve failed there", root);
+  CHECK(rc == DG_ERR_NUMERIC && !strcmp(dg_error_message(), me ? "the root's failure" : msg),
+        "%s: rank %d's scatter returned %d (%s)", name, rank, rc, dg_error_message());
+}
+
 static double run_case(const dg_backend *be, dg_comm *c, const char *name, int dim, const int n[3],
                        const int bc[3], int rmin, int rmax) {
   dg_backend rbe = *be; /* the rank's backend: reduces over the ranks */
@@ -120,6 +152,7 @@ static double run_case(const dg_backend *be, dg_comm *c, const char *name, int d
   OK(dg_sop_scatter_d(L, xh, xl));
   OK(dg_sop_gather_d(L, xl, xr));
   CHECK(memcmp(xr, xh, gb) == 0, "%s: gather(scatter(x)) != x", name);
+  root_case(L, name, xl, xh, yl, xr);
   OK(dg_sop_apply_d(L, xl, yl));
   OK(dg_svec_sync(&rbe));
   CHECK(ghosts_zero(L, xl) && ghosts_zero(L, yl), "%s: non-zero ghost slots after the apply", name);

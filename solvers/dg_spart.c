@@ -1,5 +1,5 @@
 /* dg_spart.c - a rank's share of a solver grid and its operator
- * (dg_spart.h): the extended box, the ghosts' exchange lists, the gather
+ * (dg_spart.h): the extended box, the ghosts' exchange lists (core/dg_xlist.h), the gather
  * and scatter of whole vectors. */
 #include "dg_spart.h"
 

@@ -31,7 +31,7 @@ typedef struct {
 /* Which elements of the global grid a discretisation holds (across ranks). */
 enum { DG_HELD_NONE = 0, DG_HELD_OWN = 1, DG_HELD_GHOST = 2 };
 
-typedef struct dg_disc_xchg dg_disc_xchg; /* dg_disc_part.c */
+typedef struct dg_xlist dg_xlist; /* dg_xlist.h */
 typedef struct dg_comm dg_comm;
 
 struct dg_disc {
@@ -92,7 +92,7 @@ struct dg_disc {
   dg_comm *comm;
   unsigned char *held; /* [nelem] DG_HELD_* */
   int *owner;          /* [nelem] the rank that owns each element */
-  dg_disc_xchg *x;     /* the ghosts' exchange lists and buffers */
+  dg_xlist *x;         /* the ghosts' exchange lists and buffers (dg_disc_part.c) */
 };
 
 /* dg_disc_create for the elements marked in held[nelem] (DG_HELD_*; NULL:

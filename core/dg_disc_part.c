@@ -18,62 +18,20 @@
 #include "dg_disc_impl.h"
 #include "dg_error.h"
 #include "dg_field.h"
+#include "dg_xlist.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The ghosts' exchange: per peer (increasing rank) the storage indices of
- * the owned coefficients it reads and of the ghosts it owns, each list in
+/* The ghosts' exchange (dg_xlist.h): per peer the storage indices of the
+ * owned coefficients it reads and of the ghosts it owns, each list in
  * increasing global element order, per element every variable and mode in
- * storage order: both ranks of a pair compute the same order, so no list is
- * ever sent. */
-struct dg_disc_xchg {
-  int npeer;
-  int *peer;
-  long *soff, *roff; /* [npeer + 1] into sidx, ridx */
-  long *sidx, *ridx;
-  long *sidx_dev, *ridx_dev; /* the same in device memory (the lists themselves where
-                                the backend's memory is the host's) */
-  int path;                  /* DG_HALO_*: what MPI is handed (dg_comm_halo_path) */
-  dg_real *sbuf, *rbuf;      /* host memory (page-locked where staged); NULL where
-                                MPI reads the device buffers */
-  dg_real *dsend, *drecv;    /* device memory gathered into and scattered from
-                                (NULL: host_is_device) */
-  dg_comm_xreq *req;         /* the exchange in flight */
-};
-
-/* A host buffer of n reals: page-locked where it stages device memory. */
-static int host_buf(const dg_disc *d, long n, dg_real **p) {
-  return dg_comm_halo_buf(d->backend, d->x->path, (size_t)(n + 1) * sizeof **p, (void **)p);
-}
-
-/* Device copies of the index lists, made once (the backends' pack and
- * unpack read them there). */
-static int upload_idx(const dg_disc *d, const long *h, long n, long **dev) {
-  if (d->be->host_is_device) {
-    *dev = (long *)h;
-    return 0;
-  }
-  DG_CALL(d->be->alloc((void **)dev, (size_t)(n + 1) * sizeof **dev));
-  return d->be->to_device(*dev, h, (size_t)(n + 1) * sizeof **dev);
-}
+ * storage order: both ranks of a pair compute the same order. */
 
 void dg_disc_part_free(dg_disc *d) {
-  dg_disc_xchg *x = d->x;
-  if (x) {
-    free(x->peer);
-    free(x->soff);
-    free(x->roff);
-    if (x->dsend) d->be->free(x->dsend);
-    if (x->drecv) d->be->free(x->drecv);
-    if (x->sidx_dev != x->sidx) d->be->free(x->sidx_dev);
-    if (x->ridx_dev != x->ridx) d->be->free(x->ridx_dev);
-    free(x->sidx);
-    free(x->ridx);
-    dg_comm_halo_buf_free(d->backend, x->path, x->sbuf);
-    dg_comm_halo_buf_free(d->backend, x->path, x->rbuf);
-    dg_comm_xreq_destroy(&x->req);
-    free(x);
+  if (d->x) {
+    dg_xlist_free(d->x, d->backend, &dg_xlist_backend_mem);
+    free(d->x);
   }
   free(d->held);
   free(d->owner);
@@ -106,16 +64,13 @@ static void add_indices(const dg_disc *d, long e, long *idx, long *n) {
 /* The exchange lists of rank me (d->held, d->owner set). */
 static int build_xchg(dg_disc *d, int me, int nranks) {
   const dg_grid *g = &d->grid;
-  dg_disc_xchg *x = calloc(1, sizeof *x);
+  dg_xlist *x = calloc(1, sizeof *x);
   if (!x) return dg_error(DG_ERR_MEM, "out of memory for the halo");
   d->x = x;
   long *scount = calloc((size_t)nranks, sizeof *scount),
        *rcount = calloc((size_t)nranks, sizeof *rcount);
-  x->peer = malloc((size_t)nranks * sizeof *x->peer);
-  x->soff = calloc((size_t)nranks + 1, sizeof *x->soff);
-  x->roff = calloc((size_t)nranks + 1, sizeof *x->roff);
   int rc = 0;
-  if (!scount || !rcount || !x->peer || !x->soff || !x->roff) {
+  if (!scount || !rcount) {
     rc = dg_error(DG_ERR_MEM, "out of memory for the halo");
     goto done;
   }
@@ -126,25 +81,7 @@ static int build_xchg(dg_disc *d, int me, int nranks) {
     for (int q = 0; q < nranks; ++q)
       if (q != me && reads_from(g, d->owner, e, q)) scount[q] += elem_len(d, e);
   }
-  for (int q = 0; q < nranks; ++q) {
-    if (scount[q] == 0 && rcount[q] == 0) continue;
-    x->peer[x->npeer] = q;
-    x->soff[x->npeer + 1] = x->soff[x->npeer] + scount[q];
-    x->roff[x->npeer + 1] = x->roff[x->npeer] + rcount[q];
-    x->npeer++;
-  }
-  const long ns = x->soff[x->npeer], nr = x->roff[x->npeer];
-  x->sidx = malloc((size_t)(ns + 1) * sizeof *x->sidx);
-  x->ridx = malloc((size_t)(nr + 1) * sizeof *x->ridx);
-  if (!x->sidx || !x->ridx) {
-    rc = dg_error(DG_ERR_MEM, "out of memory for the halo (%ld values)", ns + nr);
-    goto done;
-  }
-  x->path = DG_HALO_HOST;
-  if (x->npeer > 0 && (rc = dg_comm_halo_path(d->backend, &x->path))) goto done;
-  if (x->path != DG_HALO_DEVICE &&
-      ((rc = host_buf(d, ns, &x->sbuf)) || (rc = host_buf(d, nr, &x->rbuf))))
-    goto done;
+  if ((rc = dg_xlist_peers(x, nranks, scount, rcount, NULL, "the halo"))) goto done;
   for (int i = 0; i < x->npeer; ++i) {
     const int q = x->peer[i];
     long sn = x->soff[i], rn = x->roff[i];
@@ -154,13 +91,7 @@ static int build_xchg(dg_disc *d, int me, int nranks) {
         add_indices(d, e, x->sidx, &sn);
     }
   }
-  if ((rc = upload_idx(d, x->sidx, ns, &x->sidx_dev)) == 0)
-    rc = upload_idx(d, x->ridx, nr, &x->ridx_dev);
-  if (rc == 0 && !d->be->host_is_device)
-    rc = d->be->alloc((void **)&x->dsend, (size_t)(ns + 1) * sizeof *x->dsend);
-  if (rc == 0 && !d->be->host_is_device)
-    rc = d->be->alloc((void **)&x->drecv, (size_t)(nr + 1) * sizeof *x->drecv);
-  if (rc == 0) rc = dg_comm_xreq_create(&x->req, x->npeer);
+  rc = dg_xlist_setup(x, d->backend, &dg_xlist_backend_mem, sizeof(dg_real));
 done:
   free(scount);
   free(rcount);
@@ -230,24 +161,24 @@ dg_comm *dg_disc_comm(const dg_disc *d) { return d->held ? d->comm : NULL; }
 int dg_disc_halo_path(const dg_disc *d) { return d->x && d->x->npeer > 0 ? d->x->path : -1; }
 
 int dg_disc_exchange_start(dg_disc *d, dg_field *u) {
-  const dg_disc_xchg *x = d->x;
+  const dg_xlist *x = d->x;
   if (!x || x->npeer == 0) return 0;
   const double t0 = d->timing ? dg_disc_now_s() : 0;
-  const int dev = x->path == DG_HALO_DEVICE; /* MPI reads the device buffers */
-  DG_CALL(
-      d->be->pack(dev ? NULL : x->sbuf, x->dsend, u->dev, x->sidx_dev, (size_t)x->soff[x->npeer]));
-  DG_CALL(dg_comm_exchange_start(d->comm, x->req, x->npeer, x->peer, dev ? x->dsend : x->sbuf,
-                                 x->soff, dev ? x->drecv : x->rbuf, x->roff, sizeof(dg_real)));
+  /* pack: into the host buffer, through the device one where there is one;
+     the device one alone where MPI reads it */
+  DG_CALL(d->be->pack(x->path == DG_HALO_DEVICE ? NULL : x->sbuf, x->sdev, u->dev, x->sidx_dev,
+                      (size_t)x->soff[x->npeer]));
+  DG_CALL(dg_xlist_start(x, d->comm, sizeof(dg_real)));
   if (d->timing) d->t_post += dg_disc_now_s() - t0;
   return 0;
 }
 
 int dg_disc_exchange_wait(dg_disc *d, dg_field *u) {
-  const dg_disc_xchg *x = d->x;
+  const dg_xlist *x = d->x;
   if (!x || x->npeer == 0) return 0;
   const double t0 = d->timing ? dg_disc_now_s() : 0;
-  DG_CALL(dg_comm_exchange_wait(d->comm, x->req));
-  DG_CALL(d->be->unpack(u->dev, x->drecv, x->ridx_dev, x->path == DG_HALO_DEVICE ? NULL : x->rbuf,
+  DG_CALL(dg_xlist_wait(x, d->comm));
+  DG_CALL(d->be->unpack(u->dev, x->rdev, x->ridx_dev, x->path == DG_HALO_DEVICE ? NULL : x->rbuf,
                         (size_t)x->roff[x->npeer]));
   if (d->timing) d->t_wait += dg_disc_now_s() - t0;
   return 0;

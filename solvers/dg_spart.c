@@ -1,5 +1,5 @@
 /* dg_spart.c - a rank's share of a solver grid and its operator
- * (dg_spart.h): the extended box, the ghosts' exchange lists, the gather
+ * (dg_spart.h): the extended box, the ghosts' exchange lists (core/dg_xlist.h), the gather
  * and scatter of whole vectors. */
 #include "dg_spart.h"
 
@@ -7,6 +7,7 @@
 #include "dg_error.h"
 #include "dg_sop_internal.h"
 #include "dg_svec.h"
+#include "dg_xlist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +30,6 @@ struct dg_spart {
   long nown, *owned;   /* the owned box elements, in increasing global order */
 };
 
-/* Exchange lists (in reals: per peer, increasing rank, the indices to send
- * and to receive, both in the receiver's box order, so no list is ever
- * sent). */
-struct dg_spxl {
-  int npeer, *peer;
-  long *soff, *roff, *sidx, *ridx;
-  int path;                  /* DG_HALO_*: what MPI is handed (dg_comm_halo_path) */
-  long *sidx_dev, *ridx_dev; /* the lists in solver memory (the lists themselves where
-                              it is the host's) */
-  void *sdev, *rdev;         /* solver memory the sent entries are gathered into and the
-                                received ones scattered from (room for doubles) */
-  void *sbuf, *rbuf;         /* page-locked host copies of them (DG_HALO_STAGED only) */
-};
-
 /* Per operator: the whole grid's degrees and offsets, the exchange lists
  * of the face ghosts (the applies) and of every ghost slot, corners and
  * edges included (the transfers by agglomeration, built on request), and
@@ -52,7 +39,7 @@ struct dg_spx {
   long glen;
   uint8_t *gdeg, *gpdeg;
   long *goff;
-  struct dg_spxl face, all;
+  dg_xlist face, all; /* in reals, both in the receiver's box order */
   int has_all;
   long nz, *zrun; /* [2 nz]: start, length */
   long *rcount;   /* [size]: owned reals per rank */
@@ -196,20 +183,14 @@ int dg_sop_create_part(dg_sop **op, const dg_backend *be, const dg_spart *sp, co
   return rc;
 }
 
-static void lists_free(const dg_sop *op, struct dg_spxl *l) {
-  free(l->peer);
-  free(l->soff);
-  free(l->roff);
-  if (l->sidx_dev != l->sidx) dg_svec_free(op->be, l->sidx_dev);
-  if (l->ridx_dev != l->ridx) dg_svec_free(op->be, l->ridx_dev);
-  dg_svec_free(op->be, l->sdev);
-  dg_svec_free(op->be, l->rdev);
-  dg_comm_halo_buf_free(op->be, l->path, l->sbuf);
-  dg_comm_halo_buf_free(op->be, l->path, l->rbuf);
-  free(l->sidx);
-  free(l->ridx);
-  memset(l, 0, sizeof *l);
+/* The lists' memory: the solvers' (dg_svec), where their kernels gather
+ * and scatter. */
+static int svec_alloc(const dg_backend *be, void **p, size_t bytes) {
+  return (*p = dg_svec_alloc(be, bytes)) ? 0 : DG_ERR_MEM; /* dg_svec_alloc recorded why */
 }
+static const dg_xlist_mem svec_mem = {svec_alloc, dg_svec_free, dg_svec_to_device};
+
+static void lists_free(const dg_sop *op, dg_xlist *l) { dg_xlist_free(l, op->be, &svec_mem); }
 
 void dg_sop_part_free(dg_sop *op) {
   struct dg_spx *x = op->px;
@@ -272,7 +253,7 @@ static int owner_of(const dg_spart *sp, const int gi[3]) {
  * (send to q), each in the receiver's box order.  Without lists yet
  * (x->sidx NULL) it counts reals into ns, nr; else it fills the lists, ns
  * and nr the cursors. */
-static void halo_walk(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, int maxout, long *ns,
+static void halo_walk(const dg_sop *op, const dg_spart *sp, dg_xlist *x, int maxout, long *ns,
                       long *nr, const int *slot) {
   const int me = sp->rank;
   const sbox *mb = &sp->box[me];
@@ -306,67 +287,16 @@ static void halo_walk(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, i
   }
 }
 
-/* The lists in solver memory, and the buffers of the exchange: only the
- * ghosts' entries move between the backend and MPI (gathered and scattered
- * by the backend's kernels), through page-locked host memory where MPI does
- * not read device memory (docs/ARCHITECTURE.md, "The CUDA exchange"). */
-static int xchg_buffers(const dg_sop *op, struct dg_spxl *x) {
-  const dg_backend *be = op->be;
-  const long ns = x->soff[x->npeer], nr = x->roff[x->npeer];
-  x->path = DG_HALO_HOST;
-  if (x->npeer > 0) DG_CALL(dg_comm_halo_path(be, &x->path));
-  const size_t sb = sizeof(long) * (size_t)(ns + 1), rb = sizeof(long) * (size_t)(nr + 1);
-  if (be->ops->host_is_device) {
-    x->sidx_dev = x->sidx;
-    x->ridx_dev = x->ridx;
-  } else {
-    if (!(x->sidx_dev = dg_svec_alloc(be, sb)) || !(x->ridx_dev = dg_svec_alloc(be, rb)))
-      return DG_ERR_MEM; /* dg_svec_alloc recorded why */
-    DG_CALL(dg_svec_to_device(be, x->sidx_dev, x->sidx, sb));
-    DG_CALL(dg_svec_to_device(be, x->ridx_dev, x->ridx, rb));
-  }
-  if (!(x->sdev = dg_svec_alloc(be, sizeof(double) * (size_t)(ns + 1))) ||
-      !(x->rdev = dg_svec_alloc(be, sizeof(double) * (size_t)(nr + 1))))
-    return DG_ERR_MEM;
-  if (x->path == DG_HALO_STAGED) {
-    DG_CALL(dg_comm_halo_buf(be, x->path, sizeof(double) * (size_t)(ns + 1), &x->sbuf));
-    DG_CALL(dg_comm_halo_buf(be, x->path, sizeof(double) * (size_t)(nr + 1), &x->rbuf));
-  }
-  return 0;
-}
-
 /* The exchange lists x of op's ghosts out of the block in at most maxout
  * directions: per peer (increasing rank) the reals it receives from this
  * rank and those this rank receives from it. */
-static int build_lists(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, int maxout) {
+static int build_lists(const dg_sop *op, const dg_spart *sp, dg_xlist *x, int maxout) {
   const int P = sp->size;
   long *ns = calloc((size_t)P, sizeof(long)), *nr = calloc((size_t)P, sizeof(long));
   int *slot = calloc((size_t)P, sizeof(int));
   int rc = ns && nr && slot ? 0 : dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
   if (!rc) halo_walk(op, sp, x, maxout, ns, nr, slot);
-  int np = 0;
-  for (int q = 0; q < P && !rc; ++q) np += ns[q] || nr[q];
-  if (!rc) {
-    x->npeer = np;
-    x->peer = malloc(sizeof(int) * (size_t)(np ? np : 1));
-    x->soff = calloc((size_t)np + 1, sizeof(long));
-    x->roff = calloc((size_t)np + 1, sizeof(long));
-    if (!x->peer || !x->soff || !x->roff)
-      rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
-  }
-  for (int q = 0, i = 0; q < P && !rc; ++q)
-    if (ns[q] || nr[q]) {
-      x->peer[i] = q;
-      slot[q] = i;
-      x->soff[i + 1] = x->soff[i] + ns[q];
-      x->roff[i + 1] = x->roff[i] + nr[q];
-      ++i;
-    }
-  if (!rc) {
-    x->sidx = malloc(sizeof(long) * (size_t)(x->soff[np] + 1));
-    x->ridx = malloc(sizeof(long) * (size_t)(x->roff[np] + 1));
-    if (!x->sidx || !x->ridx) rc = dg_error(DG_ERR_MEM, "dg_sop_set_part: out of memory");
-  }
+  if (!rc) rc = dg_xlist_peers(x, P, ns, nr, slot, "dg_sop_set_part");
   if (!rc) {
     memset(ns, 0, sizeof(long) * (size_t)P);
     memset(nr, 0, sizeof(long) * (size_t)P);
@@ -375,7 +305,11 @@ static int build_lists(const dg_sop *op, const dg_spart *sp, struct dg_spxl *x, 
   free(ns);
   free(nr);
   free(slot);
-  return rc ? rc : xchg_buffers(op, x);
+  /* only the ghosts' entries move between the solver's memory and MPI,
+     gathered and scattered by the solver's kernels, through page-locked host
+     memory where MPI does not read device memory (docs/ARCHITECTURE.md, "The
+     CUDA exchange"); room for doubles */
+  return rc ? rc : dg_xlist_setup(x, op->be, &svec_mem, sizeof(double));
 }
 
 /* The exchange a test leaves out on purpose (dg_spart_set_fault): 0 none,

@@ -3,26 +3,22 @@
  * includes it per precision.  No include guard. */
 
 /* x's ghost slots of lists l received from their owners. */
-static int DG_SN(part_exchange)(const dg_sop *op, const struct dg_spxl *l, DG_SR *x) {
+static int DG_SN(part_exchange)(const dg_sop *op, const dg_xlist *l, DG_SR *x) {
   const struct dg_spx *px = op->px;
   const dg_backend *be = op->be;
   const long ns = l->soff[l->npeer], nr = l->roff[l->npeer];
-  DG_SR *sd = (DG_SR *)l->sdev, *rd = (DG_SR *)l->rdev;
+  DG_SR *sd = dg_xlist_send_buf(l), *rd = dg_xlist_recv_buf(l);
   /* the sent entries gathered on the backend, after the kernels that wrote x */
   DG_SN(dg_svec_gather)(be, ns, l->sidx_dev, x, sd);
   int rc;
-  if (l->path == DG_HALO_STAGED) { /* the copies wait for the gather */
+  if (l->path == DG_HALO_STAGED) /* the copies wait for the gather */
     rc = dg_svec_to_host(be, l->sbuf, sd, sizeof(DG_SR) * (size_t)ns);
-    if (!rc)
-      rc = dg_comm_exchange(px->sp->comm, l->npeer, l->peer, l->sbuf, l->soff, l->rbuf, l->roff,
-                            sizeof(DG_SR));
-    if (!rc) rc = dg_svec_to_device(be, rd, l->rbuf, sizeof(DG_SR) * (size_t)nr);
-  } else { /* MPI reads the gathered entries where they are */
+  else /* MPI reads the gathered entries where they are */
     rc = dg_svec_sync(be);
-    if (!rc)
-      rc = dg_comm_exchange(px->sp->comm, l->npeer, l->peer, sd, l->soff, rd, l->roff,
-                            sizeof(DG_SR));
-  }
+  if (!rc) rc = dg_xlist_start(l, px->sp->comm, sizeof(DG_SR));
+  if (!rc) rc = dg_xlist_wait(l, px->sp->comm);
+  if (!rc && l->path == DG_HALO_STAGED)
+    rc = dg_svec_to_device(be, rd, l->rbuf, sizeof(DG_SR) * (size_t)nr);
   if (rc) return rc;
   DG_SN(dg_svec_scatter)(be, nr, l->ridx_dev, rd, x);
   return dg_svec_status(be);

@@ -1,8 +1,8 @@
-/* dg_sop_lane.h - what the OpenMP solver driver (dg_sop_omp.c) and its
- * per-degree units (dg_sop_lane.inc, compiled when a run first needs a
- * (precision, degree): docs/ARCHITECTURE.md, "Kernels on demand") agree on:
- * the SIMD run length, the largest element a run takes, and the three
- * functions a unit exports. */
+/* dg_sop_lane.h - what the OpenMP solver driver (dg_sop_omp.c) and its lane
+ * units (dg_sop_lane.inc, compiled when a run first needs a (precision,
+ * degree): docs/ARCHITECTURE.md, "Kernels on demand") agree on: the SIMD
+ * run length, the largest element a run takes, and the two functions a
+ * unit exports. */
 #ifndef DG_SOP_LANE_H
 #define DG_SOP_LANE_H
 
@@ -34,18 +34,13 @@ static inline int dg_sop_lane_fits(int dim, int r) {
   return r <= DG_SLRMAX && m <= DG_SLMAX;
 }
 
-/* A unit's exports ("dg_omp_sipg_lane", "dg_omp_sblock_lane",
- * "dg_omp_sipg_elem"): the operator apply on the run from e0, the
- * element-block solve of a run that shares the 1D factors V, lam, and the
- * operator apply on one element e of degree r, at the unit's degree r. */
+/* A unit's exports ("dg_omp_sipg_lane", "dg_omp_sblock_lane"): the operator
+ * apply on the run from e0 and the element-block solve of a run that shares
+ * the 1D factors V, lam, at the unit's degree. */
 typedef void (*dg_sipg_lane_fn_d)(const dg_sargs_d *A, const dg_stab_d *T, long e0, const double *u,
                                   double *y);
 typedef void (*dg_sipg_lane_fn_f)(const dg_sargs_f *A, const dg_stab_f *T, long e0, const float *u,
                                   float *y);
-typedef void (*dg_sipg_elem_fn_d)(const dg_sargs_d *A, const dg_stab_d *T, long e, const double *u,
-                                  double *y, int r);
-typedef void (*dg_sipg_elem_fn_f)(const dg_sargs_f *A, const dg_stab_f *T, long e, const float *u,
-                                  float *y, int r);
 typedef void (*dg_sblock_lane_fn_d)(int dim, const double *const V[3], const double *const lam[3],
                                     double shift, const double *rv, double *z);
 typedef void (*dg_sblock_lane_fn_f)(int dim, const float *const V[3], const float *const lam[3],

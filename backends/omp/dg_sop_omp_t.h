@@ -36,11 +36,9 @@ int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
   const long ne = op->g.nelem, n0 = op->g.n[0], nrow = ne / n0;
   const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_stab) *T = &op->DG_SOP_CAT(tab_, DG_SSFX);
-  /* the lane and element functions of each degree (dg_sop_omp.c): loaded
-     before the loop */
+  /* the lane function of each degree (dg_sop_omp.c): loaded before the loop */
   DG_CALL(lanes_need(op, sizeof(DG_SR) == sizeof(float)));
   const DG_SN(dg_sipg_lane_fn) *L = lanes.DG_SOP_CAT(sipg_, DG_SSFX);
-  const DG_SN(dg_sipg_elem_fn) *E = lanes.DG_SOP_CAT(elem_, DG_SSFX);
 #pragma omp parallel for schedule(static)
   for (long row = 0; row < nrow; ++row) {
     long i = 0;
@@ -50,7 +48,9 @@ int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
       if (DG_SN(sop_lane_run)(op, e0, r))
         L[r](A, T, e0, x, y);
       else
-        for (long e = e0; e < e0 + DG_SLW; ++e) E[op->deg[e]](A, T, e, x, y, op->deg[e]);
+        for (long e = e0; e < e0 + DG_SLW; ++e) {
+          DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
+        }
     }
     /* the row's tail: one more run that ends with the row (the elements it
        shares with the run before are computed again and stored again), as
@@ -65,7 +65,7 @@ int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
     }
     for (; i < n0; ++i) {
       const long e = row * n0 + i;
-      E[op->deg[e]](A, T, e, x, y, op->deg[e]);
+      DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
     }
   }
   return 0;

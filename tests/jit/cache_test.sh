@@ -141,12 +141,12 @@ grep -q "no C compiler to build kernels: looked for '$work/bin/cc'.*dgrid cache 
   "$work/p.err" || fail "no compiler, cold cache: $(cat "$work/p.err")"
 mv "$work/bin/cc.away" "$work/bin/cc"
 DGRID_CACHE_DIR=$work/swarm $psn >/dev/null 2>"$work/p.err" || fail "poisson: $(cat "$work/p.err")"
-[ "$(count "compiled omp solver double r=[12] " "$work/p.err")" = 2 ] ||
+[ "$(count "compiled omp solver lanes double r=[12] " "$work/p.err")" = 2 ] ||
   fail "poisson at degree 2 did not compile the double units of degrees 1 and 2: $(cat "$work/p.err")"
-[ "$(count "omp solver float" "$work/p.err")" = 0 ] || fail "an fp64 poisson compiled float units: $(cat "$work/p.err")"
+[ "$(count "omp solver lanes float" "$work/p.err")" = 0 ] || fail "an fp64 poisson compiled float units: $(cat "$work/p.err")"
 DGRID_CACHE_DIR=$work/swarm "$dgrid" cache warm --solvers --dims 2 --degrees 1-2 >"$work/w.out" \
   2>"$work/w.err" || fail "cache warm --solvers: $(cat "$work/w.err")"
-[ "$(count "compiled omp solver float" "$work/w.err")" = 2 ] ||
+[ "$(count "compiled omp solver lanes float" "$work/w.err")" = 2 ] ||
   fail "cache warm --solvers --degrees 1-2 did not add the 2 float units: $(cat "$work/w.err")"
 mv "$work/bin/cc" "$work/bin/cc.away"
 DGRID_CACHE_DIR=$work/swarm $psn --solver mixed >/dev/null 2>"$work/p.err" ||

@@ -168,6 +168,8 @@ int dg_backend_cache(const char *what) { return dg_jit_cache(what); }
 
 int dg_backend_warm_solvers(const dg_backend *be, int dim, unsigned degrees) {
   if (!be || !be->ops) return dg_error(DG_ERR_ARG, "dg_backend_warm_solvers: NULL argument");
+  if (dim != 2 && dim != 3)
+    return dg_error(DG_ERR_ARG, "dg_backend_warm_solvers: dimension %d (2 or 3)", dim);
   const dg_solver_ops *s = be->ops->solver;
   return s && s->prepare ? s->prepare(dim, degrees, 3) : 0; /* 3: double and float */
 }

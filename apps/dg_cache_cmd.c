@@ -1,4 +1,4 @@
-/* dg_cache_cmd.c - `dgrid cache list | clear | warm MODEL [--dims L]
+/* dg_cache_cmd.c - `dgrid cache list | clear | warm MODEL|--solvers [--dims L]
  * [--degrees L] [--backends L]`: the per-user kernel cache, and kernels
  * compiled ahead of a run for machines whose compute nodes have no
  * compiler (docs/ARCHITECTURE.md, "Kernels on demand"). */
@@ -7,6 +7,7 @@
 #include "dg_backend.h"
 #include "dg_error.h"
 #include "dg_escape.h"
+#include "dg_backends.h"
 #include "dg_model.h"
 #include "dg_stage_args.h"
 
@@ -18,10 +19,13 @@ static void usage(FILE *f) {
   fprintf(f, "usage: dgrid cache list\n"
              "       dgrid cache clear\n"
              "       dgrid cache warm MODEL|PATH.h [--dims 2,3] [--degrees 0-4] [--backends omp]\n"
+             "       dgrid cache warm --solvers [--dims 2,3] [--degrees 0-10] [--backends omp]\n"
              "warm compiles the stages of MODEL (a model of the library, or a header of\n"
              "your own) for each dimension and each degree r of the list with q = s + 1\n"
              "points for every listed degree s >= r (uniform and band maps of those\n"
              "degrees); defaults: the model's dimensions, degrees 0-4, this build's backend.\n"
+             "warm --solvers compiles the solvers' kernels (poisson, the implicit steps)\n"
+             "of the listed degrees in double and float; defaults: 2,3 and every degree.\n"
              "The cache: $DGRID_CACHE_DIR, else $XDG_CACHE_HOME/dgrid, else ~/.cache/dgrid.\n");
 }
 
@@ -47,10 +51,11 @@ static int parse_set(const char *opt, const char *v, int lo, int hi, unsigned *m
 }
 
 static int warm(int argc, char **argv) {
-  if (argc < 1 || argv[0][0] == '-')
-    return dg_error(DG_ERR_ARG, "dgrid cache warm: name a model (or a model header)");
+  const int solvers = argc >= 1 && !strcmp(argv[0], "--solvers");
+  if (argc < 1 || (argv[0][0] == '-' && !solvers))
+    return dg_error(DG_ERR_ARG, "dgrid cache warm: name a model (or a model header), or --solvers");
   const char *model = argv[0];
-  unsigned dims = 0, degrees = 0x1f;
+  unsigned dims = 0, degrees = solvers ? (2u << DG_MAX_DEGREE) - 1 : 0x1f;
   int dims_set = 0;
   char backends[128] = "";
   for (int i = 1; i < argc; ++i) {
@@ -75,11 +80,13 @@ static int warm(int argc, char **argv) {
   }
   dg_model *m = NULL;
   const size_t len = strlen(model);
-  if (strchr(model, '/') || (len > 2 && !strcmp(model + len - 2, ".h")))
+  if (solvers)
+    ; /* no model: the solvers' kernels, double and float */
+  else if (strchr(model, '/') || (len > 2 && !strcmp(model + len - 2, ".h")))
     DG_CALL(dg_model_load(&m, model));
   else
     DG_CALL(dg_model_create(&m, model));
-  const int md = dg_model_dims(m);
+  const int md = m ? dg_model_dims(m) : (1 << 2) | (1 << 3);
   if (!dims_set) dims = (md & ((1 << 2) | (1 << 3))) | ((md & DG_MODEL_SPHERE) ? 1u << 2 : 0);
   int rq[(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)][2], n = 0;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
@@ -98,6 +105,13 @@ static int warm(int argc, char **argv) {
     if (rc && t) rc = dg_error_prefix(rc, "option --backends");
     for (int dim = 2; dim <= 3 && !rc; ++dim) {
       if (!(dims >> dim & 1)) continue;
+      if (solvers) {
+        rc = dg_backend_warm_solvers(be, dim, degrees);
+        if (!rc)
+          printf("dgrid cache: %s solvers %dD: ready (double and float)\n", dg_backend_name(be),
+                 dim);
+        continue;
+      }
       rc = dg_model_warm(be, m, dim, n, (const int(*)[2])rq);
       if (!rc)
         printf("dgrid cache: %s %s %dD: %d (degree, points) pairs ready\n", dg_backend_name(be),

@@ -5,7 +5,7 @@
  *
  *   poisson [--dim 2] [--n 32] [--r 3] [--map uniform|band|random]
  *           [--solver fp64|mixed|fp32] [--smooth 6] [--smoother block|patch]
- *           [--rtol 1e-10] [--k 1] [--quiet] [--out u.h5]
+ *           [--rtol 1e-10] [--k 1] [--quiet] [--verbose] [--out u.h5]
  *   poisson --table [--dim 2] [--rmin 1] [--rmax 6] [--nmin 16] [--nmax 256]
  *           [--repeat 3] [--smooth 6] [--smoother block|patch]
  *   poisson --throughput [--dim 2] [--n 32] [--r 3] [--repeat 3]
@@ -98,7 +98,10 @@ typedef struct {
   long n;
 } problem;
 
-static int problem_create(problem *P, int dim, int nel, int r, const char *map, int smooth) {
+/* precisions: the multigrid's cycles (DG_MG_DOUBLE, DG_MG_FLOAT); an fp64
+ * solve sets up no float cycle, so no float kernel is compiled for it. */
+static int problem_create(problem *P, int dim, int nel, int r, const char *map, int smooth,
+                          int precisions) {
   memset(P, 0, sizeof *P);
   dg_grid g;
   const int nn[3] = {nel, nel, nel};
@@ -130,6 +133,7 @@ static int problem_create(problem *P, int dim, int nel, int r, const char *map, 
   dg_mg_opts mo = dg_mg_default_opts();
   mo.smooth_deg = smooth;
   mo.smoother = g_smoother;
+  mo.precisions = precisions;
   if (g_coarse_dense >= 0) mo.coarse_dense_max = g_coarse_dense;
   DG_CALL(dg_mg_create(&P->mg, P->op, &mo));
   P->n = dg_sop_len(P->op);
@@ -306,7 +310,7 @@ static double triad_d(long n, int reps) {
 
 static int throughput(int dim, int nel, int r, int reps, int smooth) {
   problem P;
-  DG_CALL(problem_create(&P, dim, nel, r, "uniform", smooth));
+  DG_CALL(problem_create(&P, dim, nel, r, "uniform", smooth, DG_MG_DOUBLE | DG_MG_FLOAT));
   const long n = P.n;
   double *x = dg_svec_alloc(g_be, sizeof(double) * (size_t)n),
          *y = dg_svec_alloc(g_be, sizeof(double) * (size_t)n);
@@ -390,7 +394,7 @@ static int table(int dim, int rmin, int rmax, int nmin, int nmax, int repeat, in
   for (int r = rmin; r <= rmax; ++r)
     for (int nel = nmin; nel <= nmax; nel *= 2) {
       problem P;
-      DG_CALL(problem_create(&P, dim, nel, r, map, smooth));
+      DG_CALL(problem_create(&P, dim, nel, r, map, smooth, DG_MG_DOUBLE | DG_MG_FLOAT));
       double f = 0, td[16], tm[16], ed = 0, em = 0, rel, es, s;
       int itd = 0, itm = 0, its;
       DG_CALL(factor(&P, &f));
@@ -433,6 +437,7 @@ static const char usage[] =
     "  --k K                 the solution's wave number                    [1]\n"
     "  --out FILE            write the solution as a snapshot (one solve)\n"
     "  --quiet               no progress lines (one solve)\n"
+    "  --verbose             each kernel compiled or loaded, and its time (stderr)\n"
     "  --rmin, --rmax N      --table's degrees                             [1, 6]\n"
     "  --nmin, --nmax N      --table's grids                               [16, 256]\n"
     "  --repeat N            timed runs (--table: at most 16)              [3]\n"
@@ -450,7 +455,7 @@ static const char usage[] =
 enum { POISSON_HELP = 100 };
 
 typedef struct {
-  int dim, nel, r, smooth, quiet, tab, rmin, rmax, nmin, nmax, repeat;
+  int dim, nel, r, smooth, quiet, verbose, tab, rmin, rmax, nmin, nmax, repeat;
   int given_map, given_solver, given_rtol, given_quiet;
   double rtol;
   const char *map, *solver, *out, *backend;
@@ -479,9 +484,9 @@ static int parse(int argc, char **argv, poisson_opts *o) {
                                          "--rmax", "--nmin", "--nmax", "--repeat", "--k"};
     int *const ivars[] = {&o->dim,  &o->nel,  &o->r,    &o->smooth, &o->rmin,
                           &o->rmax, &o->nmin, &o->nmax, &o->repeat, &g_k};
-    static const char *const flags[] = {"--quiet", "--table", "--throughput"};
+    static const char *const flags[] = {"--quiet", "--table", "--throughput", "--verbose"};
     int is_flag = 0;
-    for (int k = 0; k < 3; ++k) is_flag |= !strcmp(a, flags[k]);
+    for (int k = 0; k < 4; ++k) is_flag |= !strcmp(a, flags[k]);
     if (!is_flag && v && !strncmp(v, "--", 2)) /* "--out --quiet": not a file named --quiet */
       return dg_error(DG_ERR_ARG, "option %s needs a value (the next argument is the option %s)",
                       dg_escape(esc, sizeof esc, a), dg_escape(esc + 80, 80, v));
@@ -548,6 +553,8 @@ static int parse(int argc, char **argv, poisson_opts *o) {
       ++i;
     } else if (!strcmp(a, "--quiet")) {
       o->quiet = o->given_quiet = 1;
+    } else if (!strcmp(a, "--verbose")) {
+      o->verbose = 1;
     } else if (!strcmp(a, "--table")) {
       o->tab = 1;
     } else if (!strcmp(a, "--throughput")) {
@@ -641,6 +648,7 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   }
   if (!rc && rk->size > 1) rc = refuse_ranks(&o);
   g_dim = o.dim;
+  if (!rc && o.verbose) dg_backend_verbose(1); /* the solver kernels compiled, their times */
   if (!rc) {
     /* one GPU per rank where the node has several (cuda without a device) */
     rc = dg_backend_create_on_node(&g_be, o.backend, rk->node_rank);
@@ -661,7 +669,8 @@ static int run(dg_app_ranks *rk, int argc, char **argv) {
   problem P;
   int its;
   double rel, err, secs, *u = NULL;
-  rc = problem_create(&P, o.dim, o.nel, o.r, o.map, o.smooth);
+  rc = problem_create(&P, o.dim, o.nel, o.r, o.map, o.smooth,
+                      strcmp(o.solver, "fp64") ? DG_MG_DOUBLE | DG_MG_FLOAT : DG_MG_DOUBLE);
   if (!rc && rk->size > 1 && !o.quiet && dg_sop_part_halo_path(P.op) >= 0) {
     char line[256]; /* how the ghosts reach MPI (rank 0's; every rank chose alike) */
     dg_comm_halo_describe(dg_sop_backend(P.op), dg_sop_part_halo_path(P.op), line, sizeof line);

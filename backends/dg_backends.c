@@ -8,6 +8,7 @@
 #include "dg_escape.h"
 #include "dg_jit.h"
 #include "dg_model_internal.h"
+#include "dg_solver_ops.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -164,6 +165,14 @@ void dg_backend_verbose(int on) {
 }
 
 int dg_backend_cache(const char *what) { return dg_jit_cache(what); }
+
+int dg_backend_warm_solvers(const dg_backend *be, int dim, unsigned degrees) {
+  if (!be || !be->ops) return dg_error(DG_ERR_ARG, "dg_backend_warm_solvers: NULL argument");
+  if (dim != 2 && dim != 3)
+    return dg_error(DG_ERR_ARG, "dg_backend_warm_solvers: dimension %d (2 or 3)", dim);
+  const dg_solver_ops *s = be->ops->solver;
+  return s && s->prepare ? s->prepare(dim, degrees, 3) : 0; /* 3: double and float */
+}
 
 int dg_model_load(dg_model **out, const char *path) {
   if (!out) return dg_error(DG_ERR_ARG, "dg_model_load: NULL handle");

@@ -44,6 +44,12 @@ const char *dg_backend_list(void);
  * takes (every backend of the process). */
 void dg_backend_verbose(int on);
 
+/* The solvers' kernels of the degrees in `degrees` (bit r) for operators
+ * of dimension dim, double and float, compiled into the kernel cache or
+ * loaded from it (`dgrid cache warm --solvers`); 0 at once where the
+ * backend builds them with the library (CUDA).  0 or DG_ERR_*. */
+int dg_backend_warm_solvers(const dg_backend *be, int dim, unsigned degrees);
+
 /* The model of a header outside the tree (NAME.h, models/README.md): its
  * host part is compiled and loaded now, its stages when a discretisation
  * needs them, by the kernel compiler (docs/ARCHITECTURE.md, "Kernels on

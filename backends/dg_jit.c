@@ -231,7 +231,8 @@ static int no_compiler(void) {
   return dg_error(DG_ERR_BACKEND,
                   "no C compiler to build kernels: looked for '%s' (DGRID_CC chooses another); "
                   "install one (apt-get install gcc) or warm the cache on a machine that has "
-                  "one (dgrid cache warm MODEL)",
+                  "one (dgrid cache warm MODEL; dgrid cache warm --solvers for poisson and the "
+                  "implicit steps)",
                   cc_path);
 }
 
@@ -408,13 +409,14 @@ static int start_compile(job *j) {
   dg_jit_fmt(inc[0], sizeof inc[0], "-I%s/stencils", srcdir);
   dg_jit_fmt(inc[1], sizeof inc[1], "-I%s/models", srcdir);
   dg_jit_fmt(inc[2], sizeof inc[2], "-I%s/backends/omp", srcdir);
+  dg_jit_fmt(inc[3], sizeof inc[3], "-I%s/solvers", srcdir); /* the solver lane units' */
   char *argv[96];
   int n = 0;
   argv[n++] = cc_path;
   n += split_words(flags, argv + n, 80);
   argv[n++] = (char *)"-fPIC";
   argv[n++] = (char *)"-shared";
-  for (int i = 0; i < 3; ++i) argv[n++] = inc[i];
+  for (int i = 0; i < 4; ++i) argv[n++] = inc[i];
   argv[n++] = (char *)"-o";
   argv[n++] = j->tmp_so;
   argv[n++] = j->tmp_c;

@@ -346,6 +346,18 @@ int dg_mg_create(dg_mg **mgp, const dg_sop *fine, const dg_mg_opts *o) {
     if ((rc = coarsen(mg, mg->nl - 1, 'h'))) goto fail;
   }
   if (part && (rc = coarse_create(mg))) goto fail;
+  {
+    /* every level's kernels in one batch before the first apply: double
+       for the setup (and the fp64 cycle), float for the float cycle */
+    unsigned degrees = 0;
+    for (int l = 0; l < mg->nl; ++l) {
+      const dg_sop *L = mg->lev[l].op;
+      for (long e = 0; e < dg_sop_grid(L)->nelem; ++e) degrees |= 1u << dg_sop_degrees(L)[e];
+    }
+    if ((rc = dg_sop_prepare(mg->be, dg_sop_grid(fine)->dim, degrees,
+                             DG_MG_DOUBLE | (o->precisions & DG_MG_FLOAT))))
+      goto fail;
+  }
   for (int l = 0; l < mg->nl; ++l) {
     if ((rc = level_alloc(&mg->lev[l], l, o->precisions))) goto fail;
     const int patch = o->smoother == DG_MG_PATCH && dg_spatch_supported(mg->lev[l].op, NULL, 0);

@@ -32,6 +32,14 @@ typedef struct dg_solver_ops {
   int (*to_host)(void *h, const void *d, size_t bytes);
   int (*to_device)(void *d, const void *h, size_t bytes);
 
+  /* Make the drivers' kernels of the degrees in `degrees` (bit r) for
+   * operators of dimension dim ready in the precisions `precisions` (1:
+   * double, 2: float): compiled or loaded in one batch, before the first
+   * apply (a driver still loads what an operator lacks at its first call).
+   * NULL where the kernels are compiled with the library (CUDA).  0 or
+   * DG_ERR_* with a message (no compiler: how to warm the cache). */
+  int (*prepare)(int dim, unsigned degrees, int precisions);
+
   /* The drivers of the element functions (dg_sop.h, dg_sblock.h,
    * dg_spatch.h).  sblock_resid_* and resid_to_f may be NULL: the solvers
    * then compose them from apply, the vector kernels and the block solve

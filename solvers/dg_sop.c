@@ -133,6 +133,7 @@ int dg_sop_create_pen(dg_sop **op, const dg_backend *be, const dg_grid *g, const
     dg_sop_destroy(&o);
     return rc;
   }
+  for (long e = 0; e < g->nelem; ++e) o->degmask |= 1u << deg[e];
   o->runi = g->nelem ? deg[0] : -1;
   for (long e = 0; e < g->nelem && o->runi >= 0; ++e)
     if (deg[e] != o->runi) o->runi = -1;

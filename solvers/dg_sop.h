@@ -64,6 +64,14 @@ int dg_sop_mode0_add(const dg_sop *op, double c, double *x);
 const dg_stab_d *dg_sop_tab_d(const dg_sop *op);
 const dg_stab_f *dg_sop_tab_f(const dg_sop *op);
 
+/* Make be's operator kernels for the degrees in `degrees` (bit r) of
+ * operators of dimension dim ready, in the precisions `precisions` (bit 0
+ * double, bit 1 float; the values of DG_MG_DOUBLE, DG_MG_FLOAT): on the
+ * OpenMP backend the lane units, compiled (or loaded from the kernel cache)
+ * in one batch.  Optional: the first apply loads what it lacks.  0 or
+ * DG_ERR_* with a message. */
+int dg_sop_prepare(const dg_backend *be, int dim, unsigned degrees, int precisions);
+
 /* y = (a M + b K) x, double or float (the backend's loop over elements;
  * x and y are solver memory, dg_svec.h). */
 int dg_sop_apply_d(const dg_sop *op, const double *x, double *y);

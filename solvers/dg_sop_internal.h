@@ -15,8 +15,9 @@ struct dg_sop {
   /* the same in solver memory, for the drivers (args_d, args_f) */
   uint8_t *ddeg, *dpdeg;
   long *doff;
-  double *m0; /* [nelem] solver memory: dg_sop_mode0_get's gather */
-  int runi;   /* the degree of every element, or -1 (a backend may plan by it) */
+  double *m0;       /* [nelem] solver memory: dg_sop_mode0_get's gather */
+  int runi;         /* the degree of every element, or -1 (a backend may plan by it) */
+  unsigned degmask; /* bit r: some element has degree r (the kernels a backend loads) */
   dg_stab_d tab_d;
   dg_stab_f tab_f;
   dg_sargs_d args_d; /* over the solver memory: the drivers' */

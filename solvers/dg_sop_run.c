@@ -19,6 +19,11 @@
 /* The solver table of op's backend. */
 static const dg_solver_ops *dg_sop_ops(const dg_sop *op) { return op->be->ops->solver; }
 
+int dg_sop_prepare(const dg_backend *be, int dim, unsigned degrees, int precisions) {
+  const dg_solver_ops *s = be->ops->solver;
+  return s->prepare ? s->prepare(dim, degrees, precisions) : 0;
+}
+
 /* A rank's operator (dg_spart.h) reads its neighbours' values in x's ghost
  * slots: they are received first and cleared after, and y's are cleared,
  * so every vector keeps zeros outside the owned elements. */

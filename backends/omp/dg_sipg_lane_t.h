@@ -6,25 +6,19 @@
  * run (two divisions become products with the reciprocal: 2/h, the block's
  * eigenvalue sum), so the results agree with the element functions to
  * round-off (tests/solvers/test_solvers_lane.c, ctest solvers.lane).
- * The including file defines DG_SR, DG_SN(name), DG_SLW (lanes of DG_SR in
- * one SIMD register, a preprocessor number) and DG_SRI (the integer type of
- * DG_SR's size, for shuffle masks); CPU only (GCC vector extensions), never
- * read by nvcc.  No include guard.
+ * The including file (dg_sop_lane.inc, one unit per precision and degree
+ * compiled when a run needs it) defines DG_SR, DG_SN(name), DG_SLW (lanes
+ * of DG_SR in one SIMD register, a preprocessor number) and DG_SRI (the
+ * integer type of DG_SR's size, for shuffle masks); CPU only (GCC vector
+ * extensions), never read by nvcc.  No include guard.
  *
  * Lane layout: X[i] (a GCC vector of DG_SLW reals) holds mode i of the run's
  * elements, lane l element l: every operation below is one SIMD
  * instruction for the whole run. */
 
-/* The largest degree and element (modes) a lane run takes: every degree in
- * 2D (DG_MAX_DEGREE), up to 343 modes (degree 6) in 3D, since the apply's
- * three stack arrays hold DG_SLMAX registers each (66 KB in double with
- * AVX-512; 3D degree 10 would need 255 KB); larger elements go through the
- * element functions (each degree is compiled apart; the driver's switches
- * have a case per degree). */
-#define DG_SLRMAX DG_MAX_DEGREE
-#define DG_SLMAX  343
-/* inlined where the driver calls them with a constant degree: constant trip
-   counts, unrolled */
+/* Inlined where the unit calls them with its constant degree: constant trip
+ * counts, unrolled.  DG_SLMAX, the largest element a run takes, is
+ * dg_sop_lane.h's (the driver checks it without these functions). */
 #define DG_SLINL __attribute__((always_inline))
 
 /* A register of DG_SLW reals and the shuffle masks of a DG_SLW x DG_SLW

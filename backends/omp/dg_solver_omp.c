@@ -11,6 +11,7 @@ const dg_solver_ops dg_solver_omp = {
     .status = dg_omp_svec_status,
     .to_host = dg_omp_svec_to_host,
     .to_device = dg_omp_svec_to_device,
+    .prepare = dg_omp_sop_prepare,
     .apply_d = dg_omp_sop_apply_d,
     .apply_f = dg_omp_sop_apply_f,
     .diag_d = dg_omp_sop_diag_d,

@@ -19,6 +19,7 @@ int dg_omp_svec_sync(void);
 int dg_omp_svec_status(void);
 int dg_omp_svec_to_host(void *h, const void *d, size_t bytes);
 int dg_omp_svec_to_device(void *d, const void *h, size_t bytes);
+int dg_omp_sop_prepare(int dim, unsigned degrees, int precisions);
 int dg_omp_sop_apply_d(const dg_sop *op, const double *x, double *y);
 int dg_omp_sop_apply_f(const dg_sop *op, const float *x, float *y);
 int dg_omp_sop_diag_d(const dg_sop *op, double *y);

@@ -14,9 +14,7 @@
  * than DG_SLW, through the element functions. */
 static int DG_SN(sop_lane_run)(const dg_sop *op, long e0, int r) {
   const int dim = op->g.dim;
-  long m = r + 1;
-  for (int d = 1; d < dim; ++d) m *= r + 1;
-  if (r > DG_SLRMAX || m > DG_SLMAX) return 0;
+  if (!dg_sop_lane_fits(dim, r)) return 0;
   if (op->runi >= 0) return 1;
   const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
   for (int l = 0; l < DG_SLW; ++l)
@@ -34,31 +32,13 @@ static int DG_SN(sop_lane_run)(const dg_sop *op, long e0, int r) {
   return 1;
 }
 
-/* The lane function of degree r on the run from e0: a case per degree up
- * to DG_SLRMAX, so a larger DG_MAX_DEGREE needs more cases here and in
- * dg_sblock_apply (a run of a degree without a case would compute nothing). */
-_Static_assert(DG_SLRMAX == 10, "dg_sop_omp_t.h: a lane case per degree 0..DG_SLRMAX");
-static inline void DG_SN(sop_lane_apply)(const DG_SN(dg_sargs) * A, const DG_SN(dg_stab) * T,
-                                         long e0, const DG_SR *x, DG_SR *y, int r) {
-  switch (r) {
-    DG_SOP_CASE(0, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(1, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(2, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(3, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(4, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(5, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(6, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(7, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(8, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(9, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-    DG_SOP_CASE(10, DG_SN(dg_sipg_lane_r), A, T, e0, x, y)
-  }
-}
-
 int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
   const long ne = op->g.nelem, n0 = op->g.n[0], nrow = ne / n0;
   const DG_SN(dg_sargs) *A = &op->DG_SOP_CAT(args_, DG_SSFX);
   const DG_SN(dg_stab) *T = &op->DG_SOP_CAT(tab_, DG_SSFX);
+  /* the lane function of each degree (dg_sop_omp.c): loaded before the loop */
+  DG_CALL(lanes_need(op, sizeof(DG_SR) == sizeof(float)));
+  const DG_SN(dg_sipg_lane_fn) *L = lanes.DG_SOP_CAT(sipg_, DG_SSFX);
 #pragma omp parallel for schedule(static)
   for (long row = 0; row < nrow; ++row) {
     long i = 0;
@@ -66,7 +46,7 @@ int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
       const long e0 = row * n0 + i;
       const int r = op->deg[e0];
       if (DG_SN(sop_lane_run)(op, e0, r))
-        DG_SN(sop_lane_apply)(A, T, e0, x, y, r);
+        L[r](A, T, e0, x, y);
       else
         for (long e = e0; e < e0 + DG_SLW; ++e) {
           DG_SOP_DISPATCH(DG_SN(dg_sipg_elem_r), A, T, e, x, y, op->deg[e])
@@ -79,7 +59,7 @@ int DG_SN(dg_omp_sop_apply)(const dg_sop *op, const DG_SR *x, DG_SR *y) {
       const long e0 = row * n0 + n0 - DG_SLW;
       const int r = op->deg[e0];
       if (DG_SN(sop_lane_run)(op, e0, r)) {
-        DG_SN(sop_lane_apply)(A, T, e0, x, y, r);
+        L[r](A, T, e0, x, y);
         i = n0;
       }
     }
@@ -109,11 +89,6 @@ static inline void DG_SN(sblock_factors)(const dg_sblock *bj, int dim, long e, c
   }
 }
 
-#define DG_SBLOCK_CASE(R)                                                                          \
-  case R:                                                                                          \
-    DG_SN(dg_sblock_lane_r)(dim, R, V, lam, shift, r + op->off[e0], z + op->off[e0]);              \
-    break;
-
 /* Element-block Jacobi.  The lane plan: runs of DG_SLW consecutive elements
  * of one degree (no neighbours involved) are solved together with the 1D
  * factors of their middle element; an element of the run whose factors
@@ -124,13 +99,13 @@ int DG_SN(dg_omp_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
   const int dim = op->g.dim;
   const long ne = op->g.nelem, nrun = (ne + DG_SLW - 1) / DG_SLW;
   const DG_SR shift = (DG_SR)bj->shift;
+  DG_CALL(lanes_need(op, sizeof(DG_SR) == sizeof(float)));
+  const DG_SN(dg_sblock_lane_fn) *L = lanes.DG_SOP_CAT(sblock_, DG_SSFX);
 #pragma omp parallel for schedule(static)
   for (long k = 0; k < nrun; ++k) {
     const long e0 = k * DG_SLW, e1 = e0 + DG_SLW < ne ? e0 + DG_SLW : ne;
     const int r0 = op->deg[e0];
-    long m = r0 + 1;
-    for (int d = 1; d < dim; ++d) m *= r0 + 1;
-    int lane = e1 - e0 == DG_SLW && r0 <= DG_SLRMAX && m <= DG_SLMAX;
+    int lane = e1 - e0 == DG_SLW && dg_sop_lane_fits(dim, r0);
     for (long e = e0; lane && e < e1; ++e) lane = op->deg[e] == r0;
     /* the run's middle element, unless its factors are the odd ones out
        (a row that starts mid-run: the middle is a boundary element) and the
@@ -150,19 +125,7 @@ int DG_SN(dg_omp_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
     if (lane) {
       const DG_SR *V[3], *lam[3];
       DG_SN(sblock_factors)(bj, dim, em, V, lam);
-      switch (r0) {
-        DG_SBLOCK_CASE(0)
-        DG_SBLOCK_CASE(1)
-        DG_SBLOCK_CASE(2)
-        DG_SBLOCK_CASE(3)
-        DG_SBLOCK_CASE(4)
-        DG_SBLOCK_CASE(5)
-        DG_SBLOCK_CASE(6)
-        DG_SBLOCK_CASE(7)
-        DG_SBLOCK_CASE(8)
-        DG_SBLOCK_CASE(9)
-        DG_SBLOCK_CASE(10)
-      }
+      L[r0](dim, V, lam, shift, r + op->off[e0], z + op->off[e0]);
     }
     for (long e = e0; e < e1; ++e) {
       int same = lane;
@@ -175,8 +138,6 @@ int DG_SN(dg_omp_sblock_apply)(const dg_sblock *bj, const DG_SR *r, DG_SR *z) {
   }
   return 0;
 }
-
-#undef DG_SBLOCK_CASE
 
 int DG_SN(dg_omp_sop_restrict)(const dg_sop *F, const dg_sop *C, int by_degree, const DG_SR *r,
                                DG_SR *bc) {

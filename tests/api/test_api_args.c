@@ -111,6 +111,7 @@ int main(void) {
              : "backend 'gpu': not a backend of this build (omp, cuda, cuda:N)");
   CHECK(bb == NULL, "a refused dg_backend_create left a handle");
   EXPECT(dg_model_warm(NULL, md, 2, 0, NULL), A, "dg_model_warm: NULL argument");
+  EXPECT(dg_backend_warm_solvers(NULL, 2, 1u << 3), A, "dg_backend_warm_solvers: NULL argument");
   dg_field *ff = NULL;
   EXPECT(dg_field_create(&ff, NULL), A, "dg_field_create: NULL argument 'd'");
   EXPECT(dg_field_to_host(NULL), A, "dg_field_to_host: NULL argument 'f'");

@@ -2,8 +2,9 @@
 # cache_test.sh BUILD SRC WORK - the kernel cache's faults (docs/ARCHITECTURE.md,
 # "Kernels on demand"): two processes compiling one kernel, a truncated and an
 # altered entry, a folder others can write, no compiler, a read-only cache, a
-# compile error in a modeller's header.  Each kernel here is advection 2D at
-# degree 1 or 2 (a few seconds to compile).
+# compile error in a modeller's header, the solvers' units.  Each kernel here
+# is advection 2D at degree 1 or 2, or a solver lane unit of degree 1 or 2 (a
+# few seconds to compile).
 set -eu
 build=$1 src=$2 work=$3
 dgrid=$build/apps/dgrid advect=$build/apps/advect
@@ -125,3 +126,31 @@ echo "/* part, second version */" >"$work/m/split_part.h"
 split_run 3
 [ "$(count "compiled" "$work/sp3.err")" -gt 0 ] || fail "a changed included part did not recompile"
 echo "a header's included part: unchanged, nothing compiled; changed, compiled again"
+
+# 9. the solvers' lane units (docs/ARCHITECTURE.md, "Kernels on demand"): with
+# no compiler a cold cache stops poisson with one line naming the compiler and
+# the warm command (exit 2); warmed by `cache warm --solvers`, poisson runs
+# with no compiler and compiles nothing
+psn="$build/apps/poisson --n 8 --r 2 --quiet --verbose"
+mv "$work/bin/cc" "$work/bin/cc.away"
+rc=0
+DGRID_CACHE_DIR=$work/scold $psn >/dev/null 2>"$work/p.err" || rc=$?
+[ $rc = 2 ] || fail "poisson with no compiler and a cold cache exited $rc"
+[ "$(grep -c . "$work/p.err")" = 1 ] || fail "no compiler, cold cache: not one line: $(cat "$work/p.err")"
+grep -q "no C compiler to build kernels: looked for '$work/bin/cc'.*dgrid cache warm --solvers" \
+  "$work/p.err" || fail "no compiler, cold cache: $(cat "$work/p.err")"
+mv "$work/bin/cc.away" "$work/bin/cc"
+DGRID_CACHE_DIR=$work/swarm $psn >/dev/null 2>"$work/p.err" || fail "poisson: $(cat "$work/p.err")"
+[ "$(count "compiled omp solver lanes double r=[12] " "$work/p.err")" = 2 ] ||
+  fail "poisson at degree 2 did not compile the double units of degrees 1 and 2: $(cat "$work/p.err")"
+[ "$(count "omp solver lanes float" "$work/p.err")" = 0 ] || fail "an fp64 poisson compiled float units: $(cat "$work/p.err")"
+DGRID_CACHE_DIR=$work/swarm "$dgrid" cache warm --solvers --dims 2 --degrees 1-2 >"$work/w.out" \
+  2>"$work/w.err" || fail "cache warm --solvers: $(cat "$work/w.err")"
+[ "$(count "compiled omp solver lanes float" "$work/w.err")" = 2 ] ||
+  fail "cache warm --solvers --degrees 1-2 did not add the 2 float units: $(cat "$work/w.err")"
+mv "$work/bin/cc" "$work/bin/cc.away"
+DGRID_CACHE_DIR=$work/swarm $psn --solver mixed >/dev/null 2>"$work/p.err" ||
+  fail "poisson with a warm cache and no compiler: $(cat "$work/p.err")"
+mv "$work/bin/cc.away" "$work/bin/cc"
+[ "$(count "compiled" "$work/p.err")" = 0 ] || fail "poisson with a warm cache compiled: $(cat "$work/p.err")"
+echo "solver units: no compiler and a cold cache, one line, exit 2; fp64 compiles no float unit; warmed, nothing compiled"

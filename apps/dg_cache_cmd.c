@@ -73,7 +73,7 @@ static int warm(int argc, char **argv) {
                         dg_escape(esc, sizeof esc, v));
       snprintf(backends, sizeof backends, "%s", v);
     } else {
-      return dg_error(DG_ERR_ARG, "dgrid cache warm: unknown option '%s'",
+      return dg_error(DG_ERR_ARG, "warm: unknown option '%s' (see dgrid cache --help)",
                       dg_escape(esc, sizeof esc, o));
     }
     ++i;

@@ -88,6 +88,9 @@ int dg_parse_word(const char *opt, const char *s, const char *words, int *index)
 }
 
 void dg_format_real(char *buf, size_t cap, double v) {
+  /* (also tells gcc 12's -Wformat-truncation under -fsanitize=undefined at -O3
+     that buf is not NULL: it warned where nothing is) */
+  if (!buf || cap == 0) return;
   for (int p = 1; p <= 17; ++p) {
     snprintf(buf, cap, "%.*g", p, v);
     if (strtod(buf, NULL) == v) return;

@@ -102,10 +102,13 @@ static int choose_neighbours(const dg_backend_ops *be, const dg_plan_in *in, dg_
       r0 = r;
     }
   /* own q needs the team update: a backend takes the team where its own q
-     would run; models with auxiliary data over their own range of q (own q
-     is never exact for them) */
-  const int team_q = in->aux ? in->q >= be->team_aux_q[0] && in->q <= be->team_aux_q[1]
-                             : in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in);
+     would run; models with auxiliary data and several variables over their
+     own range of q (own q is never exact for them); one variable with
+     auxiliary data: the one-element update, whose registers hold it (the team
+     has not been timed against it there) */
+  const int team_q = in->aux
+                         ? in->nvar > 1 && in->q >= be->team_aux_q[0] && in->q <= be->team_aux_q[1]
+                         : in->q >= be->team_qmin[dim - 2] || own_q_wanted(be, in);
   p->team = dim == 2 && !in->bnd && team_q;
   /* the team update forms no exterior states: a box with boundaries runs
      the one-element update, the plain reference schedule */

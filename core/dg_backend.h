@@ -29,7 +29,10 @@ typedef struct {
                                     elements whose neighbours share their degree (a
                                     flux linear in u and independent of x, affine grid) */
   int aux;                       /* the model reads auxiliary data at the points (Q
-                                    points): the team update from team_aux_q on */
+                                    points) */
+  int nvar;                      /* variables per point: a model with auxiliary data
+                                    and several variables takes the team update over
+                                    team_aux_q */
   int mapped;                    /* a grid with metric terms (the latlon sphere): no
                                     own q there */
   int bnd;                       /* a box with inflow, outflow or wall sides: only the
@@ -66,11 +69,13 @@ struct dg_backend_ops {
                          team update (dg_team.h; 2D only), which reads the
                          neighbours' coefficients (and traces across degree
                          changes) whatever the map; DG_MAX_Q + 1: never */
-  int team_aux_q[2];  /* 2D, models with auxiliary data (dg_plan_in.aux): the
-                         team update for team_aux_q[0] <= q <= team_aux_q[1]
-                         instead of from team_qmin (the one-element update
-                         holds the point's auxiliary values besides the
-                         state); an empty range: never */
+  int team_aux_q[2];  /* 2D, models with auxiliary data (dg_plan_in.aux): with
+                         several variables the team update for team_aux_q[0]
+                         <= q <= team_aux_q[1] instead of from team_qmin (the
+                         one-element update holds the point's auxiliary values
+                         besides every variable's state and spills); with one
+                         variable the one-element update (not timed against
+                         the team); an empty range: never */
   long own_q_min;     /* > 0: on variable 2D maps of models that declare it
                          exact, the elements whose neighbours share their
                          degree r run at q = r + 1 (the same results to

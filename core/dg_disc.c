@@ -225,6 +225,7 @@ int dg_disc_create_held(dg_disc **out, const dg_backend *backend, const dg_grid 
   pin->own_q_exact = dg_model_linear(d->model) && !dg_model_uses_x(d->model) &&
                      dg_model_naux(d->model) == 0 && !d->metric && !d->bnd;
   pin->aux = dg_model_naux(d->model) > 0;
+  pin->nvar = d->nvar;
   const int own_ok = g->dim == 2 && m->rmin < m->rmax && pin->own_q_exact;
   for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
     d->bk[r].nedge = own_ok ? 0 : d->bk[r].n;

@@ -545,20 +545,20 @@ int be_parallelism(void) {
 #define DG_CUDA_TEAM_QMIN_2D 5
 #endif
 
-/* 2D grids of models with auxiliary data may run the team update from
- * DG_CUDA_TEAM_AUX_QMIN_2D points per direction (the one-element update
- * holds a whole element of every variable and the point's auxiliary values:
- * shallow water's spills from degree 2 on) up to DG_CUDA_TEAM_AUX_QMAX_2D, at
- * most 7, the most points whose scratch of three variables with a source
- * fits a block's shared memory (docs/ARCHITECTURE.md, "One time step": the
- * team update with auxiliary data).  Empty by default until a GPU has timed
- * it against the one-element update: -DDG_CUDA_TEAM_AUX_QMIN_2D=3
- * -DDG_CUDA_TEAM_AUX_QMAX_2D=7, or DGRID_UPDATE=team for an A/B in one build. */
+/* 2D grids of models with auxiliary data and several variables run the team
+ * update from DG_CUDA_TEAM_AUX_QMIN_2D points per direction (the one-element
+ * update holds a whole element of every variable and the point's auxiliary
+ * values: shallow water's spills from degree 2 on) up to
+ * DG_CUDA_TEAM_AUX_QMAX_2D, the range timed against the one-element update
+ * (BENCHMARKS.md, "Shallow water": the team update with auxiliary data); 7
+ * points, the most whose scratch of three variables with a source fits a
+ * block's shared memory, is not timed yet.  -D...=q overrides, DGRID_UPDATE
+ * gives an A/B in one build. */
 #ifndef DG_CUDA_TEAM_AUX_QMIN_2D
-#define DG_CUDA_TEAM_AUX_QMIN_2D (DG_MAX_Q + 1)
+#define DG_CUDA_TEAM_AUX_QMIN_2D 3
 #endif
 #ifndef DG_CUDA_TEAM_AUX_QMAX_2D
-#define DG_CUDA_TEAM_AUX_QMAX_2D 0
+#define DG_CUDA_TEAM_AUX_QMAX_2D 6
 #endif
 
 /* Band and random maps of models without coordinates run the elements away

@@ -18,14 +18,17 @@
 #
 # usage: consistency.sh --cuda ADVECT --omp ADVECT --compare COMPARE
 #                       --workdir DIR [--tol T] [--quick] [--dims "2 3"] [--only GLOB]
+#                       [--jobs N]
 #   --quick   only rk4 and lsrk4 (fewer runs, same configurations)
+#   --jobs    configurations run N at a time (each its two runs and the compare;
+#             the kernel cache lets concurrent runs compile a kernel once) [1]
 #   --only    only the configurations whose name matches the shell pattern GLOB
 #             (e.g. 'd2_sphere*': a CUDA build with only some models)
 #   --dims    the dimensions to run (a CUDA build with DGRID_CUDA_DIMS=2: --dims 2)
 # Exit status: 0 all agree, 1 a difference beyond TOL, 2 a run failed or bad usage.
 set -u
 
-cuda="" omp="" cmp="" work="" tol=1e-12 quick=0 dims="2 3" only='*'
+cuda="" omp="" cmp="" work="" tol=1e-12 quick=0 dims="2 3" only='*' jobs=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --cuda) cuda=$2; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --dims) dims=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
     *) echo "consistency.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -51,41 +55,64 @@ rm -rf "$work" && mkdir -p "$work" || exit 2
 integrators="euler ssprk2 ssprk3 rk4 lsrk4"
 [ "$quick" = 1 ] && integrators="rk4 lsrk4"
 
-fail=0 err=0 n=0 worst=0
+case "$jobs" in '' | *[!0-9]* | 0) echo "consistency.sh: --jobs '$jobs': expected a positive integer" >&2; exit 2 ;; esac
 summary="$work/summary.txt"
+names="$work/names.txt"
 : >"$summary"
+: >"$names"
 
-# run NAME ARGS...: both backends, then compare
-run() {
+# At most $jobs configurations at once: a token per free slot in a FIFO.
+if [ "$jobs" -gt 1 ]; then
+  mkfifo "$work/slots" || exit 2
+  exec 3<>"$work/slots"
+  rm -f "$work/slots"
+  i=0
+  while [ $i -lt "$jobs" ]; do echo >&3; i=$((i + 1)); done
+fi
+
+# one configuration: both backends, then compare; its line goes to NAME.result
+# ("ok NAME rel_l2_diff=X", "FAIL NAME ...") and a FAIL line to stdout too
+run_case() {
   name=$1
   shift
-  # shellcheck disable=SC2254
-  case "$name" in $only) ;; *) return ;; esac
-  n=$((n + 1))
+  res="$work/$name.result"
   for b in cuda omp; do
     exe=$cuda
     [ "$b" = omp ] && exe=$omp
     if ! "$exe" "$@" --backend "$b" --quiet --output "$work/$name.$b.h5" --text-output "$work/$name.$b.txt" \
-      >"$work/$name.$b.log" 2>&1; then
-      echo "FAIL $name: $b advect failed: $(tail -n 1 "$work/$name.$b.log")" | tee -a "$summary"
-      err=$((err + 1))
+      >"$work/$name.$b.log" 2>&1 3>&-; then
+      echo "FAIL $name: $b advect failed: $(tail -n 1 "$work/$name.$b.log")" | tee "$res"
       return
     fi
   done
-  out=$("$cmp" --quiet --tol "$tol" "$work/$name.cuda.txt" "$work/$name.omp.txt" 2>&1)
+  out=$("$cmp" --quiet --tol "$tol" "$work/$name.cuda.txt" "$work/$name.omp.txt" 2>&1 3>&-)
   rc=$?
   rel=$(printf '%s\n' "$out" | sed -n 's/.*rel_l2_diff=\([^ ]*\).*/\1/p' | head -n 1)
   if [ $rc -eq 0 ]; then
-    echo "ok   $name rel_l2_diff=$rel" >>"$summary"
-    worst=$(awk -v a="$worst" -v b="$rel" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
+    echo "ok   $name rel_l2_diff=$rel" >"$res"
   elif [ $rc -eq 1 ]; then
-    echo "FAIL $name rel_l2_diff=$rel > $tol" | tee -a "$summary"
-    fail=$((fail + 1))
+    echo "FAIL $name rel_l2_diff=$rel > $tol" | tee "$res"
   else
-    echo "FAIL $name: compare: $out" | tee -a "$summary"
-    err=$((err + 1))
+    echo "FAIL $name: compare: $out" | tee "$res"
   fi
   rm -f "$work/$name.cuda.h5" "$work/$name.omp.h5"
+}
+
+# run NAME ARGS...: a configuration, if --only selects it (the environment
+# of the call goes with it)
+run() {
+  # shellcheck disable=SC2254
+  case "$1" in $only) ;; *) return ;; esac
+  echo "$1" >>"$names"
+  if [ "$jobs" -gt 1 ]; then
+    read -r _ <&3
+    (
+      run_case "$@"
+      echo >&3
+    ) &
+  else
+    run_case "$@"
+  fi
 }
 
 for dim in $dims; do
@@ -182,6 +209,21 @@ for dim in $dims; do
   done
 done
 
+wait
+fail=0 err=0 n=0 worst=0
+while read -r name; do
+  n=$((n + 1))
+  line=$(cat "$work/$name.result" 2>/dev/null) || line="FAIL $name: no result"
+  echo "$line" >>"$summary"
+  case "$line" in
+    "ok "*)
+      rel=${line##*rel_l2_diff=}
+      worst=$(awk -v a="$worst" -v b="$rel" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
+      ;;
+    *"rel_l2_diff="*" > "*) fail=$((fail + 1)) ;;
+    *) err=$((err + 1)) ;;
+  esac
+done <"$names"
 echo "consistency: $n configurations, $fail beyond tol $tol, $err failed runs; largest rel_l2_diff $worst"
 echo "(per case: $summary)"
 [ $err -gt 0 ] && exit 2

@@ -391,6 +391,21 @@ int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
   return 0;
 }
 
+/* Modes to points along every dim, dim t through its own table T[t]
+ * (T[t][a * ld + k]): in has extents n^dim, out m^dim. */
+static void tensor_mixed(int dim, const double *in, double *out, int n, int m,
+                         const double *const T[3], int ld) {
+  double t1[MAXP], t2[MAXP];
+  if (dim == 2) {
+    contract(in, t1, n, n, 1, 0, m, T[0], ld, 1);
+    contract(t1, out, m, n, 1, 1, m, T[1], ld, 1);
+  } else {
+    contract(in, t1, n, n, n, 0, m, T[0], ld, 1);
+    contract(t1, t2, m, n, n, 1, m, T[1], ld, 1);
+    contract(t2, out, m, m, n, 2, m, T[2], ld, 1);
+  }
+}
+
 int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
   const dg_grid *g = dg_disc_grid(d);
   const dg_model *md = dg_disc_model(d);
@@ -401,48 +416,60 @@ int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
   if (ni > 16 || naux > 64) return dg_error(DG_ERR_ARG, "integrals: too many values");
   DG_CALL(dg_field_to_host(f));
   const int qe = sphere ? 8 : dg_disc_q(d) + 3, rmax = dg_disc_degrees(d)->rmax;
-  double xe[MAXN], we[MAXN], P[(DG_MAX_DEGREE + 1) * MAXN], dP[(DG_MAX_DEGREE + 1) * MAXN];
+  double xe[MAXN], we[MAXN], P[(DG_MAX_DEGREE + 1) * MAXN], dP[3][(DG_MAX_DEGREE + 1) * MAXN];
   DG_CALL(dg_gauss_legendre(qe, xe, we));
-  DG_CALL(dg_legendre_table(rmax, qe, xe, P, dP));
+  DG_CALL(dg_legendre_table(rmax, qe, xe, P, dP[0]));
+  /* the derivative tables in physical units, one per direction */
+  for (int t = dim - 1; t >= 0; --t)
+    for (int i = 0; i < (rmax + 1) * qe; ++i) dP[t][i] = dP[0][i] * 2 / g->h[t];
   const long NP = ipow(qe, dim);
   double jac = g->h[0] * g->h[1] * (dim == 3 ? g->h[2] : 1.0) / (dim == 3 ? 8.0 : 4.0);
   if (sphere) jac *= g->radius * g->radius;
-  double c[DG_MAX_NVAR][(DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1) * (DG_MAX_DEGREE + 1)];
+  /* every variable's value and dim derivatives at the points, sum-factorised
+     ((1 + dim) tensor applies a variable, not a sum over modes per point) */
+  double *val = malloc(sizeof(double) * (size_t)(NP * nv * (1 + dim)));
+  double *c = malloc(sizeof(double) * MAXP);
+  if (!val || !c) {
+    free(val);
+    free(c);
+    return dg_error(DG_ERR_MEM, "integrals: out of memory");
+  }
   dg_xsum sum[16];
   for (int i = 0; i < ni; ++i) dg_xsum_init(&sum[i]);
-  for (long e = 0; e < g->nelem; ++e) {
+  int rc = 0;
+  for (long e = 0; e < g->nelem && !rc; ++e) {
     if (!dg_disc_counts(d, e)) continue;
     int ijk[3];
     dg_grid_ijk(g, e, ijk);
     const int N = dg_disc_degrees(d)->deg[e] + 1;
     const long M = ipow(N, dim);
-    for (int v = 0; v < nv; ++v)
-      for (long m = 0; m < M; ++m) c[v][m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
-    for (long p = 0; p < NP; ++p) {
+    for (int v = 0; v < nv; ++v) {
+      for (long m = 0; m < M; ++m) c[m] = (double)f->h[dg_disc_index(d, e, v, (int)m)];
+      for (int s = 0; s <= dim; ++s) { /* s = 0 the value, s = 1 + t d/dx_t */
+        const double *T[3] = {P, P, P};
+        if (s) T[s - 1] = dP[s - 1];
+        tensor_mixed(dim, c, val + (s * nv + v) * NP, N, qe, T, qe);
+      }
+    }
+    for (long p = 0; p < NP && !rc; ++p) {
       const int k[3] = {(int)(p % qe), (int)((p / qe) % qe), (int)(p / ((long)qe * qe))};
       double xi[3] = {xe[k[0]], xe[k[1]], dim == 3 ? xe[k[2]] : 0}, x[3];
       phys(g, ijk, xi, x);
-      double u[DG_MAX_NVAR] = {0}, du[3 * DG_MAX_NVAR] = {0}, aux[64], dens[16];
-      for (long m = 0; m < M; ++m) {
-        const int a[3] = {(int)(m % N), (int)((m / N) % N), (int)(m / ((long)N * N))};
-        double pv = 1, dv[3] = {1, 1, 1};
-        for (int t = 0; t < dim; ++t) {
-          const double pt = P[a[t] * qe + k[t]], dt = dP[a[t] * qe + k[t]] * 2 / g->h[t];
-          pv *= pt;
-          for (int s = 0; s < dim; ++s) dv[s] *= s == t ? dt : pt;
-        }
-        for (int v = 0; v < nv; ++v) {
-          u[v] += c[v][m] * pv;
-          for (int s = 0; s < dim; ++s) du[s * nv + v] += c[v][m] * dv[s];
-        }
+      double u[DG_MAX_NVAR], du[3 * DG_MAX_NVAR], aux[64], dens[16];
+      for (int v = 0; v < nv; ++v) {
+        u[v] = val[v * NP + p];
+        for (int s = 0; s < dim; ++s) du[s * nv + v] = val[((s + 1) * nv + v) * NP + p];
       }
-      if (naux) DG_CALL(dg_model_aux(md, x, aux));
+      if (naux && (rc = dg_model_aux(md, x, aux))) break;
       dg_model_integrand(md, x, u, du, naux ? aux : NULL, dens);
       double wt = we[k[0]] * we[k[1]] * (dim == 3 ? we[k[2]] : 1.0) * jac;
       if (sphere) wt *= cos(x[1]);
       for (int i = 0; i < ni; ++i) dg_xsum_add(&sum[i], wt * dens[i]);
     }
   }
+  free(val);
+  free(c);
+  DG_CALL(rc);
   DG_CALL(reduce_sums(d, sum, ni));
   for (int i = 0; i < ni; ++i) out[i] = dg_xsum_value(&sum[i]);
   return 0;

@@ -1,6 +1,6 @@
 /* dg_sblock.c - element-block Jacobi: the 1D eigenproblems (cyclic Jacobi
  * rotations, host, setup).  The backends' drivers (backends/omp/dg_sop_omp.c,
- * backends/cuda/dg_sop_cuda.cu) apply dg_sblock_solve_* per element. */
+ * backends/cuda/dg_sop_cuda_{d,f}.cu) apply dg_sblock_solve_* per element. */
 #include "dg_sblock_internal.h"
 
 #include "dg_error.h"

@@ -1,7 +1,7 @@
 /* dg_sipg_elem.h - the solvers' element arithmetic (dg_sipg_elem_t.h) and
  * the vertex patches' (dg_spatch_t.h) in
  * float (suffix _f) and double (suffix _d), from the one source.  Included by
- * the drivers (backends/omp/dg_sop_omp.c, backends/cuda/dg_sop_cuda.cu). */
+ * the drivers (backends/omp/dg_sop_omp.c, backends/cuda/dg_sop_cuda_{d,f}.cu). */
 #ifndef DG_SIPG_ELEM_H
 #define DG_SIPG_ELEM_H
 

@@ -1,5 +1,5 @@
 /* dg_sop_cuda_line_t.h - the CUDA driver's line kernels (uniform levels, 2D
- * and 3D), written once and included by dg_sop_cuda.cu per precision (DG_SR,
+ * and 3D), written once and included by dg_sop_cuda_{d,f}.cu per precision (DG_SR,
  * DG_SN(name) and DG_STAB_C, the constant-memory copy of that precision's
  * tables, defined there; DG_UNROLL from stencils/dg_types.h).  No include
  * guard on purpose.

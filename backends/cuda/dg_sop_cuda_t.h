@@ -2,7 +2,7 @@
  * one-thread-per-element kernels over the element functions
  * (solvers/dg_sipg_elem.h), the launches of the line and team kernels
  * (dg_sop_cuda_line_t.h, dg_sop_cuda_team_t.h) and the entry points of
- * dg_solver_cuda.h.  Written once and included by dg_sop_cuda.cu per
+ * dg_solver_cuda.h.  Written once and included by dg_sop_cuda_{d,f}.cu per
  * precision (solvers/README.md, "One source, two precisions"): DG_SR,
  * DG_SN(name), DG_STAB_C (the constant-memory copy of that precision's
  * tables), DG_SBV(bj) and DG_SBL(bj) (the block solve's tables of that

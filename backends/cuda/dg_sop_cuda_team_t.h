@@ -1,5 +1,5 @@
 /* dg_sop_cuda_team_t.h - the CUDA driver's team kernels, written once and
- * included by dg_sop_cuda.cu per precision (DG_SR, DG_SN(name) and DG_STAB_G,
+ * included by dg_sop_cuda_{d,f}.cu per precision (DG_SR, DG_SN(name) and DG_STAB_G,
  * the device copy of that precision's tables, defined there).  No include
  * guard on purpose.
  *

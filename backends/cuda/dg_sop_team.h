@@ -1,6 +1,6 @@
 /* dg_sop_team.h - the shapes of the CUDA driver's team kernels
  * (dg_sop_cuda_team_t.h) and line kernels (dg_sop_cuda_line_t.h) and the
- * index helpers both use, shared by dg_sop_cuda.cu and the host emulation
+ * index helpers both use, shared by dg_sop_cuda_{d,f}.cu and the host emulation
  * test (tests/solvers/test_solvers_team.cpp, which defines __device__ and
  * __forceinline__ for the host).  C++ only. */
 #ifndef DG_SOP_TEAM_H

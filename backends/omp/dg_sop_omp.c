@@ -5,7 +5,7 @@
  * functions (dg_sipg_lane_t.h) compiled per (precision, degree) when a run
  * first needs them (dg_sop_lane.inc, through the kernel cache:
  * backends/dg_jit.h); the element functions, for the rest, are compiled
- * here (inlined in the loops as before: the same bits).  dg_sop_cuda.cu is
+ * here (inlined in the loops as before: the same bits).  dg_sop_cuda_{d,f}.cu is
  * the CUDA driver of the same functions. */
 #include "dg_error.h"
 #include "dg_jit.h"

@@ -1,4 +1,4 @@
-/* dg_sop_cuda.cu - the CUDA driver of the solvers' element functions
+/* dg_sop_cuda.cuh - the CUDA driver of the solvers' element functions
  * (dg_sipg_elem.h) around the operator apply, its diagonal, the element-block
  * solve and the level transfers, the same element functions as the OpenMP
  * driver (dg_sop_omp.c).  Three thread organisations:
@@ -16,10 +16,13 @@
  * The 1D tables are the same for every level: they live in constant memory
  * (uniform reads of the element and line kernels) and in global memory (the
  * team kernels stage them in shared memory), uploaded once.
- * This file holds what both precisions share (the tables, the plan, the
- * level tests and the launch macros) and includes the templates once per
- * precision: the line and team kernels, then dg_sop_cuda_t.h (the element
- * kernels, the launches and the entry points). */
+ * This header holds what both precisions share (the plan, the level tests
+ * and the launch macros); dg_sop_cuda_d.cu and dg_sop_cuda_f.cu each hold
+ * one precision's tables and include the templates for it: the line and
+ * team kernels, then dg_sop_cuda_t.h (the element kernels, the launches and
+ * the entry points).  Two translation units, so that a build compiles the
+ * precisions at once (one unit took 107 s of nvcc on one core).  Included
+ * once per unit, no include guard needed beyond that. */
 #include "dg_sblock_internal.h"
 #include "dg_sop_team.h"
 
@@ -33,11 +36,6 @@
 
 namespace {
 
-__constant__ dg_stab_d c_tab_d;
-__constant__ dg_stab_f c_tab_f;
-__device__ dg_stab_d g_tab_d;
-__device__ dg_stab_f g_tab_f;
-int tabs_ready = 0;
 int use_team = 1; /* DGRID_CUDA_SOP: line or team (1) or element (0) */
 int use_line = 1; /* DGRID_CUDA_SOP: line (1, the default) or not (0) */
 const int kThreads = 128;
@@ -47,9 +45,9 @@ int cuda_fail(cudaError_t e, const char *what) {
                   cudaGetErrorName(e));
 }
 
-/* the tables and the plan once (every dg_sop builds the same tables) */
-int tables(const dg_sop *op) {
-  if (tabs_ready) return 0;
+/* DGRID_CUDA_SOP, read by each precision's unit at its first call (the
+   same variable, so both units take the same plan) */
+int read_plan(void) {
   const char *plan = getenv("DGRID_CUDA_SOP");
   if (plan && *plan) {
     if (!strcmp(plan, "line")) {
@@ -62,45 +60,24 @@ int tables(const dg_sop *op) {
     } else {
       return dg_error(DG_ERR_ARG, "cuda solvers: DGRID_CUDA_SOP='%s': need line, team or element",
                       plan);
+      ;
     }
   }
-  cudaError_t e = cudaMemcpyToSymbol(c_tab_d, &op->tab_d, sizeof(dg_stab_d));
-  if (e == cudaSuccess) e = cudaMemcpyToSymbol(c_tab_f, &op->tab_f, sizeof(dg_stab_f));
-  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_d, &op->tab_d, sizeof(dg_stab_d));
-  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_tab_f, &op->tab_f, sizeof(dg_stab_f));
-  if (e != cudaSuccess) return cuda_fail(e, "cudaMemcpyToSymbol (solver tables)");
-  tabs_ready = 1;
   return 0;
 }
 
-/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): dg_sop_k_team_apply_d dg_sop_k_team_block_d
-   dg_sop_k_team_resid_block_d team_apply_row_d team_block_row_d team_tables_d dg_sop_k_line_apply_d
-   dg_sop_k_line_block_d dg_sop_k_line_resid_block_d dg_sop_k_line_resid_to_f_d line_apply_row_d
-   line_apply_tile_d line_block_row_d line_geo_make_d line_idx_d line_stage_d line_terms_d */
-#define DG_SR     double
-#define DG_SN(x)  x##_d
-#define DG_STAB_G g_tab_d
-#include "dg_sop_cuda_team_t.h"
-#undef DG_STAB_G
-#define DG_STAB_C c_tab_d
-#include "dg_sop_cuda_line_t.h"
-#undef DG_STAB_C
-#undef DG_SR
-#undef DG_SN
-/* defines (dg_sop_cuda_team_t.h, dg_sop_cuda_line_t.h): dg_sop_k_team_apply_f dg_sop_k_team_block_f
-   dg_sop_k_team_resid_block_f team_apply_row_f team_block_row_f team_tables_f dg_sop_k_line_apply_f
-   dg_sop_k_line_block_f dg_sop_k_line_resid_block_f dg_sop_k_line_resid_to_f_f line_apply_row_f
-   line_apply_tile_f line_block_row_f line_geo_make_f line_idx_f line_stage_f line_terms_f */
-#define DG_SR     float
-#define DG_SN(x)  x##_f
-#define DG_STAB_G g_tab_f
-#include "dg_sop_cuda_team_t.h"
-#undef DG_STAB_G
-#define DG_STAB_C c_tab_f
-#include "dg_sop_cuda_line_t.h"
-#undef DG_STAB_C
-#undef DG_SR
-#undef DG_SN
+/* One precision's tables into its constant- and global-memory copies (the
+   unit's symbols), with the plan, once: every dg_sop builds the same tables. */
+template <typename T>
+int upload_tables(const T &c_sym, const T &g_sym, const T &host, int *ready, const char *what) {
+  if (*ready) return 0;
+  DG_CALL(read_plan());
+  cudaError_t e = cudaMemcpyToSymbol(c_sym, &host, sizeof(T));
+  if (e == cudaSuccess) e = cudaMemcpyToSymbol(g_sym, &host, sizeof(T));
+  if (e != cudaSuccess) return cuda_fail(e, what);
+  *ready = 1;
+  return 0;
+}
 
 int launched(const char *what) {
   const cudaError_t e = cudaGetLastError();
@@ -199,7 +176,7 @@ int line_level(const dg_sop *op) {
     break;                                                                                         \
   }
 #define DG_LINE(kern, launch_args, deg, dim) DG_BY_DIM(DG_LINE_DEGS, kern, launch_args, deg, dim)
-static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D degree up to 10");
+static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cuh: a line kernel case per 2D degree up to 10");
 #define DG_LINE_LAUNCH(name, d, D)                                                                 \
   name<d, D><<<(unsigned)((ne + line_shape<d, D>::epb - 1) / line_shape<d, D>::epb),               \
                line_shape<d, D>::threads>>>
@@ -208,55 +185,3 @@ static_assert(DG_MAX_DEGREE == 10, "dg_sop_cuda.cu: a line kernel case per 2D de
                team_shape<d, D>::threads>>>
 
 } // namespace
-
-/* defines (dg_sop_cuda_t.h): bsolve_d dg_cuda_sblock_apply_d dg_cuda_sblock_resid_d
-   dg_cuda_sop_apply_d dg_cuda_sop_diag_d dg_cuda_sop_prolong_add_d dg_cuda_sop_restrict_d
-   dg_sop_k_apply_d dg_sop_k_block_d dg_sop_k_diag_d dg_sop_k_prolong_d dg_sop_k_restrict_d
-   elem_r_d prolong_elem_d restrict_elem_d tab_d team_apply_d xfer_d */
-#define DG_SR      double
-#define DG_SN(x)   x##_d
-#define DG_STAB_C  c_tab_d
-#define DG_SBV(bj) ((bj)->V)
-#define DG_SBL(bj) ((bj)->lam)
-#include "dg_sop_cuda_t.h"
-#undef DG_SR
-#undef DG_SN
-#undef DG_STAB_C
-#undef DG_SBV
-#undef DG_SBL
-
-/* defines (dg_sop_cuda_t.h): bsolve_f dg_cuda_sblock_apply_f dg_cuda_sblock_resid_f
-   dg_cuda_sop_apply_f dg_cuda_sop_diag_f dg_cuda_sop_prolong_add_f dg_cuda_sop_restrict_f
-   dg_sop_k_apply_f dg_sop_k_block_f dg_sop_k_diag_f dg_sop_k_prolong_f dg_sop_k_restrict_f
-   elem_r_f prolong_elem_f restrict_elem_f tab_f team_apply_f xfer_f */
-#define DG_SR      float
-#define DG_SN(x)   x##_f
-#define DG_STAB_C  c_tab_f
-#define DG_SBV(bj) ((bj)->Vf)
-#define DG_SBL(bj) ((bj)->lamf)
-#include "dg_sop_cuda_t.h"
-#undef DG_SR
-#undef DG_SN
-#undef DG_STAB_C
-#undef DG_SBV
-#undef DG_SBL
-
-extern "C" {
-
-int dg_cuda_sop_resid_to_f(const dg_sop *op, const double *x, const double *b, double scale,
-                           double *t, float *y) {
-  const long ne = op->g.nelem;
-  DG_CALL(tables(op));
-  if (ne && line_level(op)) {
-#define DG_K(d, D) DG_LINE_LAUNCH(dg_sop_k_line_resid_to_f_d, d, D)
-    DG_LINE(DG_K, (op->args_d, line_geo_make_d(&op->args_d, op->g.dim), (int)ne, x, b, scale, y),
-            op->runi, op->g.dim);
-#undef DG_K
-    return launched("residual-to-float kernel (line)");
-  }
-  DG_CALL(dg_cuda_sop_apply_d(op, x, t));
-  dg_cuda_svec_resid_to_f(dg_sop_n(op), scale, b, t, y);
-  return 0;
-}
-
-} /* extern "C" */

@@ -21,7 +21,7 @@
 # The last lines are a table; mpi-speed.csv holds every run, halo.csv the
 # halo lines.
 # Environment: OUT [./mpi-speed-out], CORES [nproc], CELLS [1024x1024],
-#   STEPS [20], REPEATS [5], JOBS [nproc], SKIP_BUILD=1 (builds exist),
+#   STEPS [100: at 20 a run of 0.3 s fell in two groups 25% apart on the GPU machine], REPEATS [5], JOBS [nproc], SKIP_BUILD=1 (builds exist),
 #   HALO_ONLY=1 (the MPI build and part 6 alone), MPI_BUILD [build-speed-mpi].
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -30,7 +30,7 @@ OUT=${OUT:-$ROOT/mpi-speed-out}
 mkdir -p "$OUT"
 CORES=${CORES:-$(nproc)}
 CELLS=${CELLS:-1024x1024}
-STEPS=${STEPS:-20}
+STEPS=${STEPS:-100}
 REPEATS=${REPEATS:-5}
 JOBS=${JOBS:-$(nproc)}
 CSV=$OUT/mpi-speed.csv

@@ -37,18 +37,26 @@ static void contract(const double *in, double *out, int n0, int n1, int n2, int 
       }
 }
 
-/* Tensor apply along all dims: in has extents n^dim, out m^dim. */
-static void tensor(int dim, const double *in, double *out, int n, int m, const double *T, int ld,
-                   int to_points) {
+/* Tensor apply along all dims, dim t through its own table T[t]: in has
+ * extents n^dim, out m^dim. */
+static void tensor_dims(int dim, const double *in, double *out, int n, int m,
+                        const double *const T[3], int ld, int to_points) {
   double t1[MAXP], t2[MAXP];
   if (dim == 2) {
-    contract(in, t1, n, n, 1, 0, m, T, ld, to_points);
-    contract(t1, out, m, n, 1, 1, m, T, ld, to_points);
+    contract(in, t1, n, n, 1, 0, m, T[0], ld, to_points);
+    contract(t1, out, m, n, 1, 1, m, T[1], ld, to_points);
   } else {
-    contract(in, t1, n, n, n, 0, m, T, ld, to_points);
-    contract(t1, t2, m, n, n, 1, m, T, ld, to_points);
-    contract(t2, out, m, m, n, 2, m, T, ld, to_points);
+    contract(in, t1, n, n, n, 0, m, T[0], ld, to_points);
+    contract(t1, t2, m, n, n, 1, m, T[1], ld, to_points);
+    contract(t2, out, m, m, n, 2, m, T[2], ld, to_points);
   }
+}
+
+/* Tensor apply along all dims with one table T. */
+static void tensor(int dim, const double *in, double *out, int n, int m, const double *T, int ld,
+                   int to_points) {
+  const double *const Ts[3] = {T, T, T};
+  tensor_dims(dim, in, out, n, m, Ts, ld, to_points);
 }
 
 int dg_element_coeffs(const dg_disc *d, dg_field *f, long e, double *out) {
@@ -391,21 +399,6 @@ int dg_mass(const dg_disc *d, dg_field *f, double *mass) {
   return 0;
 }
 
-/* Modes to points along every dim, dim t through its own table T[t]
- * (T[t][a * ld + k]): in has extents n^dim, out m^dim. */
-static void tensor_mixed(int dim, const double *in, double *out, int n, int m,
-                         const double *const T[3], int ld) {
-  double t1[MAXP], t2[MAXP];
-  if (dim == 2) {
-    contract(in, t1, n, n, 1, 0, m, T[0], ld, 1);
-    contract(t1, out, m, n, 1, 1, m, T[1], ld, 1);
-  } else {
-    contract(in, t1, n, n, n, 0, m, T[0], ld, 1);
-    contract(t1, t2, m, n, n, 1, m, T[1], ld, 1);
-    contract(t2, out, m, m, n, 2, m, T[2], ld, 1);
-  }
-}
-
 int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
   const dg_grid *g = dg_disc_grid(d);
   const dg_model *md = dg_disc_model(d);
@@ -419,7 +412,8 @@ int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
   double xe[MAXN], we[MAXN], P[(DG_MAX_DEGREE + 1) * MAXN], dP[3][(DG_MAX_DEGREE + 1) * MAXN];
   DG_CALL(dg_gauss_legendre(qe, xe, we));
   DG_CALL(dg_legendre_table(rmax, qe, xe, P, dP[0]));
-  /* the derivative tables in physical units, one per direction */
+  /* the derivative tables in physical units, one per direction (dP[0]
+     last: the others are made from it unscaled) */
   for (int t = dim - 1; t >= 0; --t)
     for (int i = 0; i < (rmax + 1) * qe; ++i) dP[t][i] = dP[0][i] * 2 / g->h[t];
   const long NP = ipow(qe, dim);
@@ -448,7 +442,7 @@ int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
       for (int s = 0; s <= dim; ++s) { /* s = 0 the value, s = 1 + t d/dx_t */
         const double *T[3] = {P, P, P};
         if (s) T[s - 1] = dP[s - 1];
-        tensor_mixed(dim, c, val + (s * nv + v) * NP, N, qe, T, qe);
+        tensor_dims(dim, c, val + (s * nv + v) * NP, N, qe, T, qe, 1);
       }
     }
     for (long p = 0; p < NP && !rc; ++p) {

@@ -60,7 +60,6 @@ int read_plan(void) {
     } else {
       return dg_error(DG_ERR_ARG, "cuda solvers: DGRID_CUDA_SOP='%s': need line, team or element",
                       plan);
-      ;
     }
   }
   return 0;

@@ -105,11 +105,15 @@ struct dg_backend_ops {
   int (*model_slot)(const char *header, int *slot);
   /* Make the stages of slot `slot` for dimension dim and the n (degree,
    * points) pairs rq[] ready: loaded from the kernel cache, or compiled
-   * (docs/ARCHITECTURE.md, "Kernels on demand"). */
-  int (*prepare)(int slot, int dim, int n, const int (*rq)[2]);
+   * (docs/ARCHITECTURE.md, "Kernels on demand").  `like` is what the stage
+   * calls will hold besides the bucket (the model's parameters, geom
+   * non-NULL where there are positions, metric), so that a backend may
+   * compile only the copies those need (the sphere's: one flux variant);
+   * NULL: every grid the model may run on (dgrid cache warm). */
+  int (*prepare)(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like);
   /* 1 when the stages of slot `model_id` are ready for dimension dim,
-   * degree r and q points. */
-  int (*available)(int model_id, int dim, int r, int q);
+   * degree r and q points and calls like `like` (as prepare's). */
+  int (*available)(int model_id, int dim, int r, int q, const dg_stage_args *like);
   /* Say on stderr what is compiled or loaded, and how long it took. */
   void (*jit_verbose)(int on);
   /* Run one stage over a bucket (all a->nblock microblocks of degree r) with

@@ -395,9 +395,19 @@ static int disc_kernels_here(dg_disc *d) {
       rq[nrq++][1] = r + 1;
     }
   }
-  DG_CALL(be->prepare(d->kslot, d->grid.dim, nrq, (const int(*)[2])rq));
+  /* what the stage calls will hold besides the bucket: the backend may
+     compile only the copies these need (the sphere's flux variant) */
+  dg_stage_args like;
+  memset(&like, 0, sizeof like);
+  like.dim = d->grid.dim;
+  dg_model_stage_params(d->model, 0, &like.model);
+  like.model_id = (unsigned char)d->kslot;
+  like.geom = d->d_geom ? d->d_geom + d->geom0 : NULL;
+  like.metric = (unsigned char)d->metric;
+  like.bc = d->bc;
+  DG_CALL(be->prepare(d->kslot, d->grid.dim, nrq, (const int(*)[2])rq, &like));
   for (int i = 0; i < nrq; ++i)
-    if (!be->available(d->kslot, d->grid.dim, rq[i][0], rq[i][1]))
+    if (!be->available(d->kslot, d->grid.dim, rq[i][0], rq[i][1], &like))
       return dg_error(DG_ERR_BACKEND, "model %s: no stages for %dD, degree %d with q = %d",
                       dg_model_name(d->model), d->grid.dim, rq[i][0], rq[i][1]);
   return 0;

@@ -97,7 +97,15 @@ int dg_model_warm(const dg_backend *be, const dg_model *m, int dim, int n, const
     return dg_error(DG_ERR_ARG, "model %s does not run in %d dimensions", m->desc->name, dim);
   int slot;
   DG_CALL(be->ops->model_slot(m->header, &slot));
-  return be->ops->prepare(slot, dim, n, rq);
+  /* a model of the sphere: every grid and flux variant (like NULL); else
+     the calls of a grid without metric terms */
+  dg_stage_args plane;
+  memset(&plane, 0, sizeof plane);
+  plane.dim = dim;
+  dg_model_stage_params(m, 0, &plane.model);
+  plane.model_id = (unsigned char)slot;
+  const int sphere = dim == 2 && (m->desc->dims & DG_MODEL_SPHERE);
+  return be->ops->prepare(slot, dim, n, rq, sphere ? NULL : &plane);
 }
 
 int dg_model_dims(const dg_model *m) { return m ? m->desc->dims : 0; }

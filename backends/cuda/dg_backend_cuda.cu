@@ -44,7 +44,7 @@
 #include "dg_cuda.h"
 #include "dg_cuda_nvrtc.h"
 #include "dg_cuda_state.h"
-#include "dg_cuda_x_flow.h"
+#include "dg_x_flow.h"
 #include "dg_error.h"
 #include "dg_jit.h"
 #include "dg_lane.h"

@@ -6,7 +6,7 @@
 #define DG_CUDA_STATE_H
 
 #include "dg_cuda.h"
-#include "dg_cuda_x_flow.h"
+#include "dg_x_flow.h"
 #include "dg_error.h"
 
 #include <cuda_runtime.h>
@@ -18,14 +18,14 @@ namespace dg_cuda {
 /* The models whose kernels this process runs, by slot
  * (dg_stage_args.model_id): the header (a name under models/ for the
  * library's own, an absolute path for a modeller's), the kernels loaded so
- * far and the host's flux variant of the model (dg_cuda_x_flow.h). */
+ * far and the host's flux variant of the model (backends/dg_x_flow.h). */
 enum { DG_CUDA_SLOTS = 64 };
 struct model_slot {
   char *header;
   char name[64];
   dg_cuda_table *t;
   int x_flow_known;
-  dg_cuda_x_flow_fn x_flow;
+  dg_x_flow_fn x_flow;
 };
 
 struct backend_state {
@@ -73,8 +73,8 @@ int be_init_compile(void);
 
 /* dg_cuda_units.cu: the ops table's model slots and kernel units. */
 int be_model_slot(const char *header, int *slot);
-int be_prepare(int slot, int dim, int n, const int (*rq)[2]);
-int be_available(int model, int dim, int r, int q);
+int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like);
+int be_available(int model, int dim, int r, int q, const dg_stage_args *like);
 void be_jit_verbose(int on);
 
 } // namespace dg_cuda

@@ -51,34 +51,11 @@ int be_model_slot(const char *header, int *slot) {
   return 0;
 }
 
-/* The host's flux variant of slot m's model (dg_cuda_x_flow.h): the
- * build's for its own models, else compiled (or taken from the cache) by
- * the kernel compiler from the header. */
-int slot_x_flow(model_slot *m, dg_cuda_x_flow_fn *out) {
+/* The host's flux variant of slot m's model (backends/dg_x_flow.h). */
+int slot_x_flow(model_slot *m, dg_x_flow_fn *out) {
   if (!m->x_flow_known) {
-    for (int i = 0; i < dg_cuda_nx_flows && !m->x_flow_known; ++i)
-      if (strcmp(dg_cuda_x_flows[i].header, m->header) == 0) {
-        m->x_flow = *dg_cuda_x_flows[i].fn;
-        m->x_flow_known = 1;
-      }
-  }
-  if (!m->x_flow_known) {
-    const int user = m->header[0] == '/';
-    char src[4096 + 512], what[160];
-    snprintf(what, sizeof what, "cuda host flux variant of %s", m->name);
-    const int n = snprintf(src, sizeof src,
-                           "/* dgrid kernel: %s */\n#include \"%s\"\n#include \"dg_stage_args.h\"\n"
-                           "#include <string.h>\n__attribute__((visibility(\"default\"))) int "
-                           "dg_cuda_x_flow(const dg_stage_args *a);\n"
-                           "int dg_cuda_x_flow(const dg_stage_args *a) {\n  dg_model_params p;\n"
-                           "  memcpy(&p, &a->model, sizeof p);\n  return dg_model_x_flow(&p);\n}\n",
-                           what, m->header);
-    if (n < 0 || (size_t)n >= sizeof src)
-      return dg_error(DG_ERR_ARG, "model header '%s': path too long", m->header);
-    const dg_jit_unit u = {what, src, user ? m->header : NULL, user, 0};
-    void *h = NULL;
-    DG_CALL(dg_jit_load(1, &u, &h));
-    *(void **)&m->x_flow = dlsym(h, "dg_cuda_x_flow");
+    int count = 0;
+    DG_CALL(dg_x_flow_host(m->header, m->name, &m->x_flow, &count));
     m->x_flow_known = 1;
   }
   if (!m->x_flow)
@@ -177,7 +154,7 @@ int install_unit(model_slot *m, const pending_unit *p, void *bytes, size_t len) 
   const int dim = p->ctx.dim, r = p->ctx.r, q = p->ctx.q;
   dg_cuda_unit unit;
   int rc = dg_cuda_unit_parse(bytes, len, &unit);
-  dg_cuda_x_flow_fn xf = NULL;
+  dg_x_flow_fn xf = NULL;
   if (!rc && unit.flows > 0) rc = slot_x_flow(m, &xf);
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
   char *names = NULL;
@@ -277,8 +254,10 @@ out:
   return rc;
 }
 
-/* Load (compile where the cache lacks them) the kernels of (r[i], q[i]). */
-int be_prepare(int slot, int dim, int n, const int (*rq)[2]) {
+/* Load (compile where the cache lacks them) the kernels of (r[i], q[i]):
+ * a unit holds every grid's and flux variant's kernels (like unused). */
+int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like) {
+  (void)like;
   DG_CALL(be_init_compile());
   if (slot < 0 || slot >= st.nslots || dim < 2 || dim > 3 || n < 0)
     return dg_error(DG_ERR_ARG, "cuda backend: no model slot %d or dimension %d", slot, dim);
@@ -294,7 +273,8 @@ void be_jit_verbose(int on) {
   dg_jit_set_verbose(on);
 }
 
-int be_available(int model, int dim, int r, int q) {
+int be_available(int model, int dim, int r, int q, const dg_stage_args *like) {
+  (void)like;
   if (model < 0 || model >= st.nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
       q <= r || q > DG_MAX_Q)
     return 0;

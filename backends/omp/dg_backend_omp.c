@@ -7,6 +7,7 @@
 #include "dg_jit.h"
 #include "dg_lane.h"
 #include "dg_solver_omp.h"
+#include "dg_x_flow.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -15,18 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <math.h>
-
 /* The models whose kernels this process runs, by slot (dg_stage_args.model_id):
  * the header (a name under models/ for the library's own, an absolute path
- * for a modeller's) and the wrappers loaded so far, [dim-2][r][q][kind]
- * (NULL: not loaded). */
-enum { DG_OMP_SLOTS = 64 };
-typedef dg_omp_stage_fn omp_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS];
+ * for a modeller's), the wrappers loaded so far, [grid][dim-2][r][q][kind]
+ * (NULL: not loaded; grid 0 the plane, 1 + v the sphere's unit of flux
+ * variant v), and the host's flux variant of the model (backends/dg_x_flow.h,
+ * looked up at the first run on the sphere). */
+enum { DG_OMP_SLOTS = 64, DG_OMP_XF_MAX = 4, DG_OMP_GRIDS = 1 + DG_OMP_XF_MAX };
+typedef dg_omp_stage_fn omp_table[DG_OMP_GRIDS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS];
 static struct {
   char *header;
   char name[64];
   omp_table *t;
+  int xf_known, xf_count;
+  dg_x_flow_fn xf;
 } slots[DG_OMP_SLOTS];
 static int nslots;
 
@@ -61,10 +64,44 @@ static int be_model_slot(const char *header, int *slot) {
 
 typedef void (*fill_fn)(dg_omp_stage_fn t[DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OMP_KINDS]);
 
+/* The flux variants of slot's model on the host (dg_x_flow.h), once. */
+static int slot_x_flow(int slot) {
+  if (slots[slot].xf_known) return 0;
+  DG_CALL(
+      dg_x_flow_host(slots[slot].header, slots[slot].name, &slots[slot].xf, &slots[slot].xf_count));
+  if (slots[slot].xf_count > DG_OMP_XF_MAX)
+    return dg_error(DG_ERR_ARG, "model %s: %d flux variants (DG_MODEL_X_FLOWS), at most %d",
+                    slots[slot].name, slots[slot].xf_count, DG_OMP_XF_MAX);
+  slots[slot].xf_known = 1;
+  return 0;
+}
+
+/* The unit a stage call like `a` runs: *grid 0 on grids without metric
+ * terms, 1 + v on the sphere (positions and metric) with the model's flux
+ * variant v (0 for a model without variants). */
+static int grid_of(int slot, const dg_stage_args *a, int *grid) {
+  *grid = 0;
+  if (!a || !(a->geom && a->metric)) return 0;
+  DG_CALL(slot_x_flow(slot));
+  int v = 0;
+  if (slots[slot].xf_count > 0) {
+    v = slots[slot].xf(a);
+    if (v < 0 || v >= slots[slot].xf_count)
+      return dg_error(DG_ERR_BACKEND,
+                      "model %s: dg_model_x_flow gave flux variant %d, not one of its %d "
+                      "(DG_MODEL_X_FLOWS)",
+                      slots[slot].name, v, slots[slot].xf_count);
+  }
+  *grid = 1 + v;
+  return 0;
+}
+
 /* Load (compile where the cache lacks them) the wrappers of (r[i], q[i]):
- * trace, update and rate, or (team 1) the team update. */
-static int load(int slot, int dim, int n, const int (*rq)[2], int team) {
-  if (slot < 0 || slot >= nslots || dim < 2 || dim > 3 || n < 0 || (team && dim != 2))
+ * trace, update and rate of grid `grid` (grid_of), or (team 1) the team
+ * update. */
+static int load(int slot, int dim, int n, const int (*rq)[2], int team, int grid) {
+  if (slot < 0 || slot >= nslots || dim < 2 || dim > 3 || n < 0 || (team && dim != 2) || grid < 0 ||
+      grid >= DG_OMP_GRIDS || (grid && (team || dim != 2)))
     return dg_error(DG_ERR_ARG, "omp backend: no model slot %d or dimension %d", slot, dim);
   const int kind = team ? 3 : 1, m0 = n ? n : 1;
   dg_jit_unit *u = calloc((size_t)m0, sizeof *u);
@@ -78,24 +115,33 @@ static int load(int slot, int dim, int n, const int (*rq)[2], int team) {
     goto out;
   }
   const int user = slots[slot].header[0] == '/';
+  /* the sphere's unit: one flux variant's update copy (dg_omp_stages.inc) */
+  char gdef[64] = "", gwhat[32] = "";
+  if (grid) {
+    snprintf(gdef, sizeof gdef, "#define DG_OMP_SPHERE_XF %d\n", grid - 1);
+    if (slots[slot].xf_count > 0)
+      snprintf(gwhat, sizeof gwhat, " sphere flow %d", grid - 1);
+    else
+      snprintf(gwhat, sizeof gwhat, " sphere");
+  }
   for (int i = 0; i < n; ++i) {
     const int r = rq[i][0], q = rq[i][1];
     if (r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q) {
       rc = dg_error(DG_ERR_ARG, "omp backend: no stages for degree %d with %d points", r, q);
       goto out;
     }
-    if ((*slots[slot].t)[dim - 2][r][q][kind]) continue;
+    if ((*slots[slot].t)[grid][dim - 2][r][q][kind]) continue;
     int dup = 0;
     for (int k = 0; k < m; ++k) dup |= pair[k][0] == r && pair[k][1] == q;
     if (dup) continue;
     snprintf(src[m], sizeof src[m],
-             "/* dgrid kernel: omp %s %dD r=%d q=%d%s */\n#include \"%s\"\n"
-             "#define DG_OMP_DIM %d\n#define DG_OMP_RQ(X) X(%d, %d)\n%s"
+             "/* dgrid kernel: omp %s %dD r=%d q=%d%s%s */\n#include \"%s\"\n"
+             "#define DG_OMP_DIM %d\n#define DG_OMP_RQ(X) X(%d, %d)\n%s%s"
              "#include \"dg_omp_stages.inc\"\n",
-             slots[slot].name, dim, r, q, team ? " team" : "", slots[slot].header, dim, r, q,
-             team ? "#define DG_OMP_TEAM_UNIT 1\n" : "");
-    snprintf(what[m], sizeof what[m], "omp %s %dD r=%d q=%d%s", slots[slot].name, dim, r, q,
-             team ? " team" : "");
+             slots[slot].name, dim, r, q, team ? " team" : "", gwhat, slots[slot].header, dim, r, q,
+             team ? "#define DG_OMP_TEAM_UNIT 1\n" : "", gdef);
+    snprintf(what[m], sizeof what[m], "omp %s %dD r=%d q=%d%s%s", slots[slot].name, dim, r, q,
+             team ? " team" : "", gwhat);
     u[m].what = what[m];
     u[m].source = src[m];
     u[m].model_path = user ? slots[slot].header : NULL;
@@ -111,7 +157,7 @@ static int load(int slot, int dim, int n, const int (*rq)[2], int team) {
       rc = dg_error(DG_ERR_BACKEND, "kernel %s: no dg_omp_fill in it", what[k]);
       goto out;
     }
-    fill((*slots[slot].t)[dim - 2]);
+    fill((*slots[slot].t)[grid][dim - 2]);
   }
 out:
   free(u);
@@ -122,8 +168,22 @@ out:
   return rc;
 }
 
-static int be_prepare(int slot, int dim, int n, const int (*rq)[2]) {
-  return load(slot, dim, n, rq, 0);
+/* like NULL (dgrid cache warm): the plane's units and, in 2D, the sphere's
+ * of every flux variant. */
+static int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like) {
+  if (slot < 0 || slot >= nslots)
+    return dg_error(DG_ERR_ARG, "omp backend: no model slot %d or dimension %d", slot, dim);
+  int grid;
+  if (like) {
+    DG_CALL(grid_of(slot, like, &grid));
+    return load(slot, dim, n, rq, 0, grid);
+  }
+  DG_CALL(load(slot, dim, n, rq, 0, 0));
+  if (dim != 2) return 0;
+  DG_CALL(slot_x_flow(slot));
+  for (int v = 0; v < (slots[slot].xf_count ? slots[slot].xf_count : 1); ++v)
+    DG_CALL(load(slot, dim, n, rq, 0, 1 + v));
+  return 0;
 }
 
 static int be_alloc(void **p, size_t bytes) {
@@ -165,27 +225,36 @@ static int be_basis_create(void **handle, const dg_basis *b) {
 
 static void be_basis_free(void *h) { free(h); }
 
-static int be_available(int model, int dim, int r, int q) {
+static int be_available(int model, int dim, int r, int q, const dg_stage_args *like) {
+  int grid;
   if (model < 0 || model >= nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r ||
-      q > DG_MAX_Q)
+      q > DG_MAX_Q || grid_of(model, like, &grid))
     return 0;
-  return (*slots[model].t)[dim - 2][r][q][1] != NULL;
+  return (*slots[model].t)[grid][dim - 2][r][q][1] != NULL;
 }
 
 static int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
-  if (!be_available(a->model_id, a->dim, r, q))
-    return dg_error(DG_ERR_ARG,
-                    "omp backend: model %d has no stage loaded for dim %d, degree %d, %d points",
-                    a->model_id, a->dim, r, q);
-  dg_omp_stage_fn *k = (*slots[a->model_id].t)[a->dim - 2][r][q];
-  if (kind == 1 && a->team) { /* the team update: its own unit, loaded at first use */
-    kind = 3;
+  const int m = a->model_id, dim = a->dim;
+  if (m >= nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE || q <= r || q > DG_MAX_Q)
+    return dg_error(DG_ERR_ARG, "omp backend: no model %d, dim %d, degree %d with %d points", m,
+                    dim, r, q);
+  if (kind == 1 && a->team) { /* the team update (either grid): its own unit, loaded at first use */
+    dg_omp_stage_fn *k = (*slots[m].t)[0][dim - 2][r][q];
     if (!k[3]) {
       const int rq[1][2] = {{r, q}};
-      DG_CALL(load(a->model_id, a->dim, 1, rq, 1));
+      DG_CALL(load(m, dim, 1, rq, 1, 0));
     }
+    k[3](a, (const dg_stage_basis *)basis);
+    return 0;
   }
-  k[kind](a, (const dg_stage_basis *)basis);
+  int grid;
+  DG_CALL(grid_of(m, a, &grid));
+  dg_omp_stage_fn f = (*slots[m].t)[grid][dim - 2][r][q][kind];
+  if (!f)
+    return dg_error(DG_ERR_ARG,
+                    "omp backend: model %d has no stage loaded for dim %d, degree %d, %d points%s",
+                    m, dim, r, q, grid ? " on the sphere" : "");
+  f(a, (const dg_stage_basis *)basis);
   return 0;
 }
 

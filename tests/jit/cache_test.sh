@@ -2,9 +2,9 @@
 # cache_test.sh BUILD SRC WORK - the kernel cache's faults (docs/ARCHITECTURE.md,
 # "Kernels on demand"): two processes compiling one kernel, a truncated and an
 # altered entry, a folder others can write, no compiler, a read-only cache, a
-# compile error in a modeller's header, the solvers' units.  Each kernel here
-# is advection 2D at degree 1 or 2, or a solver lane unit of degree 1 or 2 (a
-# few seconds to compile).
+# compile error in a modeller's header, the solvers' units, the sphere's units
+# of one flux variant.  Each kernel here is of degree 1 or 2 (a few seconds to
+# compile).
 set -eu
 build=$1 src=$2 work=$3
 dgrid=$build/apps/dgrid advect=$build/apps/advect
@@ -154,3 +154,42 @@ DGRID_CACHE_DIR=$work/swarm $psn --solver mixed >/dev/null 2>"$work/p.err" ||
 mv "$work/bin/cc.away" "$work/bin/cc"
 [ "$(count "compiled" "$work/p.err")" = 0 ] || fail "poisson with a warm cache compiled: $(cat "$work/p.err")"
 echo "solver units: no compiler and a cold cache, one line, exit 2; fp64 compiles no float unit; warmed, nothing compiled"
+
+# 10. the sphere's units (docs/ARCHITECTURE.md, "Kernels on demand"): a run
+# compiles the one unit of its flow and no plane unit; a modeller's copy of the
+# model picks its flow on the host through the kernel compiler and gives the
+# same bits; a cache warmed for the model serves both flows with no compiler
+sph="--grid latlon --model sphere_advection --cells 8 --degree 1 --steps 2 --quiet --verbose"
+sph_run() { # NAME CACHE ARGS...: the summary line, the compile lines in $work/NAME.err
+  n=$1 c=$2
+  shift 2
+  DGRID_CACHE_DIR=$c "$advect" "$@" --output "$work/$n.h5" 2>"$work/$n.err" | tail -n 1 |
+    sed 's/ wall_s=[^ ]*//; s/ dof_stage_per_s=[^ ]*//; s/ model=[a-z_]*//'
+  grep "compiled" "$work/$n.err" | sed 's/ in [0-9.]* s$//' >"$work/$n.c" || true
+}
+ws=$(sph_run sw "$work/sphere" $sph --flow williamson)
+[ "$(cat "$work/sw.c")" = "dgrid: compiled omp sphere_advection 2D r=1 q=2 sphere flow 0" ] ||
+  fail "a Williamson flow run compiled: $(cat "$work/sw.c")"
+ns=$(sph_run sn "$work/sphere" $sph --flow nair_lauritzen)
+[ "$(cat "$work/sn.c")" = "dgrid: compiled omp sphere_advection 2D r=1 q=2 sphere flow 1" ] ||
+  fail "a Nair-Lauritzen flow run then compiled: $(cat "$work/sn.c")"
+[ -n "$ws" ] && [ "$ws" != "$ns" ] || fail "the two flows gave '$ws' and '$ns'"
+sed -e 's/dg_model_sphere_advection\b/dg_model_mysphere/; s/"sphere_advection",/"mysphere",/' \
+  "$src/models/sphere_advection.h" >"$work/m/mysphere.h"
+ms=$(sph_run sm "$work/sphere" --model-file "$work/m/mysphere.h" \
+  $(echo "$sph" | sed 's/--model sphere_advection //') --flow nair_lauritzen)
+grep -qx "dgrid: compiled host flux variant of mysphere" "$work/sm.c" &&
+  grep -qx "dgrid: compiled omp mysphere 2D r=1 q=2 sphere flow 1" "$work/sm.c" &&
+  [ "$(grep -c "omp mysphere" "$work/sm.c")" = 1 ] || fail "the modeller's copy compiled: $(cat "$work/sm.c")"
+[ "$ms" = "$ns" ] || fail "the modeller's copy gave '$ms', the model '$ns'"
+DGRID_CACHE_DIR=$work/swarm2 "$dgrid" cache warm sphere_advection --dims 2 --degrees 1 >/dev/null \
+  2>"$work/w2.err" || fail "cache warm sphere_advection: $(cat "$work/w2.err")"
+mv "$work/bin/cc" "$work/bin/cc.away"
+for f in williamson nair_lauritzen; do
+  o=$(sph_run s$f "$work/swarm2" $sph --flow $f)
+  [ -s "$work/s$f.c" ] && fail "a warmed cache compiled: $(cat "$work/s$f.c")"
+  [ "$f" = williamson ] && [ "$o" != "$ws" ] && fail "from the warmed cache: '$o', not '$ws'"
+  [ "$f" = nair_lauritzen ] && [ "$o" != "$ns" ] && fail "from the warmed cache: '$o', not '$ns'"
+done
+mv "$work/bin/cc.away" "$work/bin/cc"
+echo "the sphere: one unit per run, of its flow; a modeller's copy picks its flow and gives the same bits; warmed, both flows with no compiler"

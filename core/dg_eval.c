@@ -463,6 +463,9 @@ int dg_integrals(const dg_disc *d, dg_field *f, double *out) {
   }
   free(val);
   free(c);
+  /* across ranks every rank learns of a failure before the collective sum,
+     so that none waits in it for one that left */
+  if (dg_disc_comm(d)) rc = dg_comm_agree(dg_disc_comm(d), rc);
   DG_CALL(rc);
   DG_CALL(reduce_sums(d, sum, ni));
   for (int i = 0; i < ni; ++i) out[i] = dg_xsum_value(&sum[i]);

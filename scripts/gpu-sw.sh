@@ -38,6 +38,13 @@
 # Environment: OUT [./gpu-sw-out].
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# a CSV on stdin as aligned columns (util-linux's column is not on every machine)
+table() {
+  awk -F, '{ for (i = 1; i <= NF; ++i) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) }
+             if (NF > n) n = NF; r = NR }
+           END { for (j = 1; j <= r; ++j) { s = ""
+                 for (i = 1; i <= n; ++i) s = s sprintf("%-*s  ", w[i], c[j, i]); print s } }'
+}
 ROOT=$PWD
 OUT=${OUT:-$ROOT/gpu-sw-out}
 mkdir -p "$OUT"
@@ -83,7 +90,7 @@ maps)
     done
   done
   rm -f "$OUT/tmp.h5"
-  column -t -s, "$OUT/sw-maps.csv"
+  table <"$OUT/sw-maps.csv"
   ;;
 rates)
   T0=$(date +%s)
@@ -120,7 +127,7 @@ rates)
   export B OUT T0 BUDGET BACKEND T_END RUN_LIMIT
   # shellcheck disable=SC2016
   xargs -P "${PAR:-4}" -L 1 bash -c 'run_one "$@"' _ <"$jobs"
-  (head -n 1 "$OUT/sw-rates.csv" && tail -n +2 "$OUT/sw-rates.csv" | sort -t, -k1,1 -k2,2 -k3,3n) | column -t -s,
+  (head -n 1 "$OUT/sw-rates.csv" && tail -n +2 "$OUT/sw-rates.csv" | sort -t, -k1,1 -k2,2 -k3,3n) | table
   ;;
 team-check)
   for mode in team element; do

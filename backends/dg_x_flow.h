@@ -1,8 +1,8 @@
 /* dg_x_flow.h - private to backends/: the running flux variant of a model
  * on the host (dg_model_x_flow of a model that declares DG_MODEL_X_FLOWS,
  * stencils/dg_stage_model.h), which picks the stage copy of that variant:
- * the CUDA kernel (dg_cuda_kernel.x_flow) and the OpenMP unit
- * (omp/dg_backend_omp.c) of the sphere.  NVRTC makes device code only, and
+ * the unit of the sphere of either backend (cuda/dg_cuda_units.cu,
+ * omp/dg_backend_omp.c).  NVRTC makes device code only, and
  * the OpenMP backend picks its unit before it loads one, so the model's
  * dg_model_x_flow is compiled for the host apart: by the build for the
  * models of the build (CMakeLists.txt generates one C file each, which

@@ -149,6 +149,18 @@ grep -E "^[0-9]+: consistency:|backends_check:|tests passed|No tests|Passed|Fail
 cat build-cuda/tests/gpu/consistency_*d/summary.txt >"$OUT/consistency-cases.txt" 2>/dev/null
 row "  largest rel_l2_diff" "" "$(sed -n 's/.*largest rel_l2_diff //p' "$OUT/consistency.log")"
 grep -E "tests passed|Failed|\*\*\*" "$OUT/ctest-cuda.log" | tail -n 15
+# where the cold cache's time went: the kernel units by backend and model
+# (NVRTC or GCC seconds summed) and the slowest tests
+{
+  echo "units compiled (backend model: count, seconds summed, largest)"
+  DGRID_CACHE_DIR=build-cuda/kernel-cache $A cache list 2>&1 | tee "$OUT/cache-list.txt" |
+    awk '$5 == "s" { k = $6 " " $7; n[k]++; t[k] += $4; if ($4 > m[k]) m[k] = $4; all += $4 }
+      END { for (k in n) printf "  %-28s %4d %8.1f s %6.1f s\n", k, n[k], t[k], m[k]
+            printf "  %-28s %13.1f s\n", "all", all }' | sort -k4 -n -r
+  echo "slowest tests"
+  cat "$OUT/ctest-cuda.log" "$OUT/consistency.log" | grep -E "Test +#[0-9]+: .* sec" |
+    sed 's/.*Test *#[0-9]*: \([^ ]*\) .* \([0-9.]*\) sec.*/\2 \1/' | sort -n -r | head -n 15
+} >"$FINAL/cold-cache.txt" 2>&1
 
 note "compute-sanitizer"
 small=(--cells 8x6 --map random --degree-min 0 --degree 4 --velocity rotation --steps 2
@@ -256,7 +268,7 @@ if [ "${GPU_CHECK_PACK:-1}" = 1 ]; then
   tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$OUT" && echo "(packed into $FINAL/logs.tgz)"
   OUT=$FINAL/logs.tgz
 fi
-for f in "$FINAL"/bench*.txt "$FINAL"/ncu.txt; do
+for f in "$FINAL"/cold-cache.txt "$FINAL"/bench*.txt "$FINAL"/ncu.txt; do
   [ -f "$f" ] && { echo "--- $(basename "$f")"; cat "$f"; }
 done
 echo "--- gpu-check table"

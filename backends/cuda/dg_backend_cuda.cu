@@ -284,23 +284,24 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
       q <= r || q > DG_MAX_Q)
     return dg_error(DG_ERR_ARG, "cuda backend: no stage for model %d, dim %d, degree %d, %d points",
                     a->model_id, a->dim, r, q);
-  dg_cuda_kernel *t = (*st.slot[a->model_id].t)[a->dim - 2][r][q];
+  model_slot *m = &st.slot[a->model_id];
+  int grid;
+  DG_CALL(grid_of(m, a, &grid));
+  dg_cuda_kernel *t = (*m->t)[grid][a->dim - 2][r][q];
   if (kind == 1 && a->nbr_coeffs)
     kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
   else if (kind == 1 && a->bc)
     kind = 7; /* the exterior states: compiled apart (dg_stage_update, NX 2) */
-  if ((kind == 1 || kind == 2 || kind == 3 || kind == 4) && a->geom && a->metric) {
-    /* a model with flux variants: the running variant's copy; the team
-       update's kernels for planar grids (3, 4) carry no metric terms */
-    const dg_cuda_kernel *g = &t[kind];
-    const int v = g->x_flow ? g->x_flow(a) : -1;
-    if (v >= 0 && v < DG_CUDA_XF_MAX)
-      kind = kind <= 2 ? 8 + 2 * v + (kind == 2) : 12 + 2 * v + (kind == 4);
-    else if (kind >= 3)
-      return dg_error(DG_ERR_BACKEND,
-                      "cuda backend: the team update on the sphere needs a model that declares its "
-                      "flux variants (DG_MODEL_X_FLOWS; model %s)",
-                      st.slot[a->model_id].name);
+  if (kind >= 1 && kind <= 4 && grid > 0) {
+    /* the sphere's unit of the running flux variant v = grid - 1 */
+    const int v = grid - 1;
+    kind = kind <= 2 ? 8 + 2 * v + (kind == 2) : 12 + 2 * v + (kind == 4);
+  } else if ((kind == 3 || kind == 4) && a->geom && a->metric) {
+    /* the team update's kernels for planar grids carry no metric terms */
+    return dg_error(DG_ERR_BACKEND,
+                    "cuda backend: the team update on the sphere needs a model that declares its "
+                    "flux variants (DG_MODEL_X_FLOWS; model %s)",
+                    m->name);
   }
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
   dg_cuda_kernel *k = &t[kind];

@@ -16,10 +16,6 @@ typedef struct {
   const char *name; /* "update 3D r=7 q=8", for messages */
   int team;         /* team kernels: threads per element (blockDim.y), else 0 */
   int smem;         /* team kernels: dynamic shared memory per block (bytes) */
-  /* kinds 1 and 2 of a model with flux variants (DG_MODEL_X_FLOWS,
-     stencils/dg_stage_model.h): the running variant v, whose copy (kind 8 + 2 v
-     and 9 + 2 v) forms only the position's lanes that v reads; else NULL */
-  int (*x_flow)(const dg_stage_args *a);
   int configured; /* its attributes are set (dg_backend_cuda.cu, configure) */
 } dg_cuda_kernel;
 
@@ -46,7 +42,13 @@ enum { DG_CUDA_KINDS = 16, DG_CUDA_XF_MAX = 2 };
       "update (team, traces at degree changes, flux variant 0)" s,                                 \
       "update (team, flux variant 1)" s,                                                           \
       "update (team, traces at degree changes, flux variant 1)" s
-typedef dg_cuda_kernel dg_cuda_table[2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_CUDA_KINDS];
+/* t[grid][dim-2][r][q][kind]: grid 0 holds the kinds 0..7 (the plane's
+ * unit, which also runs a model without flux variants on the sphere), grid
+ * 1 + v the sphere's unit of flux variant v: kinds 0, 6, 8 + 2 v, 9 + 2 v,
+ * 12 + 2 v and 13 + 2 v (a run takes one variant: dg_cuda_units.cu). */
+enum { DG_CUDA_GRIDS = 1 + DG_CUDA_XF_MAX };
+typedef dg_cuda_kernel dg_cuda_table[DG_CUDA_GRIDS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1]
+                                    [DG_CUDA_KINDS];
 
 /* Threads per block of the stage kernels (a multiple of 32: one warp per
  * microblock); the __launch_bounds__ of every stage kernel. */

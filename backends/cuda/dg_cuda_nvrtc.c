@@ -177,25 +177,38 @@ int dg_cuda_nvrtc_tool(const char *arch, char *buf, size_t cap) {
 
 /* ---- the unit ---- */
 
-int dg_cuda_nvrtc_source(const char *header, int dim, int r, int q, char *buf, size_t cap) {
+int dg_cuda_nvrtc_source(const char *header, int dim, int r, int q, int grid, char *buf,
+                         size_t cap) {
   const char *base = strrchr(header, '/');
   base = base ? base + 1 : header;
   if (strchr(header, '"') || strchr(header, '\n'))
     return dg_error(DG_ERR_ARG, "model header '%s': not a usable file name", header);
+  if (grid < 0 || grid >= DG_CUDA_GRIDS || (grid && dim != 2))
+    return dg_error(DG_ERR_ARG, "cuda backend: no unit of grid %d in %dD", grid, dim);
+  /* DG_CUDA_UNIT_GRID: the kinds differ by grid (kind_expr), so does the
+     text and with it the cache key */
+  char gwhat[32] = "";
+  if (grid) snprintf(gwhat, sizeof gwhat, " sphere flow %d", grid - 1);
   int len = snprintf(buf, cap,
-                     "/* dgrid kernel: cuda %.*s %dD r=%d q=%d */\n#define DG_CUDA_DIM %d\n"
-                     "#define DG_CUDA_MODEL_HEADER \"%s\"\n#include \"dg_cuda_stages.cuh\"\n",
-                     (int)strcspn(base, "."), base, dim, r, q, dim, header);
+                     "/* dgrid kernel: cuda %.*s %dD r=%d q=%d%s */\n#define DG_CUDA_DIM %d\n"
+                     "#define DG_CUDA_UNIT_GRID %d\n#define DG_CUDA_MODEL_HEADER \"%s\"\n"
+                     "#include \"dg_cuda_stages.cuh\"\n",
+                     (int)strcspn(base, "."), base, dim, r, q, gwhat, dim, grid, header);
   if (len < 0 || (size_t)len >= cap)
     return dg_error(DG_ERR_ARG, "model header '%s': path too long", header);
   return 0;
 }
 
-/* The name expression of kernel kind k (dg_cuda.h) of unit (dim, r, q),
- * into buf; 0 where the unit has no kernel of that kind.  Kinds 8..15 are
- * asked for whatever the model's flux variants: the unusable ones are
- * empty kernels (dg_cuda_stages.cuh). */
-static int kind_expr(int k, int dim, int r, int q, char *buf, size_t cap) {
+/* The flux variant of kind k, -1 for kinds 0..7. */
+static int kind_flow(int k) { return k < 8 ? -1 : (k < 12 ? (k - 8) / 2 : (k - 12) / 2); }
+
+/* The name expression of kernel kind k (dg_cuda.h) of unit (dim, r, q) of
+ * grid `grid` (dg_cuda_nvrtc_ctx), into buf; 0 where the unit has no kernel
+ * of that kind.  The sphere's unit of variant v is asked for its kinds
+ * whatever the model's flux variants: a variant the model lacks gives empty
+ * kernels (dg_cuda_stages.cuh), which the host never asks for. */
+static int kind_expr(int k, int dim, int r, int q, int grid, char *buf, size_t cap) {
+  if (grid == 0 ? k >= 8 : k != 0 && k != 6 && kind_flow(k) != grid - 1) return 0;
   const int two = dim == 2, coef = q == r + 1;
   static const char *const upd = "dg_cuda_update<%d, %d, %d, %s%s>";
   static const char *const team = "dg_cuda_update_team<%d, %d, %s, %s%s>";
@@ -232,9 +245,6 @@ static int kind_expr(int k, int dim, int r, int q, char *buf, size_t cap) {
     return 0;
   }
 }
-
-/* The flux variant of kind k, -1 for kinds 0..7. */
-static int kind_flow(int k) { return k < 8 ? -1 : (k < 12 ? (k - 8) / 2 : (k - 12) / 2); }
 
 /* The unit's facts (dg_cuda_stages.cuh, dg_cuda_info). */
 static void info_expr(int r, int q, char *buf, size_t cap) {
@@ -306,7 +316,8 @@ int dg_cuda_nvrtc_build(void *vctx, const dg_jit_unit *u, void **bytes, size_t *
   if (nopt < 0) return dg_error(DG_ERR_ARG, "cuda backend: too many or too long NVRTC options");
   char expr[DG_CUDA_KINDS][96], iexpr[128];
   for (int k = 0; k < DG_CUDA_KINDS; ++k)
-    if (kind_expr(k, ctx->dim, ctx->r, ctx->q, expr[k], sizeof expr[k]) <= 0) expr[k][0] = '\0';
+    if (kind_expr(k, ctx->dim, ctx->r, ctx->q, ctx->grid, expr[k], sizeof expr[k]) <= 0)
+      expr[k][0] = '\0';
   info_expr(ctx->r, ctx->q, iexpr, sizeof iexpr);
 
   nvrtcProgram prog = NULL;

@@ -20,11 +20,13 @@
 extern "C" {
 #endif
 
-/* What dg_cuda_nvrtc_build compiles: the unit's (dim, r, q) (its text says
- * the same: dg_cuda_nvrtc_source) for the target arch ("sm_90"). */
+/* What dg_cuda_nvrtc_build compiles: the unit's (dim, r, q) and grid
+ * (dg_cuda.h: 0 the plane's kinds, 1 + v the sphere's of flux variant v;
+ * its text says the same: dg_cuda_nvrtc_source) for the target arch
+ * ("sm_90"). */
 typedef struct {
   char arch[16];
-  int dim, r, q;
+  int dim, r, q, grid;
   double seconds; /* out: the time NVRTC took */
 } dg_cuda_nvrtc_ctx;
 
@@ -33,8 +35,10 @@ typedef struct {
 int dg_cuda_nvrtc_arch(int major, int minor, char *arch, size_t cap);
 
 /* The text of the unit for the model in `header` (a name under models/, or
- * an absolute path), dimension dim, degree r and q points.  0 or DG_ERR_*. */
-int dg_cuda_nvrtc_source(const char *header, int dim, int r, int q, char *buf, size_t cap);
+ * an absolute path), dimension dim, degree r, q points and grid (as in
+ * dg_cuda_nvrtc_ctx).  0 or DG_ERR_*. */
+int dg_cuda_nvrtc_source(const char *header, int dim, int r, int q, int grid, char *buf,
+                         size_t cap);
 
 /* Everything besides a unit's text that changes what NVRTC makes of it
  * (the NVRTC version, the target, the options), for the cache key

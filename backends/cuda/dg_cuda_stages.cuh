@@ -109,9 +109,10 @@ __global__ void __launch_bounds__(DG_CUDA_BLOCK)
  * test of the flow otherwise keeps every variant's lanes live (the sphere:
  * 11 lanes per point for its two flows, where Williamson's wind reads 5;
  * docs/ARCHITECTURE.md, "Geometry").  The host picks the
- * running variant's copy (dg_cuda_kernel.x_flow).  A unit asks for every
- * variant's kernel before it knows how many the model has (dg_cuda_nvrtc.c):
- * a variant the model lacks is an empty kernel, which the host never uses. */
+ * running variant's unit (the sphere's unit of variant v holds the kinds
+ * of XF = v only: dg_cuda_units.cu).  A unit asks for its variant's kernels
+ * before it knows how many the model has (dg_cuda_nvrtc.c): a variant the
+ * model lacks is an empty kernel, which the host never uses. */
 #if DG_MODEL_X_FLOWS
 static_assert(DG_MODEL_X_FLOWS <= DG_CUDA_XF_MAX,
               "at most DG_CUDA_XF_MAX flux variants (DG_MODEL_X_FLOWS) on the CUDA backend");

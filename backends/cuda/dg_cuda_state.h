@@ -25,7 +25,8 @@ struct model_slot {
   char name[64];
   dg_cuda_table *t;
   int x_flow_known;
-  dg_x_flow_fn x_flow;
+  dg_x_flow_fn x_flow; /* NULL: no flux variants */
+  int x_flows;         /* DG_MODEL_X_FLOWS, 0 without */
 };
 
 struct backend_state {
@@ -76,6 +77,9 @@ int be_model_slot(const char *header, int *slot);
 int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like);
 int be_available(int model, int dim, int r, int q, const dg_stage_args *like);
 void be_jit_verbose(int on);
+/* The grid (dg_cuda.h) whose unit runs a stage call like `a` of slot m's
+ * model, and the flux variant (-1 on grid 0). */
+int grid_of(model_slot *m, const dg_stage_args *a, int *grid);
 
 } // namespace dg_cuda
 #endif

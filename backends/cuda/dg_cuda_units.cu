@@ -1,5 +1,7 @@
 /* dg_cuda_units.cu - the CUDA backend's model slots and kernel units: the
- * stage kernels of a (model, dim, R, Q) are one unit of dg_cuda_stages.cuh
+ * stage kernels of a (model, dim, R, Q) on a grid (the plane, or the sphere
+ * with one flux variant of the model: dg_cuda.h) are one unit of
+ * dg_cuda_stages.cuh
  * that NVRTC compiles for the running device when a discretisation first
  * needs it (dg_cuda_nvrtc.c), kept in the per-user kernel cache
  * (dg_jit_load_blob) and loaded as a CUDA library; its kernels go into the
@@ -51,21 +53,44 @@ int be_model_slot(const char *header, int *slot) {
   return 0;
 }
 
-/* The host's flux variant of slot m's model (backends/dg_x_flow.h). */
-int slot_x_flow(model_slot *m, dg_x_flow_fn *out) {
-  if (!m->x_flow_known) {
-    int count = 0;
-    DG_CALL(dg_x_flow_host(m->header, m->name, &m->x_flow, &count));
-    m->x_flow_known = 1;
-  }
-  if (!m->x_flow)
+/* The host's flux variants of slot m's model (backends/dg_x_flow.h), once. */
+static int slot_x_flow(model_slot *m) {
+  if (m->x_flow_known) return 0;
+  DG_CALL(dg_x_flow_host(m->header, m->name, &m->x_flow, &m->x_flows));
+  if (m->x_flows > DG_CUDA_XF_MAX)
+    return dg_error(DG_ERR_ARG, "model %s: %d flux variants (DG_MODEL_X_FLOWS), at most %d",
+                    m->name, m->x_flows, DG_CUDA_XF_MAX);
+  if (m->x_flows > 0 && !m->x_flow)
     return dg_error(DG_ERR_BACKEND,
-                    "cuda backend: model %s declares flux variants, but its "
-                    "dg_model_x_flow is not available on the host",
+                    "cuda backend: model %s declares flux variants, but its dg_model_x_flow is "
+                    "not available on the host",
                     m->name);
-  *out = m->x_flow;
+  m->x_flow_known = 1;
   return 0;
 }
+
+/* Grid 0 on grids without metric terms and for a model without flux
+ * variants (its general update carries every lane), 1 + v on the sphere
+ * (positions and metric) with the model's variant v: a run uses one
+ * variant, so a unit holds one (a sphere run of shallow water compiles a
+ * third of the kernels of all grids at once). */
+int grid_of(model_slot *m, const dg_stage_args *a, int *grid) {
+  *grid = 0;
+  if (!a || !(a->geom && a->metric)) return 0;
+  DG_CALL(slot_x_flow(m));
+  if (m->x_flows == 0) return 0;
+  const int v = m->x_flow(a);
+  if (v < 0 || v >= m->x_flows)
+    return dg_error(DG_ERR_BACKEND,
+                    "model %s: dg_model_x_flow gave flux variant %d, not one of its %d "
+                    "(DG_MODEL_X_FLOWS)",
+                    m->name, v, m->x_flows);
+  *grid = 1 + v;
+  return 0;
+}
+
+/* The kind whose kernel every unit of `grid` has (the update). */
+static int key_kind(int grid) { return grid ? 8 + 2 * (grid - 1) : 1; }
 
 /* One unit prepare needs: its text and what NVRTC makes of it. */
 struct pending_unit {
@@ -81,10 +106,12 @@ struct pending_unit {
 
 int verbose; /* jit_verbose */
 
-int unit_init(pending_unit *p, const model_slot *m, int dim, int r, int q) {
+int unit_init(pending_unit *p, const model_slot *m, int dim, int r, int q, int grid) {
   memset(p, 0, sizeof *p);
-  DG_CALL(dg_cuda_nvrtc_source(m->header, dim, r, q, p->src, sizeof p->src));
-  snprintf(p->what, sizeof p->what, "cuda %s %dD r=%d q=%d", m->name, dim, r, q);
+  DG_CALL(dg_cuda_nvrtc_source(m->header, dim, r, q, grid, p->src, sizeof p->src));
+  char gwhat[32] = "";
+  if (grid) snprintf(gwhat, sizeof gwhat, " sphere flow %d", grid - 1);
+  snprintf(p->what, sizeof p->what, "cuda %s %dD r=%d q=%d%s", m->name, dim, r, q, gwhat);
   p->u.what = p->what;
   p->u.source = p->src;
   p->u.user = m->header[0] == '/';
@@ -93,6 +120,7 @@ int unit_init(pending_unit *p, const model_slot *m, int dim, int r, int q) {
   p->ctx.dim = dim;
   p->ctx.r = r;
   p->ctx.q = q;
+  p->ctx.grid = grid;
   return 0;
 }
 
@@ -151,11 +179,15 @@ int build_all(pending_unit **units, int n) {
 
 /* Load a unit's kernels (its bytes: dg_cuda_nvrtc.h) into slot m's table. */
 int install_unit(model_slot *m, const pending_unit *p, void *bytes, size_t len) {
-  const int dim = p->ctx.dim, r = p->ctx.r, q = p->ctx.q;
+  const int dim = p->ctx.dim, r = p->ctx.r, q = p->ctx.q, grid = p->ctx.grid;
   dg_cuda_unit unit;
   int rc = dg_cuda_unit_parse(bytes, len, &unit);
-  dg_x_flow_fn xf = NULL;
-  if (!rc && unit.flows > 0) rc = slot_x_flow(m, &xf);
+  if (!rc) rc = slot_x_flow(m);
+  if (!rc && unit.flows != m->x_flows)
+    rc = dg_error(DG_ERR_BACKEND,
+                  "cuda backend: %s: the device code declares %d flux variants, the host's "
+                  "dg_model_x_flow %d",
+                  p->what, unit.flows, m->x_flows);
   static const char *const kind_name[DG_CUDA_KINDS] = {DG_CUDA_KIND_NAMES("")};
   char *names = NULL;
   cudaLibrary_t lib = NULL;
@@ -181,9 +213,8 @@ int install_unit(model_slot *m, const pending_unit *p, void *bytes, size_t len) 
       k[i].team = unit.team;
       k[i].smem = unit.smem;
     }
-    if (i >= 1 && i <= 4) k[i].x_flow = xf; /* picks the copies 8..15 on the sphere */
   }
-  if (!rc && !k[1].fn)
+  if (!rc && !k[key_kind(grid)].fn)
     rc = dg_error(DG_ERR_BACKEND, "cuda backend: %s has no update kernel", p->what);
   if (rc) {
     if (lib) cudaLibraryUnload(lib);
@@ -192,13 +223,14 @@ int install_unit(model_slot *m, const pending_unit *p, void *bytes, size_t len) 
     return rc;
   }
   /* the library may read the CUBIN later (lazy loading): bytes stay */
-  memcpy((*m->t)[dim - 2][r][q], k, sizeof k);
+  memcpy((*m->t)[grid][dim - 2][r][q], k, sizeof k);
   return 0;
 }
 
-/* Load the kernels of the (r, q) pairs of slot m that are not loaded yet:
- * from the cache, else compiled by NVRTC now, several units at once. */
-int load_units(model_slot *m, int dim, int n, const int (*rq)[2]) {
+/* Load the kernels of grid `grid` of the (r, q) pairs of slot m that are
+ * not loaded yet: from the cache, else compiled by NVRTC now, several
+ * units at once. */
+int load_units(model_slot *m, int dim, int n, const int (*rq)[2], int grid) {
   pending_unit *all = (pending_unit *)calloc((size_t)(n ? n : 1), sizeof *all);
   pending_unit **miss = (pending_unit **)calloc((size_t)(n ? n : 1), sizeof *miss);
   void **bytes = (void **)calloc((size_t)(n ? n : 1), sizeof *bytes);
@@ -210,9 +242,9 @@ int load_units(model_slot *m, int dim, int n, const int (*rq)[2]) {
   }
   for (int i = 0; i < n && !rc; ++i) {
     const int r = rq[i][0], q = rq[i][1];
-    int dup = (*m->t)[dim - 2][r][q][1].fn != NULL;
+    int dup = (*m->t)[grid][dim - 2][r][q][key_kind(grid)].fn != NULL;
     for (int k = 0; k < np; ++k) dup |= all[k].ctx.r == r && all[k].ctx.q == q;
-    if (!dup) rc = unit_init(&all[np++], m, dim, r, q);
+    if (!dup) rc = unit_init(&all[np++], m, dim, r, q, grid);
   }
   /* from the cache, noting what it lacks; a single missing unit is
      compiled right away (then the cache records its time) */
@@ -254,10 +286,10 @@ out:
   return rc;
 }
 
-/* Load (compile where the cache lacks them) the kernels of (r[i], q[i]):
- * a unit holds every grid's and flux variant's kernels (like unused). */
+/* Load (compile where the cache lacks them) the kernels of (r[i], q[i])
+ * for stage calls like `like` (grid_of); like NULL (dgrid cache warm): the
+ * plane's units and, in 2D, the sphere's of every flux variant. */
 int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like) {
-  (void)like;
   DG_CALL(be_init_compile());
   if (slot < 0 || slot >= st.nslots || dim < 2 || dim > 3 || n < 0)
     return dg_error(DG_ERR_ARG, "cuda backend: no model slot %d or dimension %d", slot, dim);
@@ -265,7 +297,17 @@ int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args
     if (rq[i][0] < 0 || rq[i][0] > DG_MAX_DEGREE || rq[i][1] <= rq[i][0] || rq[i][1] > DG_MAX_Q)
       return dg_error(DG_ERR_ARG, "cuda backend: no stages for degree %d with %d points", rq[i][0],
                       rq[i][1]);
-  return load_units(&st.slot[slot], dim, n, rq);
+  model_slot *m = &st.slot[slot];
+  if (like) {
+    int grid;
+    DG_CALL(grid_of(m, like, &grid));
+    return load_units(m, dim, n, rq, grid);
+  }
+  DG_CALL(load_units(m, dim, n, rq, 0));
+  if (dim != 2) return 0;
+  DG_CALL(slot_x_flow(m));
+  for (int v = 0; v < m->x_flows; ++v) DG_CALL(load_units(m, dim, n, rq, 1 + v));
+  return 0;
 }
 
 void be_jit_verbose(int on) {
@@ -274,11 +316,15 @@ void be_jit_verbose(int on) {
 }
 
 int be_available(int model, int dim, int r, int q, const dg_stage_args *like) {
-  (void)like;
+  int grid;
   if (model < 0 || model >= st.nslots || dim < 2 || dim > 3 || r < 0 || r > DG_MAX_DEGREE ||
       q <= r || q > DG_MAX_Q)
     return 0;
-  return (*st.slot[model].t)[dim - 2][r][q][1].fn != NULL;
+  if (grid_of(&st.slot[model], like, &grid)) {
+    dg_error_clear(); /* a query: run() reports the same failure */
+    return 0;
+  }
+  return (*st.slot[model].t)[grid][dim - 2][r][q][key_kind(grid)].fn != NULL;
 }
 
 } // namespace dg_cuda

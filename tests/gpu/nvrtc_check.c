@@ -1,5 +1,5 @@
 /* nvrtc_check.c - gpu.nvrtc_compile: NVRTC compiles the CUDA backend's
- * stage units for a few (model, dim, r, q) for sm_90 through the backend's
+ * stage units for a few (model, dim, r, q, grid) for sm_90 through the backend's
  * own code (backends/cuda/dg_cuda_nvrtc.c), without a device and without
  * the kernel cache, and checks each unit's kernels and facts; then a
  * modeller's header read from disk, and one with an error, which must come
@@ -19,13 +19,13 @@ typedef struct {
   const char *header;
   int dim, r, q;
   int flows; /* DG_MODEL_X_FLOWS of the model */
+  int grid;  /* 0 the plane's kinds, 1 + v the sphere's of variant v */
 } unit_case;
 
 static const unit_case cases[] = {
-    {"advection.h", 2, 3, 4, 0},
-    {"advection.h", 3, 2, 3, 0},
-    {"sphere_advection.h", 2, 3, 4, 2},
-    {"acoustics.h", 2, 4, 5, 0},
+    {"advection.h", 2, 3, 4, 0, 0},        {"advection.h", 3, 2, 3, 0, 0},
+    {"sphere_advection.h", 2, 3, 4, 2, 0}, {"sphere_advection.h", 2, 3, 4, 2, 1},
+    {"sphere_advection.h", 2, 2, 4, 2, 2}, {"acoustics.h", 2, 4, 5, 0, 0},
 };
 
 static int failures;
@@ -35,13 +35,15 @@ static void fail(const char *what, const char *msg) {
   ++failures;
 }
 
-/* Whether unit (dim, r, q) of a model with `flows` variants must have
- * kernel kind k (dg_cuda.h). */
-static int expect_kind(int k, int dim, int r, int q, int flows) {
+/* Whether unit (dim, r, q) of grid `grid` of a model with `flows`
+ * variants must have kernel kind k (dg_cuda.h): the plane's kinds 0..7,
+ * the sphere's trace, rate and its variant's updates. */
+static int expect_kind(int k, int dim, int r, int q, int flows, int grid) {
   const int coef = q == r + 1, two = dim == 2;
   static const int flow_of[DG_CUDA_KINDS] = {-1, -1, -1, -1, -1, -1, -1, -1,
                                              0,  0,  1,  1,  0,  0,  1,  1};
   if (flow_of[k] >= flows) return 0;
+  if (grid == 0 ? flow_of[k] >= 0 : k != 0 && k != 6 && flow_of[k] != grid - 1) return 0;
   switch (k) {
   case 2:
   case 9:
@@ -61,12 +63,12 @@ static int expect_kind(int k, int dim, int r, int q, int flows) {
 }
 
 /* Compile one unit; 0, or the build's status (its message recorded). */
-static int build(const char *arch, const char *header, int user, int dim, int r, int q,
+static int build(const char *arch, const char *header, int user, int dim, int r, int q, int grid,
                  dg_cuda_unit *unit, void **bytes, double *seconds) {
   char src[8192], what[256];
-  int rc = dg_cuda_nvrtc_source(header, dim, r, q, src, sizeof src);
+  int rc = dg_cuda_nvrtc_source(header, dim, r, q, grid, src, sizeof src);
   if (rc) return rc;
-  snprintf(what, sizeof what, "cuda %s %dD r=%d q=%d", header, dim, r, q);
+  snprintf(what, sizeof what, "cuda %s %dD r=%d q=%d grid %d", header, dim, r, q, grid);
   const dg_jit_unit u = {what, src, user ? header : NULL, user, 0};
   dg_cuda_nvrtc_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
@@ -74,6 +76,7 @@ static int build(const char *arch, const char *header, int user, int dim, int r,
   ctx.dim = dim;
   ctx.r = r;
   ctx.q = q;
+  ctx.grid = grid;
   size_t len = 0;
   if ((rc = dg_cuda_nvrtc_build(&ctx, &u, bytes, &len))) return rc;
   *seconds = ctx.seconds;
@@ -82,18 +85,18 @@ static int build(const char *arch, const char *header, int user, int dim, int r,
 
 static void check_unit(const char *arch, const unit_case *c) {
   char what[128];
-  snprintf(what, sizeof what, "%s %dD r=%d q=%d", c->header, c->dim, c->r, c->q);
+  snprintf(what, sizeof what, "%s %dD r=%d q=%d grid %d", c->header, c->dim, c->r, c->q, c->grid);
   dg_cuda_unit unit;
   void *bytes = NULL;
   double sec = 0;
-  if (build(arch, c->header, 0, c->dim, c->r, c->q, &unit, &bytes, &sec)) {
+  if (build(arch, c->header, 0, c->dim, c->r, c->q, c->grid, &unit, &bytes, &sec)) {
     fail(what, dg_error_message());
     free(bytes);
     return;
   }
   int nk = 0;
   for (int k = 0; k < DG_CUDA_KINDS; ++k) {
-    const int want = expect_kind(k, c->dim, c->r, c->q, c->flows);
+    const int want = expect_kind(k, c->dim, c->r, c->q, c->flows, c->grid);
     nk += unit.name[k] != NULL;
     if (want != (unit.name[k] != NULL)) {
       char msg[128];
@@ -105,7 +108,7 @@ static void check_unit(const char *arch, const unit_case *c) {
   if (c->dim == 2 && (unit.team < 1 || unit.team > c->q || unit.smem <= 0))
     fail(what, "implausible team size or shared memory");
   if (unit.cubin_len < 4 || memcmp(unit.cubin, "\177ELF", 4)) fail(what, "no CUBIN (ELF)");
-  printf("%-28s %5.2f s NVRTC, %2d kernels, CUBIN %7zu bytes, team %d x %d B\n", what, sec, nk,
+  printf("%-36s %5.2f s NVRTC, %2d kernels, CUBIN %7zu bytes, team %d x %d B\n", what, sec, nk,
          unit.cubin_len, unit.team, unit.smem);
   free(bytes);
 }
@@ -143,14 +146,14 @@ static void check_user(const char *arch) {
   dg_cuda_unit unit;
   void *bytes = NULL;
   double sec = 0;
-  if (build(arch, good, 1, 2, 2, 3, &unit, &bytes, &sec))
+  if (build(arch, good, 1, 2, 2, 3, 0, &unit, &bytes, &sec))
     fail("user header mine.h", dg_error_message());
   else
     printf("%-28s %5.2f s NVRTC, CUBIN %7zu bytes\n", "mine.h (from disk) 2D r=2 q=3", sec,
            unit.cubin_len);
   free(bytes);
   bytes = NULL;
-  const int rc = build(arch, bad, 1, 2, 2, 3, &unit, &bytes, &sec);
+  const int rc = build(arch, bad, 1, 2, 2, 3, 0, &unit, &bytes, &sec);
   free(bytes);
   char where[300];
   snprintf(where, sizeof where, "%s(3)", bad);

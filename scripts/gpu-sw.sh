@@ -20,7 +20,7 @@
 #       that table's finest, and latitude maps (r-1)..r; alphas 0 and pi/2 - 0.05 first,
 #       then 0.05 and pi/2; PAR runs at once, none started after BUDGET seconds
 #       (sw-rates.csv: Williamson's normalised l1, l2, linf of h)  [PAR 4, BUDGET 420,
-#       RUN_LIMIT 300 s a run]
+#       RUN_LIMIT 300 s a run; RATES_JOBS "ALPHA MAP R CELLS;...": those runs alone]
 #   scripts/gpu-sw.sh team-check
 #       the team update with auxiliary data (the CUDA plan's default for shallow
 #       water at 3..6 points, team_aux_q): backends_check shallow_water
@@ -96,18 +96,22 @@ rates)
   T0=$(date +%s)
   jobs=$OUT/sw-rates.jobs
   : >"$jobs"
-  for a in 0 1.5207963267948966 0.05 1.5707963267948966; do
-    # uniform r: the finest pair; latitude (r-1)..r on the same grids
-    for rc in "1 64x32" "1 128x64" "2 32x16" "2 64x32" "3 32x16" "3 64x32" "4 16x8" "4 32x16"; do
-      echo "$a uniform ${rc% *} ${rc#* }" >>"$jobs"
-    done
-    case $a in 0 | 1.52*)
-      for rc in "2 32x16" "2 64x32" "3 32x16" "3 64x32" "4 16x8" "4 32x16"; do
-        echo "$a latitude ${rc% *} ${rc#* }" >>"$jobs"
+  if [ -n "${RATES_JOBS:-}" ]; then # "ALPHA MAP R CELLS;..." instead of the list below
+    tr ';' '\n' <<<"$RATES_JOBS" >"$jobs"
+  else
+    for a in 0 1.5207963267948966 0.05 1.5707963267948966; do
+      # uniform r: the finest pair; latitude (r-1)..r on the same grids
+      for rc in "1 64x32" "1 128x64" "2 32x16" "2 64x32" "3 32x16" "3 64x32" "4 16x8" "4 32x16"; do
+        echo "$a uniform ${rc% *} ${rc#* }" >>"$jobs"
       done
-      ;;
-    esac
-  done
+      case $a in 0 | 1.52*)
+        for rc in "2 32x16" "2 64x32" "3 32x16" "3 64x32" "4 16x8" "4 32x16"; do
+          echo "$a latitude ${rc% *} ${rc#* }" >>"$jobs"
+        done
+        ;;
+      esac
+    done
+  fi
   echo "alpha,map,degree,cells,dofs,steps,wall_s,l1_rel,l2_rel,linf_rel,mass_drift_eta" >"$OUT/sw-rates.csv"
   run_one() {
     a=$1 map=$2 r=$3 cells=$4

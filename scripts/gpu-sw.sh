@@ -35,6 +35,10 @@
 #       bench run of each, LSRK4, uniform map, 16M DOFs per variable (--sizes 48M: about
 #       1024^2 elements at degree 3), on the sphere (GRIDS="latlon box": the plane too);
 #       sw-team.csv and a table of the median step per update and their ratio  [ROUNDS 3]
+#   scripts/gpu-sw.sh ncu
+#       Nsight Compute on one launch of the team update on the sphere (Williamson 2,
+#       16M DOFs per variable) at each degree of NCU_DEGREES [3 5]: throughputs,
+#       occupancy and its limits, warp stalls; the digest on stdout, the reports in $OUT
 # Environment: OUT [./gpu-sw-out].
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -187,8 +191,25 @@ team-speed)
       printf "%s: %.3f (%.1f%%) | %.3f (%.1f%%) | %.2f\n", key, 1e3 * te, 100 * med(b[key, "element"]),
         1e3 * tt, 100 * med(b[key, "team"]), (tt > 0 ? te / tt : 0) } }' | sort -k1,1 -k2,2n
   ;;
+ncu)
+  # what bounds the team update on the sphere: one launch per degree under ncu
+  for r in ${NCU_DEGREES:-3 5}; do
+    n=$(awk -v r="$r" 'BEGIN { printf "%d", sqrt(16777216 / ((r + 1) * (r + 1)) / 2) + 0.5 }')
+    note "ncu: team update, sphere, degree $r, $((2 * n))x$n"
+    timeout 150 ncu --clock-control none -k regex:dg_cuda_update_team --launch-skip 2 -c 1 \
+      --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section SchedulerStats --section MemoryWorkloadAnalysis --section InstructionStats \
+      --page details "$B"/advect --backend cuda --model shallow_water --grid latlon \
+      --case williamson2 --cells "$((2 * n))x$n" --degree "$r" --steps 1 --integrator lsrk4 \
+      --quiet --output "$OUT/ncu.h5" >"$OUT/ncu-sw-r$r.txt" 2>&1
+    echo "--- degree $r (rc=$?)"
+    grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Achieved Occupancy|Theoretical Occupancy|Registers Per|Compute \(SM\) Throughput|Executed Ipc A|Issue Slots Busy|No Eligible|Warp Cycles Per Issued|Block Limit|Dynamic Shared|Threads  |Grid Size|Executed Instructions  |Bank|Mem Busy|Max Bandwidth|L1/TEX Cache Throughput|L2 Cache Throughput|DRAM Bandwidth" \
+      "$OUT/ncu-sw-r$r.txt" | grep -v "^==" | head -n 45
+    grep -E -A2 "OPT.*(stall|cycles)" "$OUT/ncu-sw-r$r.txt" | head -n 12
+  done
+  ;;
 *)
-  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS] | rates | team-check | team-speed [ROUNDS]" >&2
+  echo "usage: scripts/gpu-sw.sh speed | maps [DAYS] | rates | team-check | team-speed [ROUNDS] | ncu" >&2
   exit 2
   ;;
 esac

@@ -134,12 +134,12 @@ check_bg "consistency (1e-12)" "$OUT/consistency.log" "${GPU_CHECK_CONSISTENCY_L
   ctest --test-dir build-cuda --output-on-failure -V -j 4 -L gpu ${GPU_CHECK_CONSISTENCY_REGEX:+-R "$GPU_CHECK_CONSISTENCY_REGEX"}
 if [ -n "${GPU_CHECK_CTEST_REGEX:-}" ]; then
   check_bg "ctest cuda -R '$GPU_CHECK_CTEST_REGEX'" "$OUT/ctest-cuda.log" \
-    "${GPU_CHECK_CTEST_LIMIT:-$phase}" ctest --test-dir build-cuda --output-on-failure -j 8 \
+    "${GPU_CHECK_CTEST_LIMIT:-$phase}" ctest --test-dir build-cuda --output-on-failure -j "$JOBS" \
     -LE "gpu|slow|cuda" -R "$GPU_CHECK_CTEST_REGEX"
 else
   # label cuda: the compile-only tests CI runs where there is no GPU
   check_bg "ctest cuda (all but gpu.*, slow)" "$OUT/ctest-cuda.log" "${GPU_CHECK_CTEST_LIMIT:-$phase}" \
-    ctest --test-dir build-cuda --output-on-failure -j 8 -LE "gpu|slow|cuda"
+    ctest --test-dir build-cuda --output-on-failure -j "$JOBS" -LE "gpu|slow|cuda"
 fi
 if [ "${GPU_CHECK_BIG:-1}" = 1 ]; then
   check_bg "3D r=10 q=12 (largest scratch)" "$OUT/big3d.log" 400 $A --dim 3 --cells 2x2x2 \

@@ -16,10 +16,10 @@ typedef struct {
   const char *name; /* "update 3D r=7 q=8", for messages */
   int team;         /* team kernels: threads per element (blockDim.y), else 0 */
   int smem;         /* team kernels: dynamic shared memory per block (bytes) */
-  int configured; /* its attributes are set (dg_backend_cuda.cu, configure) */
+  int configured;   /* its attributes are set (dg_backend_cuda.cu, configure) */
 } dg_cuda_kernel;
 
-/* t[dim-2][r][q][kind] of one model, kind 0 = trace, 1 = update, 2 = update
+/* The kinds (the last index of dg_cuda_table, below): 0 = trace, 1 = update, 2 = update
  * with nbr_coeffs (compiled for q = r + 1 only, the uniform maps that use
  * it), 3 = team update, 4 = team update with traces at degree changes
  * (nbr_traces), 5 = 4 for models without coordinates (NX = 0 in

@@ -7,14 +7,21 @@
 #include <stdio.h>
 #include <string.h>
 
-int dg_x_flow_host(const char *header, const char *name, dg_x_flow_fn *fn, int *count) {
+static int count_ok(const char *name, int max, int count) {
+  if (count > max)
+    return dg_error(DG_ERR_ARG, "model %s: %d flux variants (DG_MODEL_X_FLOWS), at most %d", name,
+                    count, max);
+  return 0;
+}
+
+int dg_x_flow_host(const char *header, const char *name, int max, dg_x_flow_fn *fn, int *count) {
   *fn = NULL;
   *count = 0;
   for (int i = 0; i < dg_nx_flows; ++i)
     if (strcmp(dg_x_flows[i].header, header) == 0) {
       *fn = *dg_x_flows[i].fn;
       *count = *dg_x_flows[i].count;
-      return 0;
+      return count_ok(name, max, *count);
     }
   const int user = header[0] == '/';
   char src[4096 + 768], what[160];
@@ -44,5 +51,16 @@ int dg_x_flow_host(const char *header, const char *name, dg_x_flow_fn *fn, int *
     *(void **)fn = dlsym(h, "dg_x_flow");
     if (!*fn) return dg_error(DG_ERR_BACKEND, "kernel %s: no dg_x_flow in it", what);
   }
+  return count_ok(name, max, *count);
+}
+
+int dg_x_flow_variant(const char *name, dg_x_flow_fn fn, int count, const dg_stage_args *a,
+                      int *v) {
+  *v = fn(a);
+  if (*v < 0 || *v >= count)
+    return dg_error(DG_ERR_BACKEND,
+                    "model %s: dg_model_x_flow gave flux variant %d, not one of its %d "
+                    "(DG_MODEL_X_FLOWS)",
+                    name, *v, count);
   return 0;
 }

@@ -33,8 +33,14 @@ extern const int dg_nx_flows;
  * name under models/ for the build's models, an absolute path for a
  * modeller's; `name` for messages): *fn NULL and *count 0 for a model
  * without variants.  The build's for its own models, else compiled (or
- * taken from the cache) by the kernel compiler from the header. */
-int dg_x_flow_host(const char *header, const char *name, dg_x_flow_fn *fn, int *count);
+ * taken from the cache) by the kernel compiler from the header.
+ * DG_ERR_ARG for a model with more than `max` variants (the backend's). */
+int dg_x_flow_host(const char *header, const char *name, int max, dg_x_flow_fn *fn, int *count);
+
+/* The variant *v that fn (a model's, with `count` variants) gives for the
+ * stage call a: DG_ERR_BACKEND naming the model where it is not one of
+ * 0..count-1. */
+int dg_x_flow_variant(const char *name, dg_x_flow_fn fn, int count, const dg_stage_args *a, int *v);
 
 #ifdef __cplusplus
 }

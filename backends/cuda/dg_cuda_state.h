@@ -78,7 +78,7 @@ int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args
 int be_available(int model, int dim, int r, int q, const dg_stage_args *like);
 void be_jit_verbose(int on);
 /* The grid (dg_cuda.h) whose unit runs a stage call like `a` of slot m's
- * model, and the flux variant (-1 on grid 0). */
+ * model: 0, or 1 + the model's flux variant on the sphere. */
 int grid_of(model_slot *m, const dg_stage_args *a, int *grid);
 
 } // namespace dg_cuda

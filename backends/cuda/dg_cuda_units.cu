@@ -56,15 +56,7 @@ int be_model_slot(const char *header, int *slot) {
 /* The host's flux variants of slot m's model (backends/dg_x_flow.h), once. */
 static int slot_x_flow(model_slot *m) {
   if (m->x_flow_known) return 0;
-  DG_CALL(dg_x_flow_host(m->header, m->name, &m->x_flow, &m->x_flows));
-  if (m->x_flows > DG_CUDA_XF_MAX)
-    return dg_error(DG_ERR_ARG, "model %s: %d flux variants (DG_MODEL_X_FLOWS), at most %d",
-                    m->name, m->x_flows, DG_CUDA_XF_MAX);
-  if (m->x_flows > 0 && !m->x_flow)
-    return dg_error(DG_ERR_BACKEND,
-                    "cuda backend: model %s declares flux variants, but its dg_model_x_flow is "
-                    "not available on the host",
-                    m->name);
+  DG_CALL(dg_x_flow_host(m->header, m->name, DG_CUDA_XF_MAX, &m->x_flow, &m->x_flows));
   m->x_flow_known = 1;
   return 0;
 }
@@ -72,19 +64,16 @@ static int slot_x_flow(model_slot *m) {
 /* Grid 0 on grids without metric terms and for a model without flux
  * variants (its general update carries every lane), 1 + v on the sphere
  * (positions and metric) with the model's variant v: a run uses one
- * variant, so a unit holds one (a sphere run of shallow water compiles a
- * third of the kernels of all grids at once). */
+ * variant, so a unit holds one (docs/ARCHITECTURE.md, "Kernels on
+ * demand": a sphere run of shallow water compiles about a quarter of what
+ * the unit of every grid took). */
 int grid_of(model_slot *m, const dg_stage_args *a, int *grid) {
   *grid = 0;
   if (!a || !(a->geom && a->metric)) return 0;
   DG_CALL(slot_x_flow(m));
   if (m->x_flows == 0) return 0;
-  const int v = m->x_flow(a);
-  if (v < 0 || v >= m->x_flows)
-    return dg_error(DG_ERR_BACKEND,
-                    "model %s: dg_model_x_flow gave flux variant %d, not one of its %d "
-                    "(DG_MODEL_X_FLOWS)",
-                    m->name, v, m->x_flows);
+  int v;
+  DG_CALL(dg_x_flow_variant(m->name, m->x_flow, m->x_flows, a, &v));
   *grid = 1 + v;
   return 0;
 }

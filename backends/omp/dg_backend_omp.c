@@ -67,11 +67,8 @@ typedef void (*fill_fn)(dg_omp_stage_fn t[DG_MAX_DEGREE + 1][DG_MAX_Q + 1][DG_OM
 /* The flux variants of slot's model on the host (dg_x_flow.h), once. */
 static int slot_x_flow(int slot) {
   if (slots[slot].xf_known) return 0;
-  DG_CALL(
-      dg_x_flow_host(slots[slot].header, slots[slot].name, &slots[slot].xf, &slots[slot].xf_count));
-  if (slots[slot].xf_count > DG_OMP_XF_MAX)
-    return dg_error(DG_ERR_ARG, "model %s: %d flux variants (DG_MODEL_X_FLOWS), at most %d",
-                    slots[slot].name, slots[slot].xf_count, DG_OMP_XF_MAX);
+  DG_CALL(dg_x_flow_host(slots[slot].header, slots[slot].name, DG_OMP_XF_MAX, &slots[slot].xf,
+                         &slots[slot].xf_count));
   slots[slot].xf_known = 1;
   return 0;
 }
@@ -84,14 +81,8 @@ static int grid_of(int slot, const dg_stage_args *a, int *grid) {
   if (!a || !(a->geom && a->metric)) return 0;
   DG_CALL(slot_x_flow(slot));
   int v = 0;
-  if (slots[slot].xf_count > 0) {
-    v = slots[slot].xf(a);
-    if (v < 0 || v >= slots[slot].xf_count)
-      return dg_error(DG_ERR_BACKEND,
-                      "model %s: dg_model_x_flow gave flux variant %d, not one of its %d "
-                      "(DG_MODEL_X_FLOWS)",
-                      slots[slot].name, v, slots[slot].xf_count);
-  }
+  if (slots[slot].xf_count > 0)
+    DG_CALL(dg_x_flow_variant(slots[slot].name, slots[slot].xf, slots[slot].xf_count, a, &v));
   *grid = 1 + v;
   return 0;
 }

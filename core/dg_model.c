@@ -98,14 +98,18 @@ int dg_model_warm(const dg_backend *be, const dg_model *m, int dim, int n, const
   int slot;
   DG_CALL(be->ops->model_slot(m->header, &slot));
   /* a model of the sphere: every grid and flux variant (like NULL); else
-     the calls of a grid without metric terms */
+     the calls of a grid without metric terms, periodic and with walls (a
+     backend may compile the boundary update apart: backends/cuda) */
   dg_stage_args plane;
   memset(&plane, 0, sizeof plane);
   plane.dim = dim;
   dg_model_stage_params(m, 0, &plane.model);
   plane.model_id = (unsigned char)slot;
   const int sphere = dim == 2 && (m->desc->dims & DG_MODEL_SPHERE);
-  return be->ops->prepare(slot, dim, n, rq, sphere ? NULL : &plane);
+  if (sphere) return be->ops->prepare(slot, dim, n, rq, NULL);
+  DG_CALL(be->ops->prepare(slot, dim, n, rq, &plane));
+  plane.bc = DG_BC_WALL; /* face 0: any boundary selects the same kernels */
+  return be->ops->prepare(slot, dim, n, rq, &plane);
 }
 
 int dg_model_dims(const dg_model *m) { return m ? m->desc->dims : 0; }

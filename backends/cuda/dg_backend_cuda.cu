@@ -287,14 +287,16 @@ int run(int kind, const dg_stage_args *a, const void *basis, int r, int q) {
   model_slot *m = &st.slot[a->model_id];
   int grid;
   DG_CALL(grid_of(m, a, &grid));
-  dg_cuda_kernel *t = (*m->t)[grid][a->dim - 2][r][q];
   if (kind == 1 && a->nbr_coeffs)
     kind = !a->team ? 2 : !a->nbr_traces ? 3 : (DG_CUDA_TEAM_NX0 && a->geom == NULL ? 5 : 4);
-  else if (kind == 1 && a->bc)
-    kind = 7; /* the exterior states: compiled apart (dg_stage_update, NX 2) */
-  if (kind >= 1 && kind <= 4 && grid > 0) {
-    /* the sphere's unit of the running flux variant v = grid - 1 */
-    const int v = grid - 1;
+  else if (kind == 1 && a->bc) {
+    kind = 7;                  /* the exterior states: compiled apart (dg_stage_update, NX 2) */
+    grid = DG_CUDA_GRID_WALLS; /* in a unit of its own */
+  }
+  dg_cuda_kernel *t = (*m->t)[grid][a->dim - 2][r][q];
+  if (kind >= 1 && kind <= 4 && grid >= DG_CUDA_GRID_SPHERE) {
+    /* the sphere's unit of the running flux variant v */
+    const int v = grid - DG_CUDA_GRID_SPHERE;
     kind = kind <= 2 ? 8 + 2 * v + (kind == 2) : 12 + 2 * v + (kind == 4);
   } else if ((kind == 3 || kind == 4) && a->geom && a->metric) {
     /* the team update's kernels for planar grids carry no metric terms */

@@ -42,11 +42,15 @@ enum { DG_CUDA_KINDS = 16, DG_CUDA_XF_MAX = 2 };
       "update (team, traces at degree changes, flux variant 0)" s,                                 \
       "update (team, flux variant 1)" s,                                                           \
       "update (team, traces at degree changes, flux variant 1)" s
-/* t[grid][dim-2][r][q][kind]: grid 0 holds the kinds 0..7 (the plane's
- * unit, which also runs a model without flux variants on the sphere), grid
- * 1 + v the sphere's unit of flux variant v: kinds 0, 6, 8 + 2 v, 9 + 2 v,
- * 12 + 2 v and 13 + 2 v (a run takes one variant: dg_cuda_units.cu). */
-enum { DG_CUDA_GRIDS = 1 + DG_CUDA_XF_MAX };
+/* t[grid][dim-2][r][q][kind]: grid 0 (DG_CUDA_GRID_PLANE) holds the kinds
+ * 0..6 (the plane's unit, which also runs a model without flux variants on
+ * the sphere), grid 1 (DG_CUDA_GRID_WALLS) kind 7 alone (a box with
+ * boundaries: its unit is compiled only for runs that have them), grid
+ * DG_CUDA_GRID_SPHERE + v the sphere's unit of flux variant v: kinds 0, 6,
+ * 8 + 2 v, 9 + 2 v, 12 + 2 v and 13 + 2 v (a run takes one variant:
+ * dg_cuda_units.cu). */
+enum { DG_CUDA_GRID_PLANE = 0, DG_CUDA_GRID_WALLS = 1, DG_CUDA_GRID_SPHERE = 2 };
+enum { DG_CUDA_GRIDS = DG_CUDA_GRID_SPHERE + DG_CUDA_XF_MAX };
 typedef dg_cuda_kernel dg_cuda_table[DG_CUDA_GRIDS][2][DG_MAX_DEGREE + 1][DG_MAX_Q + 1]
                                     [DG_CUDA_KINDS];
 

@@ -177,18 +177,27 @@ int dg_cuda_nvrtc_tool(const char *arch, char *buf, size_t cap) {
 
 /* ---- the unit ---- */
 
+void dg_cuda_grid_what(int grid, char *buf, size_t cap) {
+  if (grid == DG_CUDA_GRID_WALLS)
+    snprintf(buf, cap, " walls");
+  else if (grid >= DG_CUDA_GRID_SPHERE)
+    snprintf(buf, cap, " sphere flow %d", grid - DG_CUDA_GRID_SPHERE);
+  else if (cap)
+    buf[0] = '\0';
+}
+
 int dg_cuda_nvrtc_source(const char *header, int dim, int r, int q, int grid, char *buf,
                          size_t cap) {
   const char *base = strrchr(header, '/');
   base = base ? base + 1 : header;
   if (strchr(header, '"') || strchr(header, '\n'))
     return dg_error(DG_ERR_ARG, "model header '%s': not a usable file name", header);
-  if (grid < 0 || grid >= DG_CUDA_GRIDS || (grid && dim != 2))
+  if (grid < 0 || grid >= DG_CUDA_GRIDS || (grid >= DG_CUDA_GRID_SPHERE && dim != 2))
     return dg_error(DG_ERR_ARG, "cuda backend: no unit of grid %d in %dD", grid, dim);
   /* DG_CUDA_UNIT_GRID: the kinds differ by grid (kind_expr), so does the
      text and with it the cache key */
-  char gwhat[32] = "";
-  if (grid) snprintf(gwhat, sizeof gwhat, " sphere flow %d", grid - 1);
+  char gwhat[32];
+  dg_cuda_grid_what(grid, gwhat, sizeof gwhat);
   int len = snprintf(buf, cap,
                      "/* dgrid kernel: cuda %.*s %dD r=%d q=%d%s */\n#define DG_CUDA_DIM %d\n"
                      "#define DG_CUDA_UNIT_GRID %d\n#define DG_CUDA_MODEL_HEADER \"%s\"\n"
@@ -208,7 +217,10 @@ static int kind_flow(int k) { return k < 8 ? -1 : (k < 12 ? (k - 8) / 2 : (k - 1
  * whatever the model's flux variants: a variant the model lacks gives empty
  * kernels (dg_cuda_stages.cuh), which the host never asks for. */
 static int kind_expr(int k, int dim, int r, int q, int grid, char *buf, size_t cap) {
-  if (grid == 0 ? k >= 8 : k != 0 && k != 6 && kind_flow(k) != grid - 1) return 0;
+  if (grid == DG_CUDA_GRID_PLANE   ? k >= 7
+      : grid == DG_CUDA_GRID_WALLS ? k != 7
+                                   : k != 0 && k != 6 && kind_flow(k) != grid - DG_CUDA_GRID_SPHERE)
+    return 0;
   const int two = dim == 2, coef = q == r + 1;
   static const char *const upd = "dg_cuda_update<%d, %d, %d, %s%s>";
   static const char *const team = "dg_cuda_update_team<%d, %d, %s, %s%s>";

@@ -21,7 +21,8 @@ extern "C" {
 #endif
 
 /* What dg_cuda_nvrtc_build compiles: the unit's (dim, r, q) and grid
- * (dg_cuda.h: 0 the plane's kinds, 1 + v the sphere's of flux variant v;
+ * (dg_cuda.h: DG_CUDA_GRID_PLANE the plane's kinds, DG_CUDA_GRID_WALLS the
+ * boundary update, DG_CUDA_GRID_SPHERE + v the sphere's of flux variant v;
  * its text says the same: dg_cuda_nvrtc_source) for the target arch
  * ("sm_90"). */
 typedef struct {
@@ -39,6 +40,9 @@ int dg_cuda_nvrtc_arch(int major, int minor, char *arch, size_t cap);
  * dg_cuda_nvrtc_ctx).  0 or DG_ERR_*. */
 int dg_cuda_nvrtc_source(const char *header, int dim, int r, int q, int grid, char *buf,
                          size_t cap);
+
+/* What a unit of `grid` adds to its name ("", " walls", " sphere flow 1"). */
+void dg_cuda_grid_what(int grid, char *buf, size_t cap);
 
 /* Everything besides a unit's text that changes what NVRTC makes of it
  * (the NVRTC version, the target, the options), for the cache key

@@ -62,7 +62,8 @@ static int slot_x_flow(model_slot *m) {
 }
 
 /* Grid 0 on grids without metric terms and for a model without flux
- * variants (its general update carries every lane), 1 + v on the sphere
+ * variants (its general update carries every lane), DG_CUDA_GRID_SPHERE + v
+ * on the sphere
  * (positions and metric) with the model's variant v: a run uses one
  * variant, so a unit holds one (docs/ARCHITECTURE.md, "Kernels on
  * demand": a sphere run of shallow water compiles about a quarter of what
@@ -74,12 +75,16 @@ int grid_of(model_slot *m, const dg_stage_args *a, int *grid) {
   if (m->x_flows == 0) return 0;
   int v;
   DG_CALL(dg_x_flow_variant(m->name, m->x_flow, m->x_flows, a, &v));
-  *grid = 1 + v;
+  *grid = DG_CUDA_GRID_SPHERE + v;
   return 0;
 }
 
 /* The kind whose kernel every unit of `grid` has (the update). */
-static int key_kind(int grid) { return grid ? 8 + 2 * (grid - 1) : 1; }
+static int key_kind(int grid) {
+  return grid == DG_CUDA_GRID_PLANE   ? 1
+         : grid == DG_CUDA_GRID_WALLS ? 7
+                                      : 8 + 2 * (grid - DG_CUDA_GRID_SPHERE);
+}
 
 /* One unit prepare needs: its text and what NVRTC makes of it. */
 struct pending_unit {
@@ -98,8 +103,8 @@ int verbose; /* jit_verbose */
 int unit_init(pending_unit *p, const model_slot *m, int dim, int r, int q, int grid) {
   memset(p, 0, sizeof *p);
   DG_CALL(dg_cuda_nvrtc_source(m->header, dim, r, q, grid, p->src, sizeof p->src));
-  char gwhat[32] = "";
-  if (grid) snprintf(gwhat, sizeof gwhat, " sphere flow %d", grid - 1);
+  char gwhat[32];
+  dg_cuda_grid_what(grid, gwhat, sizeof gwhat);
   snprintf(p->what, sizeof p->what, "cuda %s %dD r=%d q=%d%s", m->name, dim, r, q, gwhat);
   p->u.what = p->what;
   p->u.source = p->src;
@@ -276,8 +281,9 @@ out:
 }
 
 /* Load (compile where the cache lacks them) the kernels of (r[i], q[i])
- * for stage calls like `like` (grid_of); like NULL (dgrid cache warm): the
- * plane's units and, in 2D, the sphere's of every flux variant. */
+ * for stage calls like `like` (grid_of; with boundaries, like->bc, the
+ * walls' unit too); like NULL (dgrid cache warm): the plane's and the
+ * walls' units and, in 2D, the sphere's of every flux variant. */
 int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args *like) {
   DG_CALL(be_init_compile());
   if (slot < 0 || slot >= st.nslots || dim < 2 || dim > 3 || n < 0)
@@ -290,12 +296,14 @@ int be_prepare(int slot, int dim, int n, const int (*rq)[2], const dg_stage_args
   if (like) {
     int grid;
     DG_CALL(grid_of(m, like, &grid));
-    return load_units(m, dim, n, rq, grid);
+    DG_CALL(load_units(m, dim, n, rq, grid));
+    return like->bc ? load_units(m, dim, n, rq, DG_CUDA_GRID_WALLS) : 0;
   }
-  DG_CALL(load_units(m, dim, n, rq, 0));
+  DG_CALL(load_units(m, dim, n, rq, DG_CUDA_GRID_PLANE));
+  DG_CALL(load_units(m, dim, n, rq, DG_CUDA_GRID_WALLS));
   if (dim != 2) return 0;
   DG_CALL(slot_x_flow(m));
-  for (int v = 0; v < m->x_flows; ++v) DG_CALL(load_units(m, dim, n, rq, 1 + v));
+  for (int v = 0; v < m->x_flows; ++v) DG_CALL(load_units(m, dim, n, rq, DG_CUDA_GRID_SPHERE + v));
   return 0;
 }
 
@@ -313,7 +321,10 @@ int be_available(int model, int dim, int r, int q, const dg_stage_args *like) {
     dg_error_clear(); /* a query: run() reports the same failure */
     return 0;
   }
-  return (*st.slot[model].t)[grid][dim - 2][r][q][key_kind(grid)].fn != NULL;
+  const dg_cuda_kernel *k = (*st.slot[model].t)[grid][dim - 2][r][q];
+  if (!k[key_kind(grid)].fn) return 0;
+  return !(like && like->bc) ||
+         (*st.slot[model].t)[DG_CUDA_GRID_WALLS][dim - 2][r][q][7].fn != NULL;
 }
 
 } // namespace dg_cuda

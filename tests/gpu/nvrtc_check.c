@@ -19,13 +19,14 @@ typedef struct {
   const char *header;
   int dim, r, q;
   int flows; /* DG_MODEL_X_FLOWS of the model */
-  int grid;  /* 0 the plane's kinds, 1 + v the sphere's of variant v */
+  int grid;  /* DG_CUDA_GRID_*: the plane's kinds, the walls', the sphere's of variant v */
 } unit_case;
 
 static const unit_case cases[] = {
     {"advection.h", 2, 3, 4, 0, 0},        {"advection.h", 3, 2, 3, 0, 0},
-    {"sphere_advection.h", 2, 3, 4, 2, 0}, {"sphere_advection.h", 2, 3, 4, 2, 1},
-    {"sphere_advection.h", 2, 2, 4, 2, 2}, {"acoustics.h", 2, 4, 5, 0, 0},
+    {"advection.h", 3, 2, 3, 0, 1},        {"sphere_advection.h", 2, 3, 4, 2, 0},
+    {"sphere_advection.h", 2, 3, 4, 2, 2}, {"sphere_advection.h", 2, 2, 4, 2, 3},
+    {"acoustics.h", 2, 4, 5, 0, 0},        {"acoustics.h", 2, 4, 5, 0, 1},
 };
 
 static int failures;
@@ -36,14 +37,17 @@ static void fail(const char *what, const char *msg) {
 }
 
 /* Whether unit (dim, r, q) of grid `grid` of a model with `flows`
- * variants must have kernel kind k (dg_cuda.h): the plane's kinds 0..7,
- * the sphere's trace, rate and its variant's updates. */
+ * variants must have kernel kind k (dg_cuda.h): the plane's kinds 0..6,
+ * the walls' kind 7, the sphere's trace, rate and its variant's updates. */
 static int expect_kind(int k, int dim, int r, int q, int flows, int grid) {
   const int coef = q == r + 1, two = dim == 2;
   static const int flow_of[DG_CUDA_KINDS] = {-1, -1, -1, -1, -1, -1, -1, -1,
                                              0,  0,  1,  1,  0,  0,  1,  1};
   if (flow_of[k] >= flows) return 0;
-  if (grid == 0 ? flow_of[k] >= 0 : k != 0 && k != 6 && flow_of[k] != grid - 1) return 0;
+  if (grid == DG_CUDA_GRID_PLANE   ? flow_of[k] >= 0 || k == 7
+      : grid == DG_CUDA_GRID_WALLS ? k != 7
+                                   : k != 0 && k != 6 && flow_of[k] != grid - DG_CUDA_GRID_SPHERE)
+    return 0;
   switch (k) {
   case 2:
   case 9:

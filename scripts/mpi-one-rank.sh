@@ -6,7 +6,7 @@
 # scripts/gpu-check.sh and build-cuda-mpi from scripts/gpu-mpi.sh).  Each pair
 # runs `advect` of both builds, the order flipped every pair, the MPI build under
 # `mpirun -np 1` (bound as the plain run: no binding, all threads): the CUDA
-# backend on 2D degree 3, 16M DOFs, LSRK4, STEPS_GPU steps; the OpenMP backend
+# backend on 1024^2 degree 3 (16.8M DOFs), LSRK4, STEPS_GPU steps; the OpenMP backend
 # on 1024^2 degree 3 (16.8M DOFs), SSP-RK3, STEPS_CPU steps, all cores.  The
 # figure is advect's wall_s (the stepping loop; start-up and the kernels' load
 # left out).  Prints per backend the medians and the median of the per-pair
@@ -27,7 +27,7 @@ field() { tr ' ' '\n' <"$2" | sed -n "s/^$1=//p" | tail -n 1; }
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 case_of() {
   case $1 in
-  cuda) echo "--backend cuda --cells 2048x2048 --degree 3 --integrator lsrk4 --steps ${STEPS_GPU:-400}" ;;
+  cuda) echo "--backend cuda --cells 1024x1024 --degree 3 --integrator lsrk4 --steps ${STEPS_GPU:-400}" ;;
   omp) echo "--backend omp --cells 1024x1024 --degree 3 --integrator ssprk3 --steps ${STEPS_CPU:-60}" ;;
   esac
 }

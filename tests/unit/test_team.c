@@ -47,19 +47,6 @@ static double compare(const test_case *c, const char *what, const char *enbr) {
 int main(void) {
   double worst = 0;
   int cases = 0;
-  { /* the uniform cases' kernel units, compiled at once (several compilers)
-       where the cache lacks them, not one after another as the cases come */
-    test_case c0;
-    test_case_default(&c0, 2, 6, 1);
-    dg_model *m = test_model(&c0);
-    int rq[DG_MAX_DEGREE + 1][2];
-    for (int r = 0; r <= DG_MAX_DEGREE; ++r) {
-      rq[r][0] = r;
-      rq[r][1] = r + 1;
-    }
-    OK(dg_model_warm(dg_test_backend(), m, 2, DG_MAX_DEGREE + 1, (const int(*)[2])rq));
-    dg_model_destroy(&m);
-  }
   for (int r = 0; r <= DG_MAX_DEGREE; ++r)
     for (int vel = 0; vel < 2; ++vel) {
       test_case c;

@@ -111,6 +111,36 @@ static void remove_private_tmp(void) {
   if (private_tmp[0]) dg_jit_rm_tree(private_tmp);
 }
 
+static int set_root(const char *base) {
+  dg_jit_fmt(dg_jit_root, sizeof dg_jit_root, "%s", base);
+  dg_jit_fmt(dg_jit_vdir, sizeof dg_jit_vdir, "%s", dg_jit_kdir);
+  *strrchr(dg_jit_vdir, '/') = '\0';
+  return 0;
+}
+
+/* The cache folder base cannot be written (why: "is read-only", "cannot be
+ * made (...)"): what it lacks is compiled into a private temporary folder
+ * that goes when the process ends, with a note saying so. */
+static int private_cache(const char *base, const char *why) {
+  const char *t = getenv("TMPDIR");
+  char tmpl[DG_JIT_PATH];
+  dg_jit_fmt(tmpl, sizeof tmpl, "%s/dgrid-cache-XXXXXX", t && t[0] == '/' ? t : "/tmp");
+  if (!mkdtemp(tmpl))
+    return dg_error(DG_ERR_IO,
+                    "kernel cache: %s %s and no private folder could be made in %s: set "
+                    "DGRID_CACHE_DIR to a writable folder",
+                    base, why, t && t[0] == '/' ? t : "/tmp");
+  dg_jit_fmt(private_tmp, sizeof private_tmp, "%s", tmpl);
+  atexit(remove_private_tmp);
+  dg_jit_fmt(dg_jit_kdir, sizeof dg_jit_kdir, "%s/v1/k", tmpl);
+  DG_CALL(dg_jit_make_dirs(dg_jit_kdir));
+  fprintf(stderr,
+          "dgrid: note: kernel cache %s %s: kernels it lacks are compiled into %s, removed when "
+          "the process ends\n",
+          base, why, tmpl);
+  return set_root(base);
+}
+
 int dg_jit_resolve(void) {
   if (dg_jit_root[0]) return 0;
   const char *env = getenv("DGRID_CACHE_DIR");
@@ -138,7 +168,16 @@ int dg_jit_resolve(void) {
     char *slash = strrchr(parent, '/');
     if (slash && slash != parent) *slash = '\0';
     if (stat(parent, &st) == 0) DG_CALL(check_private(parent, 1));
-    DG_CALL(dg_jit_make_dirs(base));
+    if (dg_jit_make_dirs(base) != 0) {
+      /* a HOME that does not exist or cannot be written (a service account,
+         a container): run as from a read-only cache that holds nothing */
+      const char *m = dg_error_message(), *pre = "kernel cache: ";
+      char why[DG_JIT_PATH + 64];
+      dg_jit_fmt(why, sizeof why, "cannot be made (%s)",
+                 strncmp(m, pre, strlen(pre)) ? m : m + strlen(pre));
+      dg_error_clear();
+      return private_cache(base, why);
+    }
   }
   DG_CALL(check_private(base, 0));
   {
@@ -160,34 +199,15 @@ int dg_jit_resolve(void) {
       (kst.st_mode & S_IWUSR)) {
     dg_jit_fmt(dg_jit_kdir, sizeof dg_jit_kdir, "%s", k);
   } else {
-    /* read-only: use what is there, compile what is missing in a private
-       temporary folder that goes when the process ends */
+    /* read-only: use what is there */
     dg_error_clear();
     if (stat(k, &st) == 0) {
       DG_CALL(check_private(k, 0));
       dg_jit_fmt(dg_jit_rdir, sizeof dg_jit_rdir, "%s", k);
     }
-    const char *t = getenv("TMPDIR");
-    char tmpl[DG_JIT_PATH];
-    dg_jit_fmt(tmpl, sizeof tmpl, "%s/dgrid-cache-XXXXXX", t && t[0] == '/' ? t : "/tmp");
-    if (!mkdtemp(tmpl))
-      return dg_error(DG_ERR_IO,
-                      "kernel cache: %s is read-only and no private folder could be "
-                      "made in %s: set DGRID_CACHE_DIR to a writable folder",
-                      base, t && t[0] == '/' ? t : "/tmp");
-    dg_jit_fmt(private_tmp, sizeof private_tmp, "%s", tmpl);
-    atexit(remove_private_tmp);
-    dg_jit_fmt(dg_jit_kdir, sizeof dg_jit_kdir, "%s/v1/k", tmpl);
-    DG_CALL(dg_jit_make_dirs(dg_jit_kdir));
-    fprintf(stderr,
-            "dgrid: note: kernel cache %s is read-only: kernels it lacks are compiled into "
-            "%s, removed when the process ends\n",
-            base, tmpl);
+    return private_cache(base, "is read-only");
   }
-  dg_jit_fmt(dg_jit_root, sizeof dg_jit_root, "%s", base);
-  dg_jit_fmt(dg_jit_vdir, sizeof dg_jit_vdir, "%s", dg_jit_kdir);
-  *strrchr(dg_jit_vdir, '/') = '\0';
-  return 0;
+  return set_root(base);
 }
 
 const char *dg_jit_cache_dir(void) { return dg_jit_resolve() ? NULL : dg_jit_root; }

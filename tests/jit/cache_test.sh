@@ -1,7 +1,8 @@
 #!/bin/sh
 # cache_test.sh BUILD SRC WORK - the kernel cache's faults (docs/ARCHITECTURE.md,
 # "Kernels on demand"): two processes compiling one kernel, a truncated and an
-# altered entry, a folder others can write, no compiler, a read-only cache, a
+# altered entry, a folder others can write, no compiler, a read-only cache (or
+# one that cannot be made), a
 # compile error in a modeller's header, the solvers' units, the sphere's units
 # of one flux variant.  Each kernel here is of degree 1 or 2 (a few seconds to
 # compile).
@@ -92,6 +93,16 @@ tmp=$(sed -n 's/.*compiled into \([^,]*\), removed.*/\1/p' "$work/r.err")
 [ -n "$tmp" ] && [ ! -e "$tmp" ] || fail "the private cache '$tmp' is still there"
 [ "$(ls "$C"/v1/k/*.so | wc -l)" = 1 ] || fail "a read-only cache was written"
 echo "read-only cache: used, the rest in a private one, removed at exit"
+# a cache folder that cannot be made (here under a file; a HOME that does not
+# exist or cannot be written is the same): a private one, and a note naming why
+: >"$work/notadir"
+DGRID_CACHE_DIR="$work/notadir/sub/cache" "$dgrid" cache warm advection --dims 2 --degrees 1 \
+  >"$work/u.out" 2>"$work/u.err" || fail "a cache that cannot be made: $(cat "$work/u.err")"
+grep -q "^dgrid: note: kernel cache $work/notadir/sub/cache cannot be made (cannot create $work/notadir/sub (Not a directory)): kernels it lacks are compiled into " "$work/u.err" ||
+  fail "no note on a cache that cannot be made: $(cat "$work/u.err")"
+tmp=$(sed -n 's/.*compiled into \([^,]*\), removed.*/\1/p' "$work/u.err")
+[ -n "$tmp" ] && [ ! -e "$tmp" ] || fail "the private cache '$tmp' is still there"
+echo "a cache that cannot be made: a private one, with a note"
 
 # 7. a compile error in a modeller's header: the compiler's lines, one message, exit 2
 mkdir -p "$work/m"

@@ -457,6 +457,7 @@ enum { POISSON_HELP = 100 };
 typedef struct {
   int dim, nel, r, smooth, quiet, verbose, tab, rmin, rmax, nmin, nmax, repeat;
   int given_map, given_solver, given_rtol, given_quiet;
+  int given_int; /* bit k: inames[k] given */
   double rtol;
   const char *map, *solver, *out, *backend;
 } poisson_opts;
@@ -499,6 +500,7 @@ static int parse(int argc, char **argv, poisson_opts *o) {
           return dg_error(DG_ERR_ARG, "option %s: '%s' is not an integer", a,
                           dg_escape(esc, sizeof esc, v));
         *ivars[k] = (int)x;
+        o->given_int |= 1 << k;
         done = 1;
       }
     if (done)
@@ -571,6 +573,30 @@ static int parse(int argc, char **argv, poisson_opts *o) {
       o->repeat < 1 || g_k < 1)
     return dg_error(DG_ERR_ARG, "need --dim 2|3, --n >= 1, --r 0..%d, --repeat >= 1, --k >= 1",
                     DG_MAX_DEGREE);
+  /* --rmin .. --nmax (inames[4..7]) are --table's; --n and --r (1, 2) its single
+     problem's */
+  static const char *const ranged[] = {"--rmin", "--rmax", "--nmin", "--nmax"};
+  for (int k = 0; k < 4; ++k)
+    if (o->tab != 1 && (o->given_int >> (4 + k) & 1))
+      return dg_error(DG_ERR_ARG, "option %s: only --table runs a range of %s", ranged[k],
+                      k < 2 ? "degrees" : "grids");
+  if (o->tab == 1) {
+    for (int k = 1; k <= 2; ++k)
+      if (o->given_int >> k & 1)
+        return dg_error(DG_ERR_ARG, "option %s: --table runs %s", k == 1 ? "--n" : "--r",
+                        k == 1 ? "--nmin to --nmax" : "--rmin to --rmax");
+    for (int k = 0; k < 2; ++k) {
+      const int x = k ? o->rmax : o->rmin;
+      if (x < 0 || x > DG_MAX_DEGREE)
+        return dg_error(DG_ERR_ARG, "option %s: %d is not a degree in 0..%d", ranged[k], x,
+                        DG_MAX_DEGREE);
+    }
+    if (o->rmin > o->rmax)
+      return dg_error(DG_ERR_ARG, "option --rmin: %d is above --rmax %d", o->rmin, o->rmax);
+    if (o->nmin < 1) return dg_error(DG_ERR_ARG, "option --nmin: %d is below 1", o->nmin);
+    if (o->nmin > o->nmax)
+      return dg_error(DG_ERR_ARG, "option --nmin: %d is above --nmax %d", o->nmin, o->nmax);
+  }
   if (o->tab) { /* what --table and --throughput would ignore */
     const char *mode = o->tab == 1 ? "--table" : "--throughput";
     if (o->out)

@@ -216,6 +216,13 @@ poisson)
   refuse "a control character" "poisson: option --map: 'a\\x1b[31mb' is not one of uniform, band, random" \
     "$POI" --map "$(printf 'a\033[31mb')"
   refuse "unknown option" "poisson: unknown or incomplete option '--bogus' (see --help)" "$POI" --bogus
+  # --table's ranges: in order and in bounds, and not given where nothing runs them
+  refuse "--rmin above --rmax" "poisson: option --rmin: 3 is above --rmax 2" "$POI" --table --rmin 3 --rmax 2
+  refuse "--rmax 11" "poisson: option --rmax: 11 is not a degree in 0..10" "$POI" --table --rmax 11
+  refuse "--nmin 0" "poisson: option --nmin: 0 is below 1" "$POI" --table --nmin 0
+  refuse "--nmin above --nmax" "poisson: option --nmin: 64 is above --nmax 32" "$POI" --table --nmin 64 --nmax 32
+  refuse "--nmax without --table" "poisson: option --nmax: only --table runs a range of grids" "$POI" --nmax 64
+  refuse "--table --r" "poisson: option --r: --table runs --rmin to --rmax" "$POI" --table --r 2
   # the test fault's variable is checked too (read by the app, not the library)
   refuse "a bad DGRID_SPART_NO_EXCHANGE" \
     "poisson: DGRID_SPART_NO_EXCHANGE: 'bogus' is not 1 or transfer" env DGRID_SPART_NO_EXCHANGE=bogus "$POI"

@@ -37,6 +37,11 @@ static int parse_set(const char *opt, const char *v, int lo, int hi, unsigned *m
     return dg_error(DG_ERR_ARG, "option %s: needs a list such as %d,%d or %d-%d", opt, lo, hi, lo,
                     hi);
   snprintf(buf, sizeof buf, "%s", v);
+  const size_t n = strlen(buf);
+  /* strtok would skip an empty item ("1,,2", ",1"): not a list */
+  if (n == 0 || buf[0] == ',' || buf[n - 1] == ',' || strstr(buf, ",,"))
+    return dg_error(DG_ERR_ARG, "option %s: '%s' is not a list of values in %d..%d", opt,
+                    dg_escape(esc, sizeof esc, v), lo, hi);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
     char *end;
     long a = strtol(tok, &end, 10), b = a;
@@ -53,14 +58,21 @@ static int parse_set(const char *opt, const char *v, int lo, int hi, unsigned *m
 static int warm(int argc, char **argv) {
   const int solvers = argc >= 1 && !strcmp(argv[0], "--solvers");
   if (argc < 1 || (argv[0][0] == '-' && !solvers))
-    return dg_error(DG_ERR_ARG, "dgrid cache warm: name a model (or a model header), or --solvers");
+    return dg_error(DG_ERR_ARG, "warm: name a model (or a model header), or --solvers");
   const char *model = argv[0];
   unsigned dims = 0, degrees = solvers ? (2u << DG_MAX_DEGREE) - 1 : 0x1f;
   int dims_set = 0;
   char backends[128] = "";
+  unsigned given = 0; /* --dims, --degrees, --backends: each once */
   for (int i = 1; i < argc; ++i) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     char esc[160];
+    static const char *const names[] = {"--dims", "--degrees", "--backends"};
+    for (int k = 0; k < 3; ++k)
+      if (!strcmp(o, names[k])) {
+        if (given >> k & 1) return dg_error(DG_ERR_ARG, "option %s given twice", o);
+        given |= 1u << k;
+      }
     if (!strcmp(o, "--dims")) {
       DG_CALL(parse_set("--dims", v, 2, 3, &dims));
       dims_set = 1;
@@ -68,7 +80,8 @@ static int warm(int argc, char **argv) {
       DG_CALL(parse_set("--degrees", v, 0, DG_MAX_DEGREE, &degrees));
     } else if (!strcmp(o, "--backends")) {
       if (!v) return dg_error(DG_ERR_ARG, "option --backends needs a value");
-      if (!*v || strlen(v) >= sizeof backends)
+      const size_t n = strlen(v);
+      if (!n || n >= sizeof backends || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
         return dg_error(DG_ERR_ARG, "option --backends: '%s' is not a list such as omp,cuda",
                         dg_escape(esc, sizeof esc, v));
       snprintf(backends, sizeof backends, "%s", v);
@@ -130,17 +143,18 @@ int dg_app_cache_command(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   dg_backend_verbose(1);
-  if (!strcmp(argv[1], "list") && argc == 2)
-    rc = dg_backend_cache("list");
-  else if (!strcmp(argv[1], "clear") && argc == 2)
-    rc = dg_backend_cache("clear");
+  char esc[160];
+  const int plain = !strcmp(argv[1], "list") || !strcmp(argv[1], "clear");
+  if (plain && argc > 2)
+    rc = dg_error(DG_ERR_ARG, "%s takes no arguments (given '%s')", argv[1],
+                  dg_escape(esc, sizeof esc, argv[2]));
+  else if (plain)
+    rc = dg_backend_cache(argv[1]);
   else if (!strcmp(argv[1], "warm"))
     rc = warm(argc - 2, argv + 2);
-  else {
-    char esc[160];
-    rc = dg_error(DG_ERR_ARG, "dgrid cache: unknown command '%s' (list, clear, warm)",
+  else
+    rc = dg_error(DG_ERR_ARG, "unknown command '%s' (list, clear, warm)",
                   dg_escape(esc, sizeof esc, argv[1]));
-  }
   if (rc) {
     char line[4200];
     fprintf(stderr, "dgrid cache: %s\n", dg_escape_message(line, sizeof line, dg_error_message()));

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cache_test.sh BUILD SRC WORK - the kernel cache's faults (docs/ARCHITECTURE.md,
-# "Kernels on demand"): two processes compiling one kernel, a truncated and an
+# "Kernels on demand"): the command's refusals, two processes compiling one kernel, a truncated and an
 # altered entry, a folder others can write, no compiler, a read-only cache (or
 # one that cannot be made), a
 # compile error in a modeller's header, the solvers' units, the sphere's units
@@ -29,6 +29,28 @@ run_small() { # the summary line of a small run at degree 1
     sed 's/ wall_s=[^ ]*//; s/ dof_stage_per_s=[^ ]*//'
 }
 count() { grep -c "$1" "$2" || true; }
+
+# 0. the command's refusals: one line naming what is wrong, exit 2, nothing compiled
+refuse() { # LABEL LINE ARGS...
+  _l=$1 _m=$2
+  shift 2
+  set +e
+  "$dgrid" cache "$@" >"$work/o.out" 2>"$work/o.err"
+  _rc=$?
+  set -e
+  [ $_rc = 2 ] || fail "$_l: exit $_rc"
+  [ "$(cat "$work/o.err")" = "$_m" ] || fail "$_l: '$(cat "$work/o.err")', expected '$_m'"
+}
+refuse "an extra argument" "dgrid cache: list takes no arguments (given 'extra')" list extra
+refuse "an unknown command" "dgrid cache: unknown command 'bogus' (list, clear, warm)" bogus
+refuse "no model" "dgrid cache: warm: name a model (or a model header), or --solvers" warm
+refuse "an empty item" "dgrid cache: option --degrees: '1,,2' is not a list of values in 0..10" \
+  warm advection --degrees 1,,2
+refuse "a trailing comma" "dgrid cache: option --backends: 'omp,' is not a list such as omp,cuda" \
+  warm advection --backends omp,
+refuse "an option twice" "dgrid cache: option --dims given twice" warm advection --dims 2 --dims 3
+[ ! -e "$C/v1/k" ] || [ -z "$(ls "$C/v1/k")" ] || fail "a refused command compiled kernels"
+echo "the command's refusals: one line each, exit 2"
 
 # 1. two processes want the same kernel at once: one compiles it
 "$dgrid" cache warm advection --dims 2 --degrees 1 >"$work/a.out" 2>"$work/a.err" &

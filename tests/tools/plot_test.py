@@ -39,9 +39,9 @@ def gen(mode):
     return out
 
 
-def run_plot(*args, cwd=None, python=None):
+def run_plot(*args, cwd=None, python=None, env=None):
     cmd = (python or [sys.executable]) + [PLOT] + list(args)
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -575,6 +575,17 @@ def case_usage():
     rc, out, err = run_plot("--out-dir", os.path.join(blocker, "sub"), os.path.join(g, "s2.h5"))
     if rc != 1 or len(err.splitlines()) != 1 or not err.startswith("plot: ") or out:
         bad("unwritable output folder: exit status %d, stdout %r, stderr %r" % (rc, out, err))
+    # A HOME where matplotlib's folder cannot be made (a service account's): a
+    # private one, no warning of matplotlib's on stderr; a snapshot after the
+    # options as before them.
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME")}
+    env["HOME"] = os.path.join(blocker, "home")
+    out_dir = os.path.join(DIR, "homeless")
+    rc, out, err = run_plot("--out-dir", out_dir, os.path.join(g, "s2.h5"), "--prefix", "h",
+                            env=env)
+    want_ok(rc, err)
+    if not os.path.exists(os.path.join(out_dir, "h_solution.png")):
+        bad("no h_solution.png with the options around the snapshot: %r" % out)
 
 
 def case_bench():

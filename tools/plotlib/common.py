@@ -100,10 +100,37 @@ def read_input(path, limit, what):
         os.close(fd)
 
 
+def private_mpl_config():
+    """Where matplotlib's own folder cannot be made (a HOME that does not
+    exist or cannot be written, as a service account's), give it a private
+    temporary one, removed at exit: matplotlib would say so in a warning of
+    its own, a second line beside this tool's one-line messages."""
+    if os.environ.get("MPLCONFIGDIR"):
+        return
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    d = os.path.join(base, "matplotlib")
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        if os.access(d, os.W_OK):
+            return
+    except OSError:
+        pass
+    import atexit
+    import shutil
+    import tempfile
+    try:
+        t = tempfile.mkdtemp(prefix="plot-mpl-")
+    except OSError:
+        return  # matplotlib then warns itself
+    atexit.register(shutil.rmtree, t, True)
+    os.environ["MPLCONFIGDIR"] = t
+
+
 def load_modules(need_h5py):
     """Check that the plotting stack imports (the modules that draw import
     it themselves, after this), or explain which Debian package is missing."""
     missing = []
+    private_mpl_config()
     try:
         importlib.import_module("numpy")
     except ImportError:

@@ -55,6 +55,8 @@ typedef struct {
   int rtol_given; /* an unconverged solve is then an error, not a warning */
   long maxit, newton_maxit;
   int mixed;
+  const char *given[5]; /* the solve options given (names), for check_ignored */
+  int ngiven;
 } im_args;
 
 /* Take the scheme's options out of argv (into a, the rest into rest[]);
@@ -67,6 +69,7 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
   a->mixed = 0;
   a->newton_maxit = 10;
   a->eta = 0;
+  a->ngiven = 0;
   *nrest = 0;
   rest[(*nrest)++] = argv[0];
   for (int i = 1; i < argc; ++i) {
@@ -92,6 +95,10 @@ static int split_args(int argc, char **argv, im_args *a, int *nrest, char **rest
     }
     char opt[80];
     snprintf(opt, sizeof opt, "--%s", name);
+    static const char *const solve_opts[] = {"--rtol", "--maxit", "--precond", "--newton-maxit",
+                                             "--eta"};
+    for (int k = 0; k < 5 && a->ngiven < 5; ++k)
+      if (!strcmp(opt, solve_opts[k])) a->given[a->ngiven++] = solve_opts[k];
     if (!strcmp(name, "scheme")) {
       dg_im_kind k;
       if (dg_im_parse(v, &k)) {
@@ -211,6 +218,25 @@ static long whole_dofs(run_state *r) {
 /* The setup, every rank alike (its failures are agreed on by the caller):
  * the grid and map, this rank's block under mpirun, the initial condition,
  * the integrator, the step; then run_steps. */
+/* A solve option the run would not use is refused, not ignored: rk4 solves
+ * nothing, and only a nonlinear model's implicit stages run Newton. */
+static int check_ignored(const im_args *a, dg_im_kind kind, const dg_model *m) {
+  const int explicit_ = dg_im_treatment(kind) == DG_IM_EXPLICIT;
+  const int newton = !dg_model_linear(m) && dg_im_treatment(kind) == DG_IM_IMPLICIT;
+  for (int i = 0; i < a->ngiven; ++i) {
+    const char *o = a->given[i];
+    if (explicit_)
+      return dg_error(DG_ERR_ARG, "option %s: --scheme %s is explicit (it solves nothing)", o,
+                      a->scheme);
+    if (!newton && (!strcmp(o, "--newton-maxit") || !strcmp(o, "--eta")))
+      return dg_error(DG_ERR_ARG, "option %s: no Newton iterations here (%s%s%s)", o,
+                      dg_model_linear(m) ? "the model is linear" : "--scheme ",
+                      dg_model_linear(m) ? "" : a->scheme,
+                      dg_model_linear(m) ? "" : " takes the nonlinear part explicitly");
+  }
+  return 0;
+}
+
 static int run_setup(run_state *r, const im_args *a, dg_im_opts *po, double *pdt, long *psteps) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_refuse_unused(c, "advdiff", unused));
@@ -226,6 +252,7 @@ static int run_setup(run_state *r, const im_args *a, dg_im_opts *po, double *pdt
   dg_field *u = run_field(r);
   dg_im_kind kind;
   DG_CALL(dg_im_parse(a->scheme, &kind));
+  DG_CALL(check_ignored(a, kind, r->set.model));
   dg_im_opts o = dg_im_default_opts();
   DG_CALL(dg_app_model_nu(r->set.model, &o.nu));
   o.rtol = a->rtol;

@@ -67,6 +67,15 @@ run --newton-maxit 0 --output u.h5
 want_err newton-maxit "advdiff: option --newton-maxit: 0 is outside 1..1000"
 run --eta 1 --output u.h5
 want_err eta "advdiff: option --eta: 1 is outside 0..0.99"
+# a solve option the run would not use: refused, not ignored
+run --scheme rk4 --precond mixed --output u.h5
+want_err rk4-precond "advdiff: option --precond: --scheme rk4 is explicit (it solves nothing)"
+run --newton-maxit 3 --output u.h5
+want_err linear-newton "advdiff: option --newton-maxit: no Newton iterations here (the model is linear)"
+if [ "$BURGERS" = 1 ]; then
+  run --model burgers --nu 0.02 --scheme ars222 --eta 0.5 --output u.h5
+  want_err imex-eta "advdiff: option --eta: no Newton iterations here (--scheme ars222 takes the nonlinear part explicitly)"
+fi
 run --print-config --output u.h5
 want_err print-config "advdiff: option --print-config: advdiff cannot print its configuration"
 

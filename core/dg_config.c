@@ -158,6 +158,15 @@ static int parse_line(dg_config *c, const char *const *sections, int nsections, 
   if (vb == ve)
     return dg_config_error(c, line, DG_ERR_ARG, "key '%s' has an empty value",
                            excerpt(x, sizeof x, kb, kn));
+  /* "cells = 8x8  # wide": a comment after the value would be read as part
+     of it (and reported as a bad value); comments are whole lines */
+  for (const char *p = vb + 1; p < ve; ++p)
+    if ((*p == '#' || *p == ';') && (p[-1] == ' ' || p[-1] == '\t'))
+      return dg_config_error(c, line, DG_ERR_ARG,
+                             "key '%s': a comment after the value ('%s'); comments are whole "
+                             "lines starting with # or ;",
+                             excerpt(x, sizeof x, kb, kn),
+                             excerpt(y, sizeof y, vb, (size_t)(ve - vb)));
   for (int i = 0; i < c->n; ++i)
     if (strlen(c->e[i].key) == kn && memcmp(c->e[i].key, kb, kn) == 0)
       return dg_config_error(c, line, DG_ERR_ARG, "key '%s' given twice (first on line %d)",

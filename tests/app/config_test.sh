@@ -137,7 +137,9 @@ dt = 0.1\rx\n|advect: BAD:1: control character \x0d at column 9
 [output]\nbeta = 1,1\n|advect: BAD:2: key 'beta' belongs in [physics], not [output]
 dt = 1e-3x\n|advect: BAD:1: option --dt: '1e-3x' is not a finite number
 dt = nan\n|advect: BAD:1: option --dt: 'nan' is not a finite number
-dt = 0.1 # a comment\n|advect: BAD:1: option --dt: '0.1 # a comment' is not a finite number
+dt = 0.1 # a comment\n|advect: BAD:1: key 'dt': a comment after the value ('0.1 # a comment'); comments are whole lines starting with # or ;
+dt = 0.1 ;c\n|advect: BAD:1: key 'dt': a comment after the value ('0.1 ;c'); comments are whole lines starting with # or ;
+output = a#b.h5\ndt = x\n|advect: BAD:2: option --dt: 'x' is not a finite number
 seed = -1\n|advect: BAD:1: option --seed: -1 is outside 0..4611686018427387904
 integrator = rk3\n|advect: BAD:1: option --integrator: 'rk3' is not one of euler, ssprk2, ssprk3, rk4, lsrk4
 init = sine\nbeta = 1,x\n|advect: BAD:2: option --beta: 'x' is not a finite number

@@ -158,15 +158,6 @@ static int parse_line(dg_config *c, const char *const *sections, int nsections, 
   if (vb == ve)
     return dg_config_error(c, line, DG_ERR_ARG, "key '%s' has an empty value",
                            excerpt(x, sizeof x, kb, kn));
-  /* "cells = 8x8  # wide": a comment after the value would be read as part
-     of it (and reported as a bad value); comments are whole lines */
-  for (const char *p = vb + 1; p < ve; ++p)
-    if ((*p == '#' || *p == ';') && (p[-1] == ' ' || p[-1] == '\t'))
-      return dg_config_error(c, line, DG_ERR_ARG,
-                             "key '%s': a comment after the value ('%s'); comments are whole "
-                             "lines starting with # or ;",
-                             excerpt(x, sizeof x, kb, kn),
-                             excerpt(y, sizeof y, vb, (size_t)(ve - vb)));
   for (int i = 0; i < c->n; ++i)
     if (strlen(c->e[i].key) == kn && memcmp(c->e[i].key, kb, kn) == 0)
       return dg_config_error(c, line, DG_ERR_ARG, "key '%s' given twice (first on line %d)",
@@ -255,6 +246,22 @@ int dg_config_read(dg_config *c, const char *path, const char *const *sections, 
   }
   if (fd >= 0) close(fd);
   if (rc == 0) rc = dg_config_parse(c, path, buf, got, sections, nsections);
+  /* "cells = 8x8  # wide" in a file someone wrote: a comment after the value
+     would be read as part of it (a bad number, or a file name with it);
+     comments are whole lines.  Only here: a snapshot's stored configuration
+     (dg_config_parse alone) keeps such a value as it was given. */
+  for (int i = 0; rc == 0 && i < c->n; ++i) {
+    const char *val = c->e[i].value, *v = val + 1;
+    while (*v && !((*v == '#' || *v == ';') && (v[-1] == ' ' || v[-1] == '\t'))) ++v;
+    if (!*v) continue;
+    char x[96], y[96];
+    rc = dg_config_error(c, c->e[i].line, DG_ERR_ARG,
+                         "key '%s': a comment after the value ('%s'); comments are whole lines "
+                         "starting with # or ;",
+                         excerpt(x, sizeof x, c->e[i].key, strlen(c->e[i].key)),
+                         excerpt(y, sizeof y, val, strlen(val)));
+    dg_config_free(c);
+  }
   free(buf);
   dg_config_free(&lab);
   return rc;

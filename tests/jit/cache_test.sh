@@ -141,6 +141,17 @@ grep -q "broken.h:$line:[0-9]*: error:" "$work/m.err" || fail "no file:line of t
 grep -q "^advect: compiling host broken failed (.*): .*broken.h:$line:" "$work/m.err" ||
   fail "no one-line message: $(cat "$work/m.err")"
 echo "a compile error in a model file: broken.h:$line shown, exit 2"
+# a header that ends inside a declaration: the error is placed at its end
+sed -e 's/dg_model_advection\b/dg_model_unended/; s/"advection",/"unended",/' "$src/models/advection.h" >"$work/m/unended.h"
+echo "struct unended_tail { int a; }" >>"$work/m/unended.h"
+set +e
+"$advect" --model-file "$work/m/unended.h" --cells 8x8 --degree 1 --t-end 0.1 >/dev/null 2>"$work/u2.err"
+rc=$?
+set -e
+[ $rc = 2 ] || fail "a header ending inside a declaration exited $rc"
+grep -q "^advect: compiling host unended failed (.*): the end of $work/m/unended.h:1:[0-9]*: error:" "$work/u2.err" ||
+  fail "the error not placed at the header's end: $(cat "$work/u2.err")"
+echo "a header ending inside a declaration: the error at 'the end of unended.h'"
 
 # 8. a modeller's header split in two: the part it includes joins the key
 sed -e 's/dg_model_advection\b/dg_model_split/; s/"advection",/"split",/' \

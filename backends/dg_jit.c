@@ -593,21 +593,23 @@ int dg_jit_load_model(const char *path, const void **desc, const int **layout) {
                       "model file %s: '%s' is not a model name (lower case, digits, _; the "
                       "header defines dg_model_%s)",
                       path, name, name);
+  /* the path goes into #include "..." (no escapes there) */
+  for (const char *c = path; *c; ++c)
+    if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+      return dg_error(DG_ERR_ARG,
+                      "model file %s: a path with '\"', '\\' or a control character cannot be "
+                      "#included (move the header to a plain path)",
+                      path);
   /* A header that ends inside a declaration (a struct without its ';', "int
      x =") makes the compiler fail on the first line after it: the #line
      names that place "the end of" the header, where it would name the
-     generated unit or dg_model_layout.h.  The path inside quotes: without
-     '"' and '\\'. */
-  char at[DG_JIT_PATH];
-  dg_jit_fmt(at, sizeof at, "%s", path);
-  for (char *c = at; *c; ++c)
-    if (*c == '"' || *c == '\\') *c = '?';
+     generated unit or dg_model_layout.h. */
   char src[2 * DG_JIT_PATH + 256], what[160], sym[96], lsym[104];
   dg_jit_fmt(src, sizeof src,
              "/* dgrid kernel: host part of %s */\n#define DG_MODEL_HOST\n#include \"%s\"\n"
              "#line 1 \"the end of %s\"\ntypedef int dg_model_file_end_;\n"
              "#include \"dg_model_layout.h\"\nDG_MODEL_LAYOUT(%s)\n",
-             name, path, at, name);
+             name, path, path, name);
   dg_jit_fmt(what, sizeof what, "host %s", name);
   dg_jit_fmt(sym, sizeof sym, "dg_model_%s", name);
   dg_jit_unit u = {what, src, path, 1, 0};

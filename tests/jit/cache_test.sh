@@ -152,6 +152,16 @@ set -e
 grep -q "^advect: compiling host unended failed (.*): the end of $work/m/unended.h:1:[0-9]*: error:" "$work/u2.err" ||
   fail "the error not placed at the header's end: $(cat "$work/u2.err")"
 echo "a header ending inside a declaration: the error at 'the end of unended.h'"
+# a folder whose name #include cannot take: one line before any compile
+mkdir -p "$work/q\"d"
+cp "$work/m/unended.h" "$work/q\"d/unended.h"
+set +e
+"$advect" --model-file "$work/q\"d/unended.h" --cells 8x8 --degree 1 --t-end 0.1 >/dev/null 2>"$work/q.err"
+rc=$?
+set -e
+[ $rc = 2 ] && [ "$(cat "$work/q.err")" = "advect: model file $work/q\"d/unended.h: a path with '\"', '\\' or a control character cannot be #included (move the header to a plain path)" ] ||
+  fail "a path with a quote: exit $rc, $(cat "$work/q.err")"
+echo "a model file under a folder named with a quote: one line"
 
 # 8. a modeller's header split in two: the part it includes joins the key
 sed -e 's/dg_model_advection\b/dg_model_split/; s/"advection",/"split",/' \

@@ -215,9 +215,6 @@ static long whole_dofs(run_state *r) {
   return dg_degree_map_dofs(r->set.map, r->set.grid.dim, dg_disc_nvar(run_disc(r)));
 }
 
-/* The setup, every rank alike (its failures are agreed on by the caller):
- * the grid and map, this rank's block under mpirun, the initial condition,
- * the integrator, the step; then run_steps. */
 /* A solve option the run would not use is refused, not ignored: rk4 solves
  * nothing, and only a nonlinear model's implicit stages run Newton. */
 static int check_ignored(const im_args *a, dg_im_kind kind, const dg_model *m) {
@@ -237,6 +234,9 @@ static int check_ignored(const im_args *a, dg_im_kind kind, const dg_model *m) {
   return 0;
 }
 
+/* The setup, every rank alike (its failures are agreed on by the caller):
+ * the grid and map, this rank's block under mpirun, the initial condition,
+ * the integrator, the step; then run_steps. */
 static int run_setup(run_state *r, const im_args *a, dg_im_opts *po, double *pdt, long *psteps) {
   dg_app_config *c = &r->cfg;
   DG_CALL(dg_app_refuse_unused(c, "advdiff", unused));

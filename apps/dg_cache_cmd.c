@@ -29,6 +29,13 @@ static void usage(FILE *f) {
              "The cache: $DGRID_CACHE_DIR, else $XDG_CACHE_HOME/dgrid, else ~/.cache/dgrid.\n");
 }
 
+/* A comma list with an empty item ("", ",1", "1,", "1,,2"), which strtok
+ * would skip. */
+static int empty_item(const char *v) {
+  const size_t n = strlen(v);
+  return n == 0 || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,") != NULL;
+}
+
 /* "a,b,c-d" into mask bits lo..hi; 0 or an error naming the option. */
 static int parse_set(const char *opt, const char *v, int lo, int hi, unsigned *mask) {
   *mask = 0;
@@ -37,9 +44,7 @@ static int parse_set(const char *opt, const char *v, int lo, int hi, unsigned *m
     return dg_error(DG_ERR_ARG, "option %s: needs a list such as %d,%d or %d-%d", opt, lo, hi, lo,
                     hi);
   snprintf(buf, sizeof buf, "%s", v);
-  const size_t n = strlen(buf);
-  /* strtok would skip an empty item ("1,,2", ",1"): not a list */
-  if (n == 0 || buf[0] == ',' || buf[n - 1] == ',' || strstr(buf, ",,"))
+  if (empty_item(buf))
     return dg_error(DG_ERR_ARG, "option %s: '%s' is not a list of values in %d..%d", opt,
                     dg_escape(esc, sizeof esc, v), lo, hi);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
@@ -80,8 +85,7 @@ static int warm(int argc, char **argv) {
       DG_CALL(parse_set("--degrees", v, 0, DG_MAX_DEGREE, &degrees));
     } else if (!strcmp(o, "--backends")) {
       if (!v) return dg_error(DG_ERR_ARG, "option --backends needs a value");
-      const size_t n = strlen(v);
-      if (!n || n >= sizeof backends || v[0] == ',' || v[n - 1] == ',' || strstr(v, ",,"))
+      if (strlen(v) >= sizeof backends || empty_item(v))
         return dg_error(DG_ERR_ARG, "option --backends: '%s' is not a list such as omp,cuda",
                         dg_escape(esc, sizeof esc, v));
       snprintf(backends, sizeof backends, "%s", v);

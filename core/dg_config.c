@@ -260,7 +260,8 @@ int dg_config_read(dg_config *c, const char *path, const char *const *sections, 
                          "starting with # or ;",
                          excerpt(x, sizeof x, c->e[i].key, strlen(c->e[i].key)),
                          excerpt(y, sizeof y, val, strlen(val)));
-    dg_config_free(c);
+    dg_config_free(c); /* as a failed parse leaves it */
+    break;
   }
   free(buf);
   dg_config_free(&lab);
